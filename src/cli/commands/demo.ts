@@ -1,0 +1,47 @@
+import type { Command } from 'commander';
+import { systemClock } from '../../engine/clock.js';
+import { ensureDemoOrganisation, issueDemoKey } from '../../engine/platform/demo.js';
+import { reportError, type GlobalOptions } from '../context.js';
+import { examplesText, handWritten } from '../help.js';
+import { parsePort, serve } from './serve.js';
+
+export function addDemo(program: Command): void {
+  const doc = handWritten.demo;
+  program
+    .command(doc.name)
+    .description(doc.summary)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on', process.env['PORT'] ?? '3000')
+    .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
+    .action(async (flags: { host: string; port: string }, cmd: Command) => {
+      const globals = cmd.optsWithGlobals<GlobalOptions>();
+      let port: number;
+      try {
+        port = parsePort(flags.port);
+      } catch (e) {
+        reportError(e, globals.json === true);
+        return;
+      }
+      let organisationId = '';
+      let created = false;
+      await serve(
+        globals,
+        {
+          host: flags.host,
+          port,
+          onListening: async (running, store) => {
+            const key = await issueDemoKey(store, systemClock, organisationId);
+            return [
+              `${created ? 'Created' : 'Serving'} the demo organisation ${organisationId}`,
+              `API key: ${key}`,
+              `Try:     curl -H "Authorization: Bearer ${key}" ${running.url}/v1/organisation`,
+              'Stop with Ctrl-C.',
+            ];
+          },
+        },
+        async (store) => {
+          ({ id: organisationId, created } = await ensureDemoOrganisation(store, systemClock));
+        },
+      );
+    });
+}

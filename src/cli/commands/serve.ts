@@ -1,0 +1,80 @@
+import type { Command } from 'commander';
+import { AppError } from '../../engine/errors.js';
+import { systemClock } from '../../engine/clock.js';
+import { operations } from '../../engine/registry.js';
+import { defaultBodyLimit } from '../../http/body.js';
+import { startServer, type RunningServer } from '../../http/server.js';
+import { resolveDataDir } from '../../store/data-dir.js';
+import { Store } from '../../store/store.js';
+import { reportError, type GlobalOptions } from '../context.js';
+import { examplesText, handWritten } from '../help.js';
+
+export function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new AppError('validation_error', `port must be a number from 0 to 65535, not ${value}`, 'port');
+  return port;
+}
+
+export interface ServeOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly bodyLimit?: number;
+  /** Called once the server accepts connections, before the URL line is printed. */
+  readonly onListening?: (server: RunningServer, store: Store) => Promise<string[]>;
+}
+
+/** Serve until SIGTERM or SIGINT, then finish requests in flight and close the databases. */
+export async function serve(globals: GlobalOptions, options: ServeOptions, prepare?: (store: Store) => Promise<void>): Promise<void> {
+  let store: Store | undefined;
+  try {
+    store = Store.open(resolveDataDir(globals.data));
+    await prepare?.(store);
+    const running = await startServer({
+      store,
+      clock: systemClock,
+      operations,
+      host: options.host,
+      port: options.port,
+      bodyLimit: options.bodyLimit,
+    });
+    const extra = (await options.onListening?.(running, store)) ?? [];
+    process.stdout.write(`acct listening on ${running.url} (data ${store.dataDir})\n${extra.map((l) => `${l}\n`).join('')}`);
+    const opened = store;
+    const stop = async () => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      await running.close();
+      await opened.close();
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  } catch (e) {
+    await store?.close();
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES') {
+      reportError(new AppError('validation_error', `cannot listen on ${options.host}:${options.port}: ${(e as Error).message}`, 'port'), globals.json === true);
+    } else reportError(e, globals.json === true);
+  }
+}
+
+export function addServe(program: Command): void {
+  const doc = handWritten.serve;
+  program
+    .command(doc.name)
+    .description(doc.summary)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', '3000')
+    .option('--body-limit <bytes>', 'largest request body accepted', String(defaultBodyLimit))
+    .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
+    .action(async (flags: { host: string; port: string; bodyLimit: string }, cmd: Command) => {
+      const globals = cmd.optsWithGlobals<GlobalOptions>();
+      let port: number;
+      try {
+        port = parsePort(flags.port);
+      } catch (e) {
+        reportError(e, globals.json === true);
+        return;
+      }
+      await serve(globals, { host: flags.host, port, bodyLimit: Number(flags.bodyLimit) });
+    });
+}

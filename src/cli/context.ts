@@ -1,0 +1,80 @@
+/** What every CLI command shares: global options, opening the store, the caller, printing results. */
+import fs from 'node:fs';
+import { AppError } from '../engine/errors.js';
+import { systemClock, type Clock } from '../engine/clock.js';
+import { scopes } from '../engine/integration/scopes.js';
+import type { Ctx, Principal } from '../engine/operation.js';
+import { resolveOrganisation } from '../engine/platform/organisations.js';
+import { appErrorOf } from '../store/driver-errors.js';
+import { resolveDataDir } from '../store/data-dir.js';
+import { Store } from '../store/store.js';
+import { renderData, renderError } from './render.js';
+
+export interface GlobalOptions {
+  readonly data?: string;
+  readonly org?: string;
+  readonly test?: boolean;
+  readonly json?: boolean;
+}
+
+export interface Cli {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly globals: GlobalOptions;
+  /** The context of an operation run by the owner of the files, with every scope. */
+  ctx(options?: { needsOrganisation?: boolean }): Promise<Ctx>;
+  print(data: unknown, meta?: unknown): void;
+}
+
+/** Open the data directory, run `work`, close; errors print their code and set the exit status. */
+export async function withCli(globals: GlobalOptions, work: (cli: Cli) => Promise<void>): Promise<void> {
+  let store: Store | undefined;
+  try {
+    store = Store.open(resolveDataDir(globals.data));
+    const opened = store;
+    const cli: Cli = {
+      store: opened,
+      clock: systemClock,
+      globals,
+      async ctx({ needsOrganisation = true } = {}) {
+        let principal: Principal | null = null;
+        if (needsOrganisation) {
+          const organisationId = await resolveOrganisation(opened, globals.org);
+          principal = { organisationId, mode: globals.test ? 'test' : 'live', scopes, keyId: null };
+        }
+        return { clock: systemClock, store: opened, platform: opened.platform, principal };
+      },
+      print(data, meta) {
+        process.stdout.write(globals.json ? `${JSON.stringify(data, null, 2)}\n` : renderData(data, meta));
+      },
+    };
+    await work(cli);
+  } catch (e) {
+    reportError(e, globals.json === true);
+  } finally {
+    await store?.close();
+  }
+}
+
+export function reportError(e: unknown, json: boolean): void {
+  const error = appErrorOf(e);
+  if (error.status >= 500 && error.cause) console.error(error.cause);
+  console.error(renderError(error, json));
+  process.exitCode = error.exitCode;
+}
+
+/** `--body`: JSON text, @file.json, or - for standard input. */
+export function readBodyArgument(value: string): unknown {
+  let text = value;
+  try {
+    if (value === '-') text = fs.readFileSync(0, 'utf8');
+    else if (value.startsWith('@')) text = fs.readFileSync(value.slice(1), 'utf8');
+  } catch (e) {
+    throw new AppError('validation_error', `cannot read ${value === '-' ? 'standard input' : value.slice(1)}: ${(e as Error).message}`, 'body');
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new AppError('validation_error', `malformed JSON body: ${(e as Error).message}`, 'body');
+  }
+}

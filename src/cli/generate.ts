@@ -1,0 +1,112 @@
+/**
+ * CLI commands generated from the operation registry: `acct <group> <action>`,
+ * path parameters as arguments, query and body fields as kebab-case flags
+ * named after the API's fields, and any body as `--body`.
+ */
+import { Command, Option } from 'commander';
+import { AppError } from '../engine/errors.js';
+import { coerceText, jsonSchemaOf, typesOf, type JsonSchema } from '../engine/input.js';
+import { parseOperationInput } from '../engine/input.js';
+import { checkAccess, pathParams, type Operation } from '../engine/operation.js';
+import { readBodyArgument, withCli, type GlobalOptions } from './context.js';
+import { groupSummaries } from './help.js';
+
+export const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/** Option names the program itself uses; a field with one of these names is set through --body. */
+const reserved = new Set(['data', 'org', 'test', 'json', 'body', 'help', 'version']);
+
+export interface Flag {
+  readonly field: string;
+  readonly flag: string;
+  readonly part: 'query' | 'body';
+  readonly description: string;
+  readonly boolean: boolean;
+}
+
+function describe(prop: JsonSchema, types: Set<string>): string {
+  const words: string[] = [];
+  if (prop.description) words.push(prop.description);
+  const enumValues = prop.enum ?? prop.anyOf?.flatMap((s) => s.enum ?? []);
+  if (enumValues && enumValues.length > 0) words.push(`one of ${enumValues.join(', ')}`);
+  else if (types.has('integer')) words.push('integer');
+  else if (types.has('number')) words.push('number');
+  else if (types.has('array')) words.push('comma-separated list');
+  if (prop.default !== undefined) words.push(`default ${JSON.stringify(prop.default)}`);
+  return words.join('; ');
+}
+
+/** The flags of an operation: one per query or body field that a flag can carry. */
+export function flagsOf(op: Operation): Flag[] {
+  const flags: Flag[] = [];
+  const add = (schema: JsonSchema, part: Flag['part']) => {
+    for (const [field, prop] of Object.entries(schema.properties ?? {})) {
+      const types = typesOf(prop);
+      const itemsAreObjects = types.has('array') && typesOf(prop.items).has('object');
+      if (reserved.has(field) || types.has('object') || itemsAreObjects) continue;
+      const boolean = types.has('boolean');
+      flags.push({
+        field,
+        part,
+        boolean,
+        flag: boolean ? `--${kebab(field)} [bool]` : `--${kebab(field)} <value>`,
+        description: describe(prop, types),
+      });
+    }
+  };
+  add(jsonSchemaOf(op.schemas.query), 'query');
+  if (op.schemas.body) add(jsonSchemaOf(op.schemas.body), 'body');
+  return flags;
+}
+
+function pick(options: Record<string, unknown>, flags: readonly Flag[], part: Flag['part']): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of flags) {
+    if (f.part === part && options[f.field] !== undefined) out[f.field] = options[f.field];
+  }
+  return out;
+}
+
+function commandFor(parent: Command, op: Operation): Command {
+  const cmd = op.cli.action === null ? parent : parent.command(op.cli.action);
+  cmd.description(op.summary);
+  if (op.description) cmd.addHelpText('after', `\n${op.description}`);
+  for (const p of pathParams(op.path)) cmd.argument(`<${p}>`);
+  const flags = flagsOf(op);
+  for (const f of flags) cmd.addOption(new Option(f.flag, f.description));
+  if (op.schemas.body) cmd.option('--body <json>', 'the request body as JSON, @file.json, or - for standard input');
+  cmd.action(async (...args: unknown[]) => {
+    const self = args[args.length - 1] as Command;
+    const globals = self.optsWithGlobals<GlobalOptions>();
+    await withCli(globals, async (cli) => {
+      const options = self.opts<Record<string, unknown>>();
+      const params = Object.fromEntries(pathParams(op.path).map((p, i) => [p, String(args[i])]));
+      let body: unknown;
+      if (op.schemas.body) {
+        const sent = options['body'] === undefined ? {} : readBodyArgument(String(options['body']));
+        if (sent === null || typeof sent !== 'object' || Array.isArray(sent)) {
+          throw new AppError('validation_error', 'the request body must be a JSON object', 'body');
+        }
+        body = { ...sent, ...coerceText(op.schemas.body, pick(options, flags, 'body')) };
+      }
+      const input = parseOperationInput(op, { params, query: pick(options, flags, 'query'), body });
+      const ctx = await cli.ctx({ needsOrganisation: op.access !== 'public' });
+      checkAccess(op.access, ctx.principal);
+      const result = await op.run(ctx, input);
+      cli.print(result.data, result.meta);
+    });
+  });
+  return cmd;
+}
+
+/** Add a command for every operation, grouped as `acct <group> <action>`. */
+export function addOperationCommands(program: Command, operations: readonly Operation[]): void {
+  for (const op of operations) {
+    let group = program.commands.find((c) => c.name() === op.cli.group);
+    if (!group) {
+      group = program.command(op.cli.group);
+      if (op.cli.action !== null) group.description(groupSummaries[op.cli.group] ?? `${op.cli.group} operations`);
+    }
+    commandFor(group, op);
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Help text of command groups and of the hand-written commands, kept in
+ * one place that both `--help` and the man page are built from.
+ */
+
+export const groupSummaries: Readonly<Record<string, string>> = {
+  organisation: 'The organisation profile: name, address, VAT and company numbers',
+  settings: 'Organisation settings: currency, VAT scheme, fiscal year, invoice and quote numbering',
+  periods: 'Financial periods (fiscal years): list, show, close',
+  keys: 'API keys: create, list, rotate, revoke',
+};
+
+export interface CommandDoc {
+  readonly name: string;
+  readonly usage: string;
+  readonly summary: string;
+  readonly description: string;
+  readonly examples: readonly string[];
+}
+
+export const handWritten = {
+  init: {
+    name: 'init',
+    usage: 'init [--name NAME --business-type TYPE --vat-scheme SCHEME [--flat-rate-percent N] [--fiscal-year-start MM-DD]] [--yes]',
+    summary: 'Create an organisation with its chart of accounts, periods, trial and API keys',
+    description:
+      'Run in a terminal without flags, init asks its questions one by one. With flags it asks nothing. ' +
+      'It creates the organisation (a UUID), provisions the UK chart of accounts in its live and test books, ' +
+      'starts its trial (90 days for the first 50 organisations of the data directory, else 30) and creates a ' +
+      'live and a test API key with all scopes, shown this once. Each run adds an organisation; the newest ' +
+      'becomes the one the CLI uses (see use). With --json it prints {organisationId, apiKey, testApiKey}.',
+    examples: [
+      'acct init --name "Acme Ltd" --business-type limited_company --vat-scheme standard --yes',
+      'acct --data ~/books init --name "Jo Bloggs" --business-type sole_trader --vat-scheme flat_rate --flat-rate-percent 12.5 --fiscal-year-start 04-06 --yes --json',
+    ],
+  },
+  serve: {
+    name: 'serve',
+    usage: 'serve [--host HOST] [--port PORT] [--body-limit BYTES]',
+    summary: 'Serve the /v1 JSON API for every organisation of the data directory',
+    description:
+      'Prints one line with the URL once it accepts connections. The same routes answer under /v1 and /api/v1. ' +
+      'SIGTERM or SIGINT stops it cleanly: no new connections, requests in flight finish. The CLI may use the same ' +
+      'data directory while it runs.',
+    examples: ['acct serve --port 8080', 'acct --data /srv/acct serve --host 0.0.0.0 --port 3000'],
+  },
+  use: {
+    name: 'use',
+    usage: 'use [ID]',
+    summary: 'Choose the organisation that commands use when --org is not given; without ID, list them',
+    description: 'Without --org, commands use the organisation chosen here, else the only one of the data directory.',
+    examples: ['acct use', 'acct use 3f6c1e0a-8d7b-4c3e-9a51-2b7d4e6f8a90'],
+  },
+  demo: {
+    name: 'demo',
+    usage: 'demo [--host HOST] [--port PORT]',
+    summary: 'Serve a demo organisation (created on first run) and print the URL and a fresh API key',
+    description:
+      'What npm start runs. The demo organisation is created in the data directory on first run; each start ' +
+      'issues a new demo key and revokes the previous one, since keys are stored only as hashes. PORT sets the ' +
+      'default port (3000).',
+    examples: ['npm start', 'PORT=8080 acct demo'],
+  },
+  openapi: {
+    name: 'openapi',
+    usage: 'openapi',
+    summary: 'Print the OpenAPI 3.1 document of the HTTP API',
+    description: 'Generated from the same operation registry as the routes and these commands.',
+    examples: ['acct openapi > openapi.json'],
+  },
+} as const satisfies Record<string, CommandDoc>;
+
+export function examplesText(doc: CommandDoc): string {
+  return `\nExamples:\n${doc.examples.map((e) => `  $ ${e}`).join('\n')}\n`;
+}

@@ -1,0 +1,51 @@
+/** The acct command line: global options, hand-written commands, and a command per operation. */
+import { Command, CommanderError } from 'commander';
+import { operations } from '../engine/registry.js';
+import { version } from '../version.js';
+import { addOperationCommands } from './generate.js';
+import { reportError } from './context.js';
+import { addInit } from './commands/init.js';
+import { addServe } from './commands/serve.js';
+import { addUse } from './commands/use.js';
+import { addDemo } from './commands/demo.js';
+import { addOpenApi } from './commands/openapi.js';
+
+export const globalOptionDocs = [
+  ['--data <dir>', 'data directory (default $ACCT_DATA, else ./acct-data)'],
+  ['--org <id>', 'organisation to work on (default: the one chosen with acct use, else the only one)'],
+  ['--test', 'work on the organisation\'s test books instead of the live ones'],
+  ['--json', 'print the data as JSON, exactly as the API returns it'],
+] as const;
+
+export function buildProgram(): Command {
+  const program = new Command('acct')
+    .description('Bookkeeping for UK sole traders and limited companies: local books, and the same engine as a JSON API')
+    .version(version)
+    .showSuggestionAfterError()
+    .exitOverride();
+  for (const [flag, description] of globalOptionDocs) program.option(flag, description);
+  addInit(program);
+  addServe(program);
+  addUse(program);
+  addDemo(program);
+  addOpenApi(program);
+  addOperationCommands(program, operations);
+  for (const cmd of program.commands) {
+    cmd.exitOverride();
+    for (const sub of cmd.commands) sub.exitOverride();
+  }
+  return program;
+}
+
+export async function main(argv: readonly string[]): Promise<void> {
+  try {
+    await buildProgram().parseAsync([...argv]);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // Commander has printed its message; usage errors exit 2, help and version 0.
+      process.exitCode = e.exitCode === 0 ? 0 : 2;
+      return;
+    }
+    reportError(e, argv.includes('--json'));
+  }
+}

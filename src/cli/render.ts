@@ -1,0 +1,67 @@
+/** Human output of an operation's data: tables for lists, key/value tables for records. */
+import chalk from 'chalk';
+import { getBorderCharacters, table } from 'table';
+import type { AppError } from '../engine/errors.js';
+
+type Row = Record<string, unknown>;
+
+const isRecord = (v: unknown): v is Row => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isPrimitive = (v: unknown): boolean => v === null || ['string', 'number', 'boolean'].includes(typeof v);
+
+function cell(v: unknown): string {
+  if (v === null || v === undefined) return chalk.dim('—');
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  if (Array.isArray(v)) return v.every(isPrimitive) ? v.map(String).join(', ') : `(${v.length} items)`;
+  if (isRecord(v)) return JSON.stringify(v);
+  return String(v);
+}
+
+const layout = {
+  border: getBorderCharacters('void'),
+  columnDefault: { paddingLeft: 0, paddingRight: 2 },
+  drawHorizontalLine: () => false,
+};
+
+/** A table of records: one column per field that holds a plain value. */
+export function renderRows(rows: readonly Row[]): string {
+  if (rows.length === 0) return chalk.dim('(none)\n');
+  const columns = [...new Set(rows.flatMap((r) => Object.keys(r).filter((k) => !isRecord(r[k]))))];
+  return table([columns.map((c) => chalk.bold(c)), ...rows.map((r) => columns.map((c) => cell(r[c])))], layout);
+}
+
+function flatten(record: Row, prefix = ''): [string, unknown][] {
+  return Object.entries(record).flatMap(([k, v]): [string, unknown][] =>
+    isRecord(v) ? flatten(v, `${prefix}${k}.`) : [[`${prefix}${k}`, v]],
+  );
+}
+
+/** A record as a two-column table, nested objects flattened as a.b. */
+export function renderRecord(record: Row): string {
+  const lines = flatten(record);
+  if (lines.length === 0) return chalk.dim('(empty)\n');
+  return table(lines.map(([k, v]) => [chalk.bold(k), cell(v)]), layout);
+}
+
+export function renderData(data: unknown, meta?: unknown): string {
+  let out: string;
+  if (Array.isArray(data)) out = renderRows(data.filter(isRecord));
+  else if (isRecord(data)) {
+    const lists = Object.entries(data).filter(([, v]) => Array.isArray(v) && v.some(isRecord));
+    const [only] = lists;
+    if (lists.length === 1 && only && Object.values(data).filter((v) => !isPrimitive(v)).length === 1) {
+      out = renderRows((only[1] as unknown[]).filter(isRecord));
+    } else out = renderRecord(data);
+  } else out = `${cell(data)}\n`;
+  if (isRecord(meta) && typeof meta['total'] === 'number') {
+    const { total, page, limit } = meta as { total: number; page?: number; limit?: number };
+    const pages = limit ? Math.max(1, Math.ceil(total / limit)) : 1;
+    out += chalk.dim(`${total} in all${page ? `, page ${page} of ${pages}` : ''}\n`);
+  }
+  return out;
+}
+
+export function renderError(error: AppError, json: boolean): string {
+  if (json) return JSON.stringify({ error: error.toJSON() });
+  const field = error.field ? ` (field ${error.field})` : '';
+  return `${chalk.red('error')} ${error.code}: ${error.message}${field}`;
+}

@@ -1,0 +1,28 @@
+import { randomBytes } from 'node:crypto';
+
+const alphabet = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lower case
+
+function encodeTime(ms: number): string {
+  let out = '';
+  for (let i = 0; i < 10; i++) {
+    out = alphabet[ms % 32] + out;
+    ms = Math.floor(ms / 32);
+  }
+  return out;
+}
+
+/**
+ * A new prefixed identifier (`acc_…`, `key_…`): 10 characters of creation
+ * time then 16 random ones, so ids sort roughly by creation.
+ */
+export function newId(prefix: string, now: Date = new Date()): string {
+  const random = randomBytes(16);
+  let tail = '';
+  for (const byte of random) tail += alphabet[byte % 32];
+  return `${prefix}_${encodeTime(now.getTime())}${tail}`;
+}
+
+/** The shape every id of the given prefix must have. */
+export function idPattern(prefix: string): RegExp {
+  return new RegExp(`^${prefix}_[0-9A-Za-z]{1,64}$`);
+}

@@ -1,0 +1,95 @@
+/**
+ * Turning what an adapter received into an operation's input. Query
+ * strings and CLI flags arrive as text; each field is coerced to the type
+ * its schema declares (integer, number, boolean, array), and anything that
+ * does not fit is left as text so validation names it (invalid_type).
+ */
+import { z } from 'zod';
+import { AppError } from './errors.js';
+import { parseWith } from './schema.js';
+import type { Operation } from './operation.js';
+
+export type JsonSchema = {
+  type?: string | string[];
+  anyOf?: JsonSchema[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  description?: string;
+  default?: unknown;
+  enum?: unknown[];
+  [key: string]: unknown;
+};
+
+const jsonSchemas = new WeakMap<z.ZodType, JsonSchema>();
+
+/** The JSON Schema (draft 2020-12) of an input schema, as clients send it. */
+export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
+  let out = jsonSchemas.get(schema);
+  if (!out) {
+    out = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+    delete out['$schema'];
+    jsonSchemas.set(schema, out);
+  }
+  return out;
+}
+
+/** The JSON types a property accepts (`integer`, `boolean`…). */
+export function typesOf(prop: JsonSchema | undefined): Set<string> {
+  const types = new Set<string>();
+  const visit = (s: JsonSchema | undefined) => {
+    if (!s) return;
+    if (typeof s.type === 'string') types.add(s.type);
+    else if (Array.isArray(s.type)) for (const t of s.type) types.add(t);
+    for (const alt of s.anyOf ?? []) visit(alt);
+  };
+  visit(prop);
+  return types;
+}
+
+const numeric = /^-?(\d+(\.\d+)?|\.\d+)(e[+-]?\d+)?$/i;
+
+function coerce(value: string, types: Set<string>): unknown {
+  if ((types.has('integer') || types.has('number')) && numeric.test(value.trim())) return Number(value);
+  if (types.has('boolean') && (value === 'true' || value === 'false')) return value === 'true';
+  if (types.has('boolean') && value === '') return true;
+  if (types.has('null') && value === 'null') return null;
+  if (types.has('array')) return value === '' ? [] : value.split(',').map((v) => v.trim());
+  return value;
+}
+
+/** Coerce text values of an object to the types the schema's properties declare. */
+export function coerceText(schema: z.ZodObject, values: Record<string, unknown>): Record<string, unknown> {
+  const props = jsonSchemaOf(schema).properties ?? {};
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(values)) {
+    if (typeof value === 'string') out[key] = coerce(value, typesOf(props[key]));
+    else if (Array.isArray(value) && value.length === 1 && typeof value[0] === 'string' && !typesOf(props[key]).has('array')) {
+      out[key] = coerce(value[0], typesOf(props[key]));
+    } else out[key] = value;
+  }
+  return out;
+}
+
+export interface RawInput {
+  readonly params: Record<string, string>;
+  /** Query fields as text (HTTP) or flags as text (CLI). */
+  readonly query: Record<string, unknown>;
+  /** The decoded JSON body, or undefined when none was sent. */
+  readonly body: unknown;
+}
+
+/** Validate each part of a request against the operation's schemas and merge them. */
+export function parseOperationInput(op: Operation, raw: RawInput): Record<string, unknown> {
+  const params = parseWith(op.schemas.params, raw.params) as Record<string, unknown>;
+  const query = parseWith(op.schemas.query, coerceText(op.schemas.query, raw.query)) as Record<string, unknown>;
+  let body: Record<string, unknown> = {};
+  if (op.schemas.body) {
+    const sent = raw.body ?? {};
+    if (sent === null || typeof sent !== 'object' || Array.isArray(sent)) {
+      throw new AppError('validation_error', 'the request body must be a JSON object');
+    }
+    body = parseWith(op.schemas.body, sent) as Record<string, unknown>;
+  }
+  return { ...body, ...query, ...params };
+}

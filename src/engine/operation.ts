@@ -1,0 +1,135 @@
+/**
+ * An operation is declared once: name, summary, who may call it, its HTTP
+ * route, its input schema and its handler. The HTTP router, the CLI, the
+ * OpenAPI document and the man pages are all generated from the registry.
+ */
+import { z } from 'zod';
+import type { Clock } from './clock.js';
+import { AppError } from './errors.js';
+import { scopes, type Scope } from './integration/scopes.js';
+import type { DbHandle, Mode, Store } from '../store/store.js';
+import type { OrgDb, PlatformDb } from '../store/tables.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Who may call an operation:
+ * - a scope: a key holding that scope;
+ * - `any-key`: any valid key of the organisation;
+ * - `all-scopes`: a key holding every scope (organisation administration and key management);
+ * - `public`: no key at all.
+ */
+export type Access = Scope | 'any-key' | 'all-scopes' | 'public';
+
+/** Whoever is calling: an API key, or the local CLI user who owns the files. */
+export interface Principal {
+  readonly organisationId: string;
+  readonly mode: Mode;
+  readonly scopes: readonly Scope[];
+  readonly keyId: string | null;
+}
+
+/** The organisation's books the operation works on. */
+export interface OrgScope extends DbHandle<OrgDb> {
+  readonly id: string;
+  readonly mode: Mode;
+}
+
+export interface Ctx {
+  readonly clock: Clock;
+  readonly store: Store;
+  readonly platform: DbHandle<PlatformDb>;
+  readonly principal: Principal | null;
+}
+
+export interface Result<D = unknown, M = unknown> {
+  readonly data: D;
+  readonly meta?: M;
+}
+
+type Shape = z.ZodRawShape;
+type Out<S extends Shape> = z.output<z.ZodObject<S>>;
+export type InputOf<P extends Shape, Q extends Shape, B extends Shape> = Out<P> & Out<Q> & Out<B>;
+
+export interface OperationSpec<P extends Shape, Q extends Shape, B extends Shape> {
+  /** `group.action`, for example `keys.create`; the CLI command unless `cli` says otherwise. */
+  readonly name: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly access: Access;
+  readonly method: HttpMethod;
+  /** Path under /v1 with `{param}` placeholders, for example `/api-keys/{id}/rotate`. */
+  readonly path: string;
+  readonly params?: P;
+  readonly query?: Q;
+  readonly body?: B;
+  /** HTTP status on success (200 unless it creates something). */
+  readonly status?: 200 | 201;
+  readonly cli?: { readonly group?: string; readonly action?: string };
+  run(ctx: Ctx, input: InputOf<P, Q, B>): Promise<Result>;
+}
+
+export interface Operation {
+  readonly name: string;
+  readonly summary: string;
+  readonly description: string | undefined;
+  readonly access: Access;
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly status: 200 | 201;
+  readonly cli: { readonly group: string; readonly action: string | null };
+  /** Path parameters, query and body schemas; the body rejects unknown fields. */
+  readonly schemas: {
+    readonly params: z.ZodObject;
+    readonly query: z.ZodObject;
+    readonly body: z.ZodObject | null;
+  };
+  run(ctx: Ctx, input: unknown): Promise<Result>;
+}
+
+export function defineOperation<P extends Shape = {}, Q extends Shape = {}, B extends Shape = {}>(
+  spec: OperationSpec<P, Q, B>,
+): Operation {
+  const [group = spec.name, action = null] = spec.name.split('.');
+  return {
+    name: spec.name,
+    summary: spec.summary,
+    description: spec.description,
+    access: spec.access,
+    method: spec.method,
+    path: spec.path,
+    status: spec.status ?? 200,
+    cli: { group: spec.cli?.group ?? group, action: spec.cli?.action ?? action },
+    schemas: {
+      params: z.object(spec.params ?? {}),
+      query: z.object(spec.query ?? {}),
+      body: spec.body ? z.strictObject(spec.body) : null,
+    },
+    run: (ctx, input) => spec.run(ctx, input as InputOf<P, Q, B>),
+  };
+}
+
+/** The path parameter names of a route, in order. */
+export const pathParams = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+
+/** Refuse a principal that may not call the operation (403 naming what is missing). */
+export function checkAccess(access: Access, principal: Principal | null): void {
+  if (access === 'public') return;
+  if (!principal) throw new AppError('unauthorized', 'an API key is required');
+  if (access === 'any-key') return;
+  if (access === 'all-scopes') {
+    if (scopes.every((s) => principal.scopes.includes(s))) return;
+    throw new AppError('insufficient_scope', 'this operation requires a key with all scopes');
+  }
+  if (!principal.scopes.includes(access)) {
+    throw new AppError('insufficient_scope', `this API key lacks the required scope ${access}`);
+  }
+}
+
+/** The organisation books of the caller. */
+export function orgOf(ctx: Ctx): OrgScope {
+  const p = ctx.principal;
+  if (!p) throw new AppError('unauthorized', 'an API key is required');
+  const handle = ctx.store.org(p.organisationId, p.mode);
+  return { ...handle, id: p.organisationId, mode: p.mode };
+}

@@ -1,0 +1,110 @@
+/**
+ * Creating an organisation (`acct init`): both datasets (live and test)
+ * are provisioned alike (profile, settings, UK chart of accounts), then the
+ * platform records the organisation, its trial and a live and a test key
+ * with all scopes in one transaction. That transaction is the commit point:
+ * a crash before it leaves only an unlisted folder.
+ */
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { AppError } from '../errors.js';
+import { timestamp, type Clock } from '../clock.js';
+import { monthDay } from '../schema.js';
+import { provisionChart } from '../ledger/chart.js';
+import { insertKey } from '../integration/api-keys.js';
+import { scopes } from '../integration/scopes.js';
+import { businessTypes, vatSchemes, type BusinessType } from './organisation.js';
+import { flatRateBasisPoints, flatRatePercent } from './settings.js';
+import type { Store } from '../../store/store.js';
+
+/** The first 50 organisations of a data directory get the early-access trial. */
+export const earlyAccessSpots = 50;
+const trialDays = (earlyAccess: boolean): number => (earlyAccess ? 90 : 30);
+
+/** The UK tax year for sole traders; 1 April, the common company year end + 1, for companies. */
+export const defaultFiscalYearStart: Readonly<Record<BusinessType, string>> = {
+  sole_trader: '04-06',
+  limited_company: '04-01',
+};
+
+export const newOrganisationSchema = z
+  .object({
+    name: z.string().trim().min(1).max(255),
+    businessType: z.enum(businessTypes),
+    vatScheme: z.enum(vatSchemes),
+    vatFlatRatePercent: flatRatePercent().optional(),
+    fiscalYearStart: monthDay().optional(),
+  })
+  .strict();
+
+export type NewOrganisation = z.output<typeof newOrganisationSchema>;
+
+export interface CreatedOrganisation {
+  readonly organisationId: string;
+  readonly apiKey: string;
+  readonly testApiKey: string;
+}
+
+export async function createOrganisation(store: Store, clock: Clock, input: NewOrganisation): Promise<CreatedOrganisation> {
+  if (input.vatScheme === 'flat_rate' && input.vatFlatRatePercent === undefined) {
+    throw new AppError('validation_error', 'the flat_rate scheme needs a flat rate percentage', 'vatFlatRatePercent');
+  }
+  if (input.vatScheme !== 'flat_rate' && input.vatFlatRatePercent !== undefined) {
+    throw new AppError('validation_error', 'a flat rate percentage applies only to the flat_rate scheme', 'vatFlatRatePercent');
+  }
+  const id = randomUUID();
+  const now = timestamp(clock);
+  const datasets = store.createOrg(id);
+  for (const handle of Object.values(datasets)) {
+    await handle.write(async (trx) => {
+      await trx
+        .insertInto('organisation')
+        .values({
+          id,
+          name: input.name,
+          business_type: input.businessType,
+          email: null,
+          phone: null,
+          website: null,
+          vat_number: null,
+          company_number: null,
+          address_line1: null,
+          address_line2: null,
+          city: null,
+          region: null,
+          postal_code: null,
+          country: 'GB',
+          currency: 'GBP',
+          vat_scheme: input.vatScheme,
+          vat_flat_rate_bp: input.vatFlatRatePercent === undefined ? null : flatRateBasisPoints(input.vatFlatRatePercent),
+          fiscal_year_start: input.fiscalYearStart ?? defaultFiscalYearStart[input.businessType],
+          invoice_prefix: 'INV-',
+          invoice_next_number: 1,
+          quote_prefix: 'QT-',
+          quote_next_number: 1,
+          default_payment_terms: 30,
+          quote_validity_days: 30,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      await provisionChart(trx, clock, input.businessType);
+    });
+  }
+  return store.platform.write(async (trx) => {
+    const { count } = await trx
+      .selectFrom('organisations')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
+    const earlyAccess = Number(count) < earlyAccessSpots;
+    const days = trialDays(earlyAccess);
+    const ends = new Date(clock.now().getTime() + days * 86_400_000).toISOString();
+    await trx
+      .insertInto('organisations')
+      .values({ id, created_at: now, trial_days: days, trial_ends_at: ends, early_access: earlyAccess ? 1 : 0 })
+      .execute();
+    const live = await insertKey(trx, clock, { organisationId: id, mode: 'live', name: 'Default live key', scopes });
+    const test = await insertKey(trx, clock, { organisationId: id, mode: 'test', name: 'Default test key', scopes });
+    return { organisationId: id, apiKey: live.key, testApiKey: test.key };
+  });
+}

@@ -1,0 +1,47 @@
+/**
+ * Pagination convention A (page, limit → total, page, limit, hasMore) and
+ * the `sort` parameter (`-createdAt` newest first by default), shared by
+ * every list operation.
+ */
+import { z } from 'zod';
+
+export interface PageMeta {
+  readonly total: number;
+  readonly page: number;
+  readonly limit: number;
+  readonly hasMore: boolean;
+}
+
+/** Query fields for convention A; `defaultLimit` is 20 unless the spec says otherwise. */
+export function pageQuery(defaultLimit = 20) {
+  return {
+    page: z.number().int().min(1).default(1),
+    limit: z.number().int().min(1).max(100).default(defaultLimit),
+  };
+}
+
+export interface Sort<F extends string> {
+  readonly field: F;
+  readonly direction: 'asc' | 'desc';
+}
+
+/** The `sort` query field over the given sortable fields. */
+export function sortQuery<F extends string>(fields: readonly [F, ...F[]], byDefault = '-createdAt') {
+  const allowed = new Set<string>(fields);
+  return {
+    sort: z
+      .string()
+      .default(byDefault)
+      .refine((v) => allowed.has(v.replace(/^-/, '')), {
+        message: `must be one of ${fields.join(', ')}, optionally prefixed by - for descending`,
+      })
+      .transform((v): Sort<F> => (v.startsWith('-') ? { field: v.slice(1) as F, direction: 'desc' } : { field: v as F, direction: 'asc' })),
+  };
+}
+
+export function pageMeta(total: number, page: number, limit: number): PageMeta {
+  return { total, page, limit, hasMore: page * limit < total };
+}
+
+/** The offset of the first row of a page. */
+export const pageOffset = (page: number, limit: number): number => (page - 1) * limit;

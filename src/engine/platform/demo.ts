@@ -1,0 +1,69 @@
+/**
+ * The demo organisation that `npm start` serves: created on first run with
+ * a realistic profile; each start issues a fresh demo key (keys are stored
+ * only as hashes, so an old one cannot be shown again) and revokes the last.
+ */
+import { timestamp, type Clock } from '../clock.js';
+import { insertKey } from '../integration/api-keys.js';
+import { scopes } from '../integration/scopes.js';
+import { createOrganisation } from '../organisation/provision.js';
+import type { Store } from '../../store/store.js';
+
+const demoKey = 'demo.organisation';
+const demoKeyName = 'Demo key (npm start)';
+
+export async function ensureDemoOrganisation(store: Store, clock: Clock): Promise<{ id: string; created: boolean }> {
+  const row = await store.platform.db.selectFrom('platform_settings').select('value').where('key', '=', demoKey).executeTakeFirst();
+  if (row) {
+    const org = await store.platform.db.selectFrom('organisations').select('id').where('id', '=', row.value).executeTakeFirst();
+    if (org) return { id: org.id, created: false };
+  }
+  const { organisationId } = await createOrganisation(store, clock, {
+    name: 'Hebden Bridge Joinery Ltd',
+    businessType: 'limited_company',
+    vatScheme: 'standard',
+    fiscalYearStart: '04-01',
+  });
+  for (const mode of ['live', 'test'] as const) {
+    await store.org(organisationId, mode).write((trx) =>
+      trx
+        .updateTable('organisation')
+        .set({
+          email: 'accounts@hebdenjoinery.example',
+          phone: '01422 555 0142',
+          vat_number: 'GB123456789',
+          company_number: '12345678',
+          address_line1: 'Unit 4, Calder Works',
+          address_line2: 'Valley Road',
+          city: 'Hebden Bridge',
+          region: 'West Yorkshire',
+          postal_code: 'HX7 8AB',
+          updated_at: timestamp(clock),
+        })
+        .execute(),
+    );
+  }
+  await store.platform.write((trx) =>
+    trx
+      .insertInto('platform_settings')
+      .values({ key: demoKey, value: organisationId })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value: organisationId }))
+      .execute(),
+  );
+  return { id: organisationId, created: true };
+}
+
+/** A new live key for the demo, revoking the demo keys issued before it. */
+export async function issueDemoKey(store: Store, clock: Clock, organisationId: string): Promise<string> {
+  return store.platform.write(async (trx) => {
+    await trx
+      .updateTable('api_keys')
+      .set({ revoked_at: timestamp(clock) })
+      .where('organisation_id', '=', organisationId)
+      .where('name', '=', demoKeyName)
+      .where('revoked_at', 'is', null)
+      .execute();
+    const created = await insertKey(trx, clock, { organisationId, mode: 'live', name: demoKeyName, scopes });
+    return created.key;
+  });
+}

@@ -1,0 +1,34 @@
+/** GET /health: no key needed; 503 when the platform database does not answer. */
+import { sql } from 'kysely';
+import { defineOperation } from '../operation.js';
+import { AppError } from '../errors.js';
+import { timestamp } from '../clock.js';
+import { version } from '../../version.js';
+
+export const health = defineOperation({
+  name: 'health',
+  summary: 'Check that the service and its database answer',
+  access: 'public',
+  method: 'GET',
+  path: '/health',
+  async run(ctx) {
+    const started = performance.now();
+    try {
+      await sql`select 1`.execute(ctx.platform.db);
+    } catch (e) {
+      throw new AppError('service_unavailable', 'the database does not answer', undefined, { cause: e });
+    }
+    const latency = Math.round((performance.now() - started) * 1000) / 1000;
+    return {
+      data: {
+        status: 'operational',
+        version,
+        timestamp: timestamp(ctx.clock),
+        services: {
+          api: { status: 'operational', latency: 0 },
+          database: { status: latency > 1000 ? 'degraded' : 'operational', latency },
+        },
+      },
+    };
+  },
+});

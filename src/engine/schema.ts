@@ -1,0 +1,136 @@
+/**
+ * Input-schema building blocks and the one translation from a zod failure
+ * to the spec's error codes (validation_error, invalid_type, invalid_date,
+ * invalid_id), always naming the offending field.
+ */
+import { z } from 'zod';
+import { AppError, type ErrorCode } from './errors.js';
+import { idPattern } from './ids.js';
+import { isMonthDay } from './dates.js';
+
+/** A YYYY-MM-DD calendar date; anything else is `invalid_date`. */
+export const isoDate = (): z.ZodISODate => z.iso.date();
+
+/** An id with the given prefix (`acc`, `key`…); anything else is `invalid_id`. */
+export function idOf(prefix: string) {
+  const pattern = idPattern(prefix);
+  return z.string().refine((v) => pattern.test(v), {
+    message: `must be an id starting ${prefix}_`,
+    params: { code: 'invalid_id' },
+  });
+}
+
+/** A month and day (MM-DD) on which a year can start. */
+export const monthDay = () =>
+  z.string().refine(isMonthDay, { message: 'must be a month and day as MM-DD, for example 04-06' });
+
+/** Optional text where an empty string or null clears the value (stored as null). */
+export function clearableText(max: number) {
+  return z
+    .string()
+    .max(max)
+    .nullable()
+    .optional()
+    .transform((v) => (v === '' ? null : v));
+}
+
+type Path = readonly PropertyKey[];
+
+export function formatPath(path: Path): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out === '' ? String(part) : `.${String(part)}`;
+  }
+  return out;
+}
+
+function valueAt(input: unknown, path: Path): unknown {
+  let v: unknown = input;
+  for (const part of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[part];
+  }
+  return v;
+}
+
+const jsonType = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+
+function describeExpected(expected: string): string {
+  switch (expected) {
+    case 'int':
+      return 'an integer';
+    case 'number':
+      return 'a number';
+    case 'boolean':
+      return 'a boolean';
+    case 'string':
+      return 'a string';
+    case 'array':
+      return 'an array';
+    case 'object':
+      return 'an object';
+    default:
+      return expected;
+  }
+}
+
+function tooSmallOrBig(issue: z.core.$ZodIssue & { code: 'too_small' | 'too_big' }, field: string): string {
+  const limit = issue.code === 'too_small' ? Number(issue.minimum) : Number(issue.maximum);
+  const bound = issue.code === 'too_small' ? 'at least' : 'at most';
+  switch (issue.origin) {
+    case 'string':
+      if (issue.code === 'too_small' && limit === 1) return `${field} must not be empty`;
+      return `${field} must be ${bound} ${limit} characters`;
+    case 'array':
+      return `${field} must have ${bound} ${limit} item${limit === 1 ? '' : 's'}`;
+    default: {
+      const inclusive = issue.inclusive !== false;
+      const word = issue.code === 'too_small' ? (inclusive ? 'at least' : 'more than') : inclusive ? 'at most' : 'less than';
+      return `${field} must be ${word} ${limit}`;
+    }
+  }
+}
+
+/** The first problem of a failed parse, as the AppError the adapters send. */
+export function toInputError(error: z.ZodError, input: unknown): AppError {
+  const issue = error.issues[0];
+  if (!issue) return new AppError('validation_error', 'invalid input');
+  const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0] ?? ''] : issue.path;
+  const field = formatPath(path);
+  const name = field === '' ? 'body' : field;
+  const fail = (code: ErrorCode, message: string) => new AppError(code, message, field === '' ? undefined : field);
+
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return fail('validation_error', `${name} is not a field of this request`);
+    case 'invalid_type': {
+      const actual = valueAt(input, issue.path);
+      if (actual === undefined || actual === null) return fail('validation_error', `${name} is required`);
+      if (issue.expected === 'int' && typeof actual === 'number') return fail('validation_error', `${name} must be an integer`);
+      return fail('invalid_type', `${name} must be ${describeExpected(issue.expected)}, not ${jsonType(actual)}`);
+    }
+    case 'invalid_format':
+      if (issue.format === 'date') return fail('invalid_date', `${name} must be a date in YYYY-MM-DD format`);
+      if (issue.format === 'email') return fail('validation_error', `${name} must be a valid email address`);
+      return fail('validation_error', `${name} has an invalid format`);
+    case 'invalid_value':
+      return fail('validation_error', `${name} must be one of ${issue.values.map(String).join(', ')}`);
+    case 'too_small':
+    case 'too_big':
+      return fail('validation_error', tooSmallOrBig(issue, name));
+    case 'custom': {
+      const code = (issue.params as { code?: ErrorCode } | undefined)?.code ?? 'validation_error';
+      return fail(code, `${name} ${issue.message}`);
+    }
+    default:
+      return fail('validation_error', `${name}: ${issue.message}`);
+  }
+}
+
+/** Parse `input` with `schema`, throwing the spec's error on failure. */
+export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw toInputError(result.error, input);
+  return result.data;
+}

@@ -1,0 +1,82 @@
+/**
+ * The HTTP adapter: a polka app whose routes are generated from the
+ * operation registry, answered under /v1 and /api/v1.
+ */
+import type { IncomingMessage } from 'node:http';
+import polka, { type Polka, type Request } from 'polka';
+import { AppError } from '../engine/errors.js';
+import { checkAccess, pathParams, type Ctx, type Operation, type Principal } from '../engine/operation.js';
+import { parseOperationInput } from '../engine/input.js';
+import { authenticate } from '../engine/integration/api-keys.js';
+import type { Clock } from '../engine/clock.js';
+import { appErrorOf } from '../store/driver-errors.js';
+import type { Store } from '../store/store.js';
+import { defaultBodyLimit, readJsonBody } from './body.js';
+import { sendError, sendSuccess } from './envelope.js';
+
+export const prefixes = ['/v1', '/api/v1'] as const;
+
+export interface AppOptions {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly operations: readonly Operation[];
+  readonly bodyLimit?: number;
+  /** Where unexpected failures are reported (stderr by default). */
+  readonly logError?: (error: AppError) => void;
+}
+
+const bearer = /^Bearer\s+(\S+)\s*$/i;
+
+async function principalOf(req: IncomingMessage, store: Store): Promise<Principal> {
+  const header = req.headers.authorization;
+  if (!header) throw new AppError('unauthorized', 'missing API key: send Authorization: Bearer sk_live_…');
+  const m = bearer.exec(header);
+  if (!m?.[1]) throw new AppError('unauthorized', 'malformed Authorization header: expected Bearer <API key>');
+  return authenticate(store.platform.db, m[1]);
+}
+
+/** `{id}` placeholders to polka's `:id`. */
+const routeOf = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
+
+/** Static routes before parameterised ones, so /api-keys/scopes is not read as /api-keys/{id}. */
+function routeOrder(a: Operation, b: Operation): number {
+  return pathParams(a.path).length - pathParams(b.path).length || a.path.localeCompare(b.path);
+}
+
+export function createApp(options: AppOptions): Polka {
+  const { store, clock } = options;
+  const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
+  const logError =
+    options.logError ?? ((e: AppError) => console.error(`internal error: ${e.cause instanceof Error ? e.cause.stack : String(e.cause)}`));
+
+  const fail = (res: Parameters<typeof sendError>[0], e: unknown) => {
+    const error = appErrorOf(e);
+    if (error.status >= 500) logError(error);
+    if (!res.headersSent) sendError(res, error);
+    else res.destroy();
+  };
+
+  const app = polka({
+    onNoMatch: (req, res) => sendError(res, new AppError('not_found', `no route for ${req.method} ${req.path}`)),
+    onError: (err, _req, res) => fail(res, err),
+  });
+
+  const handler = (op: Operation) => async (req: Request, res: Parameters<typeof sendError>[0]) => {
+    try {
+      const principal = op.access === 'public' ? null : await principalOf(req, store);
+      checkAccess(op.access, principal);
+      const body = op.schemas.body ? await readJsonBody(req, bodyLimit) : undefined;
+      const input = parseOperationInput(op, { params: req.params, query: req.query, body });
+      const ctx: Ctx = { clock, store, platform: store.platform, principal };
+      sendSuccess(res, op.status, await op.run(ctx, input));
+    } catch (e) {
+      fail(res, e);
+    }
+  };
+
+  for (const op of [...options.operations].sort(routeOrder)) {
+    const method = op.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    for (const prefix of prefixes) app[method](prefix + routeOf(op.path), handler(op));
+  }
+  return app;
+}

@@ -1,0 +1,25 @@
+/** The response envelopes: {success: true, data, meta?} and {success: false, error: {code, message, field?}}. */
+import type { ServerResponse } from 'node:http';
+import type { AppError } from '../engine/errors.js';
+import type { Result } from '../engine/operation.js';
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+    ...headers,
+  });
+  res.end(text);
+}
+
+export function sendSuccess(res: ServerResponse, status: number, result: Result): void {
+  send(res, status, result.meta === undefined ? { success: true, data: result.data } : { success: true, data: result.data, meta: result.meta });
+}
+
+export function sendError(res: ServerResponse, error: AppError): void {
+  // After a refused oversized body the rest of it is unread: close the connection rather than parse it.
+  const headers: Record<string, string> = error.code === 'payload_too_large' ? { connection: 'close' } : {};
+  if (error.code === 'unauthorized') headers['www-authenticate'] = 'Bearer';
+  send(res, error.status, { success: false, error: error.toJSON() }, headers);
+}

@@ -1,0 +1,100 @@
+/** The OpenAPI 3.1 document of the HTTP API, generated from the operation registry. */
+import { errorTable } from '../engine/errors.js';
+import { jsonSchemaOf, type JsonSchema } from '../engine/input.js';
+import { pathParams, type Operation } from '../engine/operation.js';
+import { version } from '../version.js';
+
+const envelope = (data: JsonSchema): JsonSchema => ({
+  type: 'object',
+  required: ['success', 'data'],
+  properties: { success: { const: true }, data, meta: { type: 'object' } },
+});
+
+function parameters(op: Operation) {
+  const pathProps = jsonSchemaOf(op.schemas.params).properties ?? {};
+  const query = jsonSchemaOf(op.schemas.query);
+  return [
+    ...pathParams(op.path).map((name) => ({ name, in: 'path', required: true, schema: pathProps[name] ?? { type: 'string' } })),
+    ...Object.entries(query.properties ?? {}).map(([name, schema]) => ({
+      name,
+      in: 'query',
+      required: (query.required ?? []).includes(name) && schema.default === undefined,
+      schema,
+    })),
+  ];
+}
+
+function security(op: Operation) {
+  return op.access === 'public' ? [] : [{ bearer: [] }];
+}
+
+function accessNote(op: Operation): string {
+  switch (op.access) {
+    case 'public':
+      return 'No API key needed.';
+    case 'any-key':
+      return 'Any valid API key.';
+    case 'all-scopes':
+      return 'Needs a key holding all scopes.';
+    default:
+      return `Scope: ${op.access}.`;
+  }
+}
+
+export function openApiDocument(operations: readonly Operation[]) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of operations) {
+    const item = (paths[op.path] ??= {});
+    item[op.method.toLowerCase()] = {
+      operationId: op.name,
+      summary: op.summary,
+      description: [op.description, accessNote(op)].filter(Boolean).join('\n\n'),
+      tags: [op.cli.group],
+      security: security(op),
+      'x-scope': op.access,
+      parameters: parameters(op),
+      ...(op.schemas.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(op.schemas.body) } } } }
+        : {}),
+      responses: {
+        [String(op.status)]: { description: 'Success', content: { 'application/json': { schema: envelope({}) } } },
+        default: { $ref: '#/components/responses/Error' },
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'acct API',
+      version,
+      description: 'Bookkeeping for UK sole traders and limited companies. Amounts are integers in pence.',
+    },
+    servers: [{ url: '/v1' }, { url: '/api/v1' }],
+    security: [{ bearer: [] }],
+    paths,
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'sk_live_… or sk_test_… API key' } },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['success', 'error'],
+          properties: {
+            success: { const: false },
+            error: {
+              type: 'object',
+              required: ['code', 'message'],
+              properties: {
+                code: { type: 'string', enum: Object.keys(errorTable) },
+                message: { type: 'string' },
+                field: { type: 'string' },
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        Error: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      },
+    },
+  };
+}

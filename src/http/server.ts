@@ -1,0 +1,44 @@
+/** Starting and stopping the HTTP server: listen, then on close finish requests in flight. */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp, type AppOptions } from './app.js';
+
+export interface ServerOptions extends AppOptions {
+  readonly host: string;
+  readonly port: number;
+  /** How long close() waits for requests in flight before cutting connections. */
+  readonly graceMs?: number;
+}
+
+export interface RunningServer {
+  readonly url: string;
+  readonly server: http.Server;
+  close(): Promise<void>;
+}
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const app = createApp(options);
+  const server = http.createServer(app.handler as unknown as http.RequestListener);
+  server.keepAliveTimeout = 5000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { address, port } = server.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${port}`,
+    server,
+    close: () =>
+      (closing ??= new Promise<void>((resolve) => {
+        // close() stops accepting and ends idle keep-alive connections; busy ones end after their response.
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), options.graceMs ?? 10_000).unref();
+      })),
+  };
+}

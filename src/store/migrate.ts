@@ -1,0 +1,57 @@
+/**
+ * Forward-only SQL migrations: numbered files in migrations/<set>/, applied
+ * in order on open. The applied count is the database's user_version, read
+ * and advanced inside one IMMEDIATE transaction so that two processes
+ * opening the same file cannot both apply a step.
+ */
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type Database from 'better-sqlite3';
+
+export type MigrationSet = 'platform' | 'org';
+
+interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+const root = new URL('../../migrations/', import.meta.url);
+const loaded = new Map<MigrationSet, readonly Migration[]>();
+
+export function migrationsOf(set: MigrationSet): readonly Migration[] {
+  const cached = loaded.get(set);
+  if (cached) return cached;
+  const dir = fileURLToPath(new URL(`${set}/`, root));
+  const list = fs
+    .readdirSync(dir)
+    .filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f))
+    .sort()
+    .map((f, i) => {
+      const version = Number(f.slice(0, 4));
+      if (version !== i + 1) throw new Error(`migrations/${set}: expected version ${i + 1}, found ${f}`);
+      return { version, name: f, sql: fs.readFileSync(`${dir}${f}`, 'utf8') };
+    });
+  loaded.set(set, list);
+  return list;
+}
+
+export function migrate(db: Database.Database, set: MigrationSet): void {
+  const list = migrationsOf(set);
+  const latest = list.length;
+  const current = (): number => db.pragma('user_version', { simple: true }) as number;
+  if (current() === latest) return;
+  db.exec('begin immediate');
+  try {
+    const from = current();
+    if (from > latest) {
+      throw new Error(`${db.name} is at schema version ${from}, newer than this acct knows (${latest}); upgrade acct`);
+    }
+    for (const m of list.slice(from)) db.exec(m.sql);
+    db.pragma(`user_version = ${latest}`);
+    db.exec('commit');
+  } catch (e) {
+    if (db.inTransaction) db.exec('rollback');
+    throw e;
+  }
+}

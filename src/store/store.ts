@@ -1,0 +1,83 @@
+/**
+ * The data directory: platform.sqlite and orgs/<uuid>/{live,test}.sqlite,
+ * with a small cache of open organisation databases.
+ */
+import fs from 'node:fs';
+import { AppError } from '../engine/errors.js';
+import { isOrganisationId, orgDir, orgFile, platformFile, type Mode } from './data-dir.js';
+import { handleFor, openSqlite, type DbHandle } from './sqlite.js';
+import type { OrgDb, PlatformDb } from './tables.js';
+
+export type { DbHandle } from './sqlite.js';
+export type { Mode } from './data-dir.js';
+
+export interface StoreOptions {
+  /** How many organisation databases stay open at once (least recently used are closed). */
+  readonly cacheSize?: number;
+}
+
+export class Store {
+  readonly dataDir: string;
+  readonly platform: DbHandle<PlatformDb>;
+  readonly #cacheSize: number;
+  readonly #orgs = new Map<string, DbHandle<OrgDb>>();
+
+  private constructor(dataDir: string, platform: DbHandle<PlatformDb>, options: StoreOptions) {
+    this.dataDir = dataDir;
+    this.platform = platform;
+    this.#cacheSize = options.cacheSize ?? 32;
+  }
+
+  /** Open (creating if needed) the data directory and its platform database. */
+  static open(dataDir: string, options: StoreOptions = {}): Store {
+    fs.mkdirSync(dataDir, { recursive: true });
+    const platform = handleFor<PlatformDb>(openSqlite(platformFile(dataDir), 'platform', { create: true }));
+    return new Store(dataDir, platform, options);
+  }
+
+  /** An organisation's database for one mode; 404 when it does not exist. */
+  org(orgId: string, mode: Mode): DbHandle<OrgDb> {
+    const key = `${orgId}/${mode}`;
+    const open = this.#orgs.get(key);
+    if (open) {
+      this.#orgs.delete(key);
+      this.#orgs.set(key, open);
+      return open;
+    }
+    const file = orgFile(this.dataDir, orgId, mode);
+    if (!isOrganisationId(orgId) || !fs.existsSync(file)) {
+      throw new AppError('not_found', `organisation ${orgId} not found`);
+    }
+    const handle = handleFor<OrgDb>(openSqlite(file, 'org', { create: false }));
+    this.#remember(key, handle);
+    return handle;
+  }
+
+  /** Create the live and test databases of a new organisation, migrated and empty. */
+  createOrg(orgId: string): Record<Mode, DbHandle<OrgDb>> {
+    if (!isOrganisationId(orgId)) throw new Error(`not an organisation id: ${orgId}`);
+    fs.mkdirSync(orgDir(this.dataDir, orgId), { recursive: true });
+    const open = (mode: Mode) => {
+      const handle = handleFor<OrgDb>(openSqlite(orgFile(this.dataDir, orgId, mode), 'org', { create: true }));
+      this.#remember(`${orgId}/${mode}`, handle);
+      return handle;
+    };
+    return { live: open('live'), test: open('test') };
+  }
+
+  #remember(key: string, handle: DbHandle<OrgDb>): void {
+    this.#orgs.set(key, handle);
+    while (this.#orgs.size > this.#cacheSize) {
+      const [oldest, evicted] = this.#orgs.entries().next().value as [string, DbHandle<OrgDb>];
+      this.#orgs.delete(oldest);
+      void evicted.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.#orgs.values()];
+    this.#orgs.clear();
+    await Promise.all(all.map((h) => h.close()));
+    await this.platform.close();
+  }
+}

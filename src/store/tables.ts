@@ -1,0 +1,92 @@
+/** Row types of the two kinds of database, as kysely sees them. Booleans are stored as 0/1. */
+
+export interface OrganisationsTable {
+  id: string;
+  created_at: string;
+  trial_days: number;
+  trial_ends_at: string;
+  early_access: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  organisation_id: string;
+  mode: 'live' | 'test';
+  name: string;
+  prefix: string;
+  last_four: string;
+  key_hash: string;
+  scopes: string;
+  created_at: string;
+  revoked_at: string | null;
+  replaced_by: string | null;
+}
+
+export interface PlatformSettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface PlatformDb {
+  organisations: OrganisationsTable;
+  api_keys: ApiKeysTable;
+  platform_settings: PlatformSettingsTable;
+}
+
+export interface OrganisationTable {
+  id: string;
+  name: string;
+  business_type: 'sole_trader' | 'limited_company';
+  email: string | null;
+  phone: string | null;
+  website: string | null;
+  vat_number: string | null;
+  company_number: string | null;
+  address_line1: string | null;
+  address_line2: string | null;
+  city: string | null;
+  region: string | null;
+  postal_code: string | null;
+  country: string;
+  currency: string;
+  vat_scheme: 'not_registered' | 'standard' | 'flat_rate';
+  vat_flat_rate_bp: number | null;
+  fiscal_year_start: string;
+  invoice_prefix: string;
+  invoice_next_number: number;
+  quote_prefix: string;
+  quote_next_number: number;
+  default_payment_terms: number;
+  quote_validity_days: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AccountsTable {
+  id: string;
+  code: string;
+  name: string;
+  account_type: 'asset' | 'liability' | 'equity' | 'revenue' | 'expense';
+  parent_id: string | null;
+  description: string | null;
+  default_vat_rate: number | null;
+  is_active: number;
+  is_system: number;
+  is_control_account: number;
+  control_type: 'bank' | 'receivables' | 'payables' | 'vat' | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ClosedPeriodsTable {
+  id: string;
+  start_date: string;
+  end_date: string;
+  closed_at: string;
+}
+
+export interface OrgDb {
+  organisation: OrganisationTable;
+  accounts: AccountsTable;
+  closed_periods: ClosedPeriodsTable;
+}
