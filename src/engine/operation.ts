@@ -21,6 +21,20 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  */
 export type Access = Scope | 'any-key' | 'all-scopes' | 'public';
 
+/** Who may call an operation, in words (for --help, man pages and OpenAPI). */
+export function describeAccess(access: Access): string {
+  switch (access) {
+    case 'public':
+      return 'no API key needed';
+    case 'any-key':
+      return 'any valid API key';
+    case 'all-scopes':
+      return 'a key holding all scopes';
+    default:
+      return `scope ${access}`;
+  }
+}
+
 /** Whoever is calling: an API key, or the local CLI user who owns the files. */
 export interface Principal {
   readonly organisationId: string;

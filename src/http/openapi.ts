@@ -1,7 +1,7 @@
 /** The OpenAPI 3.1 document of the HTTP API, generated from the operation registry. */
 import { errorTable } from '../engine/errors.js';
 import { jsonSchemaOf, type JsonSchema } from '../engine/input.js';
-import { pathParams, type Operation } from '../engine/operation.js';
+import { describeAccess, pathParams, type Operation } from '../engine/operation.js';
 import { version } from '../version.js';
 
 const envelope = (data: JsonSchema): JsonSchema => ({
@@ -28,19 +28,6 @@ function security(op: Operation) {
   return op.access === 'public' ? [] : [{ bearer: [] }];
 }
 
-function accessNote(op: Operation): string {
-  switch (op.access) {
-    case 'public':
-      return 'No API key needed.';
-    case 'any-key':
-      return 'Any valid API key.';
-    case 'all-scopes':
-      return 'Needs a key holding all scopes.';
-    default:
-      return `Scope: ${op.access}.`;
-  }
-}
-
 export function openApiDocument(operations: readonly Operation[]) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
@@ -48,7 +35,7 @@ export function openApiDocument(operations: readonly Operation[]) {
     item[op.method.toLowerCase()] = {
       operationId: op.name,
       summary: op.summary,
-      description: [op.description, accessNote(op)].filter(Boolean).join('\n\n'),
+      description: [op.description, `Access: ${describeAccess(op.access)}.`].filter(Boolean).join('\n\n'),
       tags: [op.cli.group],
       security: security(op),
       'x-scope': op.access,

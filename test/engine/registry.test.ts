@@ -1,0 +1,25 @@
+import t from 'tap';
+import { operations } from '../../src/engine/registry.js';
+import { pathParams } from '../../src/engine/operation.js';
+
+t.test('every operation has a unique name, CLI command and route', async (t) => {
+  const names = operations.map((o) => o.name);
+  t.equal(new Set(names).size, names.length, 'names are unique');
+  const commands = operations.map((o) => `${o.cli.group} ${o.cli.action ?? ''}`);
+  t.equal(new Set(commands).size, commands.length, 'CLI commands are unique');
+  const routes = operations.map((o) => `${o.method} ${o.path.replace(/\{\w+\}/g, '{}')}`);
+  t.equal(new Set(routes).size, routes.length, 'routes are unique');
+});
+
+t.test('path parameters are declared in the params schema', async (t) => {
+  for (const op of operations) {
+    t.same(Object.keys(op.schemas.params.shape).sort(), pathParams(op.path).sort(), op.name);
+  }
+});
+
+t.test('only writes take a body, and writes are never public', async (t) => {
+  for (const op of operations) {
+    if (op.method === 'GET') t.equal(op.schemas.body, null, `${op.name} takes no body`);
+    if (op.method !== 'GET') t.not(op.access, 'public', `${op.name} needs a key`);
+  }
+});

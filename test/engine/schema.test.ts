@@ -1,0 +1,75 @@
+import t from 'tap';
+import { z } from 'zod';
+import { AppError } from '../../src/engine/errors.js';
+import { idOf, isoDate, parseWith } from '../../src/engine/schema.js';
+
+const schema = z.strictObject({
+  name: z.string().min(1).max(5),
+  count: z.number().int().min(1),
+  date: isoDate().optional(),
+  id: idOf('acc').optional(),
+  kind: z.enum(['a', 'b']).optional(),
+  lines: z.array(z.strictObject({ amount: z.number().int() })).optional(),
+});
+
+function failure(input: unknown): { code: string; field: string | undefined; message: string } {
+  try {
+    parseWith(schema, input);
+  } catch (e) {
+    if (e instanceof AppError) return { code: e.code, field: e.field, message: e.message };
+    throw e;
+  }
+  throw new Error('expected a failure');
+}
+
+t.test('a missing or null required field is validation_error naming it', async (t) => {
+  t.same(failure({ count: 1 }), { code: 'validation_error', field: 'name', message: 'name is required' });
+  t.same(failure({ name: null, count: 1 }), { code: 'validation_error', field: 'name', message: 'name is required' });
+});
+
+t.test('an empty or too long string is validation_error', async (t) => {
+  t.same(failure({ name: '', count: 1 }), { code: 'validation_error', field: 'name', message: 'name must not be empty' });
+  t.same(failure({ name: 'abcdef', count: 1 }), { code: 'validation_error', field: 'name', message: 'name must be at most 5 characters' });
+});
+
+t.test('a value of the wrong JSON type is invalid_type', async (t) => {
+  t.same(failure({ name: 'a', count: '3' }), { code: 'invalid_type', field: 'count', message: 'count must be a number, not string' });
+  t.same(failure({ name: 7, count: 1 }), { code: 'invalid_type', field: 'name', message: 'name must be a string, not number' });
+});
+
+t.test('a number that is not an integer, or out of range, is validation_error', async (t) => {
+  t.same(failure({ name: 'a', count: 1.5 }), { code: 'validation_error', field: 'count', message: 'count must be an integer' });
+  t.same(failure({ name: 'a', count: 0 }), { code: 'validation_error', field: 'count', message: 'count must be at least 1' });
+});
+
+t.test('dates must be real YYYY-MM-DD dates: invalid_date', async (t) => {
+  for (const date of ['2026-02-30', '2026-1-01', '21/11/2026', '2025-02-29']) {
+    t.equal(failure({ name: 'a', count: 1, date }).code, 'invalid_date', date);
+  }
+  t.same(parseWith(schema, { name: 'a', count: 1, date: '2024-02-29' }).date, '2024-02-29');
+});
+
+t.test('ids must carry their prefix: invalid_id', async (t) => {
+  t.same(failure({ name: 'a', count: 1, id: 'inv_123' }), {
+    code: 'invalid_id',
+    field: 'id',
+    message: 'id must be an id starting acc_',
+  });
+});
+
+t.test('enums list their values; nested fields are named with their index', async (t) => {
+  t.same(failure({ name: 'a', count: 1, kind: 'c' }), { code: 'validation_error', field: 'kind', message: 'kind must be one of a, b' });
+  t.same(failure({ name: 'a', count: 1, lines: [{ amount: 1 }, { amount: 'x' }] }), {
+    code: 'invalid_type',
+    field: 'lines[1].amount',
+    message: 'lines[1].amount must be a number, not string',
+  });
+});
+
+t.test('an unknown field is refused by name', async (t) => {
+  t.same(failure({ name: 'a', count: 1, colour: 'red' }), {
+    code: 'validation_error',
+    field: 'colour',
+    message: 'colour is not a field of this request',
+  });
+});

@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import t from 'tap';
+import { Store } from '../../src/store/store.js';
+import { migrationsOf } from '../../src/store/migrate.js';
+import { resolveDataDir } from '../../src/store/data-dir.js';
+import { newBooks } from '../helpers/index.js';
+
+t.test('the data directory: --data, then $ACCT_DATA, then ./acct-data', async (t) => {
+  t.equal(resolveDataDir('/x/y', { ACCT_DATA: '/z' }), '/x/y');
+  t.equal(resolveDataDir(undefined, { ACCT_DATA: '/z' }), '/z');
+  t.equal(resolveDataDir(undefined, {}), path.resolve('acct-data'));
+});
+
+t.test('databases open with WAL, synchronous=FULL, foreign keys and a busy timeout, migrated', async (t) => {
+  const books = await newBooks(t);
+  for (const file of [
+    path.join(books.dataDir, 'platform.sqlite'),
+    path.join(books.dataDir, 'orgs', books.organisationId, 'live.sqlite'),
+  ]) {
+    t.ok(fs.existsSync(file), file);
+  }
+  const db = new Database(path.join(books.dataDir, 'orgs', books.organisationId, 'live.sqlite'), { readonly: true });
+  t.teardown(() => db.close());
+  t.equal(db.pragma('journal_mode', { simple: true }), 'wal');
+  t.equal(db.pragma('user_version', { simple: true }), migrationsOf('org').length);
+  // synchronous, foreign_keys and busy_timeout are per connection: check them on the store's own handle.
+  const { sql } = await import('kysely');
+  const handle = books.store.org(books.organisationId, 'live');
+  const pragma = async (name: string) => Object.values((await sql.raw(`pragma ${name}`).execute(handle.db)).rows[0] as object)[0];
+  t.equal(await pragma('synchronous'), 2, 'FULL');
+  t.equal(await pragma('foreign_keys'), 1);
+  t.equal(await pragma('busy_timeout'), 10000);
+});
+
+t.test('reopening applies nothing twice; a database newer than this acct is refused', async (t) => {
+  const dir = t.testdir();
+  Store.open(dir).close();
+  const again = Store.open(dir);
+  await again.close();
+  const db = new Database(path.join(dir, 'platform.sqlite'));
+  t.equal(db.pragma('user_version', { simple: true }), migrationsOf('platform').length);
+  db.pragma('user_version = 999');
+  db.close();
+  t.throws(() => Store.open(dir), /newer than this acct knows/);
+});
+
+t.test('an unknown or malformed organisation id is not found, and never touches the filesystem', async (t) => {
+  const books = await newBooks(t);
+  t.throws(() => books.store.org('00000000-0000-4000-8000-000000000000', 'live'), { code: 'not_found' });
+  t.throws(() => books.store.org('../../etc', 'live'), { code: 'not_found' });
+  t.notOk(fs.existsSync(path.join(books.dataDir, 'orgs', '00000000-0000-4000-8000-000000000000')));
+});
+
+t.test('a failed write transaction leaves nothing behind', async (t) => {
+  const books = await newBooks(t);
+  const handle = books.store.org(books.organisationId, 'live');
+  await t.rejects(
+    handle.write(async (trx) => {
+      await trx.updateTable('organisation').set({ name: 'Changed' }).execute();
+      throw new Error('boom');
+    }),
+    /boom/,
+  );
+  const row = await handle.db.selectFrom('organisation').select('name').executeTakeFirstOrThrow();
+  t.equal(row.name, 'Acme Widgets Ltd');
+});
+
+t.test('the cache closes the least recently used databases beyond its size', async (t) => {
+  const dir = t.testdir();
+  const store = Store.open(dir, { cacheSize: 2 });
+  t.teardown(() => store.close());
+  const books = await newBooks(t);
+  // Reuse the created organisation's files from another store with a small cache.
+  const other = Store.open(books.dataDir, { cacheSize: 1 });
+  t.teardown(() => other.close());
+  const live = other.org(books.organisationId, 'live');
+  t.equal(other.org(books.organisationId, 'live'), live, 'a cached handle is reused');
+  other.org(books.organisationId, 'test');
+  t.not(other.org(books.organisationId, 'live'), live, 'evicted, then opened afresh');
+  const row = await other.org(books.organisationId, 'live').db.selectFrom('organisation').select('name').executeTakeFirstOrThrow();
+  t.equal(row.name, 'Acme Widgets Ltd');
+});
