@@ -11,7 +11,8 @@ const isPrimitive = (v: unknown): boolean => v === null || ['string', 'number', 
 function cell(v: unknown): string {
   if (v === null || v === undefined) return chalk.dim('—');
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
-  if (Array.isArray(v)) return v.every(isPrimitive) ? v.map(String).join(', ') : `(${v.length} items)`;
+  // A long list would swamp the table: show how many, and --json for the items.
+  if (Array.isArray(v)) return v.length <= 4 && v.every(isPrimitive) ? v.map(String).join(', ') : `(${v.length} items)`;
   if (isRecord(v)) return JSON.stringify(v);
   return String(v);
 }

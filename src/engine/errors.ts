@@ -50,8 +50,9 @@ export class AppError extends Error {
     return errorTable[this.code].exit;
   }
 
+  /** The error member of the envelope; field appears only on validation errors (400), as the spec says. */
   toJSON(): { code: ErrorCode; message: string; field?: string } {
-    return this.field === undefined
+    return this.field === undefined || this.status !== 400
       ? { code: this.code, message: this.message }
       : { code: this.code, message: this.message, field: this.field };
   }

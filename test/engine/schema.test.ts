@@ -73,3 +73,9 @@ t.test('an unknown field is refused by name', async (t) => {
     message: 'colour is not a field of this request',
   });
 });
+
+t.test('field appears in the envelope only on validation errors (400)', async (t) => {
+  t.same(new AppError('validation_error', 'x is required', 'x').toJSON(), { code: 'validation_error', message: 'x is required', field: 'x' });
+  t.same(new AppError('unprocessable_entity', 'period closed', 'date').toJSON(), { code: 'unprocessable_entity', message: 'period closed' });
+  t.same(new AppError('not_found', 'no such thing', 'id').toJSON(), { code: 'not_found', message: 'no such thing' });
+});

@@ -88,7 +88,7 @@ export async function hasClosedPeriods(db: Kysely<OrgDb>): Promise<boolean> {
 }
 
 /** Refuse a date inside a closed period (422): closed periods are read-only. */
-export async function assertDateOpen(db: Kysely<OrgDb>, date: string, field = 'date'): Promise<void> {
+export async function assertDateOpen(db: Kysely<OrgDb>, date: string): Promise<void> {
   const closed = await db
     .selectFrom('closed_periods')
     .select(['id', 'start_date', 'end_date'])
@@ -97,7 +97,7 @@ export async function assertDateOpen(db: Kysely<OrgDb>, date: string, field = 'd
     .executeTakeFirst();
   if (closed) {
     const name = periodName({ startDate: closed.start_date, endDate: closed.end_date });
-    throw new AppError('unprocessable_entity', `${date} falls in ${name}, which is closed`, field);
+    throw new AppError('unprocessable_entity', `${date} falls in ${name}, which is closed`);
   }
 }
 

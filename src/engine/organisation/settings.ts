@@ -99,7 +99,7 @@ export const updateSettings = defineOperation({
         flatRate = null;
       }
       if (input.fiscalYearStart !== undefined && input.fiscalYearStart !== current.fiscal_year_start && (await hasClosedPeriods(trx))) {
-        throw new AppError('unprocessable_entity', 'fiscalYearStart cannot change after a period has been closed', 'fiscalYearStart');
+        throw new AppError('unprocessable_entity', 'fiscalYearStart cannot change after a period has been closed');
       }
       const changes: Partial<OrganisationTable> = {
         currency: input.currency,

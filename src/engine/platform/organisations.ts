@@ -47,7 +47,7 @@ export async function defaultOrganisation(store: Store): Promise<string | null> 
 /** --org ID, else the one chosen with `acct use`, else the only one. */
 export async function resolveOrganisation(store: Store, flag: string | undefined): Promise<string> {
   if (flag !== undefined) {
-    if (!(await exists(store, flag))) throw new AppError('not_found', `organisation ${flag} not found in ${store.dataDir}`, 'org');
+    if (!(await exists(store, flag))) throw new AppError('not_found', `organisation ${flag} not found in ${store.dataDir}`);
     return flag;
   }
   const chosen = await defaultOrganisation(store);

@@ -1,0 +1,87 @@
+/** Request bodies: malformed JSON, size limit, non-object bodies, unknown fields. */
+import t from 'tap';
+import { newBooks, serveBooks } from '../helpers/index.js';
+import { expectError } from './support.js';
+
+const clock = '2026-11-21T10:00:00Z';
+const json = { 'content-type': 'application/json' };
+
+t.test('malformed JSON is 400 validation_error and changes nothing', async (t) => {
+  const books = await newBooks(t, { clock });
+  const api = await serveBooks(t, books);
+  for (const raw of ['{"name": ', "{'name': 'Single Quotes Ltd'}", '{"name": "Trailing Ltd",}', 'name=Form+Ltd']) {
+    const r = await api.request('PUT', '/v1/organisation', { raw, headers: json });
+    t.equal(r.status, 400, `400 for ${raw}`);
+    t.equal(r.body?.success, false);
+    t.equal(r.body?.error?.code, 'validation_error', `validation_error for ${raw}`);
+  }
+  const org = await api.request('GET', '/v1/organisation');
+  t.equal(org.body.data.name, 'Acme Widgets Ltd');
+});
+
+t.test('a body over the limit is 413 payload_too_large; one under it is accepted', async (t) => {
+  const books = await newBooks(t, { clock });
+  const api = await serveBooks(t, books, { bodyLimit: 1000 });
+
+  const big = { name: 'Big Ltd', website: 'w'.repeat(200), addressLine1: 'a'.repeat(250), addressLine2: 'b'.repeat(250), region: 'r'.repeat(99), city: 'c'.repeat(99), phone: '1'.repeat(30) };
+  t.ok(JSON.stringify(big).length > 1000, 'the body is over 1000 bytes');
+  const r = await api.request('PUT', '/v1/organisation', { body: big });
+  expectError(t, r, 413, 'payload_too_large', { field: null });
+
+  const after = await api.request('GET', '/v1/organisation');
+  t.equal(after.status, 200);
+  t.equal(after.body.data.name, 'Acme Widgets Ltd', 'the oversized update was not applied');
+  t.equal(after.body.data.website, null);
+
+  const small = { name: 'Small Ltd', website: 'w'.repeat(200) };
+  t.ok(JSON.stringify(small).length < 1000, 'the body is under 1000 bytes');
+  const ok = await api.request('PUT', '/v1/organisation', { body: small });
+  t.equal(ok.status, 200);
+  t.equal(ok.body.data.name, 'Small Ltd');
+});
+
+t.test('a JSON body that is not an object is 400', async (t) => {
+  const books = await newBooks(t, { clock });
+  const api = await serveBooks(t, books);
+
+  const array = await api.request('PUT', '/v1/organisation', { body: [{ name: 'Array Ltd' }] });
+  expectError(t, array, 400, 'validation_error');
+
+  const emptyArray = await api.request('PUT', '/v1/organisation/settings', { raw: '[]', headers: json });
+  expectError(t, emptyArray, 400, 'validation_error');
+
+  const text = await api.request('POST', '/v1/api-keys', { raw: '"a key please"', headers: json });
+  expectError(t, text, 400, 'validation_error');
+
+  const number = await api.request('PUT', '/v1/organisation', { raw: '42', headers: json });
+  expectError(t, number, 400, 'validation_error');
+
+  const org = await api.request('GET', '/v1/organisation');
+  t.equal(org.body.data.name, 'Acme Widgets Ltd');
+  const keys = await api.request('GET', '/v1/api-keys');
+  t.equal(keys.body.meta.total, 1, 'no key was created');
+});
+
+t.test('an unknown body field is 400 validation_error naming the field', async (t) => {
+  const books = await newBooks(t, { clock });
+  const api = await serveBooks(t, books);
+
+  const org = await api.request('PUT', '/v1/organisation', { body: { name: 'Known Ltd', nickname: 'Acme' } });
+  expectError(t, org, 400, 'validation_error', { field: 'nickname' });
+  t.match(org.body.error.message, /nickname/);
+
+  const settings = await api.request('PUT', '/v1/organisation/settings', { body: { colour: 'red' } });
+  expectError(t, settings, 400, 'validation_error', { field: 'colour' });
+  t.match(settings.body.error.message, /colour/);
+
+  const key = await api.request('POST', '/v1/api-keys', { body: { name: 'k', expiresAt: '2027-01-01' } });
+  expectError(t, key, 400, 'validation_error', { field: 'expiresAt' });
+
+  const close = await api.request('POST', '/v1/reports/periods/period_20250401/close', { body: { force: true } });
+  expectError(t, close, 400, 'validation_error', { field: 'force' });
+
+  const after = await api.request('GET', '/v1/organisation');
+  t.equal(after.body.data.name, 'Acme Widgets Ltd', 'the known field of the refused body was not applied');
+  const period = await api.request('GET', '/v1/reports/periods/period_20250401');
+  t.equal(period.body.data.isClosed, false);
+});
