@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { systemClock } from '../../engine/clock.js';
 import { ensureDemoOrganisation, issueDemoKey } from '../../engine/platform/demo.js';
+import { AppError } from '../../engine/errors.js';
 import { reportError, type GlobalOptions } from '../context.js';
 import { examplesText, handWritten } from '../help.js';
 import { parsePort, serve } from './serve.js';
@@ -11,17 +12,16 @@ export function addDemo(program: Command): void {
     .command(doc.name)
     .description(doc.summary)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--port <port>', 'port to listen on', process.env['PORT'] ?? '3000')
+    .option('--port <port>', 'port to listen on (default $PORT, else 3000)', parsePort)
     .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
-    .action(async (flags: { host: string; port: string }, cmd: Command) => {
+    .action(async (flags: { host: string; port?: number }, cmd: Command) => {
       const globals = cmd.optsWithGlobals<GlobalOptions>();
-      let port: number;
-      try {
-        port = parsePort(flags.port);
-      } catch (e) {
-        reportError(e, globals.json === true);
+      const fromEnv = process.env['PORT'] ?? '3000';
+      if (flags.port === undefined && !/^\d{1,5}$/.test(fromEnv)) {
+        reportError(new AppError('validation_error', `PORT must be a port number, not ${fromEnv}`, 'PORT'), globals.json === true);
         return;
       }
+      const port = flags.port ?? Number(fromEnv);
       let organisationId = '';
       let created = false;
       await serve(

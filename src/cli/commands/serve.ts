@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { AppError } from '../../engine/errors.js';
 import { systemClock } from '../../engine/clock.js';
 import { operations } from '../../engine/registry.js';
@@ -9,10 +9,16 @@ import { Store } from '../../store/store.js';
 import { reportError, type GlobalOptions } from '../context.js';
 import { examplesText, handWritten } from '../help.js';
 
+/** The --port option's parser: a bad port is a usage error (exit 2) before anything opens. */
 export function parsePort(value: string): number {
   const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535) throw new AppError('validation_error', `port must be a number from 0 to 65535, not ${value}`, 'port');
+  if (!/^\d+$/.test(value) || port > 65535) throw new InvalidArgumentError('expected a port number from 0 to 65535');
   return port;
+}
+
+function parseByteCount(value: string): number {
+  if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError('expected a positive number of bytes');
+  return Number(value);
 }
 
 export interface ServeOptions {
@@ -63,18 +69,10 @@ export function addServe(program: Command): void {
     .command(doc.name)
     .description(doc.summary)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--port <port>', 'port to listen on (0 picks a free one)', '3000')
-    .option('--body-limit <bytes>', 'largest request body accepted', String(defaultBodyLimit))
+    .option('--port <port>', 'port to listen on (0 picks a free one)', parsePort, 3000)
+    .option('--body-limit <bytes>', 'largest request body accepted', parseByteCount, defaultBodyLimit)
     .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
-    .action(async (flags: { host: string; port: string; bodyLimit: string }, cmd: Command) => {
-      const globals = cmd.optsWithGlobals<GlobalOptions>();
-      let port: number;
-      try {
-        port = parsePort(flags.port);
-      } catch (e) {
-        reportError(e, globals.json === true);
-        return;
-      }
-      await serve(globals, { host: flags.host, port, bodyLimit: Number(flags.bodyLimit) });
+    .action(async (flags: { host: string; port: number; bodyLimit: number }, cmd: Command) => {
+      await serve(cmd.optsWithGlobals<GlobalOptions>(), flags);
     });
 }

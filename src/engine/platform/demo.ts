@@ -7,15 +7,16 @@ import { timestamp, type Clock } from '../clock.js';
 import { insertKey } from '../integration/api-keys.js';
 import { scopes } from '../integration/scopes.js';
 import { createOrganisation } from '../organisation/provision.js';
+import { platformSetting, setPlatformSetting } from './settings.js';
 import type { Store } from '../../store/store.js';
 
 const demoKey = 'demo.organisation';
 const demoKeyName = 'Demo key (npm start)';
 
 export async function ensureDemoOrganisation(store: Store, clock: Clock): Promise<{ id: string; created: boolean }> {
-  const row = await store.platform.db.selectFrom('platform_settings').select('value').where('key', '=', demoKey).executeTakeFirst();
-  if (row) {
-    const org = await store.platform.db.selectFrom('organisations').select('id').where('id', '=', row.value).executeTakeFirst();
+  const chosen = await platformSetting(store.platform.db, demoKey);
+  if (chosen !== null) {
+    const org = await store.platform.db.selectFrom('organisations').select('id').where('id', '=', chosen).executeTakeFirst();
     if (org) return { id: org.id, created: false };
   }
   const { organisationId } = await createOrganisation(store, clock, {
@@ -43,13 +44,7 @@ export async function ensureDemoOrganisation(store: Store, clock: Clock): Promis
         .execute(),
     );
   }
-  await store.platform.write((trx) =>
-    trx
-      .insertInto('platform_settings')
-      .values({ key: demoKey, value: organisationId })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ value: organisationId }))
-      .execute(),
-  );
+  await store.platform.write((trx) => setPlatformSetting(trx, demoKey, organisationId));
   return { id: organisationId, created: true };
 }
 

@@ -1,6 +1,7 @@
 /** The organisations of a data directory, and which one the CLI uses when --org is not given. */
 import { AppError } from '../errors.js';
 import { loadOrganisation } from '../organisation/organisation.js';
+import { platformSetting, setPlatformSetting } from './settings.js';
 import type { Store } from '../../store/store.js';
 
 const defaultKey = 'cli.organisation';
@@ -30,19 +31,10 @@ async function exists(store: Store, id: string): Promise<boolean> {
 
 export async function setDefaultOrganisation(store: Store, id: string): Promise<void> {
   if (!(await exists(store, id))) throw new AppError('not_found', `organisation ${id} not found in ${store.dataDir}`);
-  await store.platform.write((trx) =>
-    trx
-      .insertInto('platform_settings')
-      .values({ key: defaultKey, value: id })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ value: id }))
-      .execute(),
-  );
+  await store.platform.write((trx) => setPlatformSetting(trx, defaultKey, id));
 }
 
-export async function defaultOrganisation(store: Store): Promise<string | null> {
-  const row = await store.platform.db.selectFrom('platform_settings').select('value').where('key', '=', defaultKey).executeTakeFirst();
-  return row?.value ?? null;
-}
+export const defaultOrganisation = (store: Store): Promise<string | null> => platformSetting(store.platform.db, defaultKey);
 
 /** --org ID, else the one chosen with `acct use`, else the only one. */
 export async function resolveOrganisation(store: Store, flag: string | undefined): Promise<string> {
