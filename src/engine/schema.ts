@@ -113,6 +113,8 @@ export function toInputError(error: z.ZodError, input: unknown): AppError {
     case 'invalid_format':
       if (issue.format === 'date') return fail('invalid_date', `${name} must be a date in YYYY-MM-DD format`);
       if (issue.format === 'email') return fail('validation_error', `${name} must be a valid email address`);
+      // A message given with the check (.regex(re, 'must be …')) says more than zod's generic one.
+      if (!issue.message.startsWith('Invalid')) return fail('validation_error', `${name} ${issue.message}`);
       return fail('validation_error', `${name} has an invalid format`);
     case 'invalid_value':
       return fail('validation_error', `${name} must be one of ${issue.values.map(String).join(', ')}`);

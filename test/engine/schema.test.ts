@@ -79,3 +79,13 @@ t.test('field appears in the envelope only on validation errors (400)', async (t
   t.same(new AppError('unprocessable_entity', 'period closed', 'date').toJSON(), { code: 'unprocessable_entity', message: 'period closed' });
   t.same(new AppError('not_found', 'no such thing', 'id').toJSON(), { code: 'not_found', message: 'no such thing' });
 });
+
+t.test('a format check keeps the message written with it', async (t) => {
+  const currency = z.strictObject({ currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as GBP'), code: z.string().regex(/^\d+$/) });
+  t.throws(() => parseWith(currency, { currency: 'gbp', code: '1' }), {
+    code: 'validation_error',
+    field: 'currency',
+    message: 'currency must be an ISO 4217 code such as GBP',
+  });
+  t.throws(() => parseWith(currency, { currency: 'GBP', code: 'x' }), { code: 'validation_error', field: 'code', message: 'code has an invalid format' });
+});
