@@ -1,0 +1,98 @@
+/** Errors: the code and message on standard error, JSON with --json, and the exit status of each code. */
+import t from 'tap';
+import { acctJson, books, currentFiscalYearStart, runCli } from './support.js';
+
+t.test('a period that does not exist is not_found, exit 3', async (t) => {
+  const { dir } = await books(t, { fiscalYearStart: '04-01' });
+  const r = runCli(['--data', dir, 'periods', 'get', 'period_20200101']);
+  t.equal(r.status, 3);
+  t.equal(r.stdout, '');
+  t.equal(r.stderr, 'error not_found: period period_20200101 not found\n');
+
+  const json = runCli(['--data', dir, '--json', 'periods', 'get', 'period_20200101']);
+  t.equal(json.status, 3);
+  t.equal(json.stdout, '');
+  t.strictSame(JSON.parse(json.stderr), { error: { code: 'not_found', message: 'period period_20200101 not found' } }, 'no field when none applies');
+});
+
+t.test('a malformed id is invalid_id, exit 2', async (t) => {
+  const { dir } = await books(t);
+  const r = runCli(['--data', dir, 'periods', 'get', '2020-01-01']);
+  t.equal(r.status, 2);
+  t.equal(r.stdout, '');
+  t.equal(r.stderr, 'error invalid_id: id must be an id starting period_ (field id)\n');
+
+  const json = runCli(['--data', dir, '--json', 'keys', 'revoke', 'period_20200101']);
+  t.equal(json.status, 2);
+  t.strictSame(JSON.parse(json.stderr), { error: { code: 'invalid_id', message: 'id must be an id starting key_', field: 'id' } });
+});
+
+t.test('a flag of the wrong type is invalid_type, exit 2', async (t) => {
+  const { dir } = await books(t);
+  const r = runCli(['--data', dir, 'keys', 'list', '--limit', 'ten']);
+  t.equal(r.status, 2);
+  t.equal(r.stdout, '');
+  t.equal(r.stderr, 'error invalid_type: limit must be a number, not string (field limit)\n');
+
+  const json = runCli(['--data', dir, '--json', 'settings', 'update', '--invoice-next-number', 'forty-two']);
+  t.equal(json.status, 2);
+  t.strictSame(JSON.parse(json.stderr), { error: { code: 'invalid_type', message: 'invoiceNextNumber must be a number, not string', field: 'invoiceNextNumber' } });
+  t.equal(acctJson(t, dir, ['settings', 'get']).invoiceNextNumber, 1, 'nothing changed');
+});
+
+t.test('closing the current period is unprocessable_entity, exit 5', async (t) => {
+  const { dir } = await books(t);
+  const start = currentFiscalYearStart('04-01');
+  const year = Number(start.slice(0, 4));
+  const id = `period_${year}0401`;
+  const message = `FY ${year}/${String(year + 1).slice(2)} has not ended yet (it ends ${year + 1}-03-31)`;
+  const r = runCli(['--data', dir, 'periods', 'close', id]);
+  t.equal(r.status, 5);
+  t.equal(r.stdout, '');
+  t.equal(r.stderr, `error unprocessable_entity: ${message}\n`);
+
+  const json = runCli(['--data', dir, '--json', 'periods', 'close', id]);
+  t.equal(json.status, 5);
+  t.strictSame(JSON.parse(json.stderr), { error: { code: 'unprocessable_entity', message } });
+  t.equal(acctJson(t, dir, ['periods', 'get', id]).isClosed, false, 'the period is still open');
+});
+
+t.test('a validation error names its field, in text and in JSON', async (t) => {
+  const { dir } = await books(t);
+  const r = runCli(['--data', dir, 'settings', 'update', '--vat-scheme', 'flat_rate']);
+  t.equal(r.status, 2);
+  t.equal(r.stderr, 'error validation_error: vatFlatRatePercent is required for the flat_rate scheme (field vatFlatRatePercent)\n');
+  const json = runCli(['--data', dir, '--json', 'settings', 'update', '--vat-scheme', 'barter']);
+  t.equal(json.status, 2);
+  t.strictSame(JSON.parse(json.stderr), {
+    error: { code: 'validation_error', message: 'vatScheme must be one of not_registered, standard, flat_rate', field: 'vatScheme' },
+  });
+});
+
+t.test('an unknown command, an unknown option and a missing argument exit 2', async (t) => {
+  const dir = t.testdir();
+  const command = runCli(['--data', dir, 'frobnicate']);
+  t.equal(command.status, 2);
+  t.equal(command.stdout, '');
+  t.match(command.stderr, /unknown command 'frobnicate'/);
+
+  const action = runCli(['--data', dir, 'periods', 'frobnicate']);
+  t.equal(action.status, 2);
+  t.match(action.stderr, /unknown command 'frobnicate'/);
+
+  const option = runCli(['--data', dir, 'keys', 'list', '--bogus']);
+  t.equal(option.status, 2);
+  t.match(option.stderr, /unknown option '--bogus'/);
+
+  const argument = runCli(['--data', dir, 'periods', 'get']);
+  t.equal(argument.status, 2);
+  t.match(argument.stderr, /missing required argument 'id'/);
+});
+
+t.test('a command that needs an organisation, on an empty data directory, is not_found', async (t) => {
+  const dir = t.testdir();
+  const r = runCli(['--data', dir, 'organisation', 'get']);
+  t.equal(r.status, 3);
+  t.equal(r.stdout, '');
+  t.equal(r.stderr, `error not_found: no organisation in ${dir}: run acct init first\n`);
+});

@@ -1,0 +1,116 @@
+/**
+ * How generated commands turn an operation's fields into flags. The registry
+ * has no boolean or camelCase query field yet, so these run the generator
+ * in-process on a probe operation (the real bin is covered by the other files).
+ */
+import { Command } from 'commander';
+import t, { type Test } from 'tap';
+import { z } from 'zod';
+import { defineOperation } from '../../src/engine/operation.js';
+import { operations } from '../../src/engine/registry.js';
+import { addOperationCommands, flagsOf, kebab } from '../../src/cli/generate.js';
+import { globalOptionDocs } from '../../src/cli/main.js';
+
+function probe(seen: Record<string, unknown>[]) {
+  return defineOperation({
+    name: 'probe.run',
+    summary: 'a probe',
+    access: 'public',
+    method: 'POST',
+    path: '/probe',
+    query: {
+      asOf: z.iso.date().optional(),
+      flat: z.boolean().optional(),
+    },
+    body: {
+      accountType: z.enum(['asset', 'liability']).optional(),
+      includeArchived: z.boolean().default(false),
+      count: z.number().int().optional(),
+      tags: z.array(z.string()).optional(),
+      lines: z.array(z.object({ amount: z.number() })).optional(),
+      json: z.string().optional(),
+    },
+    async run(_ctx, input) {
+      seen.push(input as Record<string, unknown>);
+      return { data: { probe: true } };
+    },
+  });
+}
+
+/** Run `acct --data DIR --json probe run ARGS…` in-process; returns the input the operation received. */
+async function runProbe(t: Test, args: string[]): Promise<Record<string, unknown> | undefined> {
+  const seen: Record<string, unknown>[] = [];
+  const program = new Command('acct').exitOverride();
+  for (const [flag, description] of globalOptionDocs) program.option(flag, description);
+  addOperationCommands(program, [probe(seen)]);
+  const write = process.stdout.write;
+  let printed = '';
+  // Only the probe's own output is caught; anything else (tap's stream) goes through.
+  process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
+    if (typeof chunk === 'string' && chunk.includes('"probe"')) {
+      printed += chunk;
+      return true;
+    }
+    return (write as (...a: unknown[]) => boolean).call(process.stdout, chunk, ...rest);
+  }) as typeof process.stdout.write;
+  try {
+    await program.parseAsync(['node', 'acct', '--data', t.testdir(), '--json', 'probe', 'run', ...args]);
+  } finally {
+    process.stdout.write = write;
+  }
+  t.equal(process.exitCode ?? 0, 0, 'no error');
+  process.exitCode = 0;
+  if (seen.length > 0) t.equal(printed, '{\n  "probe": true\n}\n', 'the data is printed');
+  return seen[0];
+}
+
+t.test('the flags of an operation are its fields in kebab-case; objects and reserved names are left to --body', async (t) => {
+  t.equal(kebab('asOf'), 'as-of');
+  t.equal(kebab('accountType'), 'account-type');
+  t.equal(kebab('addressLine1'), 'address-line1');
+  t.equal(kebab('flat'), 'flat');
+  t.strictSame(
+    flagsOf(probe([])).map((f) => `${f.part} ${f.flag}`),
+    ['query --as-of <value>', 'query --flat [bool]', 'body --account-type <value>', 'body --include-archived [bool]', 'body --count <value>', 'body --tags <value>'],
+  );
+});
+
+t.test('every flag of the registry is named after its API field', async (t) => {
+  for (const op of operations) {
+    for (const f of flagsOf(op)) {
+      t.equal(f.flag.split(' ')[0], `--${kebab(f.field)}`, `${op.name} ${f.field}`);
+    }
+  }
+  const settings = operations.find((op) => op.name === 'settings.update');
+  t.ok(settings);
+  if (settings) t.ok(flagsOf(settings).some((f) => f.flag === '--vat-flat-rate-percent <value>'));
+});
+
+t.test('a boolean flag alone is true; with a value it is that value; absent it takes the default', async (t) => {
+  const bare = await runProbe(t, ['--flat', '--include-archived']);
+  t.equal(bare?.['flat'], true);
+  t.equal(bare?.['includeArchived'], true);
+
+  const valued = await runProbe(t, ['--flat', 'false', '--include-archived', 'true']);
+  t.equal(valued?.['flat'], false);
+  t.equal(valued?.['includeArchived'], true);
+
+  const absent = await runProbe(t, []);
+  t.equal(absent?.['flat'], undefined, 'a query flag left out is left out');
+  t.equal(absent?.['includeArchived'], false, 'a body field left out takes its default');
+
+  const overBody = await runProbe(t, ['--body', '{"includeArchived":true}', '--include-archived', 'false']);
+  t.equal(overBody?.['includeArchived'], false, 'the flag overrides the body');
+});
+
+t.test('camelCase fields, numbers and lists arrive typed', async (t) => {
+  const input = await runProbe(t, ['--as-of', '2026-03-31', '--account-type', 'asset', '--count', '3', '--tags', 'a, b,c']);
+  t.equal(input?.['asOf'], '2026-03-31');
+  t.equal(input?.['accountType'], 'asset');
+  t.equal(input?.['count'], 3);
+  t.strictSame(input?.['tags'], ['a', 'b', 'c']);
+
+  const viaBody = await runProbe(t, ['--body', '{"json":"text","lines":[{"amount":5}]}']);
+  t.equal(viaBody?.['json'], 'text', 'a field named like a global option is set through --body');
+  t.strictSame(viaBody?.['lines'], [{ amount: 5 }], 'a list of objects is set through --body');
+});
