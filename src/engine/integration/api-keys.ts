@@ -12,7 +12,7 @@ import { AppError, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { timestamp, type Clock } from '../clock.js';
 import { idOf } from '../schema.js';
-import { pageMeta, pageOffset, pageQuery } from '../pagination.js';
+import { pageMeta, pageOffset, pageQuery, sortQuery } from '../pagination.js';
 import { isScope, scopeDescriptions, scopes, type Scope } from './scopes.js';
 import type { ApiKeysTable, PlatformDb } from '../../store/tables.js';
 import type { Mode } from '../../store/store.js';
@@ -117,12 +117,13 @@ const scopeList = z
 
 export const listKeys = defineOperation({
   name: 'keys.list',
-  summary: 'List the API keys of this mode, newest first, revoked ones included (never the key itself)',
+  summary: 'List the API keys of this mode, newest first unless sorted, revoked ones included (never the key itself)',
   access: 'all-scopes',
   method: 'GET',
   path: '/api-keys',
-  query: pageQuery(20),
+  query: { ...pageQuery(20), ...sortQuery(['createdAt', 'name']) },
   async run(ctx, input) {
+    const column = ({ createdAt: 'created_at', name: 'name' } as const)[input.sort.field];
     const caller = callerOf(ctx);
     const base = ctx.platform.db
       .selectFrom('api_keys')
@@ -131,8 +132,8 @@ export const listKeys = defineOperation({
     const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
     const rows = await base
       .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
+      .orderBy(column, input.sort.direction)
+      .orderBy('id', input.sort.direction)
       .limit(input.limit)
       .offset(pageOffset(input.page, input.limit))
       .execute();
