@@ -1,5 +1,6 @@
 /** What every CLI command shares: global options, opening the store, the caller, printing results. */
 import fs from 'node:fs';
+import os from 'node:os';
 import { AppError } from '../engine/errors.js';
 import { systemClock, type Clock } from '../engine/clock.js';
 import { scopes } from '../engine/integration/scopes.js';
@@ -40,7 +41,7 @@ export async function withCli(globals: GlobalOptions, work: (cli: Cli) => Promis
         let principal: Principal | null = null;
         if (needsOrganisation) {
           const organisationId = await resolveOrganisation(opened, globals.org);
-          principal = { organisationId, mode: globals.test ? 'test' : 'live', scopes, keyId: null };
+          principal = { organisationId, mode: globals.test ? 'test' : 'live', scopes, keyId: null, actor: cliActor() };
         }
         return { clock: systemClock, store: opened, platform: opened.platform, principal };
       },
@@ -54,6 +55,17 @@ export async function withCli(globals: GlobalOptions, work: (cli: Cli) => Promis
   } finally {
     await store?.close();
   }
+}
+
+/** The local user, recorded as the author of what the CLI changes. */
+function cliActor(): { id: string; name: string } {
+  let name = process.env['USER'] ?? 'local user';
+  try {
+    name = os.userInfo().username;
+  } catch {
+    // no passwd entry (some containers): keep $USER
+  }
+  return { id: 'cli', name };
 }
 
 export function reportError(e: unknown, json: boolean): void {

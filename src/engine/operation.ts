@@ -41,6 +41,13 @@ export interface Principal {
   readonly mode: Mode;
   readonly scopes: readonly Scope[];
   readonly keyId: string | null;
+  /** Who records changes (createdBy): the API key, or the local user of the CLI. */
+  readonly actor: Actor;
+}
+
+export interface Actor {
+  readonly id: string;
+  readonly name: string;
 }
 
 /** The organisation's books the operation works on. */
@@ -138,6 +145,11 @@ export function checkAccess(access: Access, principal: Principal | null): void {
   if (!principal.scopes.includes(access)) {
     throw new AppError('insufficient_scope', `this API key lacks the required scope ${access}`);
   }
+}
+
+export function actorOf(ctx: Ctx): Actor {
+  if (!ctx.principal) throw new AppError('unauthorized', 'an API key is required');
+  return ctx.principal.actor;
 }
 
 /** The organisation books of the caller. */

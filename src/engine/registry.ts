@@ -5,6 +5,17 @@ import { getOrganisation, updateOrganisation } from './organisation/profile.js';
 import { getSettings, updateSettings } from './organisation/settings.js';
 import { closePeriodOp, getPeriodOp, listPeriodsOp } from './ledger/periods.js';
 import { createKey, listKeys, listScopes, revokeKey, rotateKey } from './integration/api-keys.js';
+import { accountBalance, accountTypesOp, createAccount, deleteAccount, getAccount, listAccounts, updateAccount } from './ledger/accounts.js';
+import {
+  createTransactionOp,
+  deleteTransactionOp,
+  getTransaction,
+  listTransactions,
+  reconcileOp,
+  setStatusOp,
+  updateTransaction,
+} from './ledger/transactions.js';
+import { accountLedgerOp } from './ledger/account-ledger.js';
 
 export const operations: readonly Operation[] = [
   health,
@@ -20,4 +31,19 @@ export const operations: readonly Operation[] = [
   createKey,
   rotateKey,
   revokeKey,
+  listAccounts,
+  accountTypesOp,
+  getAccount,
+  accountBalance,
+  createAccount,
+  updateAccount,
+  deleteAccount,
+  createTransactionOp,
+  getTransaction,
+  listTransactions,
+  updateTransaction,
+  setStatusOp,
+  reconcileOp,
+  deleteTransactionOp,
+  accountLedgerOp,
 ];

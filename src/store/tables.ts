@@ -85,8 +85,51 @@ export interface ClosedPeriodsTable {
   closed_at: string;
 }
 
+export interface TransactionsTable {
+  id: string;
+  date: string;
+  description: string;
+  reference: string | null;
+  source_type: string;
+  source_id: string | null;
+  status: 'draft' | 'posted';
+  is_reconciled: number;
+  reconciled_at: string | null;
+  created_by: string;
+  created_by_name: string;
+  total_debit: number;
+  account_codes: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LinesTable {
+  id: string;
+  transaction_id: string;
+  line_no: number;
+  account_id: string;
+  contact_id: string | null;
+  amount: number;
+  description: string | null;
+  vat_rate: number | null;
+  vat_treatment: 'none' | 'inclusive' | 'exclusive' | null;
+  vat_amount: number | null;
+  date: string;
+  posted: number;
+}
+
+export interface OutboxTable {
+  id: string;
+  event: string;
+  payload: string;
+  created_at: string;
+}
+
 export interface OrgDb {
   organisation: OrganisationTable;
   accounts: AccountsTable;
   closed_periods: ClosedPeriodsTable;
+  transactions: TransactionsTable;
+  lines: LinesTable;
+  outbox: OutboxTable;
 }

@@ -85,6 +85,7 @@ export async function authenticate(db: Kysely<PlatformDb>, key: string): Promise
     mode: row.mode,
     scopes: (JSON.parse(row.scopes) as string[]).filter(isScope),
     keyId: row.id,
+    actor: { id: row.id, name: row.name },
   };
 }
 

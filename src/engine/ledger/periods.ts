@@ -87,6 +87,22 @@ export async function hasClosedPeriods(db: Kysely<OrgDb>): Promise<boolean> {
   return row !== undefined;
 }
 
+export type ClosedRange = Pick<ClosedPeriodsTable, 'start_date' | 'end_date'>;
+
+/** The closed periods, for checking many dates at once. */
+export async function closedRanges(db: Kysely<OrgDb>): Promise<ClosedRange[]> {
+  return db.selectFrom('closed_periods').select(['start_date', 'end_date']).execute();
+}
+
+/** Refuse a date inside one of the given closed periods (422). */
+export function checkDateOpen(ranges: readonly ClosedRange[], date: string): void {
+  const closed = ranges.find((r) => r.start_date <= date && date <= r.end_date);
+  if (closed) {
+    const name = periodName({ startDate: closed.start_date, endDate: closed.end_date });
+    throw new AppError('unprocessable_entity', `${date} falls in ${name}, which is closed`);
+  }
+}
+
 /** Refuse a date inside a closed period (422): closed periods are read-only. */
 export async function assertDateOpen(db: Kysely<OrgDb>, date: string): Promise<void> {
   const closed = await db

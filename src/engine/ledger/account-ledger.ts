@@ -1,0 +1,107 @@
+/**
+ * An account's ledger: its posted lines in date order with the balance
+ * before the range (opening), a running balance after each line, and the
+ * balance at the end (closing). Balances are debit − credit.
+ */
+import type { Kysely } from 'kysely';
+import { defineOperation, orgOf } from '../operation.js';
+import { idOf, isoDate } from '../schema.js';
+import { pageMeta, pageOffset, pageQuery, type PageMeta } from '../pagination.js';
+import { checkRange, findAccount } from './accounts.js';
+import type { OrgDb } from '../../store/tables.js';
+
+export interface LedgerQuery {
+  readonly accountId: string;
+  readonly from?: string;
+  readonly to?: string;
+  readonly page: number;
+  readonly limit: number;
+}
+
+async function sumOf(db: Kysely<OrgDb>, accountId: string, where: (q: ReturnType<typeof linesOf>) => ReturnType<typeof linesOf>) {
+  const row = await where(linesOf(db, accountId))
+    .select((eb) => [
+      eb.fn.sum<number>('lines.amount').as('net'),
+      eb.fn.sum<number>(eb.case().when('lines.amount', '>', 0).then(eb.ref('lines.amount')).else(0).end()).as('debit'),
+      eb.fn.countAll<number>().as('count'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { net: Number(row.net ?? 0), debit: Number(row.debit ?? 0), count: Number(row.count) };
+}
+
+const linesOf = (db: Kysely<OrgDb>, accountId: string) =>
+  db
+    .selectFrom('lines')
+    .innerJoin('transactions', 'transactions.id', 'lines.transaction_id')
+    .where('lines.account_id', '=', accountId)
+    .where('lines.posted', '=', 1);
+
+export async function accountLedger(db: Kysely<OrgDb>, query: LedgerQuery) {
+  checkRange(query.from, query.to);
+  const account = await findAccount(db, query.accountId);
+  const opening = query.from ? (await sumOf(db, account.id, (q) => q.where('lines.date', '<', query.from as string))).net : 0;
+  const inRange = (q: ReturnType<typeof linesOf>) => {
+    let r = q;
+    if (query.from) r = r.where('lines.date', '>=', query.from);
+    if (query.to) r = r.where('lines.date', '<=', query.to);
+    return r;
+  };
+  const totals = await sumOf(db, account.id, inRange);
+  const rows = await inRange(linesOf(db, account.id))
+    .select((eb) => [
+      'lines.transaction_id',
+      'lines.id',
+      'lines.date',
+      'lines.amount',
+      'lines.description as line_description',
+      'transactions.description',
+      'transactions.reference',
+      eb.fn
+        .sum<number>('lines.amount')
+        .over((ob) => ob.orderBy('lines.date').orderBy('transactions.created_at').orderBy('transactions.id').orderBy('lines.line_no'))
+        .as('running'),
+    ])
+    .orderBy('lines.date')
+    .orderBy('transactions.created_at')
+    .orderBy('transactions.id')
+    .orderBy('lines.line_no')
+    .limit(query.limit)
+    .offset(pageOffset(query.page, query.limit))
+    .execute();
+  const meta: PageMeta = pageMeta(totals.count, query.page, query.limit);
+  return {
+    data: {
+      account: { id: account.id, code: account.code, name: account.name, accountType: account.account_type },
+      period: { from: query.from ?? null, to: query.to ?? null },
+      openingBalance: opening,
+      entries: rows.map((r) => ({
+        transactionId: r.transaction_id,
+        lineId: r.id,
+        date: r.date,
+        description: r.line_description ?? r.description,
+        reference: r.reference,
+        debit: r.amount > 0 ? r.amount : 0,
+        credit: r.amount < 0 ? -r.amount : 0,
+        runningBalance: opening + Number(r.running),
+      })),
+      totalDebit: totals.debit,
+      totalCredit: totals.debit - totals.net,
+      closingBalance: opening + totals.net,
+    },
+    meta,
+  };
+}
+
+export const accountLedgerOp = defineOperation({
+  name: 'transactions.ledger',
+  summary: "An account's ledger: posted lines in date order with opening, running and closing balances",
+  access: 'transactions:read',
+  method: 'GET',
+  path: '/transactions/account/{accountId}',
+  params: { accountId: idOf('acc') },
+  query: { from: isoDate().optional(), to: isoDate().optional(), ...pageQuery(50) },
+  cli: { group: 'transactions', action: 'account' },
+  async run(ctx, input) {
+    return accountLedger(orgOf(ctx).db, input);
+  },
+});

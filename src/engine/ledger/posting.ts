@@ -1,0 +1,249 @@
+/**
+ * Posting: the only code that writes transactions and lines. Every rule of
+ * the double entry is checked here, before anything is written:
+ * at least 2 lines, each a non-zero whole number of pence; the lines sum to
+ * exactly 0; every account exists in this organisation and is active; the
+ * date is not in a closed period. Invoices, payments, imports and the
+ * transactions API all come through these functions.
+ */
+import type { Kysely } from 'kysely';
+import { AppError } from '../errors.js';
+import { emit } from '../events.js';
+import { newId } from '../ids.js';
+import { timestamp, type Clock } from '../clock.js';
+import { lineVat, type VatTreatment } from '../vat.js';
+import type { Actor } from '../operation.js';
+import { checkDateOpen, closedRanges, type ClosedRange } from './periods.js';
+import { findTransactionRow, loadTransaction, type TransactionView } from './transaction-view.js';
+import type { AccountsTable, LinesTable, OrgDb, TransactionsTable } from '../../store/tables.js';
+
+export const maxLines = 500;
+/** £100bn in pence: far above any real line, and 500 of them still sum exactly in a double. */
+export const maxLineAmount = 10_000_000_000_000;
+
+export interface LineInput {
+  readonly accountId: string;
+  readonly amount: number;
+  readonly description?: string | null;
+  readonly contactId?: string | null;
+  readonly vatRate?: number | null;
+  readonly vatTreatment?: VatTreatment | null;
+}
+
+export interface TransactionInput {
+  readonly date: string;
+  readonly description: string;
+  readonly reference?: string | null;
+  readonly status: 'draft' | 'posted';
+  /** manual, invoice, payment, import, bank_import… */
+  readonly sourceType: string;
+  readonly sourceId?: string | null;
+  readonly lines: readonly LineInput[];
+}
+
+export interface Posting {
+  readonly clock: Clock;
+  readonly actor: Actor;
+}
+
+/** What posting needs to know of the books, loaded once per batch. */
+export interface Books {
+  readonly accounts: ReadonlyMap<string, AccountsTable>;
+  readonly closed: readonly ClosedRange[];
+}
+
+export async function loadBooks(trx: Kysely<OrgDb>, accountIds?: readonly string[]): Promise<Books> {
+  let q = trx.selectFrom('accounts').selectAll();
+  if (accountIds) q = q.where('id', 'in', accountIds.length > 0 ? [...new Set(accountIds)] : ['']);
+  const accounts = await q.execute();
+  return { accounts: new Map(accounts.map((a) => [a.id, a])), closed: await closedRanges(trx) };
+}
+
+interface Prepared {
+  readonly row: TransactionsTable;
+  readonly lines: LinesTable[];
+}
+
+/** Check a transaction against the rules; its rows, ready to insert. Throws the first broken rule. */
+export function prepare(books: Books, posting: Posting, input: TransactionInput, id = newId('txn', posting.clock.now())): Prepared {
+  const { lines } = input;
+  if (lines.length < 2) throw new AppError('validation_error', `a transaction needs at least 2 lines, not ${lines.length}`, 'lines');
+  if (lines.length > maxLines) throw new AppError('validation_error', `a transaction has at most ${maxLines} lines`, 'lines');
+  let sum = 0;
+  let debit = 0;
+  lines.forEach((line, i) => {
+    const field = `lines[${i}].amount`;
+    if (!Number.isSafeInteger(line.amount)) throw new AppError('validation_error', `${field} must be a whole number of pence`, field);
+    if (line.amount === 0) throw new AppError('validation_error', `${field} must not be zero`, field);
+    if (Math.abs(line.amount) > maxLineAmount) throw new AppError('validation_error', `${field} is larger than ${maxLineAmount}`, field);
+    sum += line.amount;
+    if (line.amount > 0) debit += line.amount;
+  });
+  if (sum !== 0) {
+    throw new AppError(
+      'validation_error',
+      `lines do not balance: debits ${debit}, credits ${debit - sum}, difference ${sum} (the amounts must sum to exactly 0)`,
+      'lines',
+    );
+  }
+  const codes: string[] = [];
+  const lineRows = lines.map((line, i): LinesTable => {
+    const account = books.accounts.get(line.accountId);
+    if (!account) throw new AppError('validation_error', `lines[${i}].accountId: no account ${line.accountId} in this organisation`, `lines[${i}].accountId`);
+    if (account.is_active !== 1) {
+      throw new AppError('validation_error', `lines[${i}].accountId: account ${account.code} ${account.name} is inactive`, `lines[${i}].accountId`);
+    }
+    const rate = line.vatRate ?? null;
+    const treatment = line.vatTreatment ?? null;
+    if (rate !== null && treatment === null) throw new AppError('validation_error', `lines[${i}].vatTreatment is required with vatRate`, `lines[${i}].vatTreatment`);
+    if (rate === null && (treatment === 'inclusive' || treatment === 'exclusive')) {
+      throw new AppError('validation_error', `lines[${i}].vatRate is required with vatTreatment ${treatment}`, `lines[${i}].vatRate`);
+    }
+    if (!codes.includes(account.code)) codes.push(account.code);
+    return {
+      id: newId('line', posting.clock.now()),
+      transaction_id: id,
+      line_no: i + 1,
+      account_id: account.id,
+      contact_id: line.contactId ?? null,
+      amount: line.amount,
+      description: line.description ?? null,
+      vat_rate: rate,
+      vat_treatment: treatment,
+      vat_amount: rate === null || treatment === null ? null : lineVat(line.amount, rate, treatment),
+      date: input.date,
+      posted: input.status === 'posted' ? 1 : 0,
+    };
+  });
+  checkDateOpen(books.closed, input.date);
+  const now = timestamp(posting.clock);
+  return {
+    row: {
+      id,
+      date: input.date,
+      description: input.description,
+      reference: input.reference ?? null,
+      source_type: input.sourceType,
+      source_id: input.sourceId ?? null,
+      status: input.status,
+      is_reconciled: 0,
+      reconciled_at: null,
+      created_by: posting.actor.id,
+      created_by_name: posting.actor.name,
+      total_debit: debit,
+      account_codes: codes.join(','),
+      created_at: now,
+      updated_at: now,
+    },
+    lines: lineRows,
+  };
+}
+
+/** Rows per INSERT: many rows a statement is far faster than one, and 200 × 12 columns stays under SQLite's variable limit. */
+const batchSize = 200;
+
+async function insertBatched<T extends 'transactions' | 'lines'>(trx: Kysely<OrgDb>, table: T, rows: readonly OrgDb[T][]): Promise<void> {
+  for (let i = 0; i < rows.length; i += batchSize) {
+    await trx.insertInto(table).values(rows.slice(i, i + batchSize) as never).execute();
+  }
+}
+
+/** Insert prepared transactions and raise their events (created, and posted when posted). */
+export async function insertPrepared(trx: Kysely<OrgDb>, posting: Posting, prepared: readonly Prepared[]): Promise<void> {
+  await insertBatched(trx, 'transactions', prepared.map((p) => p.row));
+  await insertBatched(trx, 'lines', prepared.flatMap((p) => p.lines));
+  for (const p of prepared) {
+    const view = await loadTransaction(trx, p.row.id);
+    await emit(trx, posting.clock, 'transaction.created', view);
+    if (p.row.status === 'posted') await emit(trx, posting.clock, 'transaction.posted', view);
+  }
+}
+
+/** Create one transaction (draft or posted); its view. */
+export async function createTransaction(trx: Kysely<OrgDb>, posting: Posting, input: TransactionInput): Promise<TransactionView> {
+  const books = await loadBooks(trx, input.lines.map((l) => l.accountId));
+  const prepared = prepare(books, posting, input);
+  await insertPrepared(trx, posting, [prepared]);
+  return loadTransaction(trx, prepared.row.id);
+}
+
+function refuseReconciled(row: TransactionsTable, what: string): void {
+  if (row.is_reconciled === 1) throw new AppError('already_reconciled', `transaction ${row.id} is reconciled and cannot be ${what}`);
+}
+
+/** Replace a draft's fields and all its lines; a posted transaction is refused (422). */
+export async function replaceDraft(
+  trx: Kysely<OrgDb>,
+  posting: Posting,
+  id: string,
+  change: Partial<Omit<TransactionInput, 'sourceType' | 'sourceId'>>,
+): Promise<TransactionView> {
+  const row = await findTransactionRow(trx, id);
+  refuseReconciled(row, 'modified');
+  if (row.status !== 'draft') throw new AppError('unprocessable_entity', `transaction ${id} is posted and cannot be changed; revert it to draft first`);
+  const current = await loadTransaction(trx, id);
+  const input: TransactionInput = {
+    date: change.date ?? row.date,
+    description: change.description ?? row.description,
+    reference: change.reference === undefined ? row.reference : change.reference,
+    status: change.status ?? 'draft',
+    sourceType: row.source_type,
+    sourceId: row.source_id,
+    lines: change.lines ?? current.lines,
+  };
+  // The transaction's current date must be open too: moving a draft out of a closed period changes that period.
+  checkDateOpen(await closedRanges(trx), row.date);
+  const prepared = prepare(await loadBooks(trx, input.lines.map((l) => l.accountId)), posting, input, id);
+  await trx.deleteFrom('lines').where('transaction_id', '=', id).execute();
+  await trx
+    .updateTable('transactions')
+    .set({ ...prepared.row, id: undefined, created_at: undefined, created_by: undefined, created_by_name: undefined })
+    .where('id', '=', id)
+    .execute();
+  await insertBatched(trx, 'lines', prepared.lines);
+  const view = await loadTransaction(trx, id);
+  if (input.status === 'posted') await emit(trx, posting.clock, 'transaction.posted', view);
+  return view;
+}
+
+/** Move a transaction between draft and posted; posting re-checks every rule. */
+export async function setTransactionStatus(trx: Kysely<OrgDb>, posting: Posting, id: string, status: 'draft' | 'posted'): Promise<TransactionsTable> {
+  const row = await findTransactionRow(trx, id);
+  if (row.status === status) return row;
+  if (status === 'draft' && row.is_reconciled === 1) {
+    throw new AppError('unprocessable_entity', `transaction ${id} is reconciled and cannot go back to draft`);
+  }
+  const books = await loadBooks(trx);
+  checkDateOpen(books.closed, row.date);
+  if (status === 'posted') {
+    // The lines must still pass: an account may have been deactivated since the draft was made.
+    const current = await loadTransaction(trx, id);
+    prepare(books, posting, { ...current, status, lines: current.lines }, id);
+  }
+  const updatedAt = timestamp(posting.clock);
+  await trx.updateTable('transactions').set({ status, updated_at: updatedAt }).where('id', '=', id).execute();
+  await trx.updateTable('lines').set({ posted: status === 'posted' ? 1 : 0 }).where('transaction_id', '=', id).execute();
+  if (status === 'posted') await emit(trx, posting.clock, 'transaction.posted', await loadTransaction(trx, id));
+  return { ...row, status, updated_at: updatedAt };
+}
+
+/** Mark a posted transaction reconciled, or undo that; drafts cannot be reconciled (422). */
+export async function setReconciled(trx: Kysely<OrgDb>, posting: Posting, id: string, reconciled: boolean): Promise<TransactionsTable> {
+  const row = await findTransactionRow(trx, id);
+  if (row.status !== 'posted') throw new AppError('unprocessable_entity', `transaction ${id} is a draft: only posted transactions may be reconciled`);
+  checkDateOpen(await closedRanges(trx), row.date);
+  if ((row.is_reconciled === 1) === reconciled) return row;
+  const now = timestamp(posting.clock);
+  const change = { is_reconciled: reconciled ? 1 : 0, reconciled_at: reconciled ? now : null, updated_at: now };
+  await trx.updateTable('transactions').set(change).where('id', '=', id).execute();
+  return { ...row, ...change };
+}
+
+/** Remove a draft; posted (422) and reconciled (409) transactions stay. */
+export async function deleteTransaction(trx: Kysely<OrgDb>, id: string): Promise<void> {
+  const row = await findTransactionRow(trx, id);
+  refuseReconciled(row, 'deleted');
+  if (row.status !== 'draft') throw new AppError('unprocessable_entity', `transaction ${id} is posted and cannot be deleted; revert it to draft first`);
+  checkDateOpen(await closedRanges(trx), row.date);
+  await trx.deleteFrom('transactions').where('id', '=', id).execute();
+}
