@@ -4,7 +4,8 @@ import os from 'node:os';
 import { AppError } from '../engine/errors.js';
 import { systemClock, type Clock } from '../engine/clock.js';
 import { scopes } from '../engine/integration/scopes.js';
-import type { Ctx, Principal } from '../engine/operation.js';
+import { checkAccess, type Ctx, type Operation, type Principal, type Result } from '../engine/operation.js';
+import { parseOperationInput, type RawInput } from '../engine/input.js';
 import { resolveOrganisation } from '../engine/platform/organisations.js';
 import { appErrorOf } from '../store/driver-errors.js';
 import { resolveDataDir } from '../store/data-dir.js';
@@ -25,6 +26,8 @@ export interface Cli {
   /** The context of an operation run by the owner of the files, with every scope. */
   ctx(options?: { needsOrganisation?: boolean }): Promise<Ctx>;
   print(data: unknown, meta?: unknown): void;
+  /** Run an operation as the owner of the files: access check, input validation, handler. */
+  run(op: Operation, raw: RawInput): Promise<Result>;
 }
 
 /** Open the data directory, run `work`, close; errors print their code and set the exit status. */
@@ -47,6 +50,12 @@ export async function withCli(globals: GlobalOptions, work: (cli: Cli) => Promis
       },
       print(data, meta) {
         process.stdout.write(globals.json ? `${JSON.stringify(data, null, 2)}\n` : renderData(data, meta));
+      },
+      async run(op, raw) {
+        const input = parseOperationInput(op, raw);
+        const ctx = await cli.ctx({ needsOrganisation: op.access !== 'public' });
+        checkAccess(op.access, ctx.principal);
+        return op.run(ctx, input);
       },
     };
     await work(cli);

@@ -6,8 +6,7 @@
 import { Command, Option } from 'commander';
 import { AppError } from '../engine/errors.js';
 import { coerceText, jsonSchemaOf, typesOf, type JsonSchema } from '../engine/input.js';
-import { parseOperationInput } from '../engine/input.js';
-import { checkAccess, pathParams, type Operation } from '../engine/operation.js';
+import { pathParams, type Operation } from '../engine/operation.js';
 import { readBodyArgument, withCli, type GlobalOptions } from './context.js';
 import { groupSummaries } from './help.js';
 
@@ -89,10 +88,7 @@ function commandFor(parent: Command, op: Operation): Command {
         }
         body = { ...sent, ...coerceText(op.schemas.body, pick(options, flags, 'body')) };
       }
-      const input = parseOperationInput(op, { params, query: pick(options, flags, 'query'), body });
-      const ctx = await cli.ctx({ needsOrganisation: op.access !== 'public' });
-      checkAccess(op.access, ctx.principal);
-      const result = await op.run(ctx, input);
+      const result = await cli.run(op, { params, query: pick(options, flags, 'query'), body });
       cli.print(result.data, result.meta);
     });
   });

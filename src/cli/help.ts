@@ -61,6 +61,33 @@ export const handWritten = {
       'default port (3000).',
     examples: ['npm start', 'PORT=8080 acct demo'],
   },
+  post: {
+    name: 'post',
+    usage: 'post DATE DESCRIPTION CODE=AMOUNT CODE=AMOUNT... [--draft] [--ref REFERENCE]',
+    summary: 'Record a transaction by account codes, with amounts in pounds (positive debit, negative credit)',
+    description:
+      'A shortcut for transactions create: each CODE=AMOUNT is a line on the account with that code. Amounts are in ' +
+      'pounds (120.00, -144, 1,200.50); inside, as everywhere in acct, they are whole pence. The lines must sum to exactly 0.',
+    examples: ['acct post 2025-03-01 "Office chairs" 5100=120.00 2201=24.00 1200=-144.00', 'acct post 2025-03-31 "Bank charges" 5800=5 1200=-5 --draft --ref MAR'],
+  },
+  ledger: {
+    name: 'ledger',
+    usage: 'ledger CODE [--from DATE] [--to DATE]',
+    summary: "Print an account's ledger: posted lines in date order with a running balance, in pounds",
+    description: 'Balances are debit − credit, from the opening balance at --from to the closing balance at --to.',
+    examples: ['acct ledger 1200', 'acct ledger 4000 --from 2025-04-01 --to 2026-03-31'],
+  },
+  importJournal: {
+    name: 'import journal',
+    usage: 'import journal FILE.jsonl',
+    summary: 'Load a journal of transactions, one JSON object a line, all or nothing',
+    description:
+      'Each line is {"date", "description", "reference"?, "status"? ("posted" by default), "lines": [{"accountCode", ' +
+      '"amount" (pence, positive debit), "description"?, "vatRate"?, "vatTreatment"?}]}. Every entry goes through the ' +
+      'same rules as any posting; if any line is refused, each refusal is listed with its line number and nothing is ' +
+      'imported. The transactions carry sourceType import and the import id as sourceId. - reads standard input.',
+    examples: ['acct import journal history.jsonl', 'zcat 2019-2025.jsonl.gz | acct import journal -'],
+  },
   openapi: {
     name: 'openapi',
     usage: 'openapi',

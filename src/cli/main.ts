@@ -9,6 +9,9 @@ import { addServe } from './commands/serve.js';
 import { addUse } from './commands/use.js';
 import { addDemo } from './commands/demo.js';
 import { addOpenApi } from './commands/openapi.js';
+import { addPost } from './commands/post.js';
+import { addLedger } from './commands/ledger.js';
+import { addImport } from './commands/import.js';
 
 export const globalOptionDocs = [
   ['--data <dir>', 'data directory (default $ACCT_DATA, else ./acct-data)'],
@@ -28,6 +31,9 @@ export function buildProgram(): Command {
   addServe(program);
   addUse(program);
   addDemo(program);
+  addPost(program);
+  addLedger(program);
+  addImport(program);
   addOpenApi(program);
   addOperationCommands(program, operations);
   for (const cmd of program.commands) {

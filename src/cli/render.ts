@@ -47,10 +47,13 @@ export function renderData(data: unknown, meta?: unknown): string {
   let out: string;
   if (Array.isArray(data)) out = renderRows(data.filter(isRecord));
   else if (isRecord(data)) {
+    // A record holding one list of records (a transaction's lines, {periods: […]}): its own fields, then the list as a table.
     const lists = Object.entries(data).filter(([, v]) => Array.isArray(v) && v.some(isRecord));
     const [only] = lists;
-    if (lists.length === 1 && only && Object.values(data).filter((v) => !isPrimitive(v)).length === 1) {
-      out = renderRows((only[1] as unknown[]).filter(isRecord));
+    if (lists.length === 1 && only) {
+      const rest = Object.fromEntries(Object.entries(data).filter(([k]) => k !== only[0] && k !== 'meta'));
+      const rows = renderRows((only[1] as unknown[]).filter(isRecord));
+      out = Object.keys(rest).length === 0 ? rows : `${renderRecord(rest)}\n${chalk.bold(only[0])}\n${rows}`;
     } else out = renderRecord(data);
   } else out = `${cell(data)}\n`;
   if (isRecord(meta) && typeof meta['total'] === 'number') {

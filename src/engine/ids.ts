@@ -16,10 +16,20 @@ function encodeTime(ms: number): string {
  * time then 16 random ones, so ids sort roughly by creation.
  */
 export function newId(prefix: string, now: Date = new Date()): string {
-  const random = randomBytes(16);
   let tail = '';
-  for (const byte of random) tail += alphabet[byte % 32];
+  for (let i = 0; i < 16; i++) tail += alphabet[randomByte() % 32];
   return `${prefix}_${encodeTime(now.getTime())}${tail}`;
+}
+
+// Random bytes drawn 4 KiB at a time: a bulk import makes millions of ids.
+let pool = Buffer.alloc(0);
+let next = 0;
+function randomByte(): number {
+  if (next >= pool.length) {
+    pool = randomBytes(4096);
+    next = 0;
+  }
+  return pool[next++] as number;
 }
 
 /** The shape every id of the given prefix must have. */

@@ -59,7 +59,7 @@ export async function loadBooks(trx: Kysely<OrgDb>, accountIds?: readonly string
   return { accounts: new Map(accounts.map((a) => [a.id, a])), closed: await closedRanges(trx) };
 }
 
-interface Prepared {
+export interface Prepared {
   readonly row: TransactionsTable;
   readonly lines: LinesTable[];
 }
@@ -148,10 +148,14 @@ async function insertBatched<T extends 'transactions' | 'lines'>(trx: Kysely<Org
   }
 }
 
-/** Insert prepared transactions and raise their events (created, and posted when posted). */
-export async function insertPrepared(trx: Kysely<OrgDb>, posting: Posting, prepared: readonly Prepared[]): Promise<void> {
+/**
+ * Insert prepared transactions and raise their events (created, and posted
+ * when posted). A bulk load of history passes events: false.
+ */
+export async function insertPrepared(trx: Kysely<OrgDb>, posting: Posting, prepared: readonly Prepared[], options = { events: true }): Promise<void> {
   await insertBatched(trx, 'transactions', prepared.map((p) => p.row));
   await insertBatched(trx, 'lines', prepared.flatMap((p) => p.lines));
+  if (!options.events) return;
   for (const p of prepared) {
     const view = await loadTransaction(trx, p.row.id);
     await emit(trx, posting.clock, 'transaction.created', view);
