@@ -233,6 +233,8 @@ export const createAccount = defineOperation({
   },
 });
 
+const fixedAfterCreation = <T extends z.ZodType>(schema: T) => schema.optional().describe('cannot change once the account exists (422)');
+
 export const updateAccount = defineOperation({
   name: 'accounts.update',
   summary: 'Change an account: name, description, defaultVatRate and isActive; on system accounts only isActive',
@@ -245,11 +247,12 @@ export const updateAccount = defineOperation({
     description: z.string().max(500).nullable().optional(),
     defaultVatRate: vatRate().optional(),
     isActive: z.boolean().optional(),
-    code: z.string().optional(),
-    accountType: z.string().optional(),
-    parentId: z.string().nullable().optional(),
-    isControlAccount: z.boolean().optional(),
-    controlType: z.string().nullable().optional(),
+    // Accepted so that a change to them gets the 422 the spec gives, rather than an unknown-field 400.
+    code: fixedAfterCreation(z.string()),
+    accountType: fixedAfterCreation(z.string()),
+    parentId: fixedAfterCreation(z.string().nullable()),
+    isControlAccount: fixedAfterCreation(z.boolean()),
+    controlType: fixedAfterCreation(z.string().nullable()),
   },
   async run(ctx, input) {
     const org = orgOf(ctx);
