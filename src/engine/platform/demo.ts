@@ -1,9 +1,10 @@
 /**
  * The demo organisation that `npm start` serves: created on first run with
- * a realistic profile; each start issues a fresh demo key (keys are stored
+ * a realistic profile and a few months of trading in its live books; each start issues a fresh demo key (keys are stored
  * only as hashes, so an old one cannot be shown again) and revokes the last.
  */
-import { timestamp, type Clock } from '../clock.js';
+import { timestamp, today, type Clock } from '../clock.js';
+import { seedDemoActivity } from './demo-activity.js';
 import { insertKey } from '../integration/api-keys.js';
 import { scopes } from '../integration/scopes.js';
 import { createOrganisation } from '../organisation/provision.js';
@@ -44,6 +45,9 @@ export async function ensureDemoOrganisation(store: Store, clock: Clock): Promis
         .execute(),
     );
   }
+  await store.org(organisationId, 'live').write((trx) =>
+    seedDemoActivity(trx, { clock, actor: { id: 'demo', name: 'Demo data' } }, today(clock)),
+  );
   await store.platform.write((trx) => setPlatformSetting(trx, demoKey, organisationId));
   return { id: organisationId, created: true };
 }

@@ -1,0 +1,52 @@
+import t from 'tap';
+import { fixedClock } from '../../src/engine/clock.js';
+import { ensureDemoOrganisation, issueDemoKey } from '../../src/engine/platform/demo.js';
+import { authenticate } from '../../src/engine/integration/api-keys.js';
+import { Store } from '../../src/store/store.js';
+
+t.test('the demo organisation is made once, with four months of balanced trading up to today', async (t) => {
+  const store = Store.open(t.testdir());
+  t.teardown(() => store.close());
+  const clock = fixedClock('2026-11-21T10:00:00Z');
+  const first = await ensureDemoOrganisation(store, clock);
+  t.equal(first.created, true);
+  t.same(await ensureDemoOrganisation(store, clock), { id: first.id, created: false }, 'a second start reuses it');
+  const db = store.org(first.id, 'live').db;
+  const txns = await db.selectFrom('transactions').selectAll().orderBy('date').execute();
+  t.ok(txns.length >= 30, `${txns.length} transactions`);
+  t.equal(txns[0]?.date, '2026-07-24', 'it starts 120 days back');
+  t.equal(txns[0]?.description, 'Capital introduced by the directors');
+  t.ok(txns.every((x) => x.date <= '2026-11-21'), 'nothing in the future');
+  t.same(
+    txns.filter((x) => x.status === 'draft').map((x) => [x.date, x.description]),
+    [['2026-11-21', 'Card payment to be categorised']],
+  );
+  t.ok(txns.some((x) => x.is_reconciled === 1), 'older bank lines are reconciled');
+  t.ok(txns.filter((x) => x.is_reconciled === 1).every((x) => x.date < '2026-10-22'), 'only those over a month old');
+  const sum = await db.selectFrom('lines').where('posted', '=', 1).select((eb) => eb.fn.sum<number>('amount').as('s')).executeTakeFirstOrThrow();
+  t.equal(Number(sum.s), 0, 'the posted ledger balances');
+  const rent = txns.filter((x) => x.description === 'Workshop rent, Calder Works');
+  t.same(
+    rent.map((x) => [x.date, x.total_debit]),
+    [
+      ['2026-08-01', 150_000],
+      ['2026-09-01', 150_000],
+      ['2026-10-01', 150_000],
+      ['2026-11-01', 150_000],
+    ],
+    'rent of 1,250.00 plus VAT on the first of each month',
+  );
+  const test = await store.org(first.id, 'test').db.selectFrom('transactions').select('id').execute();
+  t.same(test, [], 'the test books start empty');
+});
+
+t.test('each demo start issues a new key and revokes the one before', async (t) => {
+  const store = Store.open(t.testdir());
+  t.teardown(() => store.close());
+  const clock = fixedClock('2026-11-21T10:00:00Z');
+  const { id } = await ensureDemoOrganisation(store, clock);
+  const one = await issueDemoKey(store, clock, id);
+  const two = await issueDemoKey(store, clock, id);
+  await t.rejects(authenticate(store.platform.db, one), { code: 'unauthorized' });
+  t.match(await authenticate(store.platform.db, two), { organisationId: id, mode: 'live' });
+});
