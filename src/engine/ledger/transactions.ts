@@ -3,7 +3,7 @@
  * change status, reconcile, delete. Transactions made by other features
  * (invoices, payments, imports) are changed only by those features.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import { actorOf, defineOperation, orgOf, type Ctx } from '../operation.js';
 import { AppError } from '../errors.js';
@@ -99,8 +99,10 @@ export const listTransactions = defineOperation({
     if (input.status) q = q.where('status', '=', input.status);
     if (input.reconciled !== undefined) q = q.where('is_reconciled', '=', input.reconciled ? 1 : 0);
     if (input.search) {
+      // The search text is literal: % and _ are escaped, with the escape character declared (standard SQL).
       const pattern = `%${input.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      q = q.where((eb) => eb.or([eb('description', 'like', pattern), eb('reference', 'like', pattern)]));
+      const like = (column: 'description' | 'reference') => sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`;
+      q = q.where((eb) => eb.or([like('description'), like('reference')]));
     }
     for (const [column, value] of [
       ['account_id', input.accountId],
