@@ -57,7 +57,7 @@ export async function newBooks(t: Test, options: { organisation?: Partial<NewOrg
     clock,
     ...created,
     ctx: ({ mode = 'live', scopes: held = scopes } = {}) => {
-      const principal: Principal = { organisationId: created.organisationId, mode, scopes: held, keyId: null };
+      const principal: Principal = { organisationId: created.organisationId, mode, scopes: held, keyId: null, actor: { id: 'cli', name: 'test' } };
       return { clock, store, platform: store.platform, principal };
     },
   };
