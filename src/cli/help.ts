@@ -88,6 +88,15 @@ export const handWritten = {
       'imported. The transactions carry sourceType import and the import id as sourceId. - reads standard input.',
     examples: ['acct import journal history.jsonl', 'zcat 2019-2025.jsonl.gz | acct import journal -'],
   },
+  export: {
+    name: 'export',
+    usage: 'export [--format hledger] [--from DATE] [--to DATE]',
+    summary: 'Write the posted ledger as a journal that hledger and ledger read',
+    description:
+      'Account names carry their type and code (expenses:5100 Office Expenses) with account directives declaring the ' +
+      'types; amounts are pounds with £. With --from, an Opening balances entry on that date carries every balance before it.',
+    examples: ['acct export > books.journal && hledger -f books.journal bs', 'acct export --from 2025-04-01 --to 2026-03-31 > fy2025.journal'],
+  },
   openapi: {
     name: 'openapi',
     usage: 'openapi',

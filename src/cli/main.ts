@@ -12,6 +12,7 @@ import { addOpenApi } from './commands/openapi.js';
 import { addPost } from './commands/post.js';
 import { addLedger } from './commands/ledger.js';
 import { addImport } from './commands/import.js';
+import { addExport } from './commands/export.js';
 
 export const globalOptionDocs = [
   ['--data <dir>', 'data directory (default $ACCT_DATA, else ./acct-data)'],
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
   addPost(program);
   addLedger(program);
   addImport(program);
+  addExport(program);
   addOpenApi(program);
   addOperationCommands(program, operations);
   for (const cmd of program.commands) {

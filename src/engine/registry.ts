@@ -16,6 +16,7 @@ import {
   updateTransaction,
 } from './ledger/transactions.js';
 import { accountLedgerOp } from './ledger/account-ledger.js';
+import { balanceSheetOp, generalLedgerOp, profitLossOp, trialBalanceOp } from './reports/operations.js';
 
 export const operations: readonly Operation[] = [
   health,
@@ -46,4 +47,8 @@ export const operations: readonly Operation[] = [
   reconcileOp,
   deleteTransactionOp,
   accountLedgerOp,
+  profitLossOp,
+  balanceSheetOp,
+  trialBalanceOp,
+  generalLedgerOp,
 ];

@@ -11,6 +11,10 @@ import { isMonthDay } from './dates.js';
 /** A YYYY-MM-DD calendar date; anything else is `invalid_date`. */
 export const isoDate = (): z.ZodISODate => z.iso.date();
 
+/** A report's date parameter: YYYY-MM-DD, else validation_error (the spec's rule for reports). */
+export const reportDate = () =>
+  z.string().refine((v) => z.iso.date().safeParse(v).success, { message: 'must be a date in YYYY-MM-DD format' });
+
 /** An id with the given prefix (`acc`, `key`…); anything else is `invalid_id`. */
 export function idOf(prefix: string) {
   const pattern = idPattern(prefix);

@@ -1,0 +1,55 @@
+/**
+ * Posted balances per account over a date range: the one aggregate every
+ * report reads. Reports store nothing and read only posted lines; the
+ * result is ordered by code, so the same ledger gives the same output.
+ */
+import type { Kysely } from 'kysely';
+import type { AccountsTable, OrgDb } from '../../store/tables.js';
+
+export interface AccountBalance {
+  readonly id: string;
+  readonly code: string;
+  readonly name: string;
+  readonly accountType: AccountsTable['account_type'];
+  /** Sum of debit lines, sum of credit lines (positive), and debit − credit. */
+  readonly debit: number;
+  readonly credit: number;
+  readonly net: number;
+}
+
+export interface Range {
+  readonly from?: string;
+  readonly to?: string;
+}
+
+export async function postedBalances(db: Kysely<OrgDb>, range: Range): Promise<AccountBalance[]> {
+  let q = db
+    .selectFrom('lines')
+    .innerJoin('accounts', 'accounts.id', 'lines.account_id')
+    .where('lines.posted', '=', 1)
+    .select((eb) => [
+      'accounts.id',
+      'accounts.code',
+      'accounts.name',
+      'accounts.account_type',
+      eb.fn.sum<number>(eb.case().when('lines.amount', '>', 0).then(eb.ref('lines.amount')).else(0).end()).as('debit'),
+      eb.fn.sum<number>('lines.amount').as('net'),
+    ])
+    .groupBy(['accounts.id', 'accounts.code', 'accounts.name', 'accounts.account_type'])
+    .orderBy('accounts.code');
+  if (range.from) q = q.where('lines.date', '>=', range.from);
+  if (range.to) q = q.where('lines.date', '<=', range.to);
+  const rows = await q.execute();
+  return rows.map((r) => {
+    const debit = Number(r.debit);
+    const net = Number(r.net);
+    return { id: r.id, code: r.code, name: r.name, accountType: r.account_type, debit, credit: debit - net, net };
+  });
+}
+
+/** The balance as a report shows it: debit − credit for assets and expenses, credit − debit for the rest. */
+export function naturalBalance(b: Pick<AccountBalance, 'accountType' | 'net'>): number {
+  return b.accountType === 'asset' || b.accountType === 'expense' ? b.net : -b.net;
+}
+
+export const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);

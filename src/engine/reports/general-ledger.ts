@@ -1,0 +1,78 @@
+/**
+ * The general ledger over a period: for every account with a balance or
+ * activity (or one account), its opening balance, its posted lines in date
+ * order with a running balance, totals and closing balance (debit − credit).
+ */
+import type { Kysely } from 'kysely';
+import { addDays } from '../dates.js';
+import { findAccount } from '../ledger/accounts.js';
+import { postedBalances } from './balances.js';
+import type { OrgDb } from '../../store/tables.js';
+
+export async function generalLedger(db: Kysely<OrgDb>, from: string, to: string, accountId?: string) {
+  const only = accountId === undefined ? undefined : await findAccount(db, accountId);
+  const opening = new Map((await postedBalances(db, { to: addDays(from, -1) })).map((b) => [b.id, b.net]));
+  let q = db
+    .selectFrom('lines')
+    .innerJoin('transactions', 'transactions.id', 'lines.transaction_id')
+    .innerJoin('accounts', 'accounts.id', 'lines.account_id')
+    .where('lines.posted', '=', 1)
+    .where('lines.date', '>=', from)
+    .where('lines.date', '<=', to)
+    .select([
+      'accounts.id as account_id',
+      'accounts.code',
+      'accounts.name',
+      'accounts.account_type',
+      'transactions.id',
+      'lines.date',
+      'transactions.description',
+      'transactions.reference',
+      'lines.amount',
+    ])
+    .orderBy('accounts.code')
+    .orderBy('lines.date')
+    .orderBy('transactions.created_at')
+    .orderBy('transactions.id')
+    .orderBy('lines.line_no');
+  if (only) q = q.where('lines.account_id', '=', only.id);
+  const rows = await q.execute();
+  const accounts = await db
+    .selectFrom('accounts')
+    .select(['id', 'code', 'name', 'account_type'])
+    .$if(only !== undefined, (qb) => qb.where('id', '=', only?.id ?? ''))
+    .orderBy('code')
+    .execute();
+  return {
+    period: { from, to },
+    accounts: accounts
+      .map((a) => {
+        const openingBalance = opening.get(a.id) ?? 0;
+        let running = openingBalance;
+        let totalDebit = 0;
+        let totalCredit = 0;
+        const transactions = rows
+          .filter((r) => r.account_id === a.id)
+          .map((r) => {
+            running += r.amount;
+            const debit = Math.max(r.amount, 0);
+            const credit = Math.max(-r.amount, 0);
+            totalDebit += debit;
+            totalCredit += credit;
+            return { id: r.id, date: r.date, description: r.description, reference: r.reference, debit, credit, runningBalance: running };
+          });
+        return {
+          id: a.id,
+          code: a.code,
+          name: a.name,
+          accountType: a.account_type,
+          openingBalance,
+          transactions,
+          closingBalance: running,
+          totalDebit,
+          totalCredit,
+        };
+      })
+      .filter((a) => only !== undefined || a.openingBalance !== 0 || a.transactions.length > 0),
+  };
+}

@@ -1,0 +1,64 @@
+/** The report operations: GET /reports/…, scope reports:read, reading only posted lines. */
+import { z } from 'zod';
+import { defineOperation, orgOf } from '../operation.js';
+import { today } from '../clock.js';
+import { idOf, reportDate } from '../schema.js';
+import { checkRange } from '../ledger/accounts.js';
+import { balanceSheet, profitLoss, trialBalance } from './statements.js';
+import { generalLedger } from './general-ledger.js';
+
+const range = { from: reportDate(), to: reportDate() };
+
+export const profitLossOp = defineOperation({
+  name: 'reports.profit-loss',
+  summary: 'Profit and loss over a period, optionally with the prior period of the same length',
+  access: 'reports:read',
+  method: 'GET',
+  path: '/reports/profit-loss',
+  query: { ...range, comparative: z.boolean().default(false) },
+  cli: { group: 'report' },
+  async run(ctx, input) {
+    checkRange(input.from, input.to);
+    return { data: await profitLoss(orgOf(ctx).db, input.from, input.to, input.comparative) };
+  },
+});
+
+export const balanceSheetOp = defineOperation({
+  name: 'reports.balance-sheet',
+  summary: 'Assets, liabilities and equity at a date; checksum is true when assets = liabilities + equity',
+  access: 'reports:read',
+  method: 'GET',
+  path: '/reports/balance-sheet',
+  query: { asOf: reportDate() },
+  cli: { group: 'report' },
+  async run(ctx, input) {
+    return { data: await balanceSheet(orgOf(ctx).db, input.asOf) };
+  },
+});
+
+export const trialBalanceOp = defineOperation({
+  name: 'reports.trial-balance',
+  summary: 'Debit and credit balances of every account at a date (default today)',
+  access: 'reports:read',
+  method: 'GET',
+  path: '/reports/trial-balance',
+  query: { asOf: reportDate().optional() },
+  cli: { group: 'report' },
+  async run(ctx, input) {
+    return { data: await trialBalance(orgOf(ctx).db, input.asOf ?? today(ctx.clock)) };
+  },
+});
+
+export const generalLedgerOp = defineOperation({
+  name: 'reports.general-ledger',
+  summary: 'Every account (or one) over a period: opening balance, lines with running balance, closing balance',
+  access: 'reports:read',
+  method: 'GET',
+  path: '/reports/general-ledger',
+  query: { ...range, accountId: idOf('acc').optional() },
+  cli: { group: 'report' },
+  async run(ctx, input) {
+    checkRange(input.from, input.to);
+    return { data: await generalLedger(orgOf(ctx).db, input.from, input.to, input.accountId) };
+  },
+});

@@ -1,0 +1,155 @@
+/**
+ * The reports on a hand-built ledger, over HTTP. A company whose year
+ * starts 04-01; every expected figure is worked out by hand in the comments.
+ */
+import t from 'tap';
+import { newBooks, serveBooks, type Api } from '../helpers/index.js';
+
+async function ledger(t: Parameters<typeof newBooks>[0]) {
+  const books = await newBooks(t, { clock: '2026-11-21T10:00:00Z' });
+  const api = await serveBooks(t, books);
+  const accounts = (await api.request('GET', '/v1/accounts?flat=true')).body.data.accounts as { id: string; code: string }[];
+  const id = (code: string) => accounts.find((a) => a.code === code)?.id as string;
+  const post = async (date: string, description: string, lines: [string, number][], status = 'posted') => {
+    const r = await api.request('POST', '/v1/transactions', {
+      body: { date, description, status, lines: lines.map(([code, amount]) => ({ accountId: id(code), amount })) },
+    });
+    t.equal(r.status, 201, description);
+  };
+  await post('2025-04-10', 'Capital', [['1200', 1_000_000], ['3000', -1_000_000]]);
+  await post('2025-06-15', 'Sale', [['1100', 120_000], ['4000', -100_000], ['2200', -20_000]]);
+  await post('2025-07-01', 'Materials', [['5000', 30_000], ['2201', 6_000], ['2100', -36_000]]);
+  await post('2026-01-20', 'Rent', [['5200', 50_000], ['1200', -50_000]]);
+  await post('2026-04-15', 'Receipt', [['1200', 120_000], ['1100', -120_000]]);
+  await post('2026-05-01', 'Other sale', [['1200', 60_000], ['4100', -60_000]]);
+  await post('2026-05-02', 'Office', [['5100', 10_000], ['1200', -10_000]]);
+  await post('2026-05-03', 'Draft, not in reports', [['5100', 99_999], ['1200', -99_999]], 'draft');
+  return { api, id };
+}
+
+const get = async (api: Api, path: string) => {
+  const r = await api.request('GET', path);
+  if (r.status !== 200) throw new Error(`${path}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.data;
+};
+
+t.test('trial balance at the end of FY 2025/26', async (t) => {
+  const { api, id } = await ledger(t);
+  const tb = await get(api, '/v1/reports/trial-balance?asOf=2026-03-31');
+  t.same(
+    tb.accounts.map((a: { code: string; debit: number; credit: number }) => [a.code, a.debit, a.credit]),
+    [
+      ['1100', 120_000, 0],
+      ['1200', 950_000, 0], // 1,000,000 − 50,000
+      ['2100', 0, 36_000],
+      ['2200', 0, 20_000],
+      ['2201', 6_000, 0],
+      ['3000', 0, 1_000_000],
+      ['4000', 0, 100_000],
+      ['5000', 30_000, 0],
+      ['5200', 50_000, 0],
+    ],
+  );
+  t.same(tb.totals, { debit: 1_156_000, credit: 1_156_000 });
+  t.equal(tb.balanced, true);
+  t.equal(tb.asOf, '2026-03-31');
+  t.match(tb.accounts[1], { id: id('1200'), name: 'Bank Account' });
+  const today = await get(api, '/v1/reports/trial-balance');
+  t.equal(today.asOf, '2026-11-21', 'asOf defaults to today');
+  // 1200: 950,000 + 120,000 + 60,000 − 10,000; the draft is left out.
+  t.match(today.accounts.find((a: { code: string }) => a.code === '1200'), { debit: 1_120_000 });
+  t.notOk(today.accounts.some((a: { code: string }) => a.code === '1100'), 'a zero balance is not listed');
+});
+
+t.test('profit and loss, with the comparative prior period', async (t) => {
+  const { api } = await ledger(t);
+  const pl = await get(api, '/v1/reports/profit-loss?from=2025-04-01&to=2026-03-31&comparative=true');
+  t.same(pl.period, { from: '2025-04-01', to: '2026-03-31' });
+  t.same(
+    pl.revenue.accounts.map((a: { code: string; name: string; balance: number }) => [a.code, a.name, a.balance]),
+    [['4000', 'Sales', 100_000]],
+  );
+  t.equal(pl.revenue.total, 100_000);
+  t.same(
+    pl.expenses.accounts.map((a: { code: string; balance: number }) => [a.code, a.balance]),
+    [
+      ['5000', 30_000],
+      ['5200', 50_000],
+    ],
+  );
+  t.equal(pl.expenses.total, 80_000);
+  t.equal(pl.grossProfit, 70_000, 'revenue less cost of sales (5000)');
+  t.equal(pl.netProfit, 20_000);
+  t.same(pl.comparative, { period: { from: '2024-04-01', to: '2025-03-31' }, totalRevenue: 0, totalExpenses: 0, netProfit: 0 });
+
+  const q1 = await get(api, '/v1/reports/profit-loss?from=2026-04-01&to=2026-06-30&comparative=true');
+  t.same([q1.revenue.total, q1.expenses.total, q1.grossProfit, q1.netProfit], [60_000, 10_000, 60_000, 50_000], 'the draft is left out');
+  // The 91 days ending 2026-03-31: 2025-12-31 to 2026-03-31, holding only the rent.
+  t.same(q1.comparative, { period: { from: '2025-12-31', to: '2026-03-31' }, totalRevenue: 0, totalExpenses: 50_000, netProfit: -50_000 });
+  const plain = await get(api, '/v1/reports/profit-loss?from=2026-04-01&to=2026-06-30');
+  t.equal(plain.comparative, null);
+});
+
+t.test('balance sheet: unclosed profit sits in equity, and the checksum holds', async (t) => {
+  const { api } = await ledger(t);
+  const bs = await get(api, '/v1/reports/balance-sheet?asOf=2026-06-30');
+  const rows = (section: { accounts: { code: string | null; name: string; balance: number }[] }) => section.accounts.map((a) => [a.code, a.name, a.balance]);
+  t.same(rows(bs.assets), [['1200', 'Bank Account', 1_120_000]], '1100 is back to 0 and not listed');
+  t.same(rows(bs.liabilities), [
+    ['2100', 'Accounts Payable', 36_000],
+    ['2200', 'VAT Output', 20_000],
+    ['2201', 'VAT Input', -6_000],
+  ]);
+  t.same(rows(bs.equity), [
+    ['3000', 'Share Capital', 1_000_000],
+    [null, "Prior years' earnings", 20_000], // FY 2025/26: 100,000 − 80,000
+    [null, 'Current year earnings', 50_000], // 2026-04-01 to 2026-06-30: 60,000 − 10,000
+  ]);
+  t.same([bs.assets.total, bs.liabilities.total, bs.equity.total, bs.netAssets, bs.checksum], [1_120_000, 50_000, 1_070_000, 1_070_000, true]);
+  t.equal(bs.asOf, '2026-06-30');
+});
+
+t.test('general ledger: one account, and every account with a balance or activity', async (t) => {
+  const { api, id } = await ledger(t);
+  const one = await get(api, `/v1/reports/general-ledger?from=2026-04-01&to=2026-06-30&accountId=${id('1200')}`);
+  t.equal(one.accounts.length, 1);
+  const bank = one.accounts[0];
+  t.match(bank, { code: '1200', accountType: 'asset', openingBalance: 950_000, closingBalance: 1_120_000, totalDebit: 180_000, totalCredit: 10_000 });
+  t.same(
+    bank.transactions.map((x: { date: string; description: string; debit: number; credit: number; runningBalance: number }) => [x.date, x.description, x.debit, x.credit, x.runningBalance]),
+    [
+      ['2026-04-15', 'Receipt', 120_000, 0, 1_070_000],
+      ['2026-05-01', 'Other sale', 60_000, 0, 1_130_000],
+      ['2026-05-02', 'Office', 0, 10_000, 1_120_000],
+    ],
+  );
+  const all = await get(api, '/v1/reports/general-ledger?from=2026-04-01&to=2026-06-30');
+  t.same(
+    all.accounts.map((a: { code: string }) => a.code),
+    ['1100', '1200', '2100', '2200', '2201', '3000', '4000', '4100', '5000', '5100', '5200'],
+  );
+  t.match(all.accounts.find((a: { code: string }) => a.code === '4000'), { openingBalance: -100_000, transactions: [], closingBalance: -100_000 });
+});
+
+t.test("the reports' 400 rules, scope and missing account", async (t) => {
+  const { api } = await ledger(t);
+  const fails = async (path: string, code: string, field?: string) => {
+    const r = await api.request('GET', path);
+    t.equal(r.status, 400, path);
+    t.equal(r.body.error.code, code, path);
+    if (field) t.equal(r.body.error.field, field, path);
+  };
+  await fails('/v1/reports/profit-loss?to=2026-03-31', 'validation_error', 'from');
+  await fails('/v1/reports/profit-loss?from=2026-13-01&to=2026-12-31', 'validation_error', 'from');
+  await fails('/v1/reports/profit-loss?from=2026-04-01&to=2026-03-31', 'validation_error', 'from');
+  await fails('/v1/reports/balance-sheet', 'validation_error', 'asOf');
+  await fails('/v1/reports/balance-sheet?asOf=31/03/2026', 'validation_error', 'asOf');
+  await fails('/v1/reports/trial-balance?asOf=2026-02-30', 'validation_error', 'asOf');
+  await fails('/v1/reports/general-ledger?from=2026-04-01&to=2026-06-30&accountId=inv_1', 'invalid_id', 'accountId');
+  const missing = await api.request('GET', '/v1/reports/general-ledger?from=2026-04-01&to=2026-06-30&accountId=acc_0000000000000000000000000z');
+  t.equal(missing.status, 404);
+  const key = await api.request('POST', '/v1/api-keys', { body: { name: 'accounts only', scopes: ['accounts:read'] } });
+  const refused = await api.request('GET', '/v1/reports/trial-balance', { key: key.body.data.key });
+  t.equal(refused.status, 403);
+  t.match(refused.body.error.message, 'reports:read');
+});
