@@ -9,11 +9,12 @@ import { coerceText, jsonSchemaOf, typesOf, type JsonSchema } from '../engine/in
 import { pathParams, type Operation } from '../engine/operation.js';
 import { readBodyArgument, withCli, type GlobalOptions } from './context.js';
 import { groupSummaries } from './help.js';
+import { presenters, renderCsv, renderTable } from './presenters.js';
 
 export const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 /** Option names the program itself uses; a field with one of these names is set through --body. */
-const reserved = new Set(['data', 'org', 'test', 'json', 'body', 'help', 'version']);
+const reserved = new Set(['data', 'org', 'test', 'json', 'csv', 'body', 'help', 'version']);
 
 export interface Flag {
   readonly field: string;
@@ -74,6 +75,8 @@ function commandFor(parent: Command, op: Operation): Command {
   const flags = flagsOf(op);
   for (const f of flags) cmd.addOption(new Option(f.flag, f.description));
   if (op.schemas.body) cmd.option('--body <json>', 'the request body as JSON, @file.json, or - for standard input');
+  const presenter = presenters[op.name];
+  if (presenter) cmd.option('--csv', 'print CSV (amounts in pounds) instead of a table');
   cmd.action(async (...args: unknown[]) => {
     const self = args[args.length - 1] as Command;
     const globals = self.optsWithGlobals<GlobalOptions>();
@@ -89,7 +92,8 @@ function commandFor(parent: Command, op: Operation): Command {
         body = { ...sent, ...coerceText(op.schemas.body, pick(options, flags, 'body')) };
       }
       const result = await cli.run(op, { params, query: pick(options, flags, 'query'), body });
-      cli.print(result.data, result.meta);
+      if (presenter && !globals.json) process.stdout.write((options['csv'] ? renderCsv : renderTable)(presenter(result.data)));
+      else cli.print(result.data, result.meta);
     });
   });
   return cmd;

@@ -8,6 +8,9 @@ export const groupSummaries: Readonly<Record<string, string>> = {
   settings: 'Organisation settings: currency, VAT scheme, fiscal year, invoice and quote numbering',
   periods: 'Financial periods (fiscal years): list, show, close',
   keys: 'API keys: create, list, rotate, revoke',
+  accounts: 'The chart of accounts',
+  transactions: 'Transactions: record, list, post, reconcile; an account ledger',
+  report: 'Reports from posted transactions: tables in pounds, --csv, or --json (pence)',
 };
 
 export interface CommandDoc {

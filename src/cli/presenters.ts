@@ -1,0 +1,98 @@
+/**
+ * How the CLI shows reports: each as a titled table whose money columns
+ * print in pounds, as a readable table or as CSV. --json prints the API's
+ * data instead, in pence.
+ */
+import chalk from 'chalk';
+import { getBorderCharacters, table } from 'table';
+import { formatPounds } from '../engine/money.js';
+
+type Cell = string | number | null;
+
+export interface Presented {
+  readonly title: string;
+  readonly columns: readonly string[];
+  /** Indexes of the columns that hold pence. */
+  readonly money: readonly number[];
+  readonly rows: readonly (readonly Cell[])[];
+}
+
+interface Line {
+  code: string | null;
+  name: string;
+  balance: number;
+}
+interface Section {
+  accounts: Line[];
+  total: number;
+}
+
+const section = (name: string, s: Section, total: string): Cell[][] => [
+  ...s.accounts.map((a): Cell[] => [name, a.code, a.name, a.balance]),
+  [name, '', total, s.total],
+];
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- each presenter reads the data its own operation returns */
+export const presenters: Readonly<Record<string, (data: any) => Presented>> = {
+  'reports.trial-balance': (d) => ({
+    title: `Trial balance at ${d.asOf}${d.balanced ? '' : ' (NOT BALANCED)'}`,
+    columns: ['code', 'account', 'debit', 'credit'],
+    money: [2, 3],
+    rows: [...d.accounts.map((a: any) => [a.code, a.name, a.debit || null, a.credit || null]), ['', 'Total', d.totals.debit, d.totals.credit]],
+  }),
+  'reports.profit-loss': (d) => ({
+    title: `Profit and loss ${d.period.from} to ${d.period.to}`,
+    columns: ['section', 'code', 'account', 'amount'],
+    money: [3],
+    rows: [
+      ...section('revenue', d.revenue, 'Total revenue'),
+      ...section('expenses', d.expenses, 'Total expenses'),
+      ['', '', 'Gross profit', d.grossProfit],
+      ['', '', 'Net profit', d.netProfit],
+      ...(d.comparative ? [['', '', `Net profit ${d.comparative.period.from} to ${d.comparative.period.to}`, d.comparative.netProfit]] : []),
+    ],
+  }),
+  'reports.balance-sheet': (d) => ({
+    title: `Balance sheet at ${d.asOf}${d.checksum ? '' : ' (DOES NOT BALANCE)'}`,
+    columns: ['section', 'code', 'account', 'amount'],
+    money: [3],
+    rows: [
+      ...section('assets', d.assets, 'Total assets'),
+      ...section('liabilities', d.liabilities, 'Total liabilities'),
+      ['', '', 'Net assets', d.netAssets],
+      ...section('equity', d.equity, 'Total equity'),
+    ],
+  }),
+  'reports.general-ledger': (d) => ({
+    title: `General ledger ${d.period.from} to ${d.period.to}`,
+    columns: ['account', 'date', 'description', 'reference', 'debit', 'credit', 'balance'],
+    money: [4, 5, 6],
+    rows: d.accounts.flatMap((a: any) => [
+      [`${a.code} ${a.name}`, d.period.from, 'Opening balance', '', null, null, a.openingBalance],
+      ...a.transactions.map((x: any) => [`${a.code} ${a.name}`, x.date, x.description, x.reference, x.debit, x.credit, x.runningBalance]),
+      [`${a.code} ${a.name}`, d.period.to, 'Closing balance', '', a.totalDebit, a.totalCredit, a.closingBalance],
+    ]),
+  }),
+};
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+function cells(p: Presented): string[][] {
+  return p.rows.map((row) => row.map((v, i) => (v === null ? '' : p.money.includes(i) && typeof v === 'number' ? formatPounds(v) : String(v))));
+}
+
+export function renderTable(p: Presented): string {
+  const columns = Object.fromEntries(p.money.map((i) => [i, { alignment: 'right' as const }]));
+  return `${chalk.bold(p.title)}\n${table([p.columns.map((c) => chalk.bold(c)), ...cells(p)], {
+    border: getBorderCharacters('void'),
+    columnDefault: { paddingLeft: 0, paddingRight: 2 },
+    columns,
+    drawHorizontalLine: () => false,
+  })}`;
+}
+
+const csvField = (v: string): string => (/[",\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
+
+/** RFC 4180 CSV, money in pounds with two decimals. */
+export function renderCsv(p: Presented): string {
+  return [p.columns, ...cells(p)].map((row) => row.map(csvField).join(',')).join('\n') + '\n';
+}

@@ -1,0 +1,87 @@
+import t from 'tap';
+import { newBooks, runCli, runCliJson } from '../helpers/index.js';
+
+async function books(t: Parameters<typeof newBooks>[0]) {
+  const b = await newBooks(t);
+  const post = (...args: string[]) => t.equal(runCli(['--data', b.dataDir, 'post', ...args]).status, 0, args.join(' '));
+  post('2025-04-10', 'Capital', '1200=10000', '3000=-10000');
+  post('2025-06-15', 'Sale, with VAT', '1100=1200', '4000=-1000', '2200=-200');
+  post('2025-07-01', 'Materials', '5000=300', '2201=60', '2100=-360');
+  post('2026-01-20', 'Rent', '5200=500', '1200=-500');
+  return b;
+}
+
+t.test('acct report prints tables in pounds', async (t) => {
+  const b = await books(t);
+  const tb = runCli(['--data', b.dataDir, 'report', 'trial-balance', '--as-of', '2026-03-31']);
+  t.equal(tb.status, 0, tb.stderr);
+  t.equal(
+    tb.stdout,
+    [
+      'Trial balance at 2026-03-31',
+      'code  account                 debit    credit  ',
+      '1100  Accounts Receivable   1200.00            ',
+      '1200  Bank Account          9500.00            ',
+      '2100  Accounts Payable                 360.00  ',
+      '2200  VAT Output                       200.00  ',
+      '2201  VAT Input               60.00            ',
+      '3000  Share Capital                  10000.00  ',
+      '4000  Sales                           1000.00  ',
+      '5000  Cost of Sales          300.00            ',
+      '5200  Rent and Rates         500.00            ',
+      '      Total                11560.00  11560.00  ',
+      '',
+    ].join('\n'),
+  );
+});
+
+t.test('acct report --csv and --json', async (t) => {
+  const b = await books(t);
+  const csv = runCli(['--data', b.dataDir, 'report', 'profit-loss', '--from', '2025-04-01', '--to', '2026-03-31', '--csv']);
+  t.equal(
+    csv.stdout,
+    [
+      'section,code,account,amount',
+      'revenue,4000,Sales,1000.00',
+      'revenue,,Total revenue,1000.00',
+      'expenses,5000,Cost of Sales,300.00',
+      'expenses,5200,Rent and Rates,500.00',
+      'expenses,,Total expenses,800.00',
+      ',,Gross profit,700.00',
+      ',,Net profit,200.00',
+      '',
+    ].join('\n'),
+  );
+  const json = runCliJson(['--data', b.dataDir, '--json', 'report', 'balance-sheet', '--as-of', '2026-03-31']);
+  t.match(json.data, { assets: { total: 1_070_000 }, liabilities: { total: 50_000 }, equity: { total: 1_020_000 }, netAssets: 1_020_000, checksum: true });
+  const bad = runCli(['--data', b.dataDir, 'report', 'profit-loss', '--from', '2026-04-01']);
+  t.equal(bad.status, 2);
+  t.match(bad.stderr, 'validation_error: to is required');
+});
+
+t.test('acct export writes a journal of the posted ledger', async (t) => {
+  const b = await books(t);
+  runCli(['--data', b.dataDir, 'post', '2026-02-01', 'Draft: not exported', '5100=1', '1200=-1', '--draft']);
+  const r = runCli(['--data', b.dataDir, 'export', '--from', '2026-01-01']);
+  t.equal(r.status, 0, r.stderr);
+  const body = r.stdout.split('\n\n').slice(1).join('\n\n');
+  t.match(
+    body,
+    [
+      '2026-01-01 * Opening balances',
+      '    assets:1100 Accounts Receivable  £1200.00',
+      '    assets:1200 Bank Account  £10000.00',
+      '    liabilities:2100 Accounts Payable  -£360.00',
+      '    liabilities:2200 VAT Output  -£200.00',
+      '    liabilities:2201 VAT Input  £60.00',
+      '    equity:3000 Share Capital  -£10000.00',
+      '    revenues:4000 Sales  -£1000.00',
+      '    expenses:5000 Cost of Sales  £300.00',
+      '',
+      '2026-01-20 * Rent  ; txn:',
+    ].join('\n'),
+  );
+  t.notMatch(r.stdout, 'Draft');
+  const bad = runCli(['--data', b.dataDir, 'export', '--format', 'beancount']);
+  t.equal(bad.status, 2);
+});
