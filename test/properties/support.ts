@@ -409,4 +409,14 @@ export async function checkTrialBalance(l: Ledger, expected: ReadonlyMap<string,
   });
   assert.equal(net, 0, 'the trial balance nets to 0');
   assert.equal(debit, credit, 'total debits equal total credits');
+  // The reports agree: the balance sheet's checksum holds and the trial balance report balances.
+  for (const asOf of ['2025-09-30', '2030-12-31']) {
+    const bs = await l.api.request('GET', `/v1/reports/balance-sheet?asOf=${asOf}`);
+    assert.equal(bs.status, 200, show(bs));
+    const d = bs.body.data as { assets: { total: number }; liabilities: { total: number }; equity: { total: number }; checksum: boolean };
+    assert.equal(d.checksum, true, `balance sheet checksum at ${asOf}`);
+    assert.equal(d.assets.total, d.liabilities.total + d.equity.total, `assets = liabilities + equity at ${asOf}`);
+  }
+  const tb = await l.api.request('GET', '/v1/reports/trial-balance?asOf=2030-12-31');
+  assert.equal(tb.body.data.balanced, true, 'the trial balance report balances');
 }
