@@ -73,6 +73,12 @@ export const presenters: Readonly<Record<string, (data: any) => Presented>> = {
       [`${a.code} ${a.name}`, d.period.to, 'Closing balance', '', a.totalDebit, a.totalCredit, a.closingBalance],
     ]),
   }),
+  'reports.vat': (d) => ({
+    title: `VAT return ${d.period.from} to ${d.period.to} (${d.scheme}${d.flatRatePercent === null ? '' : ` ${d.flatRatePercent}%`})`,
+    columns: ['box', 'description', 'amount'],
+    money: [2],
+    rows: Object.entries(d.boxes).map(([box, amount]) => [box.replace('box', ''), d.description[box], amount as number]),
+  }),
 };
 /* eslint-enable @typescript-eslint/no-explicit-any */
 

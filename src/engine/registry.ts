@@ -16,7 +16,7 @@ import {
   updateTransaction,
 } from './ledger/transactions.js';
 import { accountLedgerOp } from './ledger/account-ledger.js';
-import { balanceSheetOp, generalLedgerOp, profitLossOp, trialBalanceOp } from './reports/operations.js';
+import { balanceSheetOp, generalLedgerOp, profitLossOp, trialBalanceOp, vatReturnOp } from './reports/operations.js';
 
 export const operations: readonly Operation[] = [
   health,
@@ -51,4 +51,5 @@ export const operations: readonly Operation[] = [
   balanceSheetOp,
   trialBalanceOp,
   generalLedgerOp,
+  vatReturnOp,
 ];

@@ -6,6 +6,7 @@ import { idOf, reportDate } from '../schema.js';
 import { checkRange } from '../ledger/accounts.js';
 import { balanceSheet, profitLoss, trialBalance } from './statements.js';
 import { generalLedger } from './general-ledger.js';
+import { vatReturn } from './vat.js';
 
 const range = { from: reportDate(), to: reportDate() };
 
@@ -60,5 +61,20 @@ export const generalLedgerOp = defineOperation({
   async run(ctx, input) {
     checkRange(input.from, input.to);
     return { data: await generalLedger(orgOf(ctx).db, input.from, input.to, input.accountId) };
+  },
+});
+
+export const vatReturnOp = defineOperation({
+  name: 'reports.vat',
+  summary: "The VAT return's nine boxes for a period, by the organisation's VAT scheme",
+  description: 'Standard or flat rate; 422 for a business not registered for VAT, and 422 incomplete_ledger while lines of the period are on the suspense account.',
+  access: 'reports:read',
+  method: 'GET',
+  path: '/reports/vat',
+  query: range,
+  cli: { group: 'report' },
+  async run(ctx, input) {
+    checkRange(input.from, input.to);
+    return { data: await vatReturn(orgOf(ctx).db, input.from, input.to) };
   },
 });
