@@ -67,10 +67,11 @@ export async function balanceSheet(db: Kysely<OrgDb>, asOf: string) {
     const accounts = balances.filter((b) => b.accountType === type && b.net !== 0).map(line);
     return { accounts, total: sum(accounts.map((a) => a.balance)) };
   };
-  const earnings = async (from: string | undefined, to: string) =>
-    -sum((await postedBalances(db, { from, to })).filter((b) => b.accountType === 'revenue' || b.accountType === 'expense').map((b) => b.net));
-  const prior = await earnings(undefined, addDays(yearStart, -1));
-  const current = await earnings(yearStart, asOf);
+  const earnings = (list: readonly AccountBalance[]) =>
+    -sum(list.filter((b) => b.accountType === 'revenue' || b.accountType === 'expense').map((b) => b.net));
+  // Two passes over the lines, not three: this year's earnings are all earnings to asOf less the earlier years'.
+  const prior = earnings(await postedBalances(db, { to: addDays(yearStart, -1) }));
+  const current = earnings(balances) - prior;
   const assets = section('asset');
   const liabilities = section('liability');
   const equity = section('equity');
