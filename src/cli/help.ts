@@ -93,12 +93,17 @@ export const handWritten = {
   },
   export: {
     name: 'export',
-    usage: 'export [--format hledger] [--from DATE] [--to DATE]',
-    summary: 'Write the posted ledger as a journal that hledger and ledger read',
+    usage: 'export [--format hledger|beancount] [--from DATE] [--to DATE]',
+    summary: 'Write the posted ledger as a journal that hledger (and ledger) or beancount read',
     description:
-      'Account names carry their type and code (expenses:5100 Office Expenses) with account directives declaring the ' +
-      'types; amounts are pounds with £. With --from, an Opening balances entry on that date carries every balance before it.',
-    examples: ['acct export > books.journal && hledger -f books.journal bs', 'acct export --from 2025-04-01 --to 2026-03-31 > fy2025.journal'],
+      'Account names carry their type and code (expenses:5100 Office Expenses for hledger, ' +
+      'Expenses:5100-Office-Expenses for beancount); amounts are pounds. With --from, an Opening balances entry on that ' +
+      'date carries every balance before it.',
+    examples: [
+      'acct export > books.journal && hledger -f books.journal bs',
+      'acct export --format beancount > books.beancount && bean-check books.beancount',
+      'acct export --from 2025-04-01 --to 2026-03-31 > fy2025.journal',
+    ],
   },
   openapi: {
     name: 'openapi',

@@ -82,6 +82,7 @@ t.test('acct export writes a journal of the posted ledger', async (t) => {
     ].join('\n'),
   );
   t.notMatch(r.stdout, 'Draft');
-  const bad = runCli(['--data', b.dataDir, 'export', '--format', 'beancount']);
+  const bad = runCli(['--data', b.dataDir, 'export', '--format', 'gnucash']);
   t.equal(bad.status, 2);
+  t.match(bad.stderr, 'validation_error: format must be one of hledger, beancount, not gnucash');
 });

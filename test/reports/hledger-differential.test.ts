@@ -14,6 +14,8 @@ import { newBooks, runCli, runCliJson } from '../helpers/index.js';
 const hledger = spawnSync('hledger', ['--version'], { encoding: 'utf8' });
 const available = hledger.status === 0;
 if (!available) console.log('# SKIP hledger differential test: hledger is not installed (apt-get install -y hledger)');
+const beancount = spawnSync('bean-check', ['--version'], { encoding: 'utf8' }).status === 0;
+if (!beancount) console.log('# SKIP beancount check: beancount is not installed (apt-get install -y beancount)');
 
 function seeded(seed: number): () => number {
   let a = seed;
@@ -110,6 +112,26 @@ for (const seed of [1, 2]) {
       };
       const hbs = csv(['bs', '-e', addDays(asOf, 1)], ledgerFile);
       t.same([bs.assets.total, bs.liabilities.total, bs.netAssets, bs.checksum], [...totals(hbs), net(hbs), true], `balance sheet at ${asOf}`);
+    }
+
+    if (beancount) {
+      const bean = runCli(['--data', books.dataDir, 'export', '--format', 'beancount']);
+      const beanFile = path.join(books.dataDir, 'books.beancount');
+      fs.writeFileSync(beanFile, bean.stdout);
+      const checked = spawnSync('bean-check', [beanFile], { encoding: 'utf8' });
+      t.equal(checked.status, 0, `bean-check reads the beancount export without error ${checked.stderr}`);
+      const query = spawnSync('bean-query', ['-f', 'csv', beanFile, 'SELECT account, sum(number) AS total GROUP BY account'], { encoding: 'utf8' });
+      const beanTotals = Object.fromEntries(
+        query.stdout
+          .trim()
+          .split('\n')
+          .slice(1)
+          .map((row) => row.split(','))
+          .map(([account, total]) => [(account ?? '').trim().split(':')[1]?.split('-')[0] ?? '', Math.round(Number((total ?? '').trim()) * 100)])
+          .filter(([, total]) => total !== 0),
+      );
+      const tb = runCliJson(['--data', books.dataDir, '--json', 'report', 'trial-balance', '--as-of', '2099-12-31']).data as { accounts: { code: string; debit: number; credit: number }[] };
+      t.same(beanTotals, Object.fromEntries(tb.accounts.map((a) => [a.code, a.debit - a.credit])), 'beancount agrees on every balance');
     }
 
     for (const [from, to] of [

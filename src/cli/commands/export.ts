@@ -3,7 +3,7 @@ import { AppError } from '../../engine/errors.js';
 import { orgOf } from '../../engine/operation.js';
 import { isoDate, parseWith } from '../../engine/schema.js';
 import { checkRange } from '../../engine/ledger/accounts.js';
-import { exportHledger } from '../../engine/reports/export.js';
+import { exportFormats, exportJournal, type ExportFormat } from '../../engine/reports/export.js';
 import { withCli, type GlobalOptions } from '../context.js';
 import { examplesText, handWritten } from '../help.js';
 
@@ -11,7 +11,7 @@ export function addExport(program: Command): void {
   const doc = handWritten.export;
   program
     .command(doc.name)
-    .option('--format <format>', 'hledger', 'hledger')
+    .option('--format <format>', `one of ${exportFormats.join(', ')}`, 'hledger')
     .option('--from <date>', 'first date, YYYY-MM-DD')
     .option('--to <date>', 'last date, YYYY-MM-DD')
     .description(doc.summary)
@@ -19,7 +19,9 @@ export function addExport(program: Command): void {
     .action(async (flags: { format: string; from?: string; to?: string }, cmd: Command) => {
       const globals = cmd.optsWithGlobals<GlobalOptions>();
       await withCli(globals, async (cli) => {
-        if (flags.format !== 'hledger') throw new AppError('validation_error', `format must be hledger, not ${flags.format}`, 'format');
+        if (!(exportFormats as readonly string[]).includes(flags.format)) {
+          throw new AppError('validation_error', `format must be one of ${exportFormats.join(', ')}, not ${flags.format}`, 'format');
+        }
         const from = flags.from === undefined ? undefined : parseWith(isoDate(), flags.from);
         const to = flags.to === undefined ? undefined : parseWith(isoDate(), flags.to);
         checkRange(from, to);
@@ -28,7 +30,7 @@ export function addExport(program: Command): void {
           process.stdout.write(chunks.join(''));
           chunks.length = 0;
         };
-        await exportHledger(orgOf(await cli.ctx()).db, { from, to }, (text) => {
+        await exportJournal(orgOf(await cli.ctx()).db, flags.format as ExportFormat, { from, to }, (text) => {
           chunks.push(text);
           if (chunks.length >= 4096) flush();
         });

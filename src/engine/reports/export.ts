@@ -1,9 +1,10 @@
 /**
- * The posted ledger as a plain-text accounting journal that hledger (and
- * ledger) read: account names carry their type and code
- * ("expenses:5100 Office Expenses"), amounts are pounds with £. With a
- * start date, an "Opening balances" entry carries every account's balance
- * before it, so balances agree with acct's on any date in the range.
+ * The posted ledger as a plain-text accounting journal: hledger's format
+ * (which ledger also reads) or beancount's. Account names carry their type
+ * and code ("expenses:5100 Office Expenses", "Expenses:5100-Office-Expenses");
+ * amounts are pounds. With a start date, an "Opening balances" entry
+ * carries every account's balance before it, so balances agree with acct's
+ * on any date in the range.
  */
 import type { Kysely } from 'kysely';
 import { addDays } from '../dates.js';
@@ -11,7 +12,29 @@ import { formatPounds } from '../money.js';
 import { postedBalances } from './balances.js';
 import type { AccountsTable, OrgDb } from '../../store/tables.js';
 
-const roots: Readonly<Record<AccountsTable['account_type'], [string, string]>> = {
+export const exportFormats = ['hledger', 'beancount'] as const;
+export type ExportFormat = (typeof exportFormats)[number];
+
+type AccountType = AccountsTable['account_type'];
+type Account = Pick<AccountsTable, 'id' | 'code' | 'name' | 'account_type'>;
+
+export interface ExportRange {
+  readonly from?: string;
+  readonly to?: string;
+}
+
+/** What differs between the formats: names, amounts, and the shape of an entry. */
+interface Dialect {
+  accountName(a: Account): string;
+  preamble(accounts: readonly Account[], names: ReadonlyMap<string, string>, firstDate: string): string;
+  header(date: string, description: string, meta: { txn?: string; ref?: string | null }): string;
+  posting(account: string, pence: number): string;
+}
+
+/** Text that cannot break a journal's syntax: no newlines, no comment or account separators, single spaces. */
+const clean = (text: string): string => text.replace(/[\r\n\t]+/g, ' ').replace(/[;:]/g, ',').replace(/ {2,}/g, ' ').trim();
+
+const hledgerRoots: Readonly<Record<AccountType, [string, string]>> = {
   asset: ['assets', 'A'],
   liability: ['liabilities', 'L'],
   equity: ['equity', 'E'],
@@ -19,29 +42,52 @@ const roots: Readonly<Record<AccountsTable['account_type'], [string, string]>> =
   expense: ['expenses', 'X'],
 };
 
-/** Text that cannot break the journal's syntax: no newlines, no comment or account separators, single spaces. */
-const clean = (text: string): string => text.replace(/[\r\n\t]+/g, ' ').replace(/[;:]/g, ',').replace(/ {2,}/g, ' ').trim();
+const hledger: Dialect = {
+  accountName: (a) => `${hledgerRoots[a.account_type][0]}:${clean(`${a.code} ${a.name}`)}`,
+  preamble: (accounts, names) =>
+    `; Exported by acct: posted transactions only, amounts in GBP\n${accounts
+      .map((a) => `account ${names.get(a.id)}  ; type:${hledgerRoots[a.account_type][1]}\n`)
+      .join('')}\n`,
+  header: (date, description, meta) =>
+    `${date} * ${clean(description)}${meta.txn ? `  ; txn:${meta.txn}${meta.ref ? `, ref:${clean(meta.ref)}` : ''}` : ''}\n`,
+  posting: (account, pence) => `    ${account}  ${pence < 0 ? `-£${formatPounds(-pence)}` : `£${formatPounds(pence)}`}\n`,
+};
 
-export const hledgerAccount = (type: AccountsTable['account_type'], code: string, name: string): string => `${roots[type][0]}:${clean(`${code} ${name}`)}`;
+const beancountRoots: Readonly<Record<AccountType, string>> = {
+  asset: 'Assets',
+  liability: 'Liabilities',
+  equity: 'Equity',
+  revenue: 'Income',
+  expense: 'Expenses',
+};
 
-const amount = (pence: number): string => (pence < 0 ? `-£${formatPounds(-pence)}` : `£${formatPounds(pence)}`);
+const quoted = (text: string): string => `"${text.replace(/[\r\n\t]+/g, ' ').replace(/["\\]/g, (c) => `\\${c}`)}"`;
 
-export interface ExportRange {
-  readonly from?: string;
-  readonly to?: string;
-}
+const beancount: Dialect = {
+  // A component holds letters, digits and hyphens and starts with a capital or a digit.
+  accountName: (a) => `${beancountRoots[a.account_type]}:${`${a.code} ${a.name}`.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-+|-+$/g, '')}`,
+  preamble: (accounts, names, firstDate) =>
+    `; Exported by acct: posted transactions only\noption "operating_currency" "GBP"\n\n${accounts
+      .map((a) => `${firstDate} open ${names.get(a.id)} GBP\n`)
+      .join('')}\n`,
+  header: (date, description, meta) =>
+    `${date} * ${quoted(description)}\n${meta.txn ? `  txn: ${quoted(meta.txn)}\n` : ''}${meta.ref ? `  ref: ${quoted(meta.ref)}\n` : ''}`,
+  posting: (account, pence) => `  ${account}  ${formatPounds(pence)} GBP\n`,
+};
 
-export async function exportHledger(db: Kysely<OrgDb>, range: ExportRange, write: (text: string) => void): Promise<void> {
+const dialects: Readonly<Record<ExportFormat, Dialect>> = { hledger, beancount };
+
+export async function exportJournal(db: Kysely<OrgDb>, format: ExportFormat, range: ExportRange, write: (text: string) => void): Promise<void> {
+  const dialect = dialects[format];
   const accounts = await db.selectFrom('accounts').select(['id', 'code', 'name', 'account_type']).orderBy('code').execute();
-  const nameOf = new Map(accounts.map((a) => [a.id, hledgerAccount(a.account_type, a.code, a.name)]));
-  write('; Exported by acct: posted transactions only, amounts in GBP\n');
-  for (const a of accounts) write(`account ${nameOf.get(a.id)}  ; type:${roots[a.account_type][1]}\n`);
-  write('\n');
+  const names = new Map(accounts.map((a) => [a.id, dialect.accountName(a)]));
+  const first = await db.selectFrom('lines').where('posted', '=', 1).select((eb) => eb.fn.min<string>('date').as('date')).executeTakeFirstOrThrow();
+  write(dialect.preamble(accounts, names, range.from ?? first.date ?? '1970-01-01'));
   if (range.from) {
     const opening = (await postedBalances(db, { to: addDays(range.from, -1) })).filter((b) => b.net !== 0);
     if (opening.length > 0) {
-      write(`${range.from} * Opening balances\n`);
-      for (const b of opening) write(`    ${nameOf.get(b.id)}  ${amount(b.net)}\n`);
+      write(dialect.header(range.from, 'Opening balances', {}));
+      for (const b of opening) write(dialect.posting(names.get(b.id) as string, b.net));
       write('\n');
     }
   }
@@ -61,10 +107,9 @@ export async function exportHledger(db: Kysely<OrgDb>, range: ExportRange, write
     if (row.id !== current) {
       if (current !== '') write('\n');
       current = row.id;
-      const reference = row.reference ? `, ref:${clean(row.reference)}` : '';
-      write(`${row.date} * ${clean(row.description)}  ; txn:${row.id}${reference}\n`);
+      write(dialect.header(row.date, row.description, { txn: row.id, ref: row.reference }));
     }
-    write(`    ${nameOf.get(row.account_id)}  ${amount(row.amount)}\n`);
+    write(dialect.posting(names.get(row.account_id) as string, row.amount));
   }
   if (current !== '') write('\n');
 }
