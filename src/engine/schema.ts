@@ -134,6 +134,13 @@ export function toInputError(error: z.ZodError, input: unknown): AppError {
   }
 }
 
+/** Refuse a date range whose start is after its end. */
+export function checkRange(from: string | undefined, to: string | undefined): void {
+  if (from !== undefined && to !== undefined && from > to) {
+    throw new AppError('validation_error', `from (${from}) is after to (${to})`, 'from');
+  }
+}
+
 /** Parse `input` with `schema`, throwing the spec's error on failure. */
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import { AppError } from '../../engine/errors.js';
 import { orgOf } from '../../engine/operation.js';
-import { isoDate, parseWith } from '../../engine/schema.js';
-import { checkRange } from '../../engine/ledger/accounts.js';
+import { checkRange, isoDate, parseWith } from '../../engine/schema.js';
 import { exportFormats, exportJournal, type ExportFormat } from '../../engine/reports/export.js';
 import { withCli, type GlobalOptions } from '../context.js';
 import { examplesText, handWritten } from '../help.js';

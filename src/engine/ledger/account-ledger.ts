@@ -5,9 +5,9 @@
  */
 import type { Kysely } from 'kysely';
 import { defineOperation, orgOf } from '../operation.js';
-import { idOf, isoDate } from '../schema.js';
+import { checkRange, idOf, isoDate } from '../schema.js';
 import { pageMeta, pageOffset, pageQuery, type PageMeta } from '../pagination.js';
-import { checkRange, findAccount } from './accounts.js';
+import { findAccount } from './accounts.js';
 import type { OrgDb } from '../../store/tables.js';
 
 export interface LedgerQuery {

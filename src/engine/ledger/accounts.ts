@@ -9,7 +9,7 @@ import { defineOperation, orgOf } from '../operation.js';
 import { AppError, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { timestamp } from '../clock.js';
-import { idOf, isoDate } from '../schema.js';
+import { checkRange, idOf, isoDate } from '../schema.js';
 import type { AccountsTable, OrgDb } from '../../store/tables.js';
 
 export const accountTypes = ['asset', 'liability', 'equity', 'revenue', 'expense'] as const;
@@ -122,13 +122,6 @@ export const getAccount = defineOperation({
     return { data: accountView(await findAccount(orgOf(ctx).db, input.id)) };
   },
 });
-
-/** Refuse a date range whose start is after its end. */
-export function checkRange(from: string | undefined, to: string | undefined): void {
-  if (from !== undefined && to !== undefined && from > to) {
-    throw new AppError('validation_error', `from (${from}) is after to (${to})`, 'from');
-  }
-}
 
 export const accountBalance = defineOperation({
   name: 'accounts.balance',

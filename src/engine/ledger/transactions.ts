@@ -7,10 +7,9 @@ import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import { actorOf, defineOperation, orgOf, type Ctx } from '../operation.js';
 import { AppError } from '../errors.js';
-import { idOf, isoDate } from '../schema.js';
+import { checkRange, idOf, isoDate } from '../schema.js';
 import { vatTreatments } from '../vat.js';
 import { pageMeta, pageOffset, pageQuery, sortQuery } from '../pagination.js';
-import { checkRange } from './accounts.js';
 import {
   createTransaction,
   deleteTransaction,

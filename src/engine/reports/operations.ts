@@ -2,8 +2,7 @@
 import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';
 import { today } from '../clock.js';
-import { idOf, reportDate } from '../schema.js';
-import { checkRange } from '../ledger/accounts.js';
+import { checkRange, idOf, reportDate } from '../schema.js';
 import { balanceSheet, profitLoss, trialBalance } from './statements.js';
 import { generalLedger } from './general-ledger.js';
 import { vatReturn } from './vat.js';
