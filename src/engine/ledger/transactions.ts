@@ -3,12 +3,13 @@
  * change status, reconcile, delete. Transactions made by other features
  * (invoices, payments, imports) are changed only by those features.
  */
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { actorOf, defineOperation, orgOf, type Ctx } from '../operation.js';
 import { AppError } from '../errors.js';
 import { checkRange, idOf, isoDate } from '../schema.js';
 import { vatTreatments } from '../vat.js';
+import { containsText } from '../search.js';
 import { pageMeta, pageOffset, pageQuery, sortQuery } from '../pagination.js';
 import {
   createTransaction,
@@ -97,12 +98,8 @@ export const listTransactions = defineOperation({
     if (input.to) q = q.where('date', '<=', input.to);
     if (input.status) q = q.where('status', '=', input.status);
     if (input.reconciled !== undefined) q = q.where('is_reconciled', '=', input.reconciled ? 1 : 0);
-    if (input.search) {
-      // The search text is literal: % and _ are escaped, with the escape character declared (standard SQL).
-      const pattern = `%${input.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      const like = (column: 'description' | 'reference') => sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`;
-      q = q.where((eb) => eb.or([like('description'), like('reference')]));
-    }
+    const { search } = input;
+    if (search) q = q.where((eb) => containsText(eb, ['description', 'reference'], search));
     for (const [column, value] of [
       ['account_id', input.accountId],
       ['contact_id', input.contactId],
