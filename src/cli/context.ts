@@ -4,7 +4,8 @@ import os from 'node:os';
 import { AppError } from '../engine/errors.js';
 import { systemClock, type Clock } from '../engine/clock.js';
 import { scopes } from '../engine/integration/scopes.js';
-import { checkAccess, type Ctx, type Operation, type Principal, type Result } from '../engine/operation.js';
+import { checkAccess, type Ctx, type FileResult, type Operation, type Principal, type Result } from '../engine/operation.js';
+import type { Mailer } from '../engine/mail.js';
 import { parseOperationInput, type RawInput } from '../engine/input.js';
 import { resolveOrganisation } from '../engine/platform/organisations.js';
 import { appErrorOf } from '../store/driver-errors.js';
@@ -17,6 +18,7 @@ export interface GlobalOptions {
   readonly org?: string;
   readonly test?: boolean;
   readonly json?: boolean;
+  readonly smtp?: string;
 }
 
 export interface Cli {
@@ -46,7 +48,7 @@ export async function withCli(globals: GlobalOptions, work: (cli: Cli) => Promis
           const organisationId = await resolveOrganisation(opened, globals.org);
           principal = { organisationId, mode: globals.test ? 'test' : 'live', scopes, keyId: null, actor: cliActor() };
         }
-        return { clock: systemClock, store: opened, platform: opened.platform, principal };
+        return { clock: systemClock, store: opened, platform: opened.platform, principal, mailer: await mailerOf(globals) };
       },
       print(data, meta) {
         process.stdout.write(globals.json ? `${JSON.stringify(data, null, 2)}\n` : renderData(data, meta));
@@ -64,6 +66,29 @@ export async function withCli(globals: GlobalOptions, work: (cli: Cli) => Promis
   } finally {
     await store?.close();
   }
+}
+
+/** The SMTP mailer of --smtp or $ACCT_SMTP_URL, loaded only when one is configured. */
+export async function mailerOf(globals: GlobalOptions): Promise<Mailer | null> {
+  const url = globals.smtp ?? process.env['ACCT_SMTP_URL'];
+  if (url === undefined || url === '') return null;
+  const { smtpMailer } = await import('../mail/smtp.js');
+  return smtpMailer(url);
+}
+
+/** Write a document result to `output` (its own name by default, - for standard output); the path written, or null for stdout. */
+export function writeFileResult(file: FileResult, output: string | undefined): string | null {
+  if (output === '-') {
+    fs.writeSync(1, file.bytes);
+    return null;
+  }
+  const path = output ?? file.filename;
+  try {
+    fs.writeFileSync(path, file.bytes);
+  } catch (e) {
+    throw new AppError('validation_error', `cannot write ${path}: ${(e as Error).message}`, 'output');
+  }
+  return path;
 }
 
 /** The local user, recorded as the author of what the CLI changes. */

@@ -7,7 +7,8 @@ import { Command, Option } from 'commander';
 import { AppError } from '../engine/errors.js';
 import { coerceText, jsonSchemaOf, typesOf, type JsonSchema } from '../engine/input.js';
 import { pathParams, type Operation } from '../engine/operation.js';
-import { readBodyArgument, withCli, type GlobalOptions } from './context.js';
+import { readBodyArgument, withCli, writeFileResult, type GlobalOptions } from './context.js';
+import { hasItems, itemFlagHelp, parseItemFlag } from './item-flag.js';
 import { groupSummaries } from './help.js';
 import { presenters, renderCsv, renderTable } from './presenters.js';
 
@@ -75,6 +76,9 @@ function commandFor(parent: Command, op: Operation): Command {
   const flags = flagsOf(op);
   for (const f of flags) cmd.addOption(new Option(f.flag, f.description));
   if (op.schemas.body) cmd.option('--body <json>', 'the request body as JSON, @file.json, or - for standard input');
+  const itemFlag = hasItems(op);
+  if (itemFlag) cmd.option('--item <item>', itemFlagHelp, (value: string, list: string[] = []) => [...list, value]);
+  if (op.produces) cmd.option('-o, --output <file>', 'where to write the document (- for standard output; default: its own name in this directory)');
   const presenter = presenters[op.name];
   if (presenter) cmd.option('--csv', 'print CSV (amounts in pounds) instead of a table');
   cmd.action(async (...args: unknown[]) => {
@@ -90,9 +94,13 @@ function commandFor(parent: Command, op: Operation): Command {
           throw new AppError('validation_error', 'the request body must be a JSON object', 'body');
         }
         body = { ...sent, ...coerceText(op.schemas.body, pick(options, flags, 'body')) };
+        if (itemFlag && options['item'] !== undefined) body = { ...(body as object), items: (options['item'] as string[]).map(parseItemFlag) };
       }
       const result = await cli.run(op, { params, query: pick(options, flags, 'query'), body });
-      if (presenter && !globals.json) process.stdout.write((options['csv'] ? renderCsv : renderTable)(presenter(result.data)));
+      if (result.file) {
+        const written = writeFileResult(result.file, options['output'] as string | undefined);
+        if (written !== null) cli.print({ ...(result.data as object), file: written });
+      } else if (presenter && !globals.json) process.stdout.write((options['csv'] ? renderCsv : renderTable)(presenter(result.data)));
       else cli.print(result.data, result.meta);
     });
   });

@@ -19,6 +19,7 @@ export const globalOptionDocs = [
   ['--org <id>', 'organisation to work on (default: the one chosen with acct use, else the only one)'],
   ['--test', 'work on the organisation\'s test books instead of the live ones'],
   ['--json', 'print the data as JSON, exactly as the API returns it'],
+  ['--smtp <url>', 'SMTP server for e-mailing invoices, as smtp://user:pass@host:port (default $ACCT_SMTP_URL)'],
 ] as const;
 
 export function buildProgram(): Command {

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { Clock } from './clock.js';
+import type { Mailer } from './mail.js';
 import { AppError } from './errors.js';
 import { scopes, type Scope } from './integration/scopes.js';
 import type { DbHandle, Mode, Store } from '../store/store.js';
@@ -61,11 +62,21 @@ export interface Ctx {
   readonly store: Store;
   readonly platform: DbHandle<PlatformDb>;
   readonly principal: Principal | null;
+  /** Outgoing e-mail, when an SMTP server is configured (--smtp, $ACCT_SMTP_URL). */
+  readonly mailer?: Mailer | null;
 }
 
 export interface Result<D = unknown, M = unknown> {
   readonly data: D;
   readonly meta?: M;
+  /** A document instead of JSON (an invoice PDF): HTTP sends the bytes, the CLI writes a file. */
+  readonly file?: FileResult;
+}
+
+export interface FileResult {
+  readonly contentType: string;
+  readonly filename: string;
+  readonly bytes: Uint8Array;
 }
 
 type Shape = z.ZodRawShape;
@@ -86,6 +97,8 @@ export interface OperationSpec<P extends Shape, Q extends Shape, B extends Shape
   readonly body?: B;
   /** HTTP status on success (200 unless it creates something). */
   readonly status?: 200 | 201;
+  /** The media type of a document the operation returns instead of JSON (application/pdf). */
+  readonly produces?: string;
   readonly cli?: { readonly group?: string; readonly action?: string };
   run(ctx: Ctx, input: InputOf<P, Q, B>): Promise<Result>;
 }
@@ -98,6 +111,7 @@ export interface Operation {
   readonly method: HttpMethod;
   readonly path: string;
   readonly status: 200 | 201;
+  readonly produces: string | null;
   readonly cli: { readonly group: string; readonly action: string | null };
   /** Path parameters, query and body schemas; the body rejects unknown fields. */
   readonly schemas: {
@@ -120,6 +134,7 @@ export function defineOperation<P extends Shape = {}, Q extends Shape = {}, B ex
     method: spec.method,
     path: spec.path,
     status: spec.status ?? 200,
+    produces: spec.produces ?? null,
     cli: { group: spec.cli?.group ?? group, action: spec.cli?.action ?? action },
     schemas: {
       params: z.object(spec.params ?? {}),

@@ -16,6 +16,23 @@ import {
   updateTransaction,
 } from './ledger/transactions.js';
 import { accountLedgerOp } from './ledger/account-ledger.js';
+import { contactSummary, createContact, deleteContact, getContact, listContacts, updateContact } from './sales/contacts.js';
+import {
+  createInvoice,
+  deleteInvoice,
+  getInvoice,
+  invoicePdfOp,
+  listInvoices,
+  previewInvoice,
+  recordInvoicePayment,
+  sendInvoice,
+  setInvoiceStatus,
+  updateInvoice,
+  voidInvoiceOp,
+} from './sales/invoices.js';
+import { sweepOp } from './sales/overdue.js';
+import { approveBill, createBill, deleteBill, getBill, listBills, payBill, updateBill, voidBill } from './sales/bills.js';
+import { convertQuote, createQuote, deleteQuote, getQuote, listQuotes, previewQuote, setQuoteStatus, updateQuote } from './sales/quotes.js';
 import { balanceSheetOp, generalLedgerOp, profitLossOp, trialBalanceOp, vatReturnOp } from './reports/operations.js';
 
 export const operations: readonly Operation[] = [
@@ -47,6 +64,40 @@ export const operations: readonly Operation[] = [
   reconcileOp,
   deleteTransactionOp,
   accountLedgerOp,
+  listContacts,
+  createContact,
+  getContact,
+  updateContact,
+  deleteContact,
+  contactSummary,
+  listInvoices,
+  createInvoice,
+  previewInvoice,
+  getInvoice,
+  updateInvoice,
+  deleteInvoice,
+  sendInvoice,
+  invoicePdfOp,
+  recordInvoicePayment,
+  voidInvoiceOp,
+  setInvoiceStatus,
+  sweepOp,
+  listQuotes,
+  createQuote,
+  previewQuote,
+  getQuote,
+  updateQuote,
+  deleteQuote,
+  setQuoteStatus,
+  convertQuote,
+  listBills,
+  createBill,
+  getBill,
+  updateBill,
+  deleteBill,
+  approveBill,
+  payBill,
+  voidBill,
   profitLossOp,
   balanceSheetOp,
   trialBalanceOp,

@@ -9,10 +9,11 @@ import { checkAccess, pathParams, type Ctx, type Operation, type Principal } fro
 import { parseOperationInput } from '../engine/input.js';
 import { authenticate } from '../engine/integration/api-keys.js';
 import type { Clock } from '../engine/clock.js';
+import type { Mailer } from '../engine/mail.js';
 import { appErrorOf } from '../store/driver-errors.js';
 import type { Store } from '../store/store.js';
 import { defaultBodyLimit, readJsonBody } from './body.js';
-import { sendError, sendSuccess } from './envelope.js';
+import { sendError, sendFile, sendSuccess } from './envelope.js';
 
 export const prefixes = ['/v1', '/api/v1'] as const;
 
@@ -21,6 +22,8 @@ export interface AppOptions {
   readonly clock: Clock;
   readonly operations: readonly Operation[];
   readonly bodyLimit?: number;
+  /** Outgoing e-mail (invoices sent with sendEmail), when configured. */
+  readonly mailer?: Mailer | null;
   /** Where unexpected failures are reported (stderr by default). */
   readonly logError?: (error: AppError) => void;
 }
@@ -67,8 +70,10 @@ export function createApp(options: AppOptions): Polka {
       checkAccess(op.access, principal);
       const body = op.schemas.body ? await readJsonBody(req, bodyLimit) : undefined;
       const input = parseOperationInput(op, { params: req.params, query: req.query, body });
-      const ctx: Ctx = { clock, store, platform: store.platform, principal };
-      sendSuccess(res, op.status, await op.run(ctx, input));
+      const ctx: Ctx = { clock, store, platform: store.platform, principal, mailer: options.mailer ?? null };
+      const result = await op.run(ctx, input);
+      if (result.file) sendFile(res, result.file);
+      else sendSuccess(res, op.status, result);
     } catch (e) {
       fail(res, e);
     }

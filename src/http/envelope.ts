@@ -1,7 +1,7 @@
 /** The response envelopes: {success: true, data, meta?} and {success: false, error: {code, message, field?}}. */
 import type { ServerResponse } from 'node:http';
 import type { AppError } from '../engine/errors.js';
-import type { Result } from '../engine/operation.js';
+import type { FileResult, Result } from '../engine/operation.js';
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
@@ -15,6 +15,16 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
 
 export function sendSuccess(res: ServerResponse, status: number, result: Result): void {
   send(res, status, result.meta === undefined ? { success: true, data: result.data } : { success: true, data: result.data, meta: result.meta });
+}
+
+/** A document (an invoice PDF) as itself, named for saving. */
+export function sendFile(res: ServerResponse, file: FileResult): void {
+  res.writeHead(200, {
+    'content-type': file.contentType,
+    'content-length': String(file.bytes.byteLength),
+    'content-disposition': `inline; filename="${file.filename.replace(/["\\\r\n]/g, '_')}"`,
+  });
+  res.end(file.bytes);
 }
 
 export function sendError(res: ServerResponse, error: AppError): void {

@@ -125,6 +125,116 @@ export interface OutboxTable {
   created_at: string;
 }
 
+export interface ContactsTable {
+  id: string;
+  contact_type: 'customer' | 'supplier' | 'both';
+  name: string;
+  company: string | null;
+  email: string | null;
+  email_key: string | null;
+  phone: string | null;
+  address_line1: string | null;
+  address_line2: string | null;
+  city: string | null;
+  region: string | null;
+  postal_code: string | null;
+  country: string;
+  vat_number: string | null;
+  payment_terms: number | null;
+  currency: string;
+  bank_name: string | null;
+  bank_sort_code: string | null;
+  bank_account: string | null;
+  bank_iban: string | null;
+  is_active: number;
+  notes: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type InvoiceKind = 'sales' | 'purchase';
+export type InvoiceStatus = 'draft' | 'sent' | 'approved' | 'paid' | 'overdue' | 'void';
+
+/** Invoices (kind sales) and bills (kind purchase). */
+export interface InvoicesTable {
+  id: string;
+  kind: InvoiceKind;
+  number: string | null;
+  status: InvoiceStatus;
+  contact_id: string;
+  currency: string;
+  issue_date: string;
+  due_date: string;
+  paid_date: string | null;
+  notes: string | null;
+  reference: string | null;
+  subtotal: number;
+  vat_amount: number;
+  total: number;
+  amount_paid: number;
+  transaction_id: string | null;
+  quote_id: string | null;
+  sent_at: string | null;
+  voided_at: string | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type QuoteStatus = 'draft' | 'sent' | 'accepted' | 'rejected' | 'expired' | 'converted';
+
+export interface QuotesTable {
+  id: string;
+  number: string;
+  status: QuoteStatus;
+  contact_id: string;
+  currency: string;
+  issue_date: string;
+  valid_until: string;
+  notes: string | null;
+  terms: string | null;
+  reference: string | null;
+  subtotal: number;
+  vat_amount: number;
+  total: number;
+  converted_invoice_id: string | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type VatRateName = 'standard' | 'reduced' | 'zero' | 'exempt';
+
+export interface DocumentItemsTable {
+  id: string;
+  document_id: string;
+  position: number;
+  description: string;
+  quantity: number;
+  unit_price: number;
+  vat_rate_name: VatRateName;
+  vat_rate: number;
+  net: number;
+  vat_amount: number;
+  line_total: number;
+  account_id: string | null;
+}
+
+export type PaymentMethod = 'bank_transfer' | 'card' | 'cash' | 'other';
+
+export interface PaymentsTable {
+  id: string;
+  invoice_id: string;
+  amount: number;
+  date: string;
+  method: PaymentMethod;
+  reference: string | null;
+  account_id: string;
+  transaction_id: string;
+  created_by: string;
+  created_at: string;
+}
+
 export interface OrgDb {
   organisation: OrganisationTable;
   accounts: AccountsTable;
@@ -132,4 +242,9 @@ export interface OrgDb {
   transactions: TransactionsTable;
   lines: LinesTable;
   outbox: OutboxTable;
+  contacts: ContactsTable;
+  invoices: InvoicesTable;
+  quotes: QuotesTable;
+  document_items: DocumentItemsTable;
+  payments: PaymentsTable;
 }

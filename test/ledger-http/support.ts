@@ -96,3 +96,10 @@ export async function closeFy2025(t: Test, api: Api): Promise<void> {
   const r = await api.request('POST', '/v1/reports/periods/period_20250401/close');
   t.equal(r.status, 200, 'FY 2025/26 closed');
 }
+
+/** POST /v1/contacts (a customer unless said otherwise); its id. */
+export async function contactOk(t: Test, api: Api, body: Record<string, unknown> = {}): Promise<string> {
+  const r = await api.request('POST', '/v1/contacts', { body: { contactType: 'customer', name: 'Client One Ltd', ...body } });
+  t.equal(r.status, 201, `contact created: ${JSON.stringify(r.body?.error ?? '')}`);
+  return r.body.data.id as string;
+}

@@ -1,18 +1,19 @@
 /** GET /transactions: summaries without lines, every filter, sorting and pagination A (default limit 50). */
 import t, { type Test } from 'tap';
 import type { Api } from '../helpers/index.js';
-import { expectError, ledger, postOk, steppingClock } from './support.js';
+import { contactOk, expectError, ledger, postOk, steppingClock } from './support.js';
 
 interface Five {
   api: Api;
   acc: Readonly<Record<string, string>>;
-  ids: { t1: string; t2: string; t3: string; t4: string; t5: string };
+  ids: { t1: string; t2: string; t3: string; t4: string; t5: string; client: string };
 }
 
 /** Five transactions made a second apart (so newest first is a known order). */
 async function five(t: Test): Promise<Five> {
   const clock = steppingClock('2026-11-21T10:00:00Z');
   const { api, acc } = await ledger(t, { clock });
+  const client = await contactOk(t, api);
   const t1 = await postOk(t, api, {
     date: '2026-01-10',
     description: 'Capital introduced',
@@ -39,7 +40,7 @@ async function five(t: Test): Promise<Five> {
     description: 'Consultancy',
     reference: 'S_1',
     lines: [
-      { accountId: acc['1100']!, amount: 60000, contactId: 'cont_client1' },
+      { accountId: acc['1100']!, amount: 60000, contactId: client },
       { accountId: acc['4000']!, amount: -50000 },
       { accountId: acc['2200']!, amount: -10000 },
     ],
@@ -67,7 +68,7 @@ async function five(t: Test): Promise<Five> {
   clock.advance(1000);
   const rec = await api.request('PATCH', `/v1/transactions/${t5}/reconcile`, { body: { reconciled: true } });
   t.equal(rec.status, 200, 't5 reconciled');
-  return { api, acc, ids: { t1, t2, t3, t4, t5 } };
+  return { api, acc, ids: { t1, t2, t3, t4, t5, client } };
 }
 
 const idsOf = (body: { data: { id: string }[] }): string[] => body.data.map((x) => x.id);
@@ -124,7 +125,7 @@ t.test('filters accountId, contactId, status, reconciled', async (t) => {
   const unused = await api.request('GET', `/v1/transactions?accountId=${acc['5920']}`);
   t.same(unused.body.data, []);
   t.equal(unused.body.meta.total, 0);
-  t.same(idsOf((await api.request('GET', '/v1/transactions?contactId=cont_client1')).body), [ids.t3]);
+  t.same(idsOf((await api.request('GET', `/v1/transactions?contactId=${ids.client}`)).body), [ids.t3]);
   t.same((await api.request('GET', '/v1/transactions?contactId=cont_nobody')).body.data, []);
   t.same(idsOf((await api.request('GET', '/v1/transactions?status=draft')).body), [ids.t4]);
   t.same(idsOf((await api.request('GET', '/v1/transactions?status=posted')).body), [ids.t5, ids.t3, ids.t2, ids.t1]);

@@ -1,7 +1,7 @@
 /** Transactions over HTTP: create (posted or draft), every refusal of create, get with lines, closed periods. */
 import t from 'tap';
 import { createOrganisation } from '../../src/engine/organisation/provision.js';
-import { accountIds, closeFy2025, expectError, ledger, lineCount, outbox, post, postOk, transactionTotal } from './support.js';
+import { accountIds, closeFy2025, contactOk, expectError, ledger, lineCount, outbox, post, postOk, transactionTotal } from './support.js';
 
 t.test('POST /transactions records a posted transaction by default: 201 with totals and named lines', async (t) => {
   const { api, acc } = await ledger(t);
@@ -268,12 +268,13 @@ t.test('a date in a closed period is 422 and nothing is stored; the open year st
 
 t.test('GET /transactions/{id} returns the transaction with its lines', async (t) => {
   const { api, acc } = await ledger(t);
+  const client = await contactOk(t, api);
   const id = await postOk(t, api, {
     date: '2026-03-01',
     description: 'Consultancy',
     reference: 'S-1',
     lines: [
-      { accountId: acc['1100']!, amount: 60000, contactId: 'cont_abc123' },
+      { accountId: acc['1100']!, amount: 60000, contactId: client },
       { accountId: acc['4000']!, amount: -50000, description: 'fee' },
       { accountId: acc['2200']!, amount: -10000 },
     ],
@@ -299,7 +300,7 @@ t.test('GET /transactions/{id} returns the transaction with its lines', async (t
   t.type(d.createdBy, 'string');
   t.type(d.createdByName, 'string');
   t.equal(d.lines.length, 3);
-  t.match(d.lines[0], { accountId: acc['1100'], accountCode: '1100', accountName: 'Accounts Receivable', amount: 60000, contactId: 'cont_abc123', vatAmount: null });
+  t.match(d.lines[0], { accountId: acc['1100'], accountCode: '1100', accountName: 'Accounts Receivable', amount: 60000, contactId: client, vatAmount: null });
   t.match(d.lines[1], { accountId: acc['4000'], accountCode: '4000', accountName: 'Sales', amount: -50000, description: 'fee', contactId: null });
   t.match(d.lines[2], { accountId: acc['2200'], accountCode: '2200', accountName: 'VAT Output', amount: -10000 });
 });
@@ -348,4 +349,16 @@ t.test('a transaction of another organisation behaves as nonexistent (404) and i
   t.equal(still.body.data.lines[0].amount, 700);
   // The test dataset of the same organisation does not see live transactions either.
   expectError(t, await api.request('GET', `/v1/transactions/${id}`, { key: other.testApiKey }), 404, 'not_found');
+});
+
+t.test('a line naming a contact that does not exist is refused (400 on its contactId) and nothing is stored', async (t) => {
+  const { api, acc } = await ledger(t);
+  const r = await post(api, {
+    lines: [
+      { accountId: acc['1100']!, amount: 600, contactId: 'cont_nobody' },
+      { accountId: acc['4000']!, amount: -600 },
+    ],
+  });
+  expectError(t, r, 400, 'validation_error', { field: 'lines[0].contactId', message: /cont_nobody/ });
+  t.equal(await transactionTotal(api), 0);
 });

@@ -6,7 +6,8 @@ import { defaultBodyLimit } from '../../http/body.js';
 import { startServer, type RunningServer } from '../../http/server.js';
 import { resolveDataDir } from '../../store/data-dir.js';
 import { Store } from '../../store/store.js';
-import { reportError, type GlobalOptions } from '../context.js';
+import { mailerOf, reportError, type GlobalOptions } from '../context.js';
+import { sweepEverything } from '../../engine/sales/overdue.js';
 import { examplesText, handWritten } from '../help.js';
 
 /** The --port option's parser: a bad port is a usage error (exit 2) before anything opens. */
@@ -21,10 +22,17 @@ function parseByteCount(value: string): number {
   return Number(value);
 }
 
+function parseSeconds(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 86_400) throw new InvalidArgumentError('expected a whole number of seconds from 0 to 86400');
+  return Number(value);
+}
+
 export interface ServeOptions {
   readonly host: string;
   readonly port: number;
   readonly bodyLimit?: number;
+  /** Seconds between overdue sweeps (one runs at start); 0 sweeps only at start. */
+  readonly sweepInterval?: number;
   /** Called once the server accepts connections, before the URL line is printed. */
   readonly onListening?: (server: RunningServer, store: Store) => Promise<string[]>;
 }
@@ -42,14 +50,28 @@ export async function serve(globals: GlobalOptions, options: ServeOptions, prepa
       host: options.host,
       port: options.port,
       bodyLimit: options.bodyLimit,
+      mailer: await mailerOf(globals),
     });
+    const opened = store;
+    // Overdue sweeps: one now, then one every interval; stop waits for one in flight.
+    const report = (message: string) => console.error(message);
+    let sweeping: Promise<unknown> = sweepEverything(opened, systemClock, report);
+    await sweeping;
+    const interval = options.sweepInterval ?? 60;
+    const timer =
+      interval > 0
+        ? setInterval(() => {
+            sweeping = sweeping.then(() => sweepEverything(opened, systemClock, report)).catch((e: unknown) => report(`overdue sweep failed: ${String(e)}`));
+          }, interval * 1000)
+        : undefined;
     const extra = (await options.onListening?.(running, store)) ?? [];
     process.stdout.write(`acct listening on ${running.url} (data ${store.dataDir})\n${extra.map((l) => `${l}\n`).join('')}`);
-    const opened = store;
     const stop = async () => {
+      clearInterval(timer);
       process.off('SIGTERM', stop);
       process.off('SIGINT', stop);
       await running.close();
+      await sweeping;
       await opened.close();
     };
     process.on('SIGTERM', stop);
@@ -71,8 +93,9 @@ export function addServe(program: Command): void {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free one)', parsePort, 3000)
     .option('--body-limit <bytes>', 'largest request body accepted', parseByteCount, defaultBodyLimit)
+    .option('--sweep-interval <seconds>', 'seconds between sweeps that mark invoices and bills past their due date overdue (0: only at start)', parseSeconds, 60)
     .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
-    .action(async (flags: { host: string; port: number; bodyLimit: number }, cmd: Command) => {
+    .action(async (flags: { host: string; port: number; bodyLimit: number; sweepInterval: number }, cmd: Command) => {
       await serve(cmd.optsWithGlobals<GlobalOptions>(), flags);
     });
 }

@@ -2,8 +2,8 @@
  * Posting: the only code that writes transactions and lines. Every rule of
  * the double entry is checked here, before anything is written:
  * at least 2 lines, each a non-zero whole number of pence; the lines sum to
- * exactly 0; every account exists in this organisation and is active; the
- * date is not in a closed period. Invoices, payments, imports and the
+ * exactly 0; every account exists in this organisation and is active; every
+ * contact named exists; the date is not in a closed period. Invoices, payments, imports and the
  * transactions API all come through these functions.
  */
 import type { Kysely } from 'kysely';
@@ -49,14 +49,30 @@ export interface Posting {
 /** What posting needs to know of the books, loaded once per batch. */
 export interface Books {
   readonly accounts: ReadonlyMap<string, AccountsTable>;
+  /** Ids of contacts lines may name. */
+  readonly contacts: ReadonlySet<string>;
   readonly closed: readonly ClosedRange[];
 }
 
-export async function loadBooks(trx: Kysely<OrgDb>, accountIds?: readonly string[]): Promise<Books> {
-  let q = trx.selectFrom('accounts').selectAll();
-  if (accountIds) q = q.where('id', 'in', accountIds.length > 0 ? [...new Set(accountIds)] : ['']);
-  const accounts = await q.execute();
-  return { accounts: new Map(accounts.map((a) => [a.id, a])), closed: await closedRanges(trx) };
+/** The accounts and contacts `lines` name, or all of them for a batch. */
+export async function loadBooks(trx: Kysely<OrgDb>, lines?: readonly LineInput[]): Promise<Books> {
+  let accountQuery = trx.selectFrom('accounts').selectAll();
+  let contactQuery = trx.selectFrom('contacts').select('id');
+  if (lines) {
+    const only = (ids: readonly (string | null | undefined)[]) => {
+      const set = [...new Set(ids.filter((id): id is string => typeof id === 'string'))];
+      return set.length > 0 ? set : [''];
+    };
+    accountQuery = accountQuery.where('id', 'in', only(lines.map((l) => l.accountId)));
+    contactQuery = contactQuery.where('id', 'in', only(lines.map((l) => l.contactId)));
+  }
+  const accounts = await accountQuery.execute();
+  const contacts = await contactQuery.execute();
+  return {
+    accounts: new Map(accounts.map((a) => [a.id, a])),
+    contacts: new Set(contacts.map((c) => c.id)),
+    closed: await closedRanges(trx),
+  };
 }
 
 export interface Prepared {
@@ -92,6 +108,9 @@ export function prepare(books: Books, posting: Posting, input: TransactionInput,
     if (!account) throw new AppError('validation_error', `lines[${i}].accountId: no account ${line.accountId} in this organisation`, `lines[${i}].accountId`);
     if (account.is_active !== 1) {
       throw new AppError('validation_error', `lines[${i}].accountId: account ${account.code} ${account.name} is inactive`, `lines[${i}].accountId`);
+    }
+    if (line.contactId != null && !books.contacts.has(line.contactId)) {
+      throw new AppError('validation_error', `lines[${i}].contactId: no contact ${line.contactId} in this organisation`, `lines[${i}].contactId`);
     }
     const rate = line.vatRate ?? null;
     const treatment = line.vatTreatment ?? null;
@@ -165,7 +184,7 @@ export async function insertPrepared(trx: Kysely<OrgDb>, posting: Posting, prepa
 
 /** Create one transaction (draft or posted); its view. */
 export async function createTransaction(trx: Kysely<OrgDb>, posting: Posting, input: TransactionInput): Promise<TransactionView> {
-  const books = await loadBooks(trx, input.lines.map((l) => l.accountId));
+  const books = await loadBooks(trx, input.lines);
   const prepared = prepare(books, posting, input);
   await insertPrepared(trx, posting, [prepared]);
   return loadTransaction(trx, prepared.row.id);
@@ -197,7 +216,7 @@ export async function replaceDraft(
   };
   // The transaction's current date must be open too: moving a draft out of a closed period changes that period.
   checkDateOpen(await closedRanges(trx), row.date);
-  const prepared = prepare(await loadBooks(trx, input.lines.map((l) => l.accountId)), posting, input, id);
+  const prepared = prepare(await loadBooks(trx, input.lines), posting, input, id);
   await trx.deleteFrom('lines').where('transaction_id', '=', id).execute();
   await trx
     .updateTable('transactions')
@@ -248,6 +267,17 @@ export async function deleteTransaction(trx: Kysely<OrgDb>, id: string): Promise
   const row = await findTransactionRow(trx, id);
   refuseReconciled(row, 'deleted');
   if (row.status !== 'draft') throw new AppError('unprocessable_entity', `transaction ${id} is posted and cannot be deleted; revert it to draft first`);
+  checkDateOpen(await closedRanges(trx), row.date);
+  await trx.deleteFrom('transactions').where('id', '=', id).execute();
+}
+
+/**
+ * Remove a transaction another feature made, draft or posted (a voided
+ * invoice leaves the ledger); reconciled (409) and closed-period (422) ones stay.
+ */
+export async function removeTransaction(trx: Kysely<OrgDb>, id: string): Promise<void> {
+  const row = await findTransactionRow(trx, id);
+  refuseReconciled(row, 'deleted');
   checkDateOpen(await closedRanges(trx), row.date);
   await trx.deleteFrom('transactions').where('id', '=', id).execute();
 }

@@ -1,0 +1,39 @@
+/**
+ * `--item "description;quantity;unit price in pounds;vatRate[;accountId]"`,
+ * repeatable, for every operation whose body has line items (invoices,
+ * bills, quotes): the command-line way to write `items` without JSON.
+ */
+import { AppError } from '../engine/errors.js';
+import { parsePounds } from '../engine/money.js';
+import { jsonSchemaOf, typesOf } from '../engine/input.js';
+import type { Operation } from '../engine/operation.js';
+
+export const itemFlagHelp =
+  'a line as "description;quantity;unit price in pounds;vatRate" (standard, reduced, zero or exempt), optionally ";accountId"; repeat for more lines';
+
+/** Whether the operation's body takes `items`, an array of objects. */
+export function hasItems(op: Operation): boolean {
+  if (!op.schemas.body) return false;
+  const items = jsonSchemaOf(op.schemas.body).properties?.['items'];
+  return items !== undefined && typesOf(items).has('array');
+}
+
+/** One --item value as an item of the API (unit price in pence). */
+export function parseItemFlag(value: string, index: number): Record<string, unknown> {
+  const field = `items[${index}]`;
+  const parts = value.split(';').map((p) => p.trim());
+  const accountId = parts.length >= 5 && /^acc_/.test(parts[parts.length - 1] ?? '') ? parts.pop() : undefined;
+  if (parts.length < 4) {
+    throw new AppError('validation_error', `--item ${JSON.stringify(value)}: expected "description;quantity;unit price;vatRate"`, field);
+  }
+  const [vatRate, price, quantity] = [parts.pop() as string, parts.pop() as string, parts.pop() as string];
+  const number = Number(quantity);
+  if (quantity === '' || !Number.isFinite(number)) throw new AppError('validation_error', `${field}.quantity must be a number, not ${quantity}`, `${field}.quantity`);
+  return {
+    description: parts.join(';'),
+    quantity: number,
+    unitPrice: parsePounds(price, `${field}.unitPrice`),
+    vatRate,
+    ...(accountId === undefined ? {} : { accountId }),
+  };
+}

@@ -1,0 +1,184 @@
+/**
+ * Line items of invoices, bills and quotes: the input shape, and the
+ * arithmetic. Per line, in integer pence:
+ *   net       = quantity × unitPrice, rounded to the nearest penny (halves away from zero);
+ *   vatAmount = net × rate / 100, rounded the same way;
+ *   lineTotal = net + vatAmount.
+ * The document's subtotal, vatAmount and total are the sums of its lines.
+ * Rounding each line to the nearest penny is one of the methods HMRC
+ * accepts (VAT Notice 700, section 17.5). Rates: standard 20%, reduced 5%,
+ * zero 0%, exempt no VAT (0, shown as exempt). An organisation not
+ * registered for VAT charges none: every line's rate is 0.
+ */
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { AppError } from '../errors.js';
+import { newId } from '../ids.js';
+import { idOf } from '../schema.js';
+import type { Clock } from '../clock.js';
+import type { DocumentItemsTable, OrgDb, OrganisationTable, VatRateName } from '../../store/tables.js';
+
+export const vatRateNames = ['standard', 'reduced', 'zero', 'exempt'] as const;
+
+/** The percentage each rate name charges. */
+export const vatPercent: Readonly<Record<VatRateName, number>> = { standard: 20, reduced: 5, zero: 0, exempt: 0 };
+
+export const maxItems = 200;
+const maxQuantity = 1_000_000;
+/** £100m a unit. */
+const maxUnitPrice = 10_000_000_000;
+/** £10bn a line: far inside what posting accepts. */
+const maxNet = 1_000_000_000_000;
+
+/** At most 4 decimal places (hours such as 7.5 or 0.25; litres such as 41.275). */
+const quantity = () =>
+  z
+    .number()
+    .gt(0)
+    .max(maxQuantity)
+    .refine((v) => Math.abs(Math.round(v * 10_000) - v * 10_000) < 1e-6, { message: 'must have at most 4 decimal places' });
+
+/** One line as clients send it; accountId is the revenue (invoices) or expense (bills) account. */
+export const itemInput = z.strictObject({
+  description: z.string().trim().min(1).max(1000),
+  quantity: quantity(),
+  unitPrice: z.number().int().min(-maxUnitPrice).max(maxUnitPrice),
+  vatRate: z.enum(vatRateNames),
+  accountId: idOf('acc').optional(),
+});
+
+export type ItemInput = z.output<typeof itemInput>;
+
+export const itemsInput = () => z.array(itemInput).min(1).max(maxItems);
+
+export interface PricedItem {
+  readonly description: string;
+  readonly quantity: number;
+  readonly unitPrice: number;
+  readonly vatRateName: VatRateName;
+  readonly vatRate: number;
+  readonly net: number;
+  readonly vatAmount: number;
+  readonly lineTotal: number;
+  readonly accountId: string | null;
+}
+
+export interface Priced {
+  readonly items: readonly PricedItem[];
+  readonly subtotal: number;
+  readonly vatAmount: number;
+  readonly total: number;
+}
+
+/** numerator / denominator to the nearest integer, halves away from zero (denominator > 0). */
+function divideRound(numerator: bigint, denominator: bigint): number {
+  const sign = numerator < 0n ? -1n : 1n;
+  const magnitude = numerator * sign;
+  return Number(sign * ((2n * magnitude + denominator) / (2n * denominator)));
+}
+
+export type VatScheme = OrganisationTable['vat_scheme'];
+
+/** Price one line under the organisation's VAT scheme. */
+export function priceItem(item: ItemInput, scheme: VatScheme): PricedItem {
+  const rate = scheme === 'not_registered' ? 0 : vatPercent[item.vatRate];
+  const tenThousandths = BigInt(Math.round(item.quantity * 10_000));
+  const net = divideRound(tenThousandths * BigInt(item.unitPrice), 10_000n);
+  const vatAmount = divideRound(BigInt(net) * BigInt(rate), 100n);
+  return {
+    description: item.description,
+    quantity: item.quantity,
+    unitPrice: item.unitPrice,
+    vatRateName: item.vatRate,
+    vatRate: rate,
+    net,
+    vatAmount,
+    lineTotal: net + vatAmount,
+    accountId: item.accountId ?? null,
+  };
+}
+
+/** Price every line and total them; a document must come to more than zero. */
+export function priceItems(items: readonly ItemInput[], scheme: VatScheme): Priced {
+  const priced = items.map((item, i) => {
+    const p = priceItem(item, scheme);
+    if (Math.abs(p.net) > maxNet) throw new AppError('validation_error', `items[${i}]: quantity × unitPrice is over £10bn`, `items[${i}].unitPrice`);
+    return p;
+  });
+  const subtotal = priced.reduce((s, p) => s + p.net, 0);
+  const vatAmount = priced.reduce((s, p) => s + p.vatAmount, 0);
+  const total = subtotal + vatAmount;
+  if (total <= 0) throw new AppError('validation_error', `the total must be a positive amount, not ${total}`, 'items');
+  return { items: priced, subtotal, vatAmount, total };
+}
+
+export function itemView(row: DocumentItemsTable | (PricedItem & { id?: string })) {
+  if ('document_id' in row) {
+    return {
+      id: row.id,
+      description: row.description,
+      quantity: row.quantity,
+      unitPrice: row.unit_price,
+      vatRate: row.vat_rate,
+      vatRateName: row.vat_rate_name,
+      netAmount: row.net,
+      vatAmount: row.vat_amount,
+      lineTotal: row.line_total,
+      accountId: row.account_id,
+    };
+  }
+  return {
+    ...(row.id === undefined ? {} : { id: row.id }),
+    description: row.description,
+    quantity: row.quantity,
+    unitPrice: row.unitPrice,
+    vatRate: row.vatRate,
+    vatRateName: row.vatRateName,
+    netAmount: row.net,
+    vatAmount: row.vatAmount,
+    lineTotal: row.lineTotal,
+    accountId: row.accountId,
+  };
+}
+
+export type ItemView = ReturnType<typeof itemView>;
+
+/** Store a document's lines, replacing any it had. */
+export async function saveItems(trx: Kysely<OrgDb>, clock: Clock, documentId: string, items: readonly PricedItem[]): Promise<void> {
+  await trx.deleteFrom('document_items').where('document_id', '=', documentId).execute();
+  const rows: DocumentItemsTable[] = items.map((p, i) => ({
+    id: newId('line', clock.now()),
+    document_id: documentId,
+    position: i + 1,
+    description: p.description,
+    quantity: p.quantity,
+    unit_price: p.unitPrice,
+    vat_rate_name: p.vatRateName,
+    vat_rate: p.vatRate,
+    net: p.net,
+    vat_amount: p.vatAmount,
+    line_total: p.lineTotal,
+    account_id: p.accountId,
+  }));
+  if (rows.length > 0) await trx.insertInto('document_items').values(rows).execute();
+}
+
+/** The lines of each document, in order. */
+export async function loadItems(db: Kysely<OrgDb>, documentIds: readonly string[]): Promise<Map<string, DocumentItemsTable[]>> {
+  const out = new Map<string, DocumentItemsTable[]>(documentIds.map((id) => [id, []]));
+  if (documentIds.length === 0) return out;
+  const rows = await db.selectFrom('document_items').selectAll().where('document_id', 'in', documentIds).orderBy('document_id').orderBy('position').execute();
+  for (const row of rows) out.get(row.document_id)?.push(row);
+  return out;
+}
+
+/** Rebuild item inputs from stored lines (to re-price or copy a document). */
+export function itemInputsOf(rows: readonly DocumentItemsTable[]): ItemInput[] {
+  return rows.map((r) => ({
+    description: r.description,
+    quantity: r.quantity,
+    unitPrice: r.unit_price,
+    vatRate: r.vat_rate_name,
+    ...(r.account_id === null ? {} : { accountId: r.account_id }),
+  }));
+}

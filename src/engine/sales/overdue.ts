@@ -1,0 +1,67 @@
+/**
+ * The overdue sweep: issued invoices and bills whose due date has passed
+ * (due before today, in the UK) become overdue, each once; an invoice
+ * raises invoice.overdue. `acct serve` runs it at start and every
+ * --sweep-interval seconds over every organisation; `acct invoices sweep`
+ * runs it for cron users.
+ */
+import type { Kysely } from 'kysely';
+import { actorOf, defineOperation, orgOf } from '../operation.js';
+import { emit } from '../events.js';
+import { today, type Clock } from '../clock.js';
+import type { Posting } from '../ledger/posting.js';
+import { documentView, markOverdue, purchaseBill, salesInvoice } from './documents.js';
+import type { DbHandle, Store } from '../../store/store.js';
+import { modes } from '../../store/data-dir.js';
+import type { OrgDb } from '../../store/tables.js';
+
+export interface Swept {
+  /** Numbers of the invoices that became overdue. */
+  readonly invoices: string[];
+  /** Ids of the bills that became overdue. */
+  readonly bills: string[];
+}
+
+export async function sweepOverdue(trx: Kysely<OrgDb>, posting: Posting): Promise<Swept> {
+  const invoices = await markOverdue(trx, salesInvoice, posting);
+  for (const row of invoices) await emit(trx, posting.clock, 'invoice.overdue', await documentView(trx, salesInvoice, row));
+  const bills = await markOverdue(trx, purchaseBill, posting);
+  return { invoices: invoices.map((r) => r.number ?? r.id), bills: bills.map((r) => r.id) };
+}
+
+/** The sweep over one organisation's books, by the service itself. */
+export function sweepBooks(books: DbHandle<OrgDb>, clock: Clock): Promise<Swept> {
+  return books.write((trx) => sweepOverdue(trx, { clock, actor: { id: 'system', name: 'overdue sweep' } }));
+}
+
+export const sweepOp = defineOperation({
+  name: 'invoices.sweep',
+  summary: 'Mark sent invoices and approved bills past their due date overdue (acct serve does this every minute)',
+  access: 'invoices:write',
+  method: 'POST',
+  path: '/invoices/sweep',
+  async run(ctx) {
+    const swept = await orgOf(ctx).write((trx) => sweepOverdue(trx, { clock: ctx.clock, actor: actorOf(ctx) }));
+    return { data: { date: today(ctx.clock), overdueInvoices: swept.invoices, overdueBills: swept.bills } };
+  },
+});
+
+/**
+ * The sweep over every organisation's live and test books, as `acct serve`
+ * runs it; a failure in one set of books is reported and the rest go on.
+ */
+export async function sweepEverything(store: Store, clock: Clock, report: (message: string) => void): Promise<number> {
+  const organisations = await store.platform.db.selectFrom('organisations').select('id').orderBy('id').execute();
+  let moved = 0;
+  for (const { id } of organisations) {
+    for (const mode of modes) {
+      try {
+        const swept = await sweepBooks(store.org(id, mode), clock);
+        moved += swept.invoices.length + swept.bills.length;
+      } catch (e) {
+        report(`overdue sweep of ${id} (${mode}) failed: ${(e as Error).message}`);
+      }
+    }
+  }
+  return moved;
+}

@@ -1,0 +1,107 @@
+/**
+ * Payments against issued invoices (money received: debit the bank, credit
+ * receivables) and bills (money paid: debit payables, credit the bank).
+ * A payment never exceeds what is due; the one that clears the balance
+ * marks the document paid on its date.
+ */
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { AppError } from '../errors.js';
+import { newId } from '../ids.js';
+import { timestamp } from '../clock.js';
+import { idOf, isoDate } from '../schema.js';
+import { formatPounds } from '../money.js';
+import { createTransaction, type Posting } from '../ledger/posting.js';
+import { accountByCode, amountDue, findDocument, openStatuses, type Kind } from './documents.js';
+import type { AccountsTable, InvoicesTable, OrgDb, PaymentsTable } from '../../store/tables.js';
+
+export const paymentMethods = ['bank_transfer', 'card', 'cash', 'other'] as const;
+
+export const paymentBody = {
+  amount: z.number().int().positive(),
+  date: isoDate(),
+  method: z.enum(paymentMethods).default('bank_transfer'),
+  reference: z.string().max(100).nullable().optional(),
+  accountId: idOf('acc').optional(),
+};
+
+export interface PaymentInput {
+  readonly amount: number;
+  readonly date: string;
+  readonly method: PaymentsTable['method'];
+  readonly reference?: string | null | undefined;
+  readonly accountId?: string | undefined;
+}
+
+/** The bank account a payment goes through: the one named (a bank account, active) or 1200. */
+async function bankAccount(db: Kysely<OrgDb>, id: string | undefined): Promise<AccountsTable> {
+  if (id === undefined) return accountByCode(db, '1200');
+  const account = await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!account) throw new AppError('validation_error', `accountId: no account ${id} in this organisation`, 'accountId');
+  if (account.control_type !== 'bank') throw new AppError('validation_error', `accountId: ${account.code} ${account.name} is not a bank account`, 'accountId');
+  if (account.is_active !== 1) throw new AppError('validation_error', `accountId: ${account.code} ${account.name} is inactive`, 'accountId');
+  return account;
+}
+
+export interface Recorded {
+  readonly payment: PaymentsTable;
+  readonly document: InvoicesTable;
+}
+
+/** Record a payment and post it; the document becomes paid when nothing is left due. */
+export async function recordPayment(trx: Kysely<OrgDb>, k: Kind, posting: Posting, id: string, input: PaymentInput): Promise<Recorded> {
+  const row = await findDocument(trx, k, id);
+  const name = row.number ?? row.id;
+  if (row.status === 'paid') throw new AppError('already_paid', `${k.noun} ${name} is already paid`);
+  if (row.status === 'void') throw new AppError('already_voided', `${k.noun} ${name} is void`);
+  if (!openStatuses(k).includes(row.status)) {
+    throw new AppError('unprocessable_entity', `${k.noun} ${name} is a draft: ${k.noun === 'invoice' ? 'send' : 'approve'} it before recording payments`);
+  }
+  const due = amountDue(row);
+  if (input.amount > due) {
+    throw new AppError('unprocessable_entity', `payment of £${formatPounds(input.amount)} is more than the £${formatPounds(due)} due on ${k.noun} ${name}`);
+  }
+  if (input.date < row.issue_date) throw new AppError('validation_error', `date ${input.date} is before the ${k.noun}'s issue date ${row.issue_date}`, 'date');
+  const bank = await bankAccount(trx, input.accountId);
+  const control = await accountByCode(trx, k.controlCode);
+  const paymentId = newId('pay', posting.clock.now());
+  // Money in for an invoice (bank debit), out for a bill (bank credit).
+  const bankSign = -k.lineSign;
+  const contact = await trx.selectFrom('contacts').select('name').where('id', '=', row.contact_id).executeTakeFirst();
+  const txn = await createTransaction(trx, posting, {
+    date: input.date,
+    description: k.kind === 'sales' ? `Payment for invoice ${name} from ${contact?.name ?? ''}` : `Payment of bill ${name} to ${contact?.name ?? ''}`,
+    reference: input.reference ?? row.number,
+    status: 'posted',
+    sourceType: 'payment',
+    sourceId: paymentId,
+    lines: [
+      { accountId: bank.id, amount: bankSign * input.amount, contactId: row.contact_id },
+      { accountId: control.id, amount: -bankSign * input.amount, contactId: row.contact_id },
+    ],
+  });
+  const payment: PaymentsTable = {
+    id: paymentId,
+    invoice_id: id,
+    amount: input.amount,
+    date: input.date,
+    method: input.method,
+    reference: input.reference ?? null,
+    account_id: bank.id,
+    transaction_id: txn.id,
+    created_by: posting.actor.id,
+    created_at: timestamp(posting.clock),
+  };
+  await trx.insertInto('payments').values(payment).execute();
+  const paid = row.amount_paid + input.amount;
+  const cleared = paid === row.total;
+  // Paid on the latest payment's date, whatever order the payments were recorded in.
+  const latest = await trx.selectFrom('payments').select((eb) => eb.fn.max('date').as('date')).where('invoice_id', '=', id).executeTakeFirstOrThrow();
+  const changes: Partial<InvoicesTable> = {
+    amount_paid: paid,
+    updated_at: payment.created_at,
+    ...(cleared ? { status: 'paid' as const, paid_date: String(latest.date) } : {}),
+  };
+  await trx.updateTable('invoices').set(changes).where('id', '=', id).execute();
+  return { payment, document: { ...row, ...changes } };
+}

@@ -1,0 +1,266 @@
+/** A sales invoice as an A4 PDF, laid out to carry what HMRC asks of a full VAT invoice. */
+import type { Content, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces.js';
+import type { InvoicePdfData, InvoicePdfLine } from './invoice-data.js';
+import { countryName, daysBetween, formatDate, formatMoney, formatQuantity } from './format.js';
+import { renderPdf } from './render.js';
+
+export async function invoicePdf(data: InvoicePdfData): Promise<Buffer> {
+  return renderPdf(invoiceDocument(data));
+}
+
+/** The pdfmake document definition, separate from rendering so its structure can be inspected. */
+export function invoiceDocument(data: InvoicePdfData): TDocumentDefinitions {
+  const { invoice } = data;
+  const registered = data.organisation.vat_scheme !== 'not_registered';
+  return {
+    pageSize: 'A4',
+    pageMargins: [40, 40, 40, 50],
+    info: {
+      title: invoice.invoiceNumber,
+      author: data.organisation.name,
+      subject: `Invoice ${invoice.invoiceNumber}`,
+      creator: 'acct',
+      producer: 'acct',
+    },
+    defaultStyle: { font: 'Roboto', fontSize: 9, lineHeight: 1.15 },
+    styles: {
+      title: { fontSize: 22, bold: true },
+      seller: { fontSize: 13, bold: true },
+      heading: { fontSize: 10, bold: true, margin: [0, 14, 0, 4] },
+      tableHeader: { bold: true, fillColor: '#eeeeee' },
+      banner: { fontSize: 18, bold: true },
+    },
+    footer: (page: number, pages: number): Content => ({
+      text: `${data.organisation.name} · Invoice ${invoice.invoiceNumber} · Page ${page} of ${pages}`,
+      alignment: 'center',
+      fontSize: 7,
+      color: '#666666',
+      margin: [40, 20, 40, 0],
+    }),
+    content: [
+      header(data),
+      parties(data, registered),
+      linesTable(data, registered),
+      totals(data, registered),
+      ...(registered ? [vatSummary(data)] : []),
+      ...paymentsReceived(data),
+      payment(data),
+      ...(invoice.notes ? [{ text: 'Notes', style: 'heading' }, { text: invoice.notes }] : []),
+    ],
+  };
+}
+
+const banners: Readonly<Record<string, { readonly text: string; readonly color: string }>> = {
+  paid: { text: 'PAID', color: '#1b7f3b' },
+  void: { text: 'VOID', color: '#b00020' },
+  draft: { text: 'DRAFT', color: '#666666' },
+};
+
+function header(data: InvoicePdfData): Content {
+  const org = data.organisation;
+  const seller: Content[] = [
+    { text: org.name, style: 'seller' },
+    ...address(org).map((line) => ({ text: line })),
+  ];
+  if (org.email) seller.push({ text: `Email: ${org.email}` });
+  if (org.phone) seller.push({ text: `Telephone: ${org.phone}` });
+  if (org.vat_scheme !== 'not_registered' && org.vat_number) {
+    seller.push({ text: `VAT registration number: ${org.vat_number}`, margin: [0, 4, 0, 0] });
+  }
+  if (org.business_type === 'limited_company' && org.company_number) {
+    seller.push({ text: `Company number: ${org.company_number}` });
+  }
+  const banner = banners[data.invoice.status];
+  return {
+    columns: [
+      { width: '*', stack: seller },
+      {
+        width: 'auto',
+        stack: [
+          { text: 'INVOICE', style: 'title', alignment: 'right' },
+          ...(banner ? [{ text: banner.text, color: banner.color, style: 'banner', alignment: 'right' as const }] : []),
+        ],
+      },
+    ],
+  };
+}
+
+interface AddressFields {
+  readonly address_line1: string | null;
+  readonly address_line2: string | null;
+  readonly city: string | null;
+  readonly region: string | null;
+  readonly postal_code: string | null;
+  readonly country: string;
+}
+
+function address(a: AddressFields): string[] {
+  const lines = [a.address_line1, a.address_line2, a.city, a.region, a.postal_code, countryName(a.country)];
+  return lines.filter((line): line is string => Boolean(line && line.trim()));
+}
+
+function parties(data: InvoicePdfData, registered: boolean): Content {
+  const { contact, invoice } = data;
+  const billTo: Content[] = [{ text: 'Bill to', bold: true }, { text: contact.name, bold: true }];
+  if (contact.company && contact.company !== contact.name) billTo.push({ text: contact.company });
+  billTo.push(...address(contact).map((line) => ({ text: line })));
+  if (contact.vat_number) billTo.push({ text: `VAT registration number: ${contact.vat_number}` });
+
+  const details: [string, string][] = [
+    ['Invoice number', invoice.invoiceNumber],
+    ['Invoice date', formatDate(invoice.issueDate)],
+  ];
+  // The tax point is the invoice date: invoices are issued within 14 days of supply, and no separate supply date is kept.
+  if (registered) details.push(['Tax point', formatDate(invoice.issueDate)]);
+  details.push(['Due date', formatDate(invoice.dueDate)]);
+  if (invoice.reference) details.push(['Your reference', invoice.reference]);
+
+  return {
+    margin: [0, 20, 0, 0],
+    columns: [
+      { width: '*', stack: billTo },
+      {
+        width: 200,
+        layout: 'noBorders',
+        table: {
+          widths: [80, '*'],
+          body: details.map(([label, value]) => [{ text: label, bold: true, noWrap: true }, { text: value }]),
+        },
+      },
+    ],
+  };
+}
+
+function rateLabel(line: InvoicePdfLine): string {
+  return line.vatRateName === 'exempt' ? 'Exempt' : `${formatQuantity(line.vatRate)}%`;
+}
+
+function linesTable(data: InvoicePdfData, registered: boolean): Content {
+  const money = (pence: number): TableCell => ({ text: formatMoney(pence, data.invoice.currency), alignment: 'right' });
+  const head = (text: string, right = true): TableCell => ({ text, style: 'tableHeader', alignment: right ? 'right' : 'left' });
+  const header: TableCell[] = [head('Description', false), head('Quantity'), head('Unit price')];
+  if (registered) header.push(head('VAT rate'), head('Net'), head('VAT'));
+  else header.push(head('Amount'));
+
+  const rows = data.invoice.items.map((line): TableCell[] => {
+    const row: TableCell[] = [
+      { text: line.description },
+      { text: formatQuantity(line.quantity), alignment: 'right' },
+      money(line.unitPrice),
+    ];
+    if (registered) row.push({ text: rateLabel(line), alignment: 'right' }, money(line.netAmount), money(line.vatAmount));
+    else row.push(money(line.netAmount));
+    return row;
+  });
+
+  return {
+    margin: [0, 20, 0, 0],
+    layout: 'lightHorizontalLines',
+    table: {
+      headerRows: 1,
+      widths: registered ? ['*', 45, 65, 45, 70, 60] : ['*', 45, 70, 80],
+      body: [header, ...rows],
+    },
+  };
+}
+
+function totals(data: InvoicePdfData, registered: boolean): Content {
+  const { invoice } = data;
+  const money = (pence: number): string => formatMoney(pence, invoice.currency);
+  const rows: TableCell[][] = [];
+  if (registered) {
+    rows.push([{ text: 'Subtotal' }, { text: money(invoice.subtotal), alignment: 'right' }]);
+    rows.push([{ text: 'VAT' }, { text: money(invoice.vatAmount), alignment: 'right' }]);
+  }
+  rows.push([{ text: 'Total', bold: true }, { text: money(invoice.total), alignment: 'right', bold: true }]);
+  if (invoice.amountPaid > 0) rows.push([{ text: 'Amount paid' }, { text: money(invoice.amountPaid), alignment: 'right' }]);
+  rows.push([
+    { text: 'Amount due', bold: true, fontSize: 11 },
+    { text: money(invoice.amountDue), alignment: 'right', bold: true, fontSize: 11 },
+  ]);
+  return {
+    margin: [0, 10, 0, 0],
+    columns: [
+      { width: '*', text: '' },
+      { width: 'auto', layout: 'lightHorizontalLines', table: { widths: [90, 80], body: rows } },
+    ],
+  };
+}
+
+interface RateTotal {
+  readonly label: string;
+  readonly rate: number;
+  readonly exempt: boolean;
+  net: number;
+  vat: number;
+}
+
+function vatSummary(data: InvoicePdfData): Content {
+  const byLabel = new Map<string, RateTotal>();
+  for (const line of data.invoice.items) {
+    const label = rateLabel(line);
+    const entry = byLabel.get(label) ?? { label, rate: line.vatRate, exempt: line.vatRateName === 'exempt', net: 0, vat: 0 };
+    entry.net += line.netAmount;
+    entry.vat += line.vatAmount;
+    byLabel.set(label, entry);
+  }
+  // Highest rate first, exempt supplies last (after zero-rated, which they are not).
+  const ordered = [...byLabel.values()].sort((a, b) => Number(a.exempt) - Number(b.exempt) || b.rate - a.rate);
+  const money = (pence: number): TableCell => ({ text: formatMoney(pence, data.invoice.currency), alignment: 'right' });
+  const head = (text: string, right = true): TableCell => ({ text, style: 'tableHeader', alignment: right ? 'right' : 'left' });
+  return {
+    stack: [
+      { text: 'VAT summary', style: 'heading' },
+      {
+        layout: 'lightHorizontalLines',
+        table: {
+          headerRows: 1,
+          widths: [60, 70, 60],
+          body: [
+            [head('VAT rate', false), head('Net'), head('VAT')],
+            ...ordered.map((r): TableCell[] => [{ text: r.label }, money(r.net), money(r.vat)]),
+          ],
+        },
+      },
+    ],
+  };
+}
+
+function paymentsReceived(data: InvoicePdfData): Content[] {
+  const { payments, currency } = data.invoice;
+  if (payments.length === 0) return [];
+  return [
+    { text: 'Payments received', style: 'heading' },
+    {
+      layout: 'noBorders',
+      table: {
+        widths: [90, 90, 70],
+        body: payments.map((p): TableCell[] => [
+          { text: formatDate(p.date) },
+          { text: p.method.replaceAll('_', ' ') },
+          { text: formatMoney(p.amount, currency), alignment: 'right' },
+        ]),
+      },
+    },
+  ];
+}
+
+function payment(data: InvoicePdfData): Content {
+  const { invoice } = data;
+  const lines: Content[] = [{ text: 'Payment', style: 'heading' }];
+  if (invoice.status === 'paid') {
+    lines.push({
+      text: invoice.paidDate ? `PAID in full on ${formatDate(invoice.paidDate)}. Thank you.` : 'PAID in full. Thank you.',
+      bold: true,
+    });
+  } else if (invoice.status === 'void') {
+    lines.push({ text: 'This invoice has been cancelled: nothing is due.' });
+  } else if (invoice.amountDue <= 0) {
+    lines.push({ text: 'Nothing is due on this invoice.' });
+  } else {
+    const days = daysBetween(invoice.issueDate, invoice.dueDate);
+    lines.push({ text: `Please pay by ${formatDate(invoice.dueDate)}, quoting ${invoice.invoiceNumber}.`, bold: true });
+    lines.push({ text: days > 0 ? `Payment terms: ${days} days from the invoice date.` : 'Payment terms: due on receipt.' });
+  }
+  return { stack: lines, unbreakable: true };
+}
