@@ -44,7 +44,9 @@ export function openApiDocument(operations: readonly Operation[]) {
         ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(op.schemas.body) } } } }
         : {}),
       responses: {
-        [String(op.status)]: { description: 'Success', content: { 'application/json': { schema: envelope({}) } } },
+        [String(op.status)]: op.produces
+          ? { description: 'The document', content: { [op.produces]: { schema: { type: 'string', contentMediaType: op.produces } } } }
+          : { description: 'Success', content: { 'application/json': { schema: envelope({}) } } },
         default: { $ref: '#/components/responses/Error' },
       },
     };
