@@ -11,6 +11,7 @@ import { readBodyArgument, withCli, writeFileResult, type GlobalOptions } from '
 import { hasItems, itemFlagHelp, parseItemFlag } from './item-flag.js';
 import { groupSummaries } from './help.js';
 import { presenters, renderCsv, renderTable } from './presenters.js';
+import { pageFooter } from './render.js';
 
 export const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
@@ -100,7 +101,8 @@ function commandFor(parent: Command, op: Operation): Command {
       if (result.file) {
         const written = writeFileResult(result.file, options['output'] as string | undefined);
         if (written !== null) cli.print({ ...(result.data as object), file: written });
-      } else if (presenter && !globals.json) process.stdout.write((options['csv'] ? renderCsv : renderTable)(presenter(result.data)));
+      } else if (presenter && !globals.json && options['csv']) process.stdout.write(renderCsv(presenter(result.data)));
+      else if (presenter && !globals.json) process.stdout.write(renderTable(presenter(result.data)) + pageFooter(result.meta));
       else cli.print(result.data, result.meta);
     });
   });

@@ -1,5 +1,6 @@
 /**
- * How the CLI shows reports: each as a titled table whose money columns
+ * How the CLI shows reports and lists of contacts, invoices, bills and
+ * quotes: each as a titled table whose money columns
  * print in pounds, as a readable table or as CSV. --json prints the API's
  * data instead, in pence.
  */
@@ -79,7 +80,31 @@ export const presenters: Readonly<Record<string, (data: any) => Presented>> = {
     money: [2],
     rows: Object.entries(d.boxes).map(([box, amount]) => [box.replace('box', ''), d.description[box], amount as number]),
   }),
+  'contacts.list': (d) => ({
+    title: 'Contacts',
+    columns: ['id', 'type', 'name', 'company', 'email', 'terms'],
+    money: [],
+    rows: d.map((c: any) => [c.id, c.contactType, c.name, c.company, c.email, c.paymentTerms]),
+  }),
+  'invoices.list': (d) => documents('Invoices', 'invoiceNumber', d),
+  'bills.list': (d) => documents('Bills', 'billNumber', d),
+  'quotes.list': (d) => ({
+    title: 'Quotes',
+    columns: ['number', 'status', 'contact', 'issued', 'valid until', 'total', 'id'],
+    money: [5],
+    rows: d.map((q: any) => [q.quoteNumber, q.status, q.contactName, q.issueDate, q.validUntil, q.total, q.id]),
+  }),
 };
+
+/** Invoices or bills, one a row, amounts in pounds. */
+function documents(title: string, numberField: string, d: any[]): Presented {
+  return {
+    title,
+    columns: ['number', 'status', 'contact', 'issued', 'due', 'total', 'amount due', 'id'],
+    money: [5, 6],
+    rows: d.map((x) => [x[numberField], x.status, x.contactName, x.issueDate, x.dueDate, x.total, x.amountDue, x.id]),
+  };
+}
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
 function cells(p: Presented): string[][] {

@@ -56,12 +56,15 @@ export function renderData(data: unknown, meta?: unknown): string {
       out = Object.keys(rest).length === 0 ? rows : `${renderRecord(rest)}\n${chalk.bold(only[0])}\n${rows}`;
     } else out = renderRecord(data);
   } else out = `${cell(data)}\n`;
-  if (isRecord(meta) && typeof meta['total'] === 'number') {
-    const { total, page, limit } = meta as { total: number; page?: number; limit?: number };
-    const pages = limit ? Math.max(1, Math.ceil(total / limit)) : 1;
-    out += chalk.dim(`${total} in all${page ? `, page ${page} of ${pages}` : ''}\n`);
-  }
-  return out;
+  return out + pageFooter(meta);
+}
+
+/** "12 in all, page 1 of 3" under a page of a list; nothing for other results. */
+export function pageFooter(meta: unknown): string {
+  if (!isRecord(meta) || typeof meta['total'] !== 'number') return '';
+  const { total, page, limit } = meta as { total: number; page?: number; limit?: number };
+  const pages = limit ? Math.max(1, Math.ceil(total / limit)) : 1;
+  return chalk.dim(`${total} in all${page ? `, page ${page} of ${pages}` : ''}\n`);
 }
 
 export function renderError(error: AppError, json: boolean): string {
