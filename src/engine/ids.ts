@@ -13,12 +13,35 @@ function encodeTime(ms: number): string {
 
 /**
  * A new prefixed identifier (`acc_…`, `key_…`): 10 characters of creation
- * time then 16 random ones, so ids sort roughly by creation.
+ * time then 16 random ones, so ids sort by creation. Ids made in the same
+ * millisecond count up from the first one's random part, so they sort in
+ * the order they were made (the outbox delivers events in that order).
  */
 export function newId(prefix: string, now: Date = new Date()): string {
+  const ms = now.getTime();
+  if (ms === lastMs) increment(lastTail);
+  else {
+    lastMs = ms;
+    // The top digit starts below 16, so counting up cannot overflow in practice.
+    lastTail = Array.from({ length: 16 }, (_, i) => randomByte() % (i === 0 ? 16 : 32));
+  }
   let tail = '';
-  for (let i = 0; i < 16; i++) tail += alphabet[randomByte() % 32];
-  return `${prefix}_${encodeTime(now.getTime())}${tail}`;
+  for (const digit of lastTail) tail += alphabet[digit];
+  return `${prefix}_${encodeTime(ms)}${tail}`;
+}
+
+let lastMs = -1;
+let lastTail: number[] = [];
+
+function increment(digits: number[]): void {
+  for (let i = digits.length - 1; i >= 0; i--) {
+    const next = (digits[i] as number) + 1;
+    if (next < 32) {
+      digits[i] = next;
+      return;
+    }
+    digits[i] = 0;
+  }
 }
 
 // Random bytes drawn 4 KiB at a time: a bulk import makes millions of ids.

@@ -1,11 +1,16 @@
-/** The `search` query parameter: a literal substring match over text columns. */
+/** The `search` query parameter: a literal substring match over text columns, ignoring case. */
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 
+/** The search text as fold() in the store folds a column (see src/store/sqlite.ts). */
+const fold = (text: string): string => text.normalize('NFC').toLocaleLowerCase('en-GB');
+
 /**
- * `column like '%text%'` for each column, any of them matching. The text is
- * literal: % and _ are escaped, with the escape character declared (standard SQL).
+ * Whether any of the columns contains the text, ignoring case in every
+ * script: `fold(column) like '%text%'` with the text folded the same way.
+ * The text is literal: % and _ are escaped, with the escape character
+ * declared (standard SQL); fold() is a function each store provides.
  */
 export function containsText<DB, TB extends keyof DB>(eb: ExpressionBuilder<DB, TB>, columns: readonly string[], text: string): Expression<SqlBool> {
-  const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return eb.or(columns.map((column) => sql<SqlBool>`${sql.ref(column)} like ${pattern} escape '\\'`));
+  const pattern = `%${fold(text).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return eb.or(columns.map((column) => sql<SqlBool>`fold(${sql.ref(column)}) like ${pattern} escape '\\'`));
 }

@@ -17,6 +17,9 @@ export function openSqlite(file: string, migrations: MigrationSet, options: { cr
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
+    // fold(text): text compared without case in every script (SQLite's own lower() and LIKE fold A-Z only).
+    // PostgreSQL gets the same function as lower(normalize(text, NFC)).
+    db.function('fold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.normalize('NFC').toLocaleLowerCase('en-GB') : text));
     migrate(db, migrations);
     return db;
   } catch (e) {

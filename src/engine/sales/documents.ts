@@ -133,6 +133,9 @@ async function lineAccounts(db: Kysely<OrgDb>, k: Kind, items: readonly ItemInpu
       throw new AppError('validation_error', `${field}: ${account.code} ${account.name} is ${account.account_type}; ${k.noun} lines post to ${k.lineAccountTypes.join(' or ')} accounts`, field);
     }
     if (account.is_active !== 1) throw new AppError('validation_error', `${field}: account ${account.code} ${account.name} is inactive`, field);
+    if (account.control_type !== null || (account.is_system === 1 && account.account_type === 'asset')) {
+      throw new AppError('validation_error', `${field}: ${account.code} ${account.name} is a control or system account, which ${k.noun} lines cannot post to`, field);
+    }
     return account.id;
   });
 }
@@ -332,9 +335,10 @@ export async function deleteDocument(trx: Kysely<OrgDb>, k: Kind, id: string): P
  * Move issued documents whose due date has passed (before today) to
  * overdue; the rows moved, each once.
  */
-export async function markOverdue(trx: Kysely<OrgDb>, k: Kind, posting: Posting): Promise<InvoicesTable[]> {
-  const rows = await trx
-    .selectFrom('invoices')
+export async function markOverdue(trx: Kysely<OrgDb>, k: Kind, posting: Posting, onlyId?: string): Promise<InvoicesTable[]> {
+  let q = trx.selectFrom('invoices');
+  if (onlyId !== undefined) q = q.where('id', '=', onlyId);
+  const rows = await q
     .selectAll()
     .where('kind', '=', k.kind)
     .where('status', '=', k.issued)

@@ -227,7 +227,7 @@ export const invoicePdfOp = defineOperation({
 /** E-mail a draft invoice's PDF (as it will be once sent) to the customer; nothing is stored. */
 async function emailInvoice(ctx: Ctx, row: InvoicesTable): Promise<void> {
   if (!ctx.mailer) {
-    throw new AppError('unprocessable_entity', 'sendEmail needs an SMTP server: start acct serve with --smtp URL, or set ACCT_SMTP_URL');
+    throw new AppError('unprocessable_entity', 'sendEmail needs an SMTP server: give --smtp URL (to acct serve, or to this command) or set ACCT_SMTP_URL');
   }
   const db = orgOf(ctx).db;
   const contact = await findContact(db, row.contact_id);
@@ -360,7 +360,7 @@ export const setInvoiceStatus = defineOperation({
         if (row.due_date >= today(ctx.clock)) {
           throw new AppError('unprocessable_entity', `invoice ${name} is due on ${row.due_date} and cannot be overdue before then`);
         }
-        await orgOf(ctx).write((trx) => sweepOverdue(trx, posting(ctx)));
+        await orgOf(ctx).write((trx) => sweepOverdue(trx, posting(ctx), row.id));
         break;
       }
       case 'paid':

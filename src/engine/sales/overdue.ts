@@ -22,9 +22,11 @@ export interface Swept {
   readonly bills: string[];
 }
 
-export async function sweepOverdue(trx: Kysely<OrgDb>, posting: Posting): Promise<Swept> {
-  const invoices = await markOverdue(trx, salesInvoice, posting);
+/** Sweep every overdue invoice and bill, or only the invoice named. */
+export async function sweepOverdue(trx: Kysely<OrgDb>, posting: Posting, onlyInvoiceId?: string): Promise<Swept> {
+  const invoices = await markOverdue(trx, salesInvoice, posting, onlyInvoiceId);
   for (const row of invoices) await emit(trx, posting.clock, 'invoice.overdue', await documentView(trx, salesInvoice, row));
+  if (onlyInvoiceId !== undefined) return { invoices: invoices.map((r) => r.number ?? r.id), bills: [] };
   const bills = await markOverdue(trx, purchaseBill, posting);
   return { invoices: invoices.map((r) => r.number ?? r.id), bills: bills.map((r) => r.id) };
 }

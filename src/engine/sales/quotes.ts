@@ -11,7 +11,7 @@ import { AppError } from '../errors.js';
 import { emit } from '../events.js';
 import { newId } from '../ids.js';
 import { timestamp, today } from '../clock.js';
-import { addDays } from '../dates.js';
+import { addDays, daysBetween } from '../dates.js';
 import { clearableText, idOf, isoDate } from '../schema.js';
 import { pageMeta, pageOffset, pageQuery, sortQuery } from '../pagination.js';
 import { loadOrganisation } from '../organisation/organisation.js';
@@ -99,9 +99,15 @@ interface QuoteInput {
 async function computeQuote(db: Kysely<OrgDb>, ctx: Ctx, input: QuoteInput) {
   const c = await computeDocument(db, salesInvoice, ctx.clock, { contactId: input.contactId, items: input.items, issueDate: input.issueDate });
   const org = await loadOrganisation(db);
-  const validUntil = input.validUntil ?? addDays(c.issueDate, org.quote_validity_days);
-  if (validUntil < c.issueDate) throw new AppError('validation_error', `validUntil ${validUntil} is before issueDate ${c.issueDate}`, 'validUntil');
+  const validUntil = validUntilOf(c.issueDate, input.validUntil, org.quote_validity_days);
   return { ...c, validUntil };
+}
+
+/** validUntil as given, else issueDate + the validity days; never before the issue date. */
+function validUntilOf(issueDate: string, given: string | undefined, validityDays: number): string {
+  const validUntil = given ?? addDays(issueDate, validityDays);
+  if (validUntil < issueDate) throw new AppError('validation_error', `validUntil ${validUntil} is before issueDate ${issueDate}`, 'validUntil');
+  return validUntil;
 }
 
 async function allocateQuoteNumber(trx: Kysely<OrgDb>): Promise<string> {
@@ -161,23 +167,31 @@ export const previewQuote = defineOperation({
   access: 'any-key',
   method: 'POST',
   path: '/quotes/preview',
-  body: { items: fields.items, issueDate: fields.issueDate },
+  body: { ...fields, contactId: fields.contactId.optional() },
   async run(ctx, input) {
-    const org = await loadOrganisation(orgOf(ctx).db);
+    const db = orgOf(ctx).db;
+    if (input.contactId !== undefined) {
+      const c = await computeQuote(db, ctx, { ...input, contactId: input.contactId });
+      return { data: previewView(c.priced, c.issueDate, c.validUntil, c.contact.id) };
+    }
+    const org = await loadOrganisation(db);
     const priced = priceItems(input.items, org.vat_scheme);
     const issueDate = input.issueDate ?? today(ctx.clock);
-    return {
-      data: {
-        issueDate,
-        validUntil: addDays(issueDate, org.quote_validity_days),
-        items: priced.items.map((i) => itemView(i)),
-        subtotal: priced.subtotal,
-        vatAmount: priced.vatAmount,
-        total: priced.total,
-      },
-    };
+    return { data: previewView(priced, issueDate, validUntilOf(issueDate, input.validUntil, org.quote_validity_days), null) };
   },
 });
+
+function previewView(priced: ReturnType<typeof priceItems>, issueDate: string, validUntil: string, contactId: string | null) {
+  return {
+    contactId,
+    issueDate,
+    validUntil,
+    items: priced.items.map((i) => itemView(i)),
+    subtotal: priced.subtotal,
+    vatAmount: priced.vatAmount,
+    total: priced.total,
+  };
+}
 
 export const getQuote = defineOperation({
   name: 'quotes.get',
@@ -249,7 +263,8 @@ export const updateQuote = defineOperation({
         contactId: input.contactId ?? row.contact_id,
         items: input.items ?? itemInputsOf((await loadItems(trx, [row.id])).get(row.id) ?? []),
         issueDate: input.issueDate ?? row.issue_date,
-        validUntil: input.validUntil ?? row.valid_until,
+        // A new issue date without validUntil keeps the quote valid for as many days as before.
+        validUntil: input.validUntil ?? (input.issueDate === undefined ? row.valid_until : addDays(input.issueDate, daysBetween(row.issue_date, row.valid_until))),
       });
       const changes: Partial<QuotesTable> = {
         contact_id: c.contact.id,
