@@ -80,6 +80,24 @@ export const presenters: Readonly<Record<string, (data: any) => Presented>> = {
     money: [2],
     rows: Object.entries(d.boxes).map(([box, amount]) => [box.replace('box', ''), d.description[box], amount as number]),
   }),
+  'reports.dashboard': (d) => ({
+    title: `Dashboard ${d.currentPeriod.from} to ${d.currentPeriod.to}`,
+    columns: ['measure', 'amount', 'a year earlier', 'change %'],
+    money: [1, 2],
+    rows: [
+      ['Bank balance', d.bankBalance, null, null],
+      ['Accounts receivable', d.accountsReceivable, null, null],
+      ['Accounts payable', d.accountsPayable, null, null],
+      ['Revenue', d.revenue.current, d.revenue.prior, d.revenue.change],
+      ['Expenses', d.expenses.current, d.expenses.prior, d.expenses.change],
+      ['Net profit', d.netProfit.current, d.netProfit.prior, d.netProfit.change],
+      [`Overdue invoices (${d.overdueInvoices.count})`, d.overdueInvoices.total, null, null],
+      [`Bills due in 30 days (${d.upcomingBills.count})`, d.upcomingBills.total, null, null],
+      [`VAT to set aside (${d.taxSetAside.vatScheme})`, d.taxSetAside.vat, null, null],
+    ],
+  }),
+  'reports.aged-debtors': (d) => aged(d),
+  'reports.aged-creditors': (d) => aged(d),
   'contacts.list': (d) => ({
     title: 'Contacts',
     columns: ['id', 'type', 'name', 'company', 'email', 'terms'],
@@ -95,6 +113,17 @@ export const presenters: Readonly<Record<string, (data: any) => Presented>> = {
     rows: d.map((q: any) => [q.quoteNumber, q.status, q.contactName, q.issueDate, q.validUntil, q.total, q.id]),
   }),
 };
+
+/** An aged report: a row per contact and the totals, by bucket. */
+function aged(d: any): Presented {
+  const buckets = ['current', 'days1to30', 'days31to60', 'days61to90', 'days90plus', 'total'];
+  return {
+    title: `${d.reportTitle} at ${d.reportDate}`,
+    columns: ['contact', 'current', '1-30', '31-60', '61-90', '90+', 'total'],
+    money: [1, 2, 3, 4, 5, 6],
+    rows: [...d.contacts.map((c: any) => [c.contactName, ...buckets.map((b) => c[b])]), ['Total', ...buckets.map((b) => d.totals[b])]],
+  };
+}
 
 /** Invoices or bills, one a row, amounts in pounds. */
 function documents(title: string, numberField: string, d: any[]): Presented {

@@ -47,3 +47,10 @@ export function fiscalYearFrom(startDate: string): DateRange {
   const next = `${Number(startDate.slice(0, 4)) + 1}${startDate.slice(4)}`;
   return { startDate, endDate: addDays(next, -1) };
 }
+
+/** The same day `years` years away; 29 February becomes 28 February in a common year. */
+export function addYears(date: string, years: number): string {
+  const year = String(Number(date.slice(0, 4)) + years).padStart(4, '0');
+  const shifted = `${year}${date.slice(4)}`;
+  return date.slice(5) === '02-29' && formatDate(parseDate(shifted)) !== shifted ? `${year}-02-28` : shifted;
+}

@@ -33,7 +33,16 @@ import {
 import { sweepOp } from './sales/overdue.js';
 import { approveBill, createBill, deleteBill, getBill, listBills, payBill, updateBill, voidBill } from './sales/bills.js';
 import { convertQuote, createQuote, deleteQuote, getQuote, listQuotes, previewQuote, setQuoteStatus, updateQuote } from './sales/quotes.js';
-import { balanceSheetOp, generalLedgerOp, profitLossOp, trialBalanceOp, vatReturnOp } from './reports/operations.js';
+import {
+  agedCreditorsOp,
+  agedDebtorsOp,
+  balanceSheetOp,
+  dashboardOp,
+  generalLedgerOp,
+  profitLossOp,
+  trialBalanceOp,
+  vatReturnOp,
+} from './reports/operations.js';
 
 export const operations: readonly Operation[] = [
   health,
@@ -103,4 +112,7 @@ export const operations: readonly Operation[] = [
   trialBalanceOp,
   generalLedgerOp,
   vatReturnOp,
+  dashboardOp,
+  agedDebtorsOp,
+  agedCreditorsOp,
 ];

@@ -6,6 +6,8 @@ import { checkRange, idOf, reportDate } from '../schema.js';
 import { balanceSheet, profitLoss, trialBalance } from './statements.js';
 import { generalLedger } from './general-ledger.js';
 import { vatReturn } from './vat.js';
+import { dashboard } from './dashboard.js';
+import { agedReport } from './aged.js';
 
 const range = { from: reportDate(), to: reportDate() };
 
@@ -75,5 +77,43 @@ export const vatReturnOp = defineOperation({
   async run(ctx, input) {
     checkRange(input.from, input.to);
     return { data: await vatReturn(orgOf(ctx).db, input.from, input.to) };
+  },
+});
+
+export const dashboardOp = defineOperation({
+  name: 'reports.dashboard',
+  summary: 'The business today: bank, receivables, payables, the year to date against the year before, overdue invoices, bills due, VAT to set aside',
+  access: 'reports:read',
+  method: 'GET',
+  path: '/reports/dashboard',
+  cli: { group: 'report' },
+  async run(ctx) {
+    return { data: await dashboard(orgOf(ctx).db, today(ctx.clock)) };
+  },
+});
+
+export const agedDebtorsOp = defineOperation({
+  name: 'reports.aged-debtors',
+  summary: 'What customers owe at a date (default today), by days overdue: current, 1-30, 31-60, 61-90, 90+',
+  access: 'reports:read',
+  method: 'GET',
+  path: '/reports/aged-debtors',
+  query: { asOfDate: reportDate().optional() },
+  cli: { group: 'report' },
+  async run(ctx, input) {
+    return { data: await agedReport(orgOf(ctx).db, 'sales', input.asOfDate ?? today(ctx.clock)) };
+  },
+});
+
+export const agedCreditorsOp = defineOperation({
+  name: 'reports.aged-creditors',
+  summary: 'What is owed to suppliers at a date (default today), by days overdue: current, 1-30, 31-60, 61-90, 90+',
+  access: 'reports:read',
+  method: 'GET',
+  path: '/reports/aged-creditors',
+  query: { asOfDate: reportDate().optional() },
+  cli: { group: 'report' },
+  async run(ctx, input) {
+    return { data: await agedReport(orgOf(ctx).db, 'purchase', input.asOfDate ?? today(ctx.clock)) };
   },
 });
