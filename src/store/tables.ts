@@ -118,6 +118,14 @@ export interface LinesTable {
   posted: number;
 }
 
+/** Posted debit and credit totals per account and day, kept by triggers on lines (migration 0005). */
+export interface AccountDaysTable {
+  account_id: string;
+  date: string;
+  debit: number;
+  credit: number;
+}
+
 export interface OutboxTable {
   id: string;
   event: string;
@@ -242,6 +250,7 @@ export interface OrgDb {
   transactions: TransactionsTable;
   lines: LinesTable;
   outbox: OutboxTable;
+  account_days: AccountDaysTable;
   contacts: ContactsTable;
   invoices: InvoicesTable;
   quotes: QuotesTable;

@@ -102,7 +102,7 @@ export async function openLedger(bench: Bench, beforeClose?: (l: Ledger) => Prom
   assert.ok(all.every((a) => a.isActive), 'a new chart starts all active');
   const ids = new Map(all.map((a) => [a.code, a.id]));
   const codes = chosenCodes(all);
-  const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(db);
+  const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name != 'account_days' order by name`.execute(db);
   const l: Ledger = {
     api,
     db,
@@ -371,6 +371,20 @@ export async function storedLedgerProblems(l: Ledger): Promise<string[]> {
     select l.id, l.transaction_id from lines l join transactions t on t.id = l.transaction_id
     where l.posted != (case t.status when 'posted' then 1 else 0 end) or l.date != t.date`.execute(l.db);
   for (const r of drift.rows) problems.push(`line ${r.id} does not follow transaction ${r.transaction_id} (posted flag or date)`);
+
+  // The per-day totals the triggers keep must equal the posted lines, day by day.
+  const days = await sql<{ account_id: string; date: string; debit: number; credit: number; line_debit: number | null; line_credit: number | null }>`
+    select d.account_id, d.date, d.debit, d.credit, x.debit as line_debit, x.credit as line_credit
+    from account_days d left join (
+      select account_id, date, sum(case when amount > 0 then amount else 0 end) as debit, sum(case when amount < 0 then -amount else 0 end) as credit
+      from lines where posted = 1 group by account_id, date
+    ) x on x.account_id = d.account_id and x.date = d.date
+    where d.debit != coalesce(x.debit, 0) or d.credit != coalesce(x.credit, 0)`.execute(l.db);
+  for (const r of days.rows) problems.push(`account_days ${r.account_id} ${r.date}: ${r.debit}/${r.credit}, the lines say ${r.line_debit ?? 0}/${r.line_credit ?? 0}`);
+  const missing = await sql<{ n: number }>`
+    select count(*) as n from (select distinct account_id, date from lines where posted = 1) x
+    where not exists (select 1 from account_days d where d.account_id = x.account_id and d.date = x.date)`.execute(l.db);
+  if (Number(missing.rows[0]?.n) > 0) problems.push(`${missing.rows[0]?.n} account-days of posted lines have no account_days row`);
   return problems;
 }
 

@@ -22,29 +22,34 @@ export interface Range {
   readonly to?: string;
 }
 
+/**
+ * Sums the per-day totals the store keeps for posted lines (account_days):
+ * a few rows per account and day, however many lines the ledger holds.
+ */
 export async function postedBalances(db: Kysely<OrgDb>, range: Range): Promise<AccountBalance[]> {
   let q = db
-    .selectFrom('lines')
-    .innerJoin('accounts', 'accounts.id', 'lines.account_id')
-    .where('lines.posted', '=', 1)
+    .selectFrom('account_days')
+    .innerJoin('accounts', 'accounts.id', 'account_days.account_id')
     .select((eb) => [
       'accounts.id',
       'accounts.code',
       'accounts.name',
       'accounts.account_type',
-      eb.fn.sum<number>(eb.case().when('lines.amount', '>', 0).then(eb.ref('lines.amount')).else(0).end()).as('debit'),
-      eb.fn.sum<number>('lines.amount').as('net'),
+      eb.fn.sum<number>('account_days.debit').as('debit'),
+      eb.fn.sum<number>('account_days.credit').as('credit'),
     ])
     .groupBy(['accounts.id', 'accounts.code', 'accounts.name', 'accounts.account_type'])
     .orderBy('accounts.code');
-  if (range.from) q = q.where('lines.date', '>=', range.from);
-  if (range.to) q = q.where('lines.date', '<=', range.to);
+  if (range.from) q = q.where('account_days.date', '>=', range.from);
+  if (range.to) q = q.where('account_days.date', '<=', range.to);
   const rows = await q.execute();
-  return rows.map((r) => {
-    const debit = Number(r.debit);
-    const net = Number(r.net);
-    return { id: r.id, code: r.code, name: r.name, accountType: r.account_type, debit, credit: debit - net, net };
-  });
+  return rows
+    .map((r) => {
+      const debit = Number(r.debit);
+      const credit = Number(r.credit);
+      return { id: r.id, code: r.code, name: r.name, accountType: r.account_type, debit, credit, net: debit - credit };
+    })
+    .filter((b) => b.debit !== 0 || b.credit !== 0);
 }
 
 /** The balance as a report shows it: debit − credit for assets and expenses, credit − debit for the rest. */

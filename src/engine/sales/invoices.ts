@@ -34,7 +34,6 @@ import {
 } from './documents.js';
 import { paymentBody, recordPayment } from './payments.js';
 import { sweepOverdue } from './overdue.js';
-import { invoicePdf } from '../../pdf/invoice.js';
 import type { InvoicePdfData } from '../../pdf/invoice-data.js';
 import type { InvoicesTable, OrgDb } from '../../store/tables.js';
 
@@ -204,6 +203,12 @@ export async function invoicePdfData(db: Kysely<OrgDb>, row: InvoicesTable): Pro
       payments: view.payments,
     },
   };
+}
+
+/** Render the PDF; pdfmake is loaded on first use, not by every command that loads the registry. */
+async function invoicePdf(data: InvoicePdfData): Promise<Buffer> {
+  const { invoicePdf: render } = await import('../../pdf/invoice.js');
+  return render(data);
 }
 
 const pdfFile = (number: string, bytes: Uint8Array) => ({ contentType: 'application/pdf', filename: `${number}.pdf`, bytes });
