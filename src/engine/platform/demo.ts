@@ -5,6 +5,7 @@
  */
 import { timestamp, today, type Clock } from '../clock.js';
 import { seedDemoActivity } from './demo-activity.js';
+import { seedDemoSales } from './demo-sales.js';
 import { insertKey } from '../integration/api-keys.js';
 import { scopes } from '../integration/scopes.js';
 import { createOrganisation } from '../organisation/provision.js';
@@ -45,9 +46,11 @@ export async function ensureDemoOrganisation(store: Store, clock: Clock): Promis
         .execute(),
     );
   }
-  await store.org(organisationId, 'live').write((trx) =>
-    seedDemoActivity(trx, { clock, actor: { id: 'demo', name: 'Demo data' } }, today(clock)),
-  );
+  await store.org(organisationId, 'live').write(async (trx) => {
+    const posting = { clock, actor: { id: 'demo', name: 'Demo data' } };
+    await seedDemoActivity(trx, posting, today(clock));
+    await seedDemoSales(trx, posting, today(clock));
+  });
   await store.platform.write((trx) => setPlatformSetting(trx, demoKey, organisationId));
   return { id: organisationId, created: true };
 }
