@@ -64,6 +64,11 @@ export interface Ctx {
   readonly principal: Principal | null;
   /** Outgoing e-mail, when an SMTP server is configured (--smtp, $ACCT_SMTP_URL). */
   readonly mailer?: Mailer | null;
+  /**
+   * The caller's books bound to a database transaction the adapter has
+   * opened (an Idempotency-Key request): reads and writes join it.
+   */
+  readonly books?: OrgScope;
 }
 
 export interface Result<D = unknown, M = unknown> {
@@ -169,6 +174,7 @@ export function actorOf(ctx: Ctx): Actor {
 
 /** The organisation books of the caller. */
 export function orgOf(ctx: Ctx): OrgScope {
+  if (ctx.books) return ctx.books;
   const p = ctx.principal;
   if (!p) throw new AppError('unauthorized', 'an API key is required');
   const handle = ctx.store.org(p.organisationId, p.mode);

@@ -4,7 +4,7 @@ import { health } from './platform/health.js';
 import { getOrganisation, updateOrganisation } from './organisation/profile.js';
 import { getSettings, updateSettings } from './organisation/settings.js';
 import { closePeriodOp, getPeriodOp, listPeriodsOp } from './ledger/periods.js';
-import { createKey, listKeys, listScopes, revokeKey, rotateKey } from './integration/api-keys.js';
+import { createKey, listKeys, listScopes, renameKey, revokeKey, rotateKey } from './integration/api-keys.js';
 import { accountBalance, accountTypesOp, createAccount, deleteAccount, getAccount, listAccounts, updateAccount } from './ledger/accounts.js';
 import {
   createTransactionOp,
@@ -58,6 +58,7 @@ export const operations: readonly Operation[] = [
   createKey,
   rotateKey,
   revokeKey,
+  renameKey,
   listAccounts,
   accountTypesOp,
   getAccount,

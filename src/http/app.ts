@@ -11,9 +11,12 @@ import { authenticate } from '../engine/integration/api-keys.js';
 import type { Clock } from '../engine/clock.js';
 import type { Mailer } from '../engine/mail.js';
 import { appErrorOf } from '../store/driver-errors.js';
+import { loadOrganisation } from '../engine/organisation/organisation.js';
+import { keyCreationLimit, planLimits, RateLimiter } from './rate-limit.js';
 import type { Store } from '../store/store.js';
 import { defaultBodyLimit, readJsonBody } from './body.js';
-import { sendError, sendFile, sendSuccess } from './envelope.js';
+import { send, sendError, sendFile, sendSuccess } from './envelope.js';
+import { fingerprintOf, idempotencyHeader, idempotencyKeyOf, runIdempotent } from './idempotency.js';
 
 export const prefixes = ['/v1', '/api/v1'] as const;
 
@@ -22,6 +25,8 @@ export interface AppOptions {
   readonly clock: Clock;
   readonly operations: readonly Operation[];
   readonly bodyLimit?: number;
+  /** Enforce the plans' rate limits (acct serve does; tests of other things need not). */
+  readonly rateLimits?: boolean;
   /** Outgoing e-mail (invoices sent with sendEmail), when configured. */
   readonly mailer?: Mailer | null;
   /** Where unexpected failures are reported (stderr by default). */
@@ -64,13 +69,39 @@ export function createApp(options: AppOptions): Polka {
     onError: (err, _req, res) => fail(res, err),
   });
 
+  const limiter = options.rateLimits ? new RateLimiter(clock) : null;
+  const plans = new Map<string, { plan: keyof typeof planLimits; until: number }>();
+  /** The plan of an organisation: its business type, re-read once a minute. */
+  const planOf = async (organisationId: string) => {
+    const cached = plans.get(organisationId);
+    if (cached && cached.until > clock.now().getTime()) return cached.plan;
+    const plan = (await loadOrganisation(store.org(organisationId, 'live').db)).business_type;
+    plans.set(organisationId, { plan, until: clock.now().getTime() + 60_000 });
+    return plan;
+  };
+  const limit = async (op: Operation, principal: Principal) => {
+    if (!limiter) return;
+    const org = principal.organisationId;
+    if (op.name === 'keys.create' || op.name === 'keys.rotate') limiter.take(`keys:${org}`, keyCreationLimit, 'creating API keys');
+    const plan = await planOf(org);
+    limiter.take(`org:${org}`, planLimits[plan], `the ${plan === 'sole_trader' ? 'Sole Trader' : 'Limited Company'} plan`);
+  };
+
   const handler = (op: Operation) => async (req: Request, res: Parameters<typeof sendError>[0]) => {
     try {
       const principal = op.access === 'public' ? null : await principalOf(req, store);
       checkAccess(op.access, principal);
+      if (principal) await limit(op, principal);
       const body = op.schemas.body ? await readJsonBody(req, bodyLimit) : undefined;
       const input = parseOperationInput(op, { params: req.params, query: req.query, body });
       const ctx: Ctx = { clock, store, platform: store.platform, principal, mailer: options.mailer ?? null };
+      const key = op.method !== 'GET' && principal ? idempotencyKeyOf(req.headers[idempotencyHeader]) : undefined;
+      if (key !== undefined) {
+        const path = req.path.replace(/^\/api\/v1/, '/v1');
+        const stored = await runIdempotent(ctx, clock, op, input, { key, method: op.method, path, fingerprint: fingerprintOf(op.method, path, body) });
+        send(res, stored.status, stored.body, stored.replayed ? { 'idempotent-replayed': 'true' } : {});
+        return;
+      }
       const result = await op.run(ctx, input);
       if (result.file) sendFile(res, result.file);
       else sendSuccess(res, op.status, result);

@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { AppError } from '../engine/errors.js';
 import type { FileResult, Result } from '../engine/operation.js';
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
@@ -31,5 +31,6 @@ export function sendError(res: ServerResponse, error: AppError): void {
   // After a refused oversized body the rest of it is unread: close the connection rather than parse it.
   const headers: Record<string, string> = error.code === 'payload_too_large' ? { connection: 'close' } : {};
   if (error.code === 'unauthorized') headers['www-authenticate'] = 'Bearer';
+  if ('retryAfter' in error && typeof error.retryAfter === 'number') headers['retry-after'] = String(error.retryAfter);
   send(res, error.status, { success: false, error: error.toJSON() }, headers);
 }

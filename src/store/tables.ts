@@ -126,6 +126,16 @@ export interface AccountDaysTable {
   credit: number;
 }
 
+export interface IdempotencyKeysTable {
+  key: string;
+  fingerprint: string;
+  method: string;
+  path: string;
+  status: number;
+  response: string;
+  created_at: string;
+}
+
 export interface OutboxTable {
   id: string;
   event: string;
@@ -251,6 +261,7 @@ export interface OrgDb {
   lines: LinesTable;
   outbox: OutboxTable;
   account_days: AccountDaysTable;
+  idempotency_keys: IdempotencyKeysTable;
   contacts: ContactsTable;
   invoices: InvoicesTable;
   quotes: QuotesTable;

@@ -31,6 +31,8 @@ export interface ServeOptions {
   readonly host: string;
   readonly port: number;
   readonly bodyLimit?: number;
+  /** Enforce the plans' rate limits (default true). */
+  readonly rateLimits?: boolean;
   /** Seconds between overdue sweeps (one runs at start); 0 sweeps only at start. */
   readonly sweepInterval?: number;
   /** Called once the server accepts connections, before the URL line is printed. */
@@ -51,6 +53,7 @@ export async function serve(globals: GlobalOptions, options: ServeOptions, prepa
       port: options.port,
       bodyLimit: options.bodyLimit,
       mailer: await mailerOf(globals),
+      rateLimits: options.rateLimits ?? true,
     });
     const opened = store;
     // Overdue sweeps: one now, then one every interval; stop waits for one in flight.
@@ -93,9 +96,10 @@ export function addServe(program: Command): void {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free one)', parsePort, 3000)
     .option('--body-limit <bytes>', 'largest request body accepted', parseByteCount, defaultBodyLimit)
+    .option('--no-rate-limit', 'do not enforce the plans\' request rate limits (for load tests and scripted migrations)')
     .option('--sweep-interval <seconds>', 'seconds between sweeps that mark invoices and bills past their due date overdue (0: only at start)', parseSeconds, 60)
     .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
-    .action(async (flags: { host: string; port: number; bodyLimit: number; sweepInterval: number }, cmd: Command) => {
-      await serve(cmd.optsWithGlobals<GlobalOptions>(), flags);
+    .action(async (flags: { host: string; port: number; bodyLimit: number; sweepInterval: number; rateLimit: boolean }, cmd: Command) => {
+      await serve(cmd.optsWithGlobals<GlobalOptions>(), { ...flags, rateLimits: flags.rateLimit });
     });
 }

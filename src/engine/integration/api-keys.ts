@@ -228,3 +228,23 @@ export const revokeKey = defineOperation({
     return { data: { id: input.id, revoked: true, revokedAt } };
   },
 });
+
+export const renameKey = defineOperation({
+  name: 'keys.rename',
+  summary: "Change a key's name (its scopes cannot change: rotate or create another key)",
+  access: 'all-scopes',
+  method: 'PATCH',
+  path: '/api-keys/{id}',
+  params: { id: idOf('key') },
+  body: { name: z.string().trim().min(1).max(100) },
+  async run(ctx, input) {
+    const caller = callerOf(ctx);
+    const row = await ctx.platform.write(async (trx) => {
+      const row = await ownKey(trx, caller, input.id);
+      if (row.revoked_at !== null) throw new AppError('conflict', `API key ${row.id} is revoked and cannot be renamed`);
+      await trx.updateTable('api_keys').set({ name: input.name }).where('id', '=', row.id).execute();
+      return { ...row, name: input.name };
+    });
+    return { data: keyView(row) };
+  },
+});
