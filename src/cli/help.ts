@@ -105,6 +105,16 @@ export const handWritten = {
       'acct export --from 2025-04-01 --to 2026-03-31 > fy2025.journal',
     ],
   },
+  webhooksVerify: {
+    name: 'webhooks verify',
+    usage: 'webhooks verify --secret WHSEC --timestamp SECONDS --signature HEX [--payload FILE] [--tolerance SECONDS]',
+    summary: "Check a received webhook delivery's signature and timestamp, as a receiver should",
+    description:
+      'Recomputes HMAC-SHA256 over "<timestamp>.<raw body>" keyed with the whole secret (whsec_ included), compares it ' +
+      'with the X-Service-Signature header in constant time, and checks the timestamp is within --tolerance seconds (300 ' +
+      'by default) of now. Prints valid or invalid with the reason; exits 0 when valid, 1 when not. See acct-webhooks(7).',
+    examples: ['acct webhooks verify --secret "$SECRET" --timestamp 1795000000 --signature 5f0c… --payload body.json'],
+  },
   openapi: {
     name: 'openapi',
     usage: 'openapi',

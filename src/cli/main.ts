@@ -13,6 +13,7 @@ import { addPost } from './commands/post.js';
 import { addLedger } from './commands/ledger.js';
 import { addImport } from './commands/import.js';
 import { addExport } from './commands/export.js';
+import { addWebhooksVerify } from './commands/webhooks-verify.js';
 
 export const globalOptionDocs = [
   ['--data <dir>', 'data directory (default $ACCT_DATA, else ./acct-data)'],
@@ -39,6 +40,7 @@ export function buildProgram(): Command {
   addExport(program);
   addOpenApi(program);
   addOperationCommands(program, operations);
+  addWebhooksVerify(program);
   for (const cmd of program.commands) {
     cmd.exitOverride();
     for (const sub of cmd.commands) sub.exitOverride();

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { Clock } from './clock.js';
 import type { Mailer } from './mail.js';
+import type { WebhookPolicy } from './integration/webhook-url.js';
 import { AppError } from './errors.js';
 import { scopes, type Scope } from './integration/scopes.js';
 import type { DbHandle, Mode, Store } from '../store/store.js';
@@ -69,6 +70,8 @@ export interface Ctx {
    * opened (an Idempotency-Key request): reads and writes join it.
    */
   readonly books?: OrgScope;
+  /** Which webhook URLs may be registered (strict unless acct serve allows http or private addresses). */
+  readonly webhookPolicy?: WebhookPolicy;
 }
 
 export interface Result<D = unknown, M = unknown> {

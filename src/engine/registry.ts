@@ -31,6 +31,7 @@ import {
   voidInvoiceOp,
 } from './sales/invoices.js';
 import { sweepOp } from './sales/overdue.js';
+import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, rotateWebhook, updateWebhook } from './integration/webhooks.js';
 import { approveBill, createBill, deleteBill, getBill, listBills, payBill, updateBill, voidBill } from './sales/bills.js';
 import { convertQuote, createQuote, deleteQuote, getQuote, listQuotes, previewQuote, setQuoteStatus, updateQuote } from './sales/quotes.js';
 import {
@@ -59,6 +60,12 @@ export const operations: readonly Operation[] = [
   rotateKey,
   revokeKey,
   renameKey,
+  listWebhooks,
+  createWebhook,
+  updateWebhook,
+  deleteWebhook,
+  rotateWebhook,
+  listDeliveries,
   listAccounts,
   accountTypesOp,
   getAccount,

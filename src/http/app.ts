@@ -10,6 +10,7 @@ import { parseOperationInput } from '../engine/input.js';
 import { authenticate } from '../engine/integration/api-keys.js';
 import type { Clock } from '../engine/clock.js';
 import type { Mailer } from '../engine/mail.js';
+import { strictPolicy, type WebhookPolicy } from '../engine/integration/webhook-url.js';
 import { appErrorOf } from '../store/driver-errors.js';
 import { loadOrganisation } from '../engine/organisation/organisation.js';
 import { keyCreationLimit, planLimits, RateLimiter } from './rate-limit.js';
@@ -27,6 +28,8 @@ export interface AppOptions {
   readonly bodyLimit?: number;
   /** Enforce the plans' rate limits (acct serve does; tests of other things need not). */
   readonly rateLimits?: boolean;
+  /** Which webhook URLs may be registered (strict by default). */
+  readonly webhookPolicy?: WebhookPolicy;
   /** Outgoing e-mail (invoices sent with sendEmail), when configured. */
   readonly mailer?: Mailer | null;
   /** Where unexpected failures are reported (stderr by default). */
@@ -94,7 +97,7 @@ export function createApp(options: AppOptions): Polka {
       if (principal) await limit(op, principal);
       const body = op.schemas.body ? await readJsonBody(req, bodyLimit) : undefined;
       const input = parseOperationInput(op, { params: req.params, query: req.query, body });
-      const ctx: Ctx = { clock, store, platform: store.platform, principal, mailer: options.mailer ?? null };
+      const ctx: Ctx = { clock, store, platform: store.platform, principal, mailer: options.mailer ?? null, webhookPolicy: options.webhookPolicy ?? strictPolicy };
       const key = op.method !== 'GET' && principal ? idempotencyKeyOf(req.headers[idempotencyHeader]) : undefined;
       if (key !== undefined) {
         const path = req.path.replace(/^\/api\/v1/, '/v1');

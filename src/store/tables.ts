@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 /** Row types of the two kinds of database, as kysely sees them. Booleans are stored as 0/1. */
 
 export interface OrganisationsTable {
@@ -141,6 +142,38 @@ export interface OutboxTable {
   event: string;
   payload: string;
   created_at: string;
+  fanned_out: Generated<number>;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  url: string;
+  description: string | null;
+  events: string;
+  secret: string;
+  is_active: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event: string;
+  body: string;
+  event_at: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: string | null;
+  last_attempt_at: string | null;
+  response_status: number | null;
+  latency_ms: number | null;
+  error: string | null;
+  created_at: string;
+  completed_at: string | null;
 }
 
 export interface ContactsTable {
@@ -262,6 +295,8 @@ export interface OrgDb {
   outbox: OutboxTable;
   account_days: AccountDaysTable;
   idempotency_keys: IdempotencyKeysTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   contacts: ContactsTable;
   invoices: InvoicesTable;
   quotes: QuotesTable;
