@@ -31,6 +31,7 @@ import {
   voidInvoiceOp,
 } from './sales/invoices.js';
 import { sweepOp } from './sales/overdue.js';
+import { getRequest, listRequests } from './integration/request-log.js';
 import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, rotateWebhook, updateWebhook } from './integration/webhooks.js';
 import { approveBill, createBill, deleteBill, getBill, listBills, payBill, updateBill, voidBill } from './sales/bills.js';
 import { convertQuote, createQuote, deleteQuote, getQuote, listQuotes, previewQuote, setQuoteStatus, updateQuote } from './sales/quotes.js';
@@ -66,6 +67,8 @@ export const operations: readonly Operation[] = [
   deleteWebhook,
   rotateWebhook,
   listDeliveries,
+  listRequests,
+  getRequest,
   listAccounts,
   accountTypesOp,
   getAccount,

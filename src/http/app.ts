@@ -14,6 +14,7 @@ import { strictPolicy, type WebhookPolicy } from '../engine/integration/webhook-
 import { appErrorOf } from '../store/driver-errors.js';
 import { loadOrganisation } from '../engine/organisation/organisation.js';
 import { keyCreationLimit, planLimits, RateLimiter } from './rate-limit.js';
+import type { RequestLog } from './request-log.js';
 import type { Store } from '../store/store.js';
 import { defaultBodyLimit, readJsonBody } from './body.js';
 import { send, sendError, sendFile, sendSuccess } from './envelope.js';
@@ -28,6 +29,8 @@ export interface AppOptions {
   readonly bodyLimit?: number;
   /** Enforce the plans' rate limits (acct serve does; tests of other things need not). */
   readonly rateLimits?: boolean;
+  /** Where authenticated requests are logged (none: not logged). */
+  readonly requestLog?: RequestLog;
   /** Which webhook URLs may be registered (strict by default). */
   readonly webhookPolicy?: WebhookPolicy;
   /** Outgoing e-mail (invoices sent with sendEmail), when configured. */
@@ -38,12 +41,17 @@ export interface AppOptions {
 
 const bearer = /^Bearer\s+(\S+)\s*$/i;
 
-async function principalOf(req: IncomingMessage, store: Store): Promise<Principal> {
+/** The API key of the Authorization header, if it has the Bearer form. */
+function bearerToken(req: IncomingMessage): string | undefined {
   const header = req.headers.authorization;
-  if (!header) throw new AppError('unauthorized', 'missing API key: send Authorization: Bearer sk_live_…');
-  const m = bearer.exec(header);
-  if (!m?.[1]) throw new AppError('unauthorized', 'malformed Authorization header: expected Bearer <API key>');
-  return authenticate(store.platform.db, m[1]);
+  return header ? bearer.exec(header)?.[1] : undefined;
+}
+
+async function principalOf(req: IncomingMessage, store: Store): Promise<Principal> {
+  if (!req.headers.authorization) throw new AppError('unauthorized', 'missing API key: send Authorization: Bearer sk_live_…');
+  const token = bearerToken(req);
+  if (!token) throw new AppError('unauthorized', 'malformed Authorization header: expected Bearer <API key>');
+  return authenticate(store.platform.db, token);
 }
 
 /** `{id}` placeholders to polka's `:id`. */
@@ -60,16 +68,18 @@ export function createApp(options: AppOptions): Polka {
   const logError =
     options.logError ?? ((e: AppError) => console.error(`internal error: ${e.cause instanceof Error ? e.cause.stack : String(e.cause)}`));
 
+  /** Answer a failure; the error member sent. */
   const fail = (res: Parameters<typeof sendError>[0], e: unknown) => {
     const error = appErrorOf(e);
     if (error.status >= 500) logError(error);
     if (!res.headersSent) sendError(res, error);
     else res.destroy();
+    return error.toJSON();
   };
 
   const app = polka({
     onNoMatch: (req, res) => sendError(res, new AppError('not_found', `no route for ${req.method} ${req.path}`)),
-    onError: (err, _req, res) => fail(res, err),
+    onError: (err, _req, res) => void fail(res, err),
   });
 
   const limiter = options.rateLimits ? new RateLimiter(clock) : null;
@@ -91,17 +101,40 @@ export function createApp(options: AppOptions): Polka {
   };
 
   const handler = (op: Operation) => async (req: Request, res: Parameters<typeof sendError>[0]) => {
+    const started = performance.now();
+    let principal: Principal | null = null;
+    let idempotencyKey: string | undefined;
+    let error: unknown;
+    if (options.requestLog) {
+      const log = options.requestLog;
+      res.once('finish', () => {
+        if (!principal) return;
+        log.add({
+          organisationId: principal.organisationId,
+          mode: principal.mode,
+          method: op.method,
+          path: req.url ?? req.path,
+          status: res.statusCode,
+          latencyMs: Math.round(performance.now() - started),
+          keyId: principal.keyId,
+          keyPrefix: bearerToken(req)?.slice(0, 8) ?? null,
+          idempotencyKey: idempotencyKey ?? null,
+          error: res.statusCode >= 400 ? error : undefined,
+        });
+      });
+    }
     try {
-      const principal = op.access === 'public' ? null : await principalOf(req, store);
+      principal = op.access === 'public' ? null : await principalOf(req, store);
       checkAccess(op.access, principal);
       if (principal) await limit(op, principal);
       const body = op.schemas.body ? await readJsonBody(req, bodyLimit) : undefined;
       const input = parseOperationInput(op, { params: req.params, query: req.query, body });
       const ctx: Ctx = { clock, store, platform: store.platform, principal, mailer: options.mailer ?? null, webhookPolicy: options.webhookPolicy ?? strictPolicy };
-      const key = op.method !== 'GET' && principal ? idempotencyKeyOf(req.headers[idempotencyHeader]) : undefined;
-      if (key !== undefined) {
+      idempotencyKey = op.method !== 'GET' && principal ? idempotencyKeyOf(req.headers[idempotencyHeader]) : undefined;
+      if (idempotencyKey !== undefined) {
         const path = req.path.replace(/^\/api\/v1/, '/v1');
-        const stored = await runIdempotent(ctx, clock, op, input, { key, method: op.method, path, fingerprint: fingerprintOf(op.method, path, body) });
+        const stored = await runIdempotent(ctx, clock, op, input, { key: idempotencyKey, method: op.method, path, fingerprint: fingerprintOf(op.method, path, body) });
+        error = (stored.body as { error?: unknown }).error;
         send(res, stored.status, stored.body, stored.replayed ? { 'idempotent-replayed': 'true' } : {});
         return;
       }
@@ -109,7 +142,7 @@ export function createApp(options: AppOptions): Polka {
       if (result.file) sendFile(res, result.file);
       else sendSuccess(res, op.status, result);
     } catch (e) {
-      fail(res, e);
+      error = fail(res, e);
     }
   };
 

@@ -2,6 +2,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions } from './app.js';
+import { RequestLog } from './request-log.js';
 
 export interface ServerOptions extends AppOptions {
   readonly host: string;
@@ -17,7 +18,8 @@ export interface RunningServer {
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const app = createApp(options);
+  const requestLog = options.requestLog ?? new RequestLog(options.store, options.clock);
+  const app = createApp({ ...options, requestLog });
   const server = http.createServer(app.handler as unknown as http.RequestListener);
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {
@@ -36,7 +38,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
         // close() stops accepting and ends idle keep-alive connections; busy ones end after their response.
-        server.close(() => resolve());
+        server.close(() => void requestLog.close().then(resolve));
         server.closeIdleConnections();
         setTimeout(() => server.closeAllConnections(), options.graceMs ?? 10_000).unref();
       })),

@@ -137,6 +137,19 @@ export interface IdempotencyKeysTable {
   created_at: string;
 }
 
+export interface RequestLogTable {
+  id: string;
+  method: string;
+  path: string;
+  status: number;
+  latency_ms: number;
+  key_id: string | null;
+  key_prefix: string | null;
+  idempotency_key: string | null;
+  error: string | null;
+  created_at: string;
+}
+
 export interface OutboxTable {
   id: string;
   event: string;
@@ -297,6 +310,7 @@ export interface OrgDb {
   idempotency_keys: IdempotencyKeysTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  request_log: RequestLogTable;
   contacts: ContactsTable;
   invoices: InvoicesTable;
   quotes: QuotesTable;
