@@ -107,6 +107,8 @@ export interface OperationSpec<P extends Shape, Q extends Shape, B extends Shape
   readonly status?: 200 | 201;
   /** The media type of a document the operation returns instead of JSON (application/pdf). */
   readonly produces?: string;
+  /** Fields of `data` that are secrets shown once: never stored for an Idempotency-Key replay (replayed as null). */
+  readonly secrets?: readonly string[];
   readonly cli?: { readonly group?: string; readonly action?: string };
   run(ctx: Ctx, input: InputOf<P, Q, B>): Promise<Result>;
 }
@@ -120,6 +122,7 @@ export interface Operation {
   readonly path: string;
   readonly status: 200 | 201;
   readonly produces: string | null;
+  readonly secrets: readonly string[];
   readonly cli: { readonly group: string; readonly action: string | null };
   /** Path parameters, query and body schemas; the body rejects unknown fields. */
   readonly schemas: {
@@ -143,6 +146,7 @@ export function defineOperation<P extends Shape = {}, Q extends Shape = {}, B ex
     path: spec.path,
     status: spec.status ?? 200,
     produces: spec.produces ?? null,
+    secrets: spec.secrets ?? [],
     cli: { group: spec.cli?.group ?? group, action: spec.cli?.action ?? action },
     schemas: {
       params: z.object(spec.params ?? {}),

@@ -5,7 +5,8 @@
  * stores nothing, so the key can be retried. The operation runs inside a
  * savepoint: a 4xx rolls its writes back and keeps only the record. The
  * write transaction also serialises concurrent requests with one key: the
- * second waits and then replays the first.
+ * second waits and then replays the first. Secrets shown once (an API key,
+ * a webhook signing secret) are not stored: a replay shows them as null.
  */
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
@@ -34,8 +35,26 @@ export function idempotencyKeyOf(header: string | string[] | undefined): string 
   return key;
 }
 
+/** JSON with object keys sorted, so the order a client writes fields in does not matter. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
 export function fingerprintOf(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${JSON.stringify(body ?? null)}`).digest('hex');
+  return createHash('sha256').update(`${method} ${path}\n${canonical(body)}`).digest('hex');
+}
+
+/** The response as stored for replays: secrets shown once (a new API key, a signing secret) become null. */
+function storable(body: unknown, secrets: readonly string[]): unknown {
+  if (secrets.length === 0) return body;
+  const envelope = body as { data?: Record<string, unknown> };
+  if (!envelope.data || typeof envelope.data !== 'object') return body;
+  return { ...envelope, data: { ...envelope.data, ...Object.fromEntries(secrets.filter((f) => f in (envelope.data ?? {})).map((f) => [f, null])) } };
 }
 
 export interface IdempotentRequest {
@@ -85,7 +104,7 @@ export async function runIdempotent(ctx: Ctx, clock: Clock, op: Operation, input
         method: request.method,
         path: request.path,
         status,
-        response: JSON.stringify(body),
+        response: JSON.stringify(storable(body, op.secrets)),
         created_at: timestamp(clock),
       })
       .execute();

@@ -155,6 +155,7 @@ export const listScopes = defineOperation({
 
 export const createKey = defineOperation({
   name: 'keys.create',
+  secrets: ['key'],
   summary: 'Create an API key of the caller\'s mode; the full key is in the response once only',
   description: 'Without scopes the key has all 17. The key field of the response is never shown again.',
   access: 'all-scopes',
@@ -181,6 +182,7 @@ export const createKey = defineOperation({
 
 export const rotateKey = defineOperation({
   name: 'keys.rotate',
+  secrets: ['key'],
   summary: 'Replace a key with a new one of the same name and scopes, revoking the old one in the same step',
   access: 'all-scopes',
   method: 'POST',

@@ -70,6 +70,7 @@ const endpointParams = { id: idOf('whe') };
 
 export const createWebhook = defineOperation({
   name: 'webhooks.create',
+  secrets: ['secret'],
   summary: 'Register a webhook endpoint (at most 5): an https URL and the events it receives; the signing secret is shown now only',
   access: 'all-scopes',
   method: 'POST',
@@ -164,6 +165,7 @@ export const deleteWebhook = defineOperation({
 
 export const rotateWebhook = defineOperation({
   name: 'webhooks.rotate',
+  secrets: ['secret'],
   summary: 'A new signing secret for an endpoint; the old one stops working at once',
   access: 'all-scopes',
   method: 'POST',

@@ -1,0 +1,217 @@
+/**
+ * Isolation over a real server: two organisations in one data directory
+ * never see or touch each other's contacts, invoices, bills, quotes,
+ * transactions or accounts (404 not_found, as if they did not exist), and
+ * within one organisation the test dataset (sk_test_ keys) and the live
+ * one do not see each other.
+ */
+import t from 'tap';
+import type { Test } from 'tap';
+import { newBooks, serveBooks, type Api, type Reply } from '../helpers/index.js';
+import { accountIds } from '../ledger-http/support.js';
+import { item } from '../sales-http/invoice-support.js';
+import { createOrganisation } from '../../src/engine/organisation/provision.js';
+import { expectError } from './support.js';
+
+const clock = '2026-11-21T10:00:00Z';
+
+interface Made {
+  readonly contact: string;
+  readonly supplier: string;
+  readonly invoice: string;
+  readonly bill: string;
+  readonly quote: string;
+  readonly transaction: string;
+  readonly account: string;
+}
+
+async function created(t: Test, r: Reply, what: string): Promise<string> {
+  t.equal(r.status, 201, `${what} created: ${JSON.stringify(r.body?.error ?? '')}`);
+  return r.body?.data?.id as string;
+}
+
+/** One of each resource, made with the key given (all drafts, so that their owner could still change or delete them). */
+async function makeEverything(t: Test, api: Api, key: string): Promise<Made> {
+  const acc = await accountIds(t, api, key);
+  const contact = await created(t, await api.request('POST', '/v1/contacts', { key, body: { contactType: 'customer', name: 'Client One Ltd' } }), 'contact');
+  const supplier = await created(t, await api.request('POST', '/v1/contacts', { key, body: { contactType: 'supplier', name: 'Paper Supplies Ltd' } }), 'supplier');
+  const invoice = await created(t, await api.request('POST', '/v1/invoices', { key, body: { contactId: contact, items: [item()] } }), 'invoice');
+  const bill = await created(t, await api.request('POST', '/v1/bills', { key, body: { contactId: supplier, items: [item({ description: 'Paper' })] } }), 'bill');
+  const quote = await created(t, await api.request('POST', '/v1/quotes', { key, body: { contactId: contact, items: [item()] } }), 'quote');
+  const transaction = await created(
+    t,
+    await api.request('POST', '/v1/transactions', {
+      key,
+      body: {
+        date: '2026-02-05',
+        description: 'Stationery',
+        status: 'draft',
+        lines: [
+          { accountId: acc['5100']!, amount: 100 },
+          { accountId: acc['1200']!, amount: -100 },
+        ],
+      },
+    }),
+    'transaction',
+  );
+  const account = await created(t, await api.request('POST', '/v1/accounts', { key, body: { code: '6000', name: 'Other costs', accountType: 'expense' } }), 'account');
+  return { contact, supplier, invoice, bill, quote, transaction, account };
+}
+
+type Call = readonly [method: string, path: string, body?: unknown];
+
+/** Every request on the resources made, with bodies that pass validation, so only the lookup can refuse them. */
+function callsOn(m: Made): Call[] {
+  return [
+    ['GET', `/v1/contacts/${m.contact}`],
+    ['GET', `/v1/contacts/${m.contact}/summary`],
+    ['PUT', `/v1/contacts/${m.contact}`, { name: 'Hijacked' }],
+    ['DELETE', `/v1/contacts/${m.supplier}`],
+    ['GET', `/v1/invoices/${m.invoice}`],
+    ['GET', `/v1/invoices/${m.invoice}/pdf`],
+    ['PUT', `/v1/invoices/${m.invoice}`, { notes: 'Hijacked' }],
+    ['POST', `/v1/invoices/${m.invoice}/send`, {}],
+    ['POST', `/v1/invoices/${m.invoice}/void`],
+    ['POST', `/v1/invoices/${m.invoice}/payments`, { amount: 100, date: '2026-11-21', method: 'bank_transfer' }],
+    ['DELETE', `/v1/invoices/${m.invoice}`],
+    ['GET', `/v1/bills/${m.bill}`],
+    ['PUT', `/v1/bills/${m.bill}`, { notes: 'Hijacked' }],
+    ['POST', `/v1/bills/${m.bill}/approve`],
+    ['POST', `/v1/bills/${m.bill}/void`],
+    ['DELETE', `/v1/bills/${m.bill}`],
+    ['GET', `/v1/quotes/${m.quote}`],
+    ['PUT', `/v1/quotes/${m.quote}`, { notes: 'Hijacked' }],
+    ['POST', `/v1/quotes/${m.quote}/convert`],
+    ['DELETE', `/v1/quotes/${m.quote}`],
+    ['GET', `/v1/transactions/${m.transaction}`],
+    ['PUT', `/v1/transactions/${m.transaction}`, { description: 'Hijacked' }],
+    ['PATCH', `/v1/transactions/${m.transaction}/status`, { status: 'posted' }],
+    ['DELETE', `/v1/transactions/${m.transaction}`],
+    ['GET', `/v1/accounts/${m.account}`],
+    ['GET', `/v1/accounts/${m.account}/balance`],
+    ['GET', `/v1/transactions/account/${m.account}`],
+    ['PUT', `/v1/accounts/${m.account}`, { name: 'Hijacked' }],
+    ['DELETE', `/v1/accounts/${m.account}`],
+  ];
+}
+
+/** What the owner sees of each resource (to check that nothing changed). */
+async function snapshot(t: Test, api: Api, key: string, m: Made): Promise<Record<string, unknown>> {
+  const paths = {
+    contact: `/v1/contacts/${m.contact}`,
+    supplier: `/v1/contacts/${m.supplier}`,
+    invoice: `/v1/invoices/${m.invoice}`,
+    bill: `/v1/bills/${m.bill}`,
+    quote: `/v1/quotes/${m.quote}`,
+    transaction: `/v1/transactions/${m.transaction}`,
+    account: `/v1/accounts/${m.account}`,
+  };
+  const out: Record<string, unknown> = {};
+  for (const [name, path] of Object.entries(paths)) {
+    const r = await api.request('GET', path, { key });
+    t.equal(r.status, 200, `the owner reads its ${name}`);
+    out[name] = r.body.data;
+  }
+  return out;
+}
+
+const lists = ['/v1/contacts?limit=100', '/v1/invoices?limit=100', '/v1/bills?limit=100', '/v1/quotes?limit=100', '/v1/transactions?limit=100', '/v1/accounts?flat=true'];
+
+/** Every id in the lists the key can read. */
+async function listedIds(t: Test, api: Api, key: string): Promise<Set<string>> {
+  const ids = new Set<string>();
+  for (const path of lists) {
+    const r = await api.request('GET', path, { key });
+    t.equal(r.status, 200, `${path} listed`);
+    const rows = (Array.isArray(r.body.data) ? r.body.data : r.body.data.accounts) as { id: string }[];
+    for (const row of rows) ids.add(row.id);
+  }
+  return ids;
+}
+
+async function expectInvisible(t: Test, api: Api, key: string, m: Made, who: string): Promise<void> {
+  for (const [method, path, body] of callsOn(m)) {
+    const r = await api.request(method, path, { key, ...(body === undefined ? {} : { body }) });
+    t.test(`${who}: ${method} ${path.replace(/_[0-9a-z]+/, '_…')}`, async (t) => {
+      expectError(t, r, 404, 'not_found');
+    });
+  }
+  const seen = await listedIds(t, api, key);
+  for (const [name, id] of Object.entries(m)) t.notOk(seen.has(id), `${who}: ${name} not in any list`);
+}
+
+t.test("another organisation's key gets 404 for every resource of this one, and lists none of them", async (t) => {
+  const books = await newBooks(t, { clock });
+  const api = await serveBooks(t, books);
+  const other = await createOrganisation(books.store, books.clock, { name: 'Jo Bloggs Plumbing', businessType: 'sole_trader', vatScheme: 'not_registered' });
+  const a = await makeEverything(t, api, books.apiKey);
+  const before = await snapshot(t, api, books.apiKey, a);
+
+  await expectInvisible(t, api, other.apiKey, a, 'organisation B (live)');
+  await expectInvisible(t, api, other.testApiKey, a, 'organisation B (test)');
+
+  // B's lists are its own: nothing of A's, and nothing made.
+  for (const path of lists.slice(0, 5)) {
+    const r = await api.request('GET', path, { key: other.apiKey });
+    t.equal(r.body.meta.total, 0, `B's ${path} is empty`);
+  }
+  // B cannot point at A's records either.
+  expectError(
+    t,
+    await api.request('POST', '/v1/invoices', { key: other.apiKey, body: { contactId: a.contact, items: [item()] } }),
+    400,
+    'validation_error',
+    { field: 'contactId' },
+  );
+  const bAcc = await accountIds(t, api, other.apiKey);
+  const crossLine = await api.request('POST', '/v1/transactions', {
+    key: other.apiKey,
+    body: {
+      date: '2026-02-05',
+      description: 'Into their books',
+      lines: [
+        { accountId: a.account, amount: 100 },
+        { accountId: bAcc['1200']!, amount: -100 },
+      ],
+    },
+  });
+  expectError(t, crossLine, 400, 'validation_error'); // an account B does not have
+  t.equal((await api.request('GET', '/v1/transactions', { key: other.apiKey })).body.meta.total, 0, 'B has no transaction');
+
+  t.same(await snapshot(t, api, books.apiKey, a), before, "A's records are exactly as they were");
+  t.equal((await api.request('GET', '/v1/organisation/settings')).body.data.invoiceNextNumber, 2, "A's invoice numbers untouched");
+
+  // An Idempotency-Key of A's means nothing in B.
+  const aKeyed = await api.request('POST', '/v1/contacts', { body: { contactType: 'customer', name: 'Keyed' }, headers: { 'Idempotency-Key': 'shared' } });
+  t.equal(aKeyed.status, 201);
+  const bKeyed = await api.request('POST', '/v1/contacts', {
+    key: other.apiKey,
+    body: { contactType: 'customer', name: 'Keyed' },
+    headers: { 'Idempotency-Key': 'shared' },
+  });
+  t.equal(bKeyed.status, 201);
+  t.equal(bKeyed.headers.get('idempotent-replayed'), null, "not a replay of A's response");
+  t.not(bKeyed.body.data.id, aKeyed.body.data.id);
+});
+
+t.test('test and live datasets: what one key type makes, the other never sees', async (t) => {
+  const books = await newBooks(t, { clock });
+  const api = await serveBooks(t, books);
+  const inTest = await makeEverything(t, api, books.testApiKey);
+  const inLive = await makeEverything(t, api, books.apiKey);
+  for (const [name, id] of Object.entries(inTest)) t.not(id, inLive[name as keyof Made], `test and live ${name} are different records`);
+  const testBefore = await snapshot(t, api, books.testApiKey, inTest);
+  const liveBefore = await snapshot(t, api, books.apiKey, inLive);
+
+  await expectInvisible(t, api, books.apiKey, inTest, 'the live key on test records');
+  await expectInvisible(t, api, books.testApiKey, inLive, 'the test key on live records');
+
+  t.same(await snapshot(t, api, books.testApiKey, inTest), testBefore, 'test records unchanged');
+  t.same(await snapshot(t, api, books.apiKey, inLive), liveBefore, 'live records unchanged');
+  // Each dataset counts its own: one invoice each, numbered INV-0001 in both.
+  for (const key of [books.apiKey, books.testApiKey]) {
+    const r = await api.request('GET', '/v1/invoices', { key });
+    t.equal(r.body.meta.total, 1);
+    t.equal(r.body.data[0].invoiceNumber, 'INV-0001');
+  }
+});
