@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type Database from 'better-sqlite3';
+import { projectFile } from '../paths.js';
 
 export type MigrationSet = 'platform' | 'org';
 
@@ -16,7 +17,7 @@ interface Migration {
   readonly sql: string;
 }
 
-const root = new URL('../../migrations/', import.meta.url);
+const root = projectFile('migrations/');
 const loaded = new Map<MigrationSet, readonly Migration[]>();
 
 export function migrationsOf(set: MigrationSet): readonly Migration[] {

@@ -5,6 +5,7 @@ import { newId } from '../ids.js';
 import { timestamp, type Clock } from '../clock.js';
 import type { BusinessType } from '../organisation/organisation.js';
 import type { AccountsTable, OrgDb } from '../../store/tables.js';
+import { projectFile } from '../../paths.js';
 
 export interface ChartEntry {
   readonly code: string;
@@ -22,7 +23,7 @@ let chart: readonly ChartEntry[] | undefined;
 
 export function ukChart(businessType: BusinessType): ChartEntry[] {
   chart ??= (
-    JSON.parse(fs.readFileSync(new URL('../../../fixtures/chart-of-accounts/uk.json', import.meta.url), 'utf8')) as {
+    JSON.parse(fs.readFileSync(projectFile('fixtures/chart-of-accounts/uk.json'), 'utf8')) as {
       accounts: ChartEntry[];
     }
   ).accounts;
