@@ -26,7 +26,9 @@ const { systemClock } = await import(path.join(root, 'dist/engine/clock.js'));
 const store = Store.open(fs.mkdtempSync(path.join(os.tmpdir(), 'acct-http-bench-')));
 const org = await createOrganisation(store, systemClock, { name: 'Bench Ltd', businessType: 'limited_company', vatScheme: 'standard' });
 const key = org.apiKey;
-const server = await startServer({ store, clock: systemClock, operations, host: '127.0.0.1', port: 0 });
+// --no-log: a request log that keeps nothing, to see what logging costs.
+const requestLog = process.argv.includes('--no-log') ? { add() {}, async close() {} } : undefined;
+const server = await startServer({ store, clock: systemClock, operations, host: '127.0.0.1', port: 0, ...(requestLog ? { requestLog } : {}) });
 const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
 
 function get(url) {
