@@ -1,5 +1,12 @@
 /** Calendar arithmetic on YYYY-MM-DD strings, done in UTC so no time zone shifts a date. */
 
+/** The years the books accept (schema.ts refuses dates outside them), so every date has four digits. */
+export const firstYear = 1900;
+export const lastYear = 2999;
+
+/** A year as the four digits of a date. */
+const yyyy = (year: number): string => String(year).padStart(4, '0');
+
 export function parseDate(date: string): Date {
   return new Date(`${date}T00:00:00Z`);
 }
@@ -37,20 +44,20 @@ export interface DateRange {
 /** The fiscal year that contains `date`, for a year starting on `start` (MM-DD). */
 export function fiscalYearContaining(date: string, start: string): DateRange {
   const year = Number(date.slice(0, 4));
-  const startThisYear = `${year}-${start}`;
-  const startDate = date >= startThisYear ? startThisYear : `${year - 1}-${start}`;
+  const startThisYear = `${yyyy(year)}-${start}`;
+  const startDate = date >= startThisYear ? startThisYear : `${yyyy(year - 1)}-${start}`;
   return fiscalYearFrom(startDate);
 }
 
 /** The fiscal year that begins on `startDate`. */
 export function fiscalYearFrom(startDate: string): DateRange {
-  const next = `${Number(startDate.slice(0, 4)) + 1}${startDate.slice(4)}`;
+  const next = `${yyyy(Number(startDate.slice(0, 4)) + 1)}${startDate.slice(4)}`;
   return { startDate, endDate: addDays(next, -1) };
 }
 
 /** The same day `years` years away; 29 February becomes 28 February in a common year. */
 export function addYears(date: string, years: number): string {
-  const year = String(Number(date.slice(0, 4)) + years).padStart(4, '0');
+  const year = yyyy(Number(date.slice(0, 4)) + years);
   const shifted = `${year}${date.slice(4)}`;
   return date.slice(5) === '02-29' && formatDate(parseDate(shifted)) !== shifted ? `${year}-02-28` : shifted;
 }

@@ -6,14 +6,30 @@
 import { z } from 'zod';
 import { AppError, type ErrorCode } from './errors.js';
 import { idPattern } from './ids.js';
-import { isMonthDay } from './dates.js';
+import { firstYear, isMonthDay, lastYear } from './dates.js';
 
-/** A YYYY-MM-DD calendar date; anything else is `invalid_date`. */
-export const isoDate = (): z.ZodISODate => z.iso.date();
+const inRange = (v: string): boolean => {
+  const year = Number(v.slice(0, 4));
+  return year >= firstYear && year <= lastYear;
+};
+const rangeMessage = `must be a date from ${firstYear}-01-01 to ${lastYear}-12-31`;
 
-/** A report's date parameter: YYYY-MM-DD, else validation_error (the spec's rule for reports). */
+/** A YYYY-MM-DD calendar date (not in that format: `invalid_date`) within the years the books keep. */
+export const isoDate = () => z.iso.date().refine(inRange, { message: rangeMessage });
+
+/** A report's date parameter: YYYY-MM-DD within the years the books keep, else validation_error (the spec's rule for reports). */
 export const reportDate = () =>
-  z.string().refine((v) => z.iso.date().safeParse(v).success, { message: 'must be a date in YYYY-MM-DD format' });
+  z
+    .string()
+    .refine((v) => z.iso.date().safeParse(v).success, { message: 'must be a date in YYYY-MM-DD format' })
+    .refine(inRange, { message: rangeMessage });
+
+/** The `search` query parameter: literal text, without control characters. */
+export const searchText = () =>
+  z
+    .string()
+    .max(200)
+    .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
 
 /** An id with the given prefix (`acc`, `key`…); anything else is `invalid_id`. */
 export function idOf(prefix: string) {

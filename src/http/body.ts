@@ -5,6 +5,8 @@ import { AppError } from '../engine/errors.js';
 /** 1 MiB: ample for any JSON request of the API; CSV uploads will declare their own. */
 export const defaultBodyLimit = 1024 * 1024;
 
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 /** The decoded body, or undefined when the request has none. */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   const tooLarge = () => new AppError('payload_too_large', `the request body exceeds the limit of ${limit} bytes`);
@@ -17,7 +19,12 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
     if (size > limit) throw tooLarge();
     chunks.push(chunk);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
+  let text: string;
+  try {
+    text = utf8.decode(Buffer.concat(chunks));
+  } catch {
+    throw new AppError('validation_error', 'the request body is not valid UTF-8');
+  }
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text) as unknown;

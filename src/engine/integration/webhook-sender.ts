@@ -13,6 +13,8 @@ import { createHmac } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
+import fs from 'node:fs';
+import tls from 'node:tls';
 import type { LookupFunction } from 'node:net';
 import type { Kysely } from 'kysely';
 import { timestamp, type Clock } from '../clock.js';
@@ -94,6 +96,17 @@ export interface Attempt {
   readonly error: string | null;
 }
 
+/** The certificates of $NODE_EXTRA_CA_CERTS, which Node adds to its roots unless ca is given. */
+function extraCaCerts(): string[] {
+  const file = process.env['NODE_EXTRA_CA_CERTS'];
+  if (!file) return [];
+  try {
+    return [fs.readFileSync(file, 'utf8')];
+  } catch {
+    return [];
+  }
+}
+
 /** A DNS lookup that refuses private addresses at connection time (no DNS rebinding past the check). */
 function publicLookup(allowPrivate: boolean): LookupFunction {
   return (hostname, options, callback) => {
@@ -136,7 +149,8 @@ export async function attempt(url: string, secret: string, delivery: Pick<Webhoo
         method: 'POST',
         headers,
         lookup: publicLookup(options.policy.allowPrivate),
-        ...(options.ca === undefined ? {} : { ca: options.ca }),
+        // Node's ca replaces the trusted roots: add the extra CA to them instead.
+        ...(options.ca === undefined ? {} : { ca: [...tls.rootCertificates, ...extraCaCerts(), options.ca] }),
         signal: AbortSignal.timeout(timeout),
       },
       (res) => {

@@ -37,6 +37,7 @@ for (const [address, prefix] of [
   ['::1', 128],
   ['fc00::', 7],
   ['fe80::', 10],
+  ['64:ff9b::', 96],
   ['ff00::', 8],
 ] as const) {
   blocked.addSubnet(address, prefix, 'ipv6');

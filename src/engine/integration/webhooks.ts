@@ -218,7 +218,8 @@ export const listDeliveries = defineOperation({
     const rows = await q
       .selectAll()
       .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
+      .orderBy('event_at', 'desc')
+      .orderBy('event_id', 'desc')
       .limit(input.limit)
       .offset(pageOffset(input.page, input.limit))
       .execute();

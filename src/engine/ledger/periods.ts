@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import { defineOperation, orgOf } from '../operation.js';
 import { AppError } from '../errors.js';
 import { timestamp, today, type Clock } from '../clock.js';
-import { fiscalYearContaining, fiscalYearFrom, type DateRange } from '../dates.js';
+import { firstYear, fiscalYearContaining, fiscalYearFrom, lastYear, type DateRange } from '../dates.js';
 import { idOf } from '../schema.js';
 import { loadOrganisation } from '../organisation/organisation.js';
 import type { ClosedPeriodsTable, OrgDb } from '../../store/tables.js';
@@ -70,14 +70,15 @@ export async function listPeriods(db: Kysely<OrgDb>, clock: Clock): Promise<Peri
     .map((start) => periodOf(fiscalYearFrom(start), clock, closed.get(start)));
 }
 
-const nextStart = (range: DateRange): string => `${Number(range.startDate.slice(0, 4)) + 1}${range.startDate.slice(4)}`;
+const nextStart = (range: DateRange): string => `${String(Number(range.startDate.slice(0, 4)) + 1).padStart(4, '0')}${range.startDate.slice(4)}`;
 
 /** One period by id: any fiscal year of the organisation, listed or not. */
 export async function findPeriod(db: Kysely<OrgDb>, clock: Clock, id: string): Promise<Period> {
   const org = await loadOrganisation(db);
   const m = /^period_(\d{4})(\d{2})(\d{2})$/.exec(id);
   const start = m ? `${m[1]}-${m[2]}-${m[3]}` : '';
-  if (!m || `${m[2]}-${m[3]}` !== org.fiscal_year_start) throw new AppError('not_found', `period ${id} not found`);
+  const year = m ? Number(m[1]) : 0;
+  if (!m || `${m[2]}-${m[3]}` !== org.fiscal_year_start || year < firstYear || year >= lastYear) throw new AppError('not_found', `period ${id} not found`);
   const closed = await db.selectFrom('closed_periods').selectAll().where('start_date', '=', start).executeTakeFirst();
   return periodOf(fiscalYearFrom(start), clock, closed);
 }

@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { actorOf, defineOperation, orgOf, type Ctx } from '../operation.js';
 import { AppError } from '../errors.js';
-import { checkRange, idOf, isoDate } from '../schema.js';
+import { checkRange, idOf, isoDate, searchText } from '../schema.js';
 import { vatTreatments } from '../vat.js';
 import { containsText } from '../search.js';
 import { pageMeta, pageOffset, pageQuery, sortQuery } from '../pagination.js';
@@ -86,7 +86,7 @@ export const listTransactions = defineOperation({
     contactId: idOf('cont').optional(),
     status: z.enum(statuses).optional(),
     reconciled: z.boolean().optional(),
-    search: z.string().max(200).optional(),
+    search: searchText().optional(),
     ...pageQuery(50),
     ...sortQuery(['createdAt', 'date']),
   },

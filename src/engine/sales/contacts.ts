@@ -10,7 +10,7 @@ import { AppError, notFound } from '../errors.js';
 import { emit } from '../events.js';
 import { newId } from '../ids.js';
 import { timestamp } from '../clock.js';
-import { clearableText, idOf } from '../schema.js';
+import { clearableText, idOf, searchText } from '../schema.js';
 import { containsText } from '../search.js';
 import { pageMeta, pageOffset, pageQuery, sortQuery } from '../pagination.js';
 import type { ContactsTable, OrgDb } from '../../store/tables.js';
@@ -205,7 +205,7 @@ export const listContacts = defineOperation({
   path: '/contacts',
   query: {
     type: z.enum(contactTypes).optional(),
-    search: z.string().max(200).optional(),
+    search: searchText().optional(),
     active: z.boolean().default(true),
     ...pageQuery(50),
     ...sortQuery(['createdAt', 'name']),
