@@ -109,14 +109,21 @@ function commandFor(parent: Command, op: Operation): Command {
   return cmd;
 }
 
-/** Add a command for every operation, grouped as `acct <group> <action>`. */
-export function addOperationCommands(program: Command, operations: readonly Operation[]): void {
+/**
+ * Add a command for every operation, grouped as `acct <group> <action>`.
+ * With `only`, the operations of the other groups get their group command
+ * and summary but no subcommands or flags: a run names one group, and
+ * deriving every other operation's flags from its schema is most of the
+ * start-up of a short command. Help without a group builds them all.
+ */
+export function addOperationCommands(program: Command, operations: readonly Operation[], only?: string): void {
   for (const op of operations) {
     let group = program.commands.find((c) => c.name() === op.cli.group);
     if (!group) {
       group = program.command(op.cli.group);
       if (op.cli.action !== null) group.description(groupSummaries[op.cli.group] ?? `${op.cli.group} operations`);
     }
-    commandFor(group, op);
+    if (only === undefined || op.cli.group === only) commandFor(group, op);
+    else if (op.cli.action === null) group.description(op.summary);
   }
 }

@@ -11,6 +11,12 @@ export const groupSummaries: Readonly<Record<string, string>> = {
   accounts: 'The chart of accounts',
   transactions: 'Transactions: record, list, post, reconcile; an account ledger',
   report: 'Reports from posted transactions: tables in pounds, --csv, or --json (pence)',
+  contacts: 'Customers and suppliers: list, create, update, delete; a contact\'s transactions and balance',
+  invoices: 'Sales invoices: create, preview, send (e-mail), pdf, pay, void; the overdue sweep',
+  quotes: 'Quotes: create, preview, accept or decline, convert to an invoice',
+  bills: 'Purchase bills: create, approve, pay, void',
+  webhooks: 'Webhook subscriptions: create, update, rotate the secret, delete, delivery stats',
+  'request-log': 'The API request log of the last 30 days: list, get',
 };
 
 export interface CommandDoc {

@@ -23,7 +23,24 @@ export const globalOptionDocs = [
   ['--smtp <url>', 'SMTP server for e-mailing invoices, as smtp://user:pass@host:port (default $ACCT_SMTP_URL)'],
 ] as const;
 
-export function buildProgram(): Command {
+/**
+ * The command a run names: its first word that is not a global option or
+ * an option's value; undefined when there is none or it asks for help, so
+ * that help lists everything.
+ */
+export function commandWord(args: readonly string[]): string | undefined {
+  const takesValue = new Set(globalOptionDocs.filter(([flag]) => flag.includes('<')).map(([flag]) => flag.split(' ')[0]));
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') return args[i + 1];
+    if (!arg.startsWith('-')) return arg === 'help' ? undefined : arg;
+    if (takesValue.has(arg)) i++;
+  }
+  return undefined;
+}
+
+/** The program; with `only`, operation groups other than that one are left unbuilt (see addOperationCommands). */
+export function buildProgram(only?: string): Command {
   const program = new Command('acct')
     .description('Bookkeeping for UK sole traders and limited companies: local books, and the same engine as a JSON API')
     .version(version)
@@ -39,7 +56,7 @@ export function buildProgram(): Command {
   addImport(program);
   addExport(program);
   addOpenApi(program);
-  addOperationCommands(program, operations);
+  addOperationCommands(program, operations, only);
   addWebhooksVerify(program);
   for (const cmd of program.commands) {
     cmd.exitOverride();
@@ -49,8 +66,13 @@ export function buildProgram(): Command {
 }
 
 export async function main(argv: readonly string[]): Promise<void> {
+  // Output piped into a reader that stops early (acct … | head): stop quietly, as cat does.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
   try {
-    await buildProgram().parseAsync([...argv]);
+    await buildProgram(commandWord(argv.slice(2))).parseAsync([...argv]);
   } catch (e) {
     if (e instanceof CommanderError) {
       // Commander has printed its message; usage errors exit 2, help and version 0.

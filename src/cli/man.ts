@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { errorTable } from '../engine/errors.js';
 import { operations } from '../engine/registry.js';
 import { describeAccess, pathParams, type Operation } from '../engine/operation.js';
+import { projectFile } from '../paths.js';
 import { version } from '../version.js';
 import { flagsOf } from './generate.js';
 import { groupSummaries, handWritten, type CommandDoc } from './help.js';
@@ -125,7 +126,7 @@ export function refreshAcctApi7(page: string): string {
   return `${page.slice(0, from + begin.length)}\n${renderEndpointTable()}\n${page.slice(to)}`;
 }
 
-export const manDir = new URL('../../man/', import.meta.url);
+export const manDir = projectFile('man/');
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === fs.realpathSync(process.argv[1]) && process.argv.includes('--write')) {
   fs.writeFileSync(new URL('acct.1', manDir), renderAcct1());

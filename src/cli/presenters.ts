@@ -5,8 +5,8 @@
  * data instead, in pence.
  */
 import chalk from 'chalk';
-import { getBorderCharacters, table } from 'table';
 import { formatPounds } from '../engine/money.js';
+import { plainTable } from './render.js';
 
 type Cell = string | number | null;
 
@@ -142,12 +142,7 @@ function cells(p: Presented): string[][] {
 
 export function renderTable(p: Presented): string {
   const columns = Object.fromEntries(p.money.map((i) => [i, { alignment: 'right' as const }]));
-  return `${chalk.bold(p.title)}\n${table([p.columns.map((c) => chalk.bold(c)), ...cells(p)], {
-    border: getBorderCharacters('void'),
-    columnDefault: { paddingLeft: 0, paddingRight: 2 },
-    columns,
-    drawHorizontalLine: () => false,
-  })}`;
+  return `${chalk.bold(p.title)}\n${plainTable([p.columns.map((c) => chalk.bold(c)), ...cells(p)], columns)}`;
 }
 
 const csvField = (v: string): string => (/[",\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);

@@ -1,6 +1,7 @@
 /** Human output of an operation's data: tables for lists, key/value tables for records. */
 import chalk from 'chalk';
-import { getBorderCharacters, table } from 'table';
+import { createRequire } from 'node:module';
+import type { ColumnUserConfig } from 'table';
 import type { AppError } from '../engine/errors.js';
 
 type Row = Record<string, unknown>;
@@ -17,17 +18,27 @@ function cell(v: unknown): string {
   return String(v);
 }
 
-const layout = {
-  border: getBorderCharacters('void'),
-  columnDefault: { paddingLeft: 0, paddingRight: 2 },
-  drawHorizontalLine: () => false,
-};
+let tableModule: typeof import('table') | undefined;
+
+/**
+ * Cells laid out in borderless columns. The table package is loaded on
+ * first use, at run time rather than bundled: JSON output never needs it.
+ */
+export function plainTable(data: readonly (readonly string[])[], columns?: Record<number, ColumnUserConfig>): string {
+  tableModule ??= createRequire(import.meta.url)('table') as typeof import('table');
+  return tableModule.table(data, {
+    border: tableModule.getBorderCharacters('void'),
+    columnDefault: { paddingLeft: 0, paddingRight: 2 },
+    ...(columns ? { columns } : {}),
+    drawHorizontalLine: () => false,
+  });
+}
 
 /** A table of records: one column per field that holds a plain value. */
 export function renderRows(rows: readonly Row[]): string {
   if (rows.length === 0) return chalk.dim('(none)\n');
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r).filter((k) => !isRecord(r[k]))))];
-  return table([columns.map((c) => chalk.bold(c)), ...rows.map((r) => columns.map((c) => cell(r[c])))], layout);
+  return plainTable([columns.map((c) => chalk.bold(c)), ...rows.map((r) => columns.map((c) => cell(r[c])))]);
 }
 
 function flatten(record: Row, prefix = ''): [string, unknown][] {
@@ -40,7 +51,7 @@ function flatten(record: Row, prefix = ''): [string, unknown][] {
 export function renderRecord(record: Row): string {
   const lines = flatten(record);
   if (lines.length === 0) return chalk.dim('(empty)\n');
-  return table(lines.map(([k, v]) => [chalk.bold(k), cell(v)]), layout);
+  return plainTable(lines.map(([k, v]) => [chalk.bold(k), cell(v)]));
 }
 
 export function renderData(data: unknown, meta?: unknown): string {

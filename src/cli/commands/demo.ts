@@ -4,7 +4,7 @@ import { ensureDemoOrganisation, issueDemoKey } from '../../engine/platform/demo
 import { AppError } from '../../engine/errors.js';
 import { reportError, type GlobalOptions } from '../context.js';
 import { examplesText, handWritten } from '../help.js';
-import { parsePort, serve } from './serve.js';
+import { parsePort } from './serve.js';
 
 export function addDemo(program: Command): void {
   const doc = handWritten.demo;
@@ -24,6 +24,7 @@ export function addDemo(program: Command): void {
       const port = flags.port ?? Number(fromEnv);
       let organisationId = '';
       let created = false;
+      const { serve } = await import('../serving.js');
       await serve(
         globals,
         {
