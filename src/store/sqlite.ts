@@ -1,6 +1,6 @@
 /** The only place that knows the databases are SQLite files (with migrate.ts and driver-errors.ts). */
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect, sql, type SqliteDatabase as SqliteDialectDatabase } from 'kysely';
 import { migrate, type MigrationSet } from './migrate.js';
 
 export type SqliteDatabase = Database.Database;
@@ -28,32 +28,111 @@ export function openSqlite(file: string, migrations: MigrationSet, options: { cr
   }
 }
 
-/** A kysely handle over one SQLite database, with IMMEDIATE write transactions. */
+/** A kysely handle over one SQLite database, with IMMEDIATE write transactions committed in groups. */
 export interface DbHandle<DB> {
   readonly db: Kysely<DB>;
   /**
-   * Run `work` in one write transaction. It begins IMMEDIATE so that a
-   * reader that later writes cannot fail at once with SQLITE_BUSY while
-   * another process holds the write lock; the busy timeout applies instead.
+   * Run `work` atomically and durably: it has happened, all of it, when
+   * the promise resolves, and none of it when it rejects. Writes that
+   * arrive together share one transaction (group commit), each in its own
+   * savepoint, so that one fsync acknowledges them all; a refused write
+   * rolls back to its savepoint and leaves the others be. The transaction
+   * begins IMMEDIATE so that a reader that later writes cannot fail at once
+   * with SQLITE_BUSY while another process holds the write lock; the busy
+   * timeout applies instead.
    */
   write<T>(work: (trx: Kysely<DB>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
+interface QueuedWrite<DB> {
+  work(trx: Kysely<DB>): Promise<unknown>;
+  resolve(value: unknown): void;
+  reject(reason: unknown): void;
+}
+
+/** The most writes one transaction holds: a bound on how long the first of them waits for its commit. */
+const groupLimit = 64;
+
+/**
+ * The database as kysely sees it, with prepared statements kept by their
+ * SQL: kysely prepares every query it runs, and preparing costs more than
+ * running most of them. A statement still being iterated (a streamed query)
+ * is busy, so a query with the same SQL meanwhile gets one of its own.
+ */
+function withStatementCache(database: SqliteDatabase, limit = 1000): SqliteDialectDatabase {
+  const cache = new Map<string, Database.Statement>();
+  return {
+    prepare(text: string) {
+      const kept = cache.get(text);
+      if (kept && !kept.busy) return kept;
+      const fresh = database.prepare(text);
+      if (!kept) {
+        if (cache.size >= limit) cache.clear();
+        cache.set(text, fresh);
+      }
+      return fresh;
+    },
+    close: () => database.close(),
+  };
+}
+
 export function handleFor<DB>(database: SqliteDatabase): DbHandle<DB> {
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const queue: QueuedWrite<DB>[] = [];
+  let running = false;
+
+  /** One transaction over the writes queued by now and those that join it, up to groupLimit. */
+  const commitGroup = async (conn: Kysely<DB>): Promise<void> => {
+    const taken = queue.splice(0, groupLimit);
+    const settled: (() => void)[] = [];
+    try {
+      await sql`begin immediate`.execute(conn);
+      for (let i = 0; i < taken.length; i++) {
+        const item = taken[i]!;
+        await sql`savepoint group_write`.execute(conn);
+        try {
+          const out = await item.work(conn);
+          await sql`release savepoint group_write`.execute(conn);
+          settled.push(() => item.resolve(out));
+        } catch (e) {
+          // Some errors (a full disk, an interrupt) end the whole transaction: the group fails with it.
+          if (!database.inTransaction) throw e;
+          await sql`rollback to savepoint group_write`.execute(conn);
+          await sql`release savepoint group_write`.execute(conn);
+          settled.push(() => item.reject(e));
+        }
+        if (i === taken.length - 1 && taken.length < groupLimit) taken.push(...queue.splice(0, groupLimit - taken.length));
+      }
+      await sql`commit`.execute(conn);
+    } catch (e) {
+      if (database.inTransaction) await sql`rollback`.execute(conn);
+      for (const item of taken) item.reject(e);
+      return;
+    }
+    for (const settle of settled) settle();
+  };
+
+  const drain = async (): Promise<void> => {
+    try {
+      while (queue.length > 0) await db.connection().execute(commitGroup);
+    } catch (e) {
+      // Only acquiring the connection can fail here (the handle is closed): fail what waits.
+      for (const item of queue.splice(0)) item.reject(e);
+    } finally {
+      running = false;
+    }
+  };
+
   return {
     db,
-    write: (work) =>
-      db.connection().execute(async (conn) => {
-        await sql`begin immediate`.execute(conn);
-        try {
-          const out = await work(conn);
-          await sql`commit`.execute(conn);
-          return out;
-        } catch (e) {
-          if (database.inTransaction) await sql`rollback`.execute(conn);
-          throw e;
+    write: <T>(work: (trx: Kysely<DB>) => Promise<T>) =>
+      new Promise<T>((resolve, reject) => {
+        queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+        if (!running) {
+          running = true;
+          // Start on the next turn of the event loop, so that writes arriving together go in one transaction.
+          setImmediate(() => void drain());
         }
       }),
     close: () => db.destroy(),

@@ -67,6 +67,37 @@ t.test('a failed write transaction leaves nothing behind', async (t) => {
   t.equal(row.name, 'Acme Widgets Ltd');
 });
 
+t.test('writes that arrive together share one commit; each is acknowledged only once it is committed; a refused one rolls back alone', async (t) => {
+  const books = await newBooks(t);
+  const file = path.join(books.dataDir, 'orgs', books.organisationId, 'live.sqlite');
+  const handle = books.store.org(books.organisationId, 'live');
+  const other = new Database(file, { readonly: true });
+  t.teardown(() => other.close());
+  const committed = () => (other.prepare("select count(*) as n from row_counts where table_name like 'probe-%'").get() as { n: number }).n;
+  const seenByOthers: number[] = [];
+  const writes = Array.from({ length: 10 }, (_, i) =>
+    handle.write(async (trx) => {
+      await trx.insertInto('row_counts').values({ table_name: `probe-${i}`, n: i }).execute();
+      seenByOthers.push(committed());
+      if (i === 4) throw new Error('refused');
+      return i;
+    }),
+  );
+  const outcomes = await Promise.allSettled(writes);
+  t.same(
+    outcomes.map((o) => o.status),
+    ['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled'],
+  );
+  t.same(seenByOthers, Array(10).fill(0), 'another connection saw none of them before the one commit');
+  t.equal(committed(), 9, 'after it, all but the refused one');
+  const kept = await handle.db.selectFrom('row_counts').select('n').where('table_name', 'like', 'probe-%').orderBy('n').execute();
+  t.same(kept.map((r) => r.n), [0, 1, 2, 3, 5, 6, 7, 8, 9]);
+
+  // A write after the group is a transaction of its own, and its result is committed when it resolves.
+  t.equal(await handle.write(async (trx) => (await trx.insertInto('row_counts').values({ table_name: 'probe-late', n: 10 }).execute(), 'done')), 'done');
+  t.equal(committed(), 10);
+});
+
 t.test('the cache closes the least recently used databases beyond its size', async (t) => {
   const dir = t.testdir();
   const store = Store.open(dir, { cacheSize: 2 });
