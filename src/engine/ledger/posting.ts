@@ -169,25 +169,29 @@ async function insertBatched<T extends 'transactions' | 'lines'>(trx: Kysely<Org
 
 /**
  * Insert prepared transactions and raise their events (created, and posted
- * when posted). A bulk load of history passes events: false.
+ * when posted); the views the events carry. A bulk load of history passes
+ * events: false and gets no views.
  */
-export async function insertPrepared(trx: Kysely<OrgDb>, posting: Posting, prepared: readonly Prepared[], options = { events: true }): Promise<void> {
+export async function insertPrepared(trx: Kysely<OrgDb>, posting: Posting, prepared: readonly Prepared[], options = { events: true }): Promise<TransactionView[]> {
   await insertBatched(trx, 'transactions', prepared.map((p) => p.row));
   await insertBatched(trx, 'lines', prepared.flatMap((p) => p.lines));
-  if (!options.events) return;
+  if (!options.events) return [];
+  const views: TransactionView[] = [];
   for (const p of prepared) {
     const view = await loadTransaction(trx, p.row.id);
     await emit(trx, posting.clock, 'transaction.created', view);
     if (p.row.status === 'posted') await emit(trx, posting.clock, 'transaction.posted', view);
+    views.push(view);
   }
+  return views;
 }
 
 /** Create one transaction (draft or posted); its view. */
 export async function createTransaction(trx: Kysely<OrgDb>, posting: Posting, input: TransactionInput): Promise<TransactionView> {
   const books = await loadBooks(trx, input.lines);
   const prepared = prepare(books, posting, input);
-  await insertPrepared(trx, posting, [prepared]);
-  return loadTransaction(trx, prepared.row.id);
+  const [view] = await insertPrepared(trx, posting, [prepared]);
+  return view!;
 }
 
 function refuseReconciled(row: TransactionsTable, what: string): void {
