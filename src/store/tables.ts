@@ -120,6 +120,12 @@ export interface LinesTable {
 }
 
 /** Posted debit and credit totals per account and day, kept by triggers on lines (migration 0005). */
+/** Row counts kept by triggers (migration 0009): today only 'transactions'. */
+export interface RowCountsTable {
+  table_name: string;
+  n: number;
+}
+
 export interface AccountDaysTable {
   account_id: string;
   date: string;
@@ -307,6 +313,7 @@ export interface OrgDb {
   lines: LinesTable;
   outbox: OutboxTable;
   account_days: AccountDaysTable;
+  row_counts: RowCountsTable;
   idempotency_keys: IdempotencyKeysTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;

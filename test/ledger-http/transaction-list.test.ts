@@ -219,3 +219,26 @@ t.test('pagination: default limit 50, page 2, limit 1..100, 101 refused', async 
   expectError(t, await api.request('GET', '/v1/transactions?page=0'), 400, 'validation_error', { field: 'page' });
   expectError(t, await api.request('GET', '/v1/transactions?limit=ten'), 400, 'invalid_type', { field: 'limit' });
 });
+
+t.test('the unfiltered total (kept by triggers) follows creates and deletes, and agrees with a filtered count', async (t) => {
+  const { api, acc } = await ledger(t);
+  const lines = [
+    { accountId: acc['1200']!, amount: 500 },
+    { accountId: acc['4000']!, amount: -500 },
+  ];
+  const totals = async () => {
+    const all = await api.request('GET', '/v1/transactions?limit=1');
+    const counted = await api.request('GET', '/v1/transactions?limit=1&from=1900-01-01');
+    return [all.body.meta.total, counted.body.meta.total];
+  };
+  t.same(await totals(), [0, 0], 'a new ledger has none');
+  await postOk(t, api, { date: '2026-03-01', description: 'One', lines });
+  const draft = await postOk(t, api, { date: '2026-03-02', description: 'Two', status: 'draft', lines });
+  await postOk(t, api, { date: '2026-03-03', description: 'Three', lines });
+  t.same(await totals(), [3, 3]);
+  t.equal((await api.request('DELETE', `/v1/transactions/${draft}`)).status, 200);
+  t.same(await totals(), [2, 2], 'a deleted draft leaves the count');
+  const refused = await api.request('POST', '/v1/transactions', { body: { date: '2026-03-04', description: 'Unbalanced', lines: [lines[0]!, { ...lines[1]!, amount: -499 }] } });
+  t.equal(refused.status, 400);
+  t.same(await totals(), [2, 2], 'a refused transaction leaves no trace in the count');
+});

@@ -386,6 +386,11 @@ export async function storedLedgerProblems(l: Ledger): Promise<string[]> {
     select count(*) as n from (select distinct account_id, date from lines where posted = 1) x
     where not exists (select 1 from account_days d where d.account_id = x.account_id and d.date = x.date)`.execute(l.db);
   if (Number(missing.rows[0]?.n) > 0) problems.push(`${missing.rows[0]?.n} account-days of posted lines have no account_days row`);
+  // The transaction count the triggers keep (migration 0009) must be the count.
+  const counts = await sql<{ kept: number; counted: number }>`
+    select (select n from row_counts where table_name = 'transactions') as kept, (select count(*) from transactions) as counted`.execute(l.db);
+  const { kept, counted } = counts.rows[0]!;
+  if (Number(kept) !== Number(counted)) problems.push(`row_counts says ${kept} transactions, there are ${counted}`);
   return problems;
 }
 
