@@ -1,4 +1,4 @@
-// Benchmark: requests a second through the HTTP layer (auth, routing,
+// A narrower probe than bench/run.mjs: requests a second through the HTTP layer (auth, routing,
 // validation, a small read) against a served organisation, in-process, with
 // a fixed number of connections kept alive. Prints the median of runs.
 // Usage: node bench/http.mjs [--seconds 5] [--connections 10] [--runs 3]

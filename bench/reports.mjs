@@ -1,4 +1,4 @@
-// Benchmark: the trial balance and the balance sheet over a large ledger,
+// A narrower probe than bench/run.mjs: the trial balance and the balance sheet over a large ledger,
 // in-process through the engine (account_days) against the same sums read
 // from every posted line (the aggregate the reports used before), and as a
 // fresh `acct report` process. Prints medians.
