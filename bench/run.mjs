@@ -245,6 +245,9 @@ async function load(url, options) {
 
 const httpSections = ['http-reports', 'post', 'get'].filter(wanted);
 if (httpSections.length > 0) {
+  // The raw commit loop writes into a copy of the same organisation, so that both write into indexes of the same size.
+  const floorFile = path.join(work, 'floor.sqlite');
+  if (wanted('post')) fs.copyFileSync(loaded.file, floorFile);
   const server = await startServe(loaded.data);
   const key = loaded.key;
   try {
@@ -273,15 +276,14 @@ if (httpSections.length > 0) {
       log(`POST /transactions, ${connections} connections, ${seconds} s`);
       const body = JSON.stringify({ date: '2026-01-15', description: 'Bench sale', lines: [{ accountId: accounts.get('1200'), amount: 12000 }, { accountId: accounts.get('4000'), amount: -12000 }] });
       const post = await load(`${server.url}/v1/transactions`, { method: 'POST', body, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } });
-      const raw = freshOrganisation('commits');
-      log(`raw better-sqlite3 commit loop, ${seconds} s`);
-      const floor = JSON.parse(execFileSync(process.execPath, [path.join(root, 'bench/raw-commits.mjs'), raw.file, String(seconds)], { encoding: 'utf8' }));
-      fs.rmSync(raw.data, { recursive: true, force: true });
+      log(`raw better-sqlite3 commit loop, ${seconds} s, on a copy of the organisation`);
+      const floor = JSON.parse(execFileSync(process.execPath, [path.join(root, 'bench/raw-commits.mjs'), floorFile, String(seconds)], { encoding: 'utf8' }));
+      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${floorFile}${suffix}`, { force: true });
       const share = post.perSecond / floor.perSecond;
       row(
         `POST /transactions (2 lines, posted), ${connections} connections (p99)`,
         `${fmt.rate(post.perSecond)} (p99 ${post.p99} ms)`,
-        `raw commit loop ${fmt.rate(floor.perSecond)} (p99 ${floor.p99.toFixed(1)} ms)`,
+        `raw commit loop, same organisation, ${fmt.rate(floor.perSecond)} (p99 ${floor.p99.toFixed(1)} ms)`,
         `${(share * 100).toFixed(0)}%`,
         '≥ 40%, p99 ≤ 25 ms',
         share >= 0.4 && post.p99 <= 25,
