@@ -384,9 +384,10 @@ if (wanted('startup')) {
 const today = new Date().toISOString().slice(0, 10);
 const resultsDir = path.join(root, 'bench/results');
 fs.mkdirSync(resultsDir, { recursive: true });
+// The previous figures: the last run of this size (today's file, else the newest earlier one).
 const previousFile = fs
   .readdirSync(resultsDir)
-  .filter((f) => f.endsWith(`-${sizeText}.json`) && f < `${today}-${sizeText}.json`)
+  .filter((f) => f.endsWith(`-${sizeText}.json`) && f <= `${today}-${sizeText}.json`)
   .sort()
   .pop();
 const previous = previousFile ? JSON.parse(fs.readFileSync(path.join(resultsDir, previousFile), 'utf8')) : {};
@@ -411,6 +412,9 @@ const section =
 const mdFile = path.join(resultsDir, `${today}.md`);
 if (!fs.existsSync(mdFile)) fs.writeFileSync(mdFile, `# Benchmark results, ${today}\n`);
 fs.appendFileSync(mdFile, section);
-fs.writeFileSync(path.join(resultsDir, `${today}-${sizeText}.json`), `${JSON.stringify(Object.fromEntries(rows.map((r) => [r.figure, r])), null, 2)}\n`);
+// Today's figures of this size: this run's, over those of earlier runs today that this one did not measure (--only).
+const todayFile = path.join(resultsDir, `${today}-${sizeText}.json`);
+const kept = fs.existsSync(todayFile) ? JSON.parse(fs.readFileSync(todayFile, 'utf8')) : {};
+fs.writeFileSync(todayFile, `${JSON.stringify({ ...kept, ...Object.fromEntries(rows.map((r) => [r.figure, r])) }, null, 2)}\n`);
 process.stdout.write(section);
 log(`written to ${path.relative(root, mdFile)}`);
