@@ -30,10 +30,11 @@ t.test('a server and two CLI processes post at once: nothing lost, nothing doubl
       else failures.push(`${reference}: ${r.stderr}`);
     }
   };
-  const http = async () => {
+  // Four connections at once, so that the server also groups its own writes into shared commits.
+  const http = async (connection: number) => {
     const deadline = Date.now() + 4000;
-    for (let i = 0; Date.now() < deadline || i < 40; i++) {
-      const reference = `HTTP-${i}`;
+    for (let i = 0; Date.now() < deadline || i < 10; i++) {
+      const reference = `HTTP-${connection}-${i}`;
       const r = await api.request('POST', '/v1/transactions', {
         body: { date: '2026-06-01', description: 'HTTP posting', reference, lines: [{ accountId: id('5100'), amount: 100 }, { accountId: id('1200'), amount: -100 }] },
       });
@@ -41,7 +42,8 @@ t.test('a server and two CLI processes post at once: nothing lost, nothing doubl
       else failures.push(`${reference}: ${r.status} ${JSON.stringify(r.body)}`);
     }
   };
-  await Promise.all([cli('A'), cli('B'), http()]);
+  await Promise.all([cli('A'), cli('B'), ...[1, 2, 3, 4].map(http)]);
+  t.comment(`${acknowledged.length} postings acknowledged: ${acknowledged.filter((r) => r.startsWith('HTTP-')).length} over HTTP on 4 connections for 4 s, 16 by two CLI processes`);
   t.same(failures, [], 'no request failed');
   const rows = await books.store.org(books.organisationId, 'live').db.selectFrom('transactions').select('reference').execute();
   const stored = rows.map((r) => r.reference ?? '').sort();

@@ -13,6 +13,8 @@ import { orgFile } from '../../src/store/data-dir.js';
 
 const entries = 3000;
 const runs = 20;
+/** Replay a failure with the seed the test prints: ACCT_CRASH_SEED=… npx tap test/reliability/crash-safety.test.ts */
+const seed = Number(process.env['ACCT_CRASH_SEED'] ?? 20261121);
 
 function journal(): string {
   const out: string[] = [];
@@ -77,7 +79,8 @@ t.test('an import killed at any moment is wholly there or not at all', async (t)
   const duration = Date.now() - started;
   t.match(inspect(orgFile(calibration.dataDir, calibration.organisationId, 'live')), { integrity: 'ok', transactions: entries, lines: entries * 3, sum: 0 });
 
-  const random = seeded(20261121);
+  const random = seeded(seed);
+  t.comment(`seed ${seed} (replay: ACCT_CRASH_SEED=${seed}); ${runs} runs of a ${entries}-transaction import, killed between 5% and 105% of its ${duration} ms`);
   const outcomes = { none: 0, whole: 0 };
   for (let run = 0; run < runs; run++) {
     await t.test(`run ${run + 1}`, async (t) => {
