@@ -12,31 +12,25 @@ import type { OrgDb } from '../../store/tables.js';
 export async function generalLedger(db: Kysely<OrgDb>, from: string, to: string, accountId?: string) {
   const only = accountId === undefined ? undefined : await findAccount(db, accountId);
   const opening = new Map((await postedBalances(db, { to: addDays(from, -1) })).map((b) => [b.id, b.net]));
+  // Lines only, in posting order; grouped by account below (the accounts come from their own query).
   let q = db
     .selectFrom('lines')
     .innerJoin('transactions', 'transactions.id', 'lines.transaction_id')
-    .innerJoin('accounts', 'accounts.id', 'lines.account_id')
     .where('lines.posted', '=', 1)
     .where('lines.date', '>=', from)
     .where('lines.date', '<=', to)
-    .select([
-      'accounts.id as account_id',
-      'accounts.code',
-      'accounts.name',
-      'accounts.account_type',
-      'transactions.id',
-      'lines.date',
-      'transactions.description',
-      'transactions.reference',
-      'lines.amount',
-    ])
-    .orderBy('accounts.code')
+    .select(['lines.account_id', 'lines.transaction_id as id', 'lines.date', 'transactions.description', 'transactions.reference', 'lines.amount'])
     .orderBy('lines.date')
     .orderBy('transactions.created_at')
     .orderBy('transactions.id')
     .orderBy('lines.line_no');
   if (only) q = q.where('lines.account_id', '=', only.id);
-  const rows = await q.execute();
+  const byAccount = new Map<string, Awaited<ReturnType<typeof q.execute>>>();
+  for (const row of await q.execute()) {
+    const list = byAccount.get(row.account_id);
+    if (list) list.push(row);
+    else byAccount.set(row.account_id, [row]);
+  }
   const accounts = await db
     .selectFrom('accounts')
     .select(['id', 'code', 'name', 'account_type'])
@@ -51,16 +45,14 @@ export async function generalLedger(db: Kysely<OrgDb>, from: string, to: string,
         let running = openingBalance;
         let totalDebit = 0;
         let totalCredit = 0;
-        const transactions = rows
-          .filter((r) => r.account_id === a.id)
-          .map((r) => {
-            running += r.amount;
-            const debit = Math.max(r.amount, 0);
-            const credit = Math.max(-r.amount, 0);
-            totalDebit += debit;
-            totalCredit += credit;
-            return { id: r.id, date: r.date, description: r.description, reference: r.reference, debit, credit, runningBalance: running };
-          });
+        const transactions = (byAccount.get(a.id) ?? []).map((r) => {
+          running += r.amount;
+          const debit = Math.max(r.amount, 0);
+          const credit = Math.max(-r.amount, 0);
+          totalDebit += debit;
+          totalCredit += credit;
+          return { id: r.id, date: r.date, description: r.description, reference: r.reference, debit, credit, runningBalance: running };
+        });
         return {
           id: a.id,
           code: a.code,
