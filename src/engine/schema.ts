@@ -40,6 +40,13 @@ export function idOf(prefix: string) {
   });
 }
 
+/**
+ * An amount of money in integer pence, as the API sends and receives it.
+ * Marked `x-unit: pence` in its JSON Schema, so that the command line
+ * knows to read the flag in pounds and the OpenAPI document says so.
+ */
+export const pence = () => z.number().int().meta({ 'x-unit': 'pence' });
+
 /** A month and day (MM-DD) on which a year can start. */
 export const monthDay = () =>
   z.string().refine(isMonthDay, { message: 'must be a month and day as MM-DD, for example 04-06' });

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
-import { isoDate, parseWith } from '../schema.js';
+import { isoDate, parseWith, pence } from '../schema.js';
 import { vatTreatments } from '../vat.js';
 import { insertPrepared, loadBooks, maxLines, prepare, type Posting, type Prepared } from '../ledger/posting.js';
 import type { DbHandle } from '../../store/store.js';
@@ -22,7 +22,7 @@ const entrySchema = z.strictObject({
     .array(
       z.strictObject({
         accountCode: z.string().min(1).max(20),
-        amount: z.number().int(),
+        amount: pence(),
         description: z.string().max(500).nullable().optional(),
         vatRate: z.number().int().min(0).max(100).nullable().optional(),
         vatTreatment: z.enum(vatTreatments).nullable().optional(),

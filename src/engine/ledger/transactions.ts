@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { actorOf, defineOperation, orgOf, type Ctx } from '../operation.js';
 import { AppError } from '../errors.js';
-import { checkRange, idOf, isoDate, searchText } from '../schema.js';
+import { checkRange, idOf, isoDate, pence, searchText } from '../schema.js';
 import { vatTreatments } from '../vat.js';
 import { containsText } from '../search.js';
 import { pageMeta, pageOffset, pageQuery, sortQuery } from '../pagination.js';
@@ -27,7 +27,7 @@ const posting = (ctx: Ctx): Posting => ({ clock: ctx.clock, actor: actorOf(ctx) 
 
 const line = z.strictObject({
   accountId: idOf('acc'),
-  amount: z.number().int(),
+  amount: pence(),
   description: z.string().max(500).nullable().optional(),
   contactId: idOf('cont').nullable().optional(),
   vatRate: z.number().int().min(0).max(100).nullable().optional(),

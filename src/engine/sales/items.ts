@@ -14,7 +14,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
-import { idOf } from '../schema.js';
+import { idOf, pence } from '../schema.js';
 import type { Clock } from '../clock.js';
 import type { DocumentItemsTable, OrgDb, OrganisationTable, VatRateName } from '../../store/tables.js';
 
@@ -42,7 +42,7 @@ const quantity = () =>
 export const itemInput = z.strictObject({
   description: z.string().trim().min(1).max(1000),
   quantity: quantity(),
-  unitPrice: z.number().int().min(-maxUnitPrice).max(maxUnitPrice),
+  unitPrice: pence().min(-maxUnitPrice).max(maxUnitPrice),
   vatRate: z.enum(vatRateNames),
   accountId: idOf('acc').optional(),
 });

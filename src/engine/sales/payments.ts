@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import { timestamp } from '../clock.js';
-import { idOf, isoDate } from '../schema.js';
+import { idOf, isoDate, pence } from '../schema.js';
 import { formatPounds } from '../money.js';
 import { createTransaction, type Posting } from '../ledger/posting.js';
 import { accountByCode, amountDue, findDocument, openStatuses, type Kind } from './documents.js';
@@ -18,7 +18,7 @@ import type { AccountsTable, InvoicesTable, OrgDb, PaymentsTable } from '../../s
 export const paymentMethods = ['bank_transfer', 'card', 'cash', 'other'] as const;
 
 export const paymentBody = {
-  amount: z.number().int().positive(),
+  amount: pence().positive(),
   date: isoDate(),
   method: z.enum(paymentMethods).default('bank_transfer'),
   reference: z.string().max(100).nullable().optional(),
