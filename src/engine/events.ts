@@ -21,6 +21,10 @@ export const eventKinds = [
   'transaction.created',
   'transaction.posted',
   'payment.received',
+  // Beyond the spec's list (receivers ignore kinds they do not know): corrections.
+  'payment.removed',
+  'credit_note.created',
+  'credit_note.voided',
 ] as const;
 
 export type EventKind = (typeof eventKinds)[number];

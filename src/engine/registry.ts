@@ -25,6 +25,7 @@ import {
   listInvoices,
   previewInvoice,
   recordInvoicePayment,
+  removeInvoicePayment,
   sendInvoice,
   setInvoiceStatus,
   updateInvoice,
@@ -33,7 +34,8 @@ import {
 import { sweepOp } from './sales/overdue.js';
 import { getRequest, listRequests } from './integration/request-log.js';
 import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, rotateWebhook, updateWebhook } from './integration/webhooks.js';
-import { approveBill, createBill, deleteBill, getBill, listBills, payBill, updateBill, voidBill } from './sales/bills.js';
+import { approveBill, createBill, deleteBill, getBill, listBills, payBill, removeBillPayment, updateBill, voidBill } from './sales/bills.js';
+import { creditNoteOperations, supplierCreditNoteOperations } from './sales/credit-note-ops.js';
 import { convertQuote, createQuote, deleteQuote, getQuote, listQuotes, previewQuote, setQuoteStatus, updateQuote } from './sales/quotes.js';
 import {
   agedCreditorsOp,
@@ -99,6 +101,7 @@ export const operations: readonly Operation[] = [
   sendInvoice,
   invoicePdfOp,
   recordInvoicePayment,
+  removeInvoicePayment,
   voidInvoiceOp,
   setInvoiceStatus,
   sweepOp,
@@ -117,7 +120,10 @@ export const operations: readonly Operation[] = [
   deleteBill,
   approveBill,
   payBill,
+  removeBillPayment,
   voidBill,
+  ...creditNoteOperations,
+  ...supplierCreditNoteOperations,
   profitLossOp,
   balanceSheetOp,
   trialBalanceOp,

@@ -57,6 +57,8 @@ export interface OrganisationTable {
   invoice_next_number: number;
   quote_prefix: string;
   quote_next_number: number;
+  credit_note_prefix: string;
+  credit_note_next_number: number;
   default_payment_terms: number;
   quote_validity_days: number;
   created_at: string;
@@ -242,6 +244,8 @@ export interface InvoicesTable {
   vat_amount: number;
   total: number;
   amount_paid: number;
+  /** Credit note credit allocated to this document. */
+  amount_credited: number;
   transaction_id: string | null;
   quote_id: string | null;
   sent_at: string | null;
@@ -288,6 +292,8 @@ export interface DocumentItemsTable {
   vat_amount: number;
   line_total: number;
   account_id: string | null;
+  /** On a credit note's line: the invoice or bill line it credits. */
+  source_item_id: string | null;
 }
 
 export type PaymentMethod = 'bank_transfer' | 'card' | 'cash' | 'other';
@@ -295,6 +301,55 @@ export type PaymentMethod = 'bank_transfer' | 'card' | 'cash' | 'other';
 export interface PaymentsTable {
   id: string;
   invoice_id: string;
+  amount: number;
+  date: string;
+  method: PaymentMethod;
+  reference: string | null;
+  account_id: string;
+  transaction_id: string;
+  created_by: string;
+  created_at: string;
+}
+
+export type CreditNoteStatus = 'issued' | 'void';
+
+/** Credit notes against invoices (kind sales) and bills (kind purchase). */
+export interface CreditNotesTable {
+  id: string;
+  kind: InvoiceKind;
+  number: string | null;
+  status: CreditNoteStatus;
+  invoice_id: string;
+  contact_id: string;
+  currency: string;
+  date: string;
+  reason: string | null;
+  reference: string | null;
+  subtotal: number;
+  vat_amount: number;
+  total: number;
+  allocated: number;
+  refunded: number;
+  transaction_id: string | null;
+  voided_at: string | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CreditAllocationsTable {
+  id: string;
+  credit_note_id: string;
+  invoice_id: string;
+  amount: number;
+  date: string;
+  created_by: string;
+  created_at: string;
+}
+
+export interface RefundsTable {
+  id: string;
+  credit_note_id: string;
   amount: number;
   date: string;
   method: PaymentMethod;
@@ -323,4 +378,7 @@ export interface OrgDb {
   quotes: QuotesTable;
   document_items: DocumentItemsTable;
   payments: PaymentsTable;
+  credit_notes: CreditNotesTable;
+  credit_allocations: CreditAllocationsTable;
+  refunds: RefundsTable;
 }

@@ -21,6 +21,8 @@ t.test('settings update takes each field as a kebab-case flag, typed as the API 
     invoiceNextNumber: 42,
     quotePrefix: 'QT-',
     quoteNextNumber: 1,
+    creditNotePrefix: 'CN-',
+    creditNoteNextNumber: 1,
     defaultPaymentTerms: 30,
     quoteValidityDays: 30,
   };
@@ -38,6 +40,8 @@ t.test('the other settings flags, and leaving flat_rate clears the percentage', 
     '--quote-next-number', '100',
     '--default-payment-terms', '14',
     '--quote-validity-days', '60',
+    '--credit-note-prefix', 'CR/',
+    '--credit-note-next-number', '7',
     '--vat-scheme', 'standard',
   ]);
   t.strictSame(acctJson(t, dir, ['settings', 'get']), {
@@ -50,6 +54,8 @@ t.test('the other settings flags, and leaving flat_rate clears the percentage', 
     invoiceNextNumber: 1,
     quotePrefix: 'Q/',
     quoteNextNumber: 100,
+    creditNotePrefix: 'CR/',
+    creditNoteNextNumber: 7,
     defaultPaymentTerms: 14,
     quoteValidityDays: 60,
   });

@@ -15,6 +15,8 @@ const defaults = {
   invoiceNextNumber: 1,
   quotePrefix: 'QT-',
   quoteNextNumber: 1,
+  creditNotePrefix: 'CN-',
+  creditNoteNextNumber: 1,
   defaultPaymentTerms: 30,
   quoteValidityDays: 30,
 };

@@ -28,11 +28,13 @@ async function sentInvoice(t: Test, api: Api, contactId: string, amount: number,
 /** An aged row as the spec lists it, with nothing paid. */
 const unpaid = (doc: { id: string; invoiceNumber: string | null }, issueDate: string, dueDate: string, total: number, daysOverdue: number, agingBucket: string) => ({
   id: doc.id,
+  type: 'invoice',
   invoiceNumber: doc.invoiceNumber,
   issueDate,
   dueDate,
   total,
   amountPaid: 0,
+  amountCredited: 0,
   outstanding: total,
   daysOverdue,
   agingBucket,
@@ -153,11 +155,13 @@ t.test('what was paid by the date is deducted; paid, void, draft and later docum
 
   const row = (inv: { id: string; invoiceNumber: string }, issueDate: string, dueDate: string, amountPaid: number, daysOverdue: number, agingBucket: string) => ({
     id: inv.id,
+    type: 'invoice',
     invoiceNumber: inv.invoiceNumber,
     issueDate,
     dueDate,
     total: 12_000,
     amountPaid,
+    amountCredited: 0,
     outstanding: 12_000 - amountPaid,
     daysOverdue,
     agingBucket,

@@ -566,7 +566,7 @@ t.test('GET /contacts/{id}/summary', async (t) => {
     t.equal(r.status, 200);
     t.strictSame(r.body.data, {
       contact: { id, contactType: 'customer', name: 'Newcomer', company: null, email: null, phone: null, isActive: true },
-      summary: { totalInvoices: 0, openInvoices: 0, totalInvoiced: 0, outstanding: 0 },
+      summary: { totalInvoices: 0, openInvoices: 0, totalInvoiced: 0, totalCredited: 0, unallocatedCredit: 0, outstanding: 0 },
     });
   });
 
@@ -628,13 +628,15 @@ t.test('GET /contacts/{id}/summary', async (t) => {
         openInvoices: 3,
         // 6000 + 24000 + 5000 + 3150
         totalInvoiced: 38150,
+        totalCredited: 0,
+        unallocatedCredit: 0,
         // 6000 + 20000 + 3150
         outstanding: 29150,
       },
     });
 
     const theirSummary = await api.request('GET', `/v1/contacts/${other}/summary`);
-    t.strictSame(theirSummary.body.data.summary, { totalInvoices: 1, openInvoices: 1, totalInvoiced: 1200, outstanding: 1200 });
+    t.strictSame(theirSummary.body.data.summary, { totalInvoices: 1, openInvoices: 1, totalInvoiced: 1200, totalCredited: 0, unallocatedCredit: 0, outstanding: 1200 });
 
     // A deactivated contact still has its summary.
     t.equal((await api.request('DELETE', `/v1/contacts/${id}`)).body.data.deactivated, true);

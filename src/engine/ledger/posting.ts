@@ -277,11 +277,18 @@ export async function deleteTransaction(trx: Kysely<OrgDb>, id: string): Promise
 
 /**
  * Remove a transaction another feature made, draft or posted (a voided
- * invoice leaves the ledger); reconciled (409) and closed-period (422) ones stay.
+ * invoice leaves the ledger, a removed payment takes its entry with it);
+ * reconciled (409) and closed-period (422) ones stay. `what` names the
+ * record the transaction belongs to in the refusal (payment pay_…).
  */
-export async function removeTransaction(trx: Kysely<OrgDb>, id: string): Promise<void> {
+export async function removeTransaction(trx: Kysely<OrgDb>, id: string, what?: string): Promise<void> {
   const row = await findTransactionRow(trx, id);
-  refuseReconciled(row, 'deleted');
-  checkDateOpen(await closedRanges(trx), row.date);
+  try {
+    refuseReconciled(row, 'deleted');
+    checkDateOpen(await closedRanges(trx), row.date);
+  } catch (e) {
+    if (what === undefined || !(e instanceof AppError)) throw e;
+    throw new AppError(e.code, `${what} cannot be removed: ${e.message}`, e.field);
+  }
   await trx.deleteFrom('transactions').where('id', '=', id).execute();
 }

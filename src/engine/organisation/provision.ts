@@ -82,6 +82,8 @@ export async function createOrganisation(store: Store, clock: Clock, input: NewO
           invoice_next_number: 1,
           quote_prefix: 'QT-',
           quote_next_number: 1,
+          credit_note_prefix: 'CN-',
+          credit_note_next_number: 1,
           default_payment_terms: 30,
           quote_validity_days: 30,
           created_at: now,

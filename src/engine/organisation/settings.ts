@@ -1,6 +1,6 @@
 /**
  * Organisation settings: currency, VAT scheme, fiscal year start, and the
- * numbering of invoices and quotes. GET and PUT /organisation/settings.
+ * numbering of invoices, quotes and credit notes. GET and PUT /organisation/settings.
  */
 import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';
@@ -22,6 +22,8 @@ export function settingsView(row: OrganisationRow) {
     invoiceNextNumber: row.invoice_next_number,
     quotePrefix: row.quote_prefix,
     quoteNextNumber: row.quote_next_number,
+    creditNotePrefix: row.credit_note_prefix,
+    creditNoteNextNumber: row.credit_note_next_number,
     defaultPaymentTerms: row.default_payment_terms,
     quoteValidityDays: row.quote_validity_days,
   };
@@ -78,6 +80,8 @@ export const updateSettings = defineOperation({
     invoiceNextNumber: z.number().int().min(1).max(999_999_999).optional(),
     quotePrefix: prefix().optional(),
     quoteNextNumber: z.number().int().min(1).max(999_999_999).optional(),
+    creditNotePrefix: prefix().optional(),
+    creditNoteNextNumber: z.number().int().min(1).max(999_999_999).optional(),
     defaultPaymentTerms: z.number().int().min(0).max(365).optional(),
     quoteValidityDays: z.number().int().min(1).max(365).optional(),
   },
@@ -110,6 +114,8 @@ export const updateSettings = defineOperation({
         invoice_next_number: input.invoiceNextNumber,
         quote_prefix: input.quotePrefix,
         quote_next_number: input.quoteNextNumber,
+        credit_note_prefix: input.creditNotePrefix,
+        credit_note_next_number: input.creditNoteNextNumber,
         default_payment_terms: input.defaultPaymentTerms,
         quote_validity_days: input.quoteValidityDays,
         updated_at: timestamp(ctx.clock),

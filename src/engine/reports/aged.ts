@@ -6,6 +6,11 @@
  * on or before the date is deducted, so the report at a past date shows
  * the debts of that day. Buckets by days overdue (date − dueDate):
  * current (0 or less), 1-30, 31-60, 61-90, 90+ (91 or more).
+ * Credit allocated to a document on or before the date is deducted like a
+ * payment; credit notes issued by the date with credit not yet allocated
+ * or refunded by then are rows of their own, negative, in the current
+ * bucket, so a contact's total is what they owe net of credit and the
+ * report's total equals the control account's balance at that date.
  */
 import type { Kysely } from 'kysely';
 import { daysBetween } from '../dates.js';
@@ -35,17 +40,23 @@ type Totals = Record<Bucket | 'total', number>;
 
 const zero = (): Totals => ({ current: 0, days1to30: 0, days31to60: 0, days61to90: 0, days90plus: 0, total: 0 });
 
+/** Sums of `table`'s amounts on or before the date, by `key`. */
+function sumsBy(db: Kysely<OrgDb>, table: 'payments' | 'credit_allocations' | 'refunds', key: 'invoice_id' | 'credit_note_id', asOfDate: string) {
+  return db
+    .selectFrom(table)
+    .select((eb) => [eb.ref(key).as('key'), eb.fn.sum<number>('amount').as('amount')])
+    .where('date', '<=', asOfDate)
+    .groupBy(key);
+}
+
 export async function agedReport(db: Kysely<OrgDb>, kind: InvoiceKind, asOfDate: string) {
-  const paid = db
-    .selectFrom('payments')
-    .select((eb) => ['payments.invoice_id', eb.fn.sum<number>('payments.amount').as('paid')])
-    .where('payments.date', '<=', asOfDate)
-    .groupBy('payments.invoice_id')
-    .as('paid');
+  const paid = sumsBy(db, 'payments', 'invoice_id', asOfDate).as('paid');
+  const credited = sumsBy(db, 'credit_allocations', 'invoice_id', asOfDate).as('credited');
   const rows = await db
     .selectFrom('invoices')
     .innerJoin('contacts', 'contacts.id', 'invoices.contact_id')
-    .leftJoin(paid, 'paid.invoice_id', 'invoices.id')
+    .leftJoin(paid, 'paid.key', 'invoices.id')
+    .leftJoin(credited, 'credited.key', 'invoices.id')
     .select([
       'invoices.id',
       'invoices.number',
@@ -54,28 +65,58 @@ export async function agedReport(db: Kysely<OrgDb>, kind: InvoiceKind, asOfDate:
       'invoices.total',
       'invoices.contact_id',
       'contacts.name as contact_name',
-      'paid.paid',
+      'paid.amount as paid',
+      'credited.amount as credited',
     ])
     .where('invoices.kind', '=', kind)
     .where('invoices.status', 'in', ['sent', 'approved', 'overdue', 'paid'])
     .where('invoices.issue_date', '<=', asOfDate)
-    .orderBy('contacts.name')
-    .orderBy('invoices.contact_id')
     .orderBy('invoices.due_date')
     .orderBy('invoices.number')
     .orderBy('invoices.id')
     .execute();
+  const allocated = sumsBy(db, 'credit_allocations', 'credit_note_id', asOfDate).as('allocated');
+  const refunded = sumsBy(db, 'refunds', 'credit_note_id', asOfDate).as('refunded');
+  const notes = await db
+    .selectFrom('credit_notes')
+    .innerJoin('contacts', 'contacts.id', 'credit_notes.contact_id')
+    .leftJoin(allocated, 'allocated.key', 'credit_notes.id')
+    .leftJoin(refunded, 'refunded.key', 'credit_notes.id')
+    .select([
+      'credit_notes.id',
+      'credit_notes.number',
+      'credit_notes.date',
+      'credit_notes.total',
+      'credit_notes.contact_id',
+      'contacts.name as contact_name',
+      'allocated.amount as allocated',
+      'refunded.amount as refunded',
+    ])
+    .where('credit_notes.kind', '=', kind)
+    .where('credit_notes.status', '=', 'issued')
+    .where('credit_notes.date', '<=', asOfDate)
+    .orderBy('credit_notes.date')
+    .orderBy('credit_notes.id')
+    .execute();
+
+  const entries = [
+    ...rows.map((r) => ({ contactId: r.contact_id, contactName: r.contact_name, entry: row(r, Number(r.paid ?? 0), Number(r.credited ?? 0), asOfDate, 'invoice') })),
+    ...notes.map((n) => {
+      // Credit used up (allocated or refunded) counts against the negative total as a payment would against an invoice's.
+      const used = Number(n.allocated ?? 0) + Number(n.refunded ?? 0);
+      const credit = { id: n.id, number: n.number, issue_date: n.date, due_date: n.date, total: -n.total };
+      return { contactId: n.contact_id, contactName: n.contact_name, entry: row(credit, -used, 0, asOfDate, 'credit_note') };
+    }),
+  ].filter((e) => e.entry.outstanding !== 0);
+  entries.sort((a, b) => (a.contactName < b.contactName ? -1 : a.contactName > b.contactName ? 1 : a.contactId < b.contactId ? -1 : a.contactId > b.contactId ? 1 : 0));
 
   const contacts: { contactId: string; contactName: string; invoices: ReturnType<typeof row>[]; totals: Totals }[] = [];
   const totals = zero();
-  for (const r of rows) {
-    const amountPaid = Number(r.paid ?? 0);
-    const outstanding = r.total - amountPaid;
-    if (outstanding === 0) continue;
-    const entry = row(r, amountPaid, outstanding, asOfDate);
+  for (const { contactId, contactName, entry } of entries) {
+    const outstanding = entry.outstanding;
     let contact = contacts[contacts.length - 1];
-    if (contact?.contactId !== r.contact_id) {
-      contact = { contactId: r.contact_id, contactName: r.contact_name, invoices: [], totals: zero() };
+    if (contact?.contactId !== contactId) {
+      contact = { contactId, contactName, invoices: [], totals: zero() };
       contacts.push(contact);
     }
     contact.invoices.push(entry);
@@ -98,21 +139,26 @@ export async function agedReport(db: Kysely<OrgDb>, kind: InvoiceKind, asOfDate:
   };
 }
 
+/** A document's row; a credit note's amounts are negative (credit is owed to the contact) and it is never overdue. */
 function row(
   r: { id: string; number: string | null; issue_date: string; due_date: string; total: number },
   amountPaid: number,
-  outstanding: number,
+  amountCredited: number,
   asOfDate: string,
+  type: 'invoice' | 'credit_note',
 ) {
-  const daysOverdue = Math.max(daysBetween(r.due_date, asOfDate), 0);
+  const outstanding = r.total - amountPaid - amountCredited;
+  const daysOverdue = type === 'credit_note' ? 0 : Math.max(daysBetween(r.due_date, asOfDate), 0);
   const bucket = bucketOf(daysOverdue);
   return {
     id: r.id,
+    type,
     invoiceNumber: r.number,
     issueDate: r.issue_date,
     dueDate: r.due_date,
     total: r.total,
     amountPaid,
+    amountCredited,
     outstanding,
     daysOverdue,
     agingBucket: labels[bucket],

@@ -53,7 +53,7 @@ export async function dashboard(db: Kysely<OrgDb>, todayDate: string) {
   const open = (kind: 'sales' | 'purchase', statuses: ('sent' | 'approved' | 'overdue')[]) =>
     db
       .selectFrom('invoices')
-      .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.sum<number>(eb('total', '-', eb.ref('amount_paid'))).as('total')])
+      .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.sum<number>(eb(eb('total', '-', eb.ref('amount_paid')), '-', eb.ref('amount_credited'))).as('total')])
       .where('kind', '=', kind)
       .where('status', 'in', statuses);
   const overdue = await open('sales', ['sent', 'overdue']).where('due_date', '<', todayDate).executeTakeFirstOrThrow();

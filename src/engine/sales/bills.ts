@@ -11,6 +11,7 @@ import { clearableText, idOf, isoDate } from '../schema.js';
 import type { Posting } from '../ledger/posting.js';
 import { itemsInput } from './items.js';
 import {
+  amountDue,
   createDocument,
   deleteDocument,
   documentView,
@@ -22,7 +23,8 @@ import {
   updateDocument,
   voidDocument,
 } from './documents.js';
-import { paymentBody, recordPayment } from './payments.js';
+import { paymentBody, paymentData, recordPayment, removePayment } from './payments.js';
+import { emit } from '../events.js';
 
 const posting = (ctx: Ctx): Posting => ({ clock: ctx.clock, actor: actorOf(ctx) });
 
@@ -147,21 +149,28 @@ export const payBill = defineOperation({
   body: paymentBody,
   async run(ctx, input) {
     const { payment, document } = await orgOf(ctx).write((trx) => recordPayment(trx, k, posting(ctx), input.id, input));
-    return {
-      data: {
-        id: payment.id,
-        billId: payment.invoice_id,
-        amount: payment.amount,
-        date: payment.date,
-        method: payment.method,
-        reference: payment.reference,
-        accountId: payment.account_id,
-        transactionId: payment.transaction_id,
-        createdAt: payment.created_at,
-        billStatus: document.status,
-        amountDue: document.status === 'paid' ? 0 : document.total - document.amount_paid,
-      },
-    };
+    return { data: { ...paymentData(k, payment), billStatus: document.status, amountDue: amountDue(document) } };
+  },
+});
+
+export const removeBillPayment = defineOperation({
+  name: 'bills.remove-payment',
+  summary: 'Remove a bill payment recorded by mistake: its entry is deleted and the bill is owed again',
+  description:
+    'A paid bill goes back to approved, or overdue once past its due date. Refused when the payment\'s bank entry is reconciled (409 already_reconciled) ' +
+    'or dated in a closed period (422). Raises payment.removed.',
+  access: 'invoices:write',
+  method: 'DELETE',
+  path: '/bills/{id}/payments/{paymentId}',
+  params: { ...billParams, paymentId: idOf('pay') },
+  async run(ctx, input) {
+    const data = await orgOf(ctx).write(async (trx) => {
+      const { payment, document } = await removePayment(trx, k, posting(ctx), input.id, input.paymentId);
+      const removed = { ...paymentData(k, payment), billNumber: document.number, billStatus: document.status, amountDue: amountDue(document) };
+      await emit(trx, ctx.clock, 'payment.removed', removed);
+      return { ...removed, deleted: true };
+    });
+    return { data };
   },
 });
 

@@ -316,8 +316,11 @@ export const deleteContact = defineOperation({
 
 export const contactSummary = defineOperation({
   name: 'contacts.summary',
-  summary: "A contact's invoicing: issued invoices, open ones, amount invoiced and outstanding",
-  description: 'Counts sales invoices that were issued (sent, overdue or paid); open means sent or overdue. Drafts and void invoices are left out.',
+  summary: "A contact's invoicing: issued invoices, open ones, amount invoiced, credited and outstanding",
+  description:
+    'Counts sales invoices that were issued (sent, overdue or paid); open means sent or overdue. Drafts and void invoices are left out. ' +
+    'totalCredited sums issued credit notes; unallocatedCredit is their credit not yet allocated or refunded; outstanding is what open invoices ' +
+    'still owe less that credit (negative when the customer is owed money).',
   access: 'contacts:read',
   method: 'GET',
   path: '/contacts/{id}/summary',
@@ -334,9 +337,26 @@ export const contactSummary = defineOperation({
         eb.fn.countAll<number>().as('totalInvoices'),
         eb.fn.sum<number>(eb.case().when('status', 'in', ['sent', 'overdue']).then(1).else(0).end()).as('openInvoices'),
         eb.fn.sum<number>('total').as('totalInvoiced'),
-        eb.fn.sum<number>(eb.case().when('status', 'in', ['sent', 'overdue']).then(eb('total', '-', eb.ref('amount_paid'))).else(0).end()).as('outstanding'),
+        eb.fn
+          .sum<number>(
+            eb
+              .case()
+              .when('status', 'in', ['sent', 'overdue'])
+              .then(eb(eb('total', '-', eb.ref('amount_paid')), '-', eb.ref('amount_credited')))
+              .else(0)
+              .end(),
+          )
+          .as('due'),
       ])
       .executeTakeFirstOrThrow();
+    const credits = await db
+      .selectFrom('credit_notes')
+      .where('kind', '=', 'sales')
+      .where('contact_id', '=', input.id)
+      .where('status', '=', 'issued')
+      .select((eb) => [eb.fn.sum<number>('total').as('credited'), eb.fn.sum<number>(eb(eb('total', '-', eb.ref('allocated')), '-', eb.ref('refunded'))).as('unallocated')])
+      .executeTakeFirstOrThrow();
+    const unallocatedCredit = Number(credits.unallocated ?? 0);
     const view = contactView(row);
     return {
       data: {
@@ -353,7 +373,9 @@ export const contactSummary = defineOperation({
           totalInvoices: Number(sums.totalInvoices),
           openInvoices: Number(sums.openInvoices ?? 0),
           totalInvoiced: Number(sums.totalInvoiced ?? 0),
-          outstanding: Number(sums.outstanding ?? 0),
+          totalCredited: Number(credits.credited ?? 0),
+          unallocatedCredit,
+          outstanding: Number(sums.due ?? 0) - unallocatedCredit,
         },
       },
     };

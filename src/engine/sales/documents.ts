@@ -75,8 +75,9 @@ export async function findDocument(db: Kysely<OrgDb>, k: Kind, id: string): Prom
   return row;
 }
 
-/** What is still owed: nothing once paid or void. */
-export const amountDue = (row: InvoicesTable): number => (row.status === 'paid' || row.status === 'void' ? 0 : row.total - row.amount_paid);
+/** What is still owed: the total less payments and credit allocated; nothing once paid or void. */
+export const amountDue = (row: InvoicesTable): number =>
+  row.status === 'paid' || row.status === 'void' ? 0 : row.total - row.amount_paid - row.amount_credited;
 
 /** Refuse a change that only a draft allows: paid 409 already_paid, void 409 already_voided, otherwise 422. */
 export function refuseUnlessDraft(k: Kind, row: InvoicesTable, what: string): void {
@@ -241,6 +242,7 @@ export async function createDocument(trx: Kysely<OrgDb>, k: Kind, posting: Posti
     vat_amount: c.priced.vatAmount,
     total: c.priced.total,
     amount_paid: 0,
+    amount_credited: 0,
     transaction_id: txn.id,
     quote_id: extra.quoteId ?? null,
     sent_at: null,
@@ -312,7 +314,17 @@ export async function voidDocument(trx: Kysely<OrgDb>, k: Kind, posting: Posting
   const name = row.number ?? row.id;
   if (row.status === 'void') throw new AppError('already_voided', `${k.noun} ${name} is already void`);
   const payments = await trx.selectFrom('payments').select('id').where('invoice_id', '=', id).limit(1).executeTakeFirst();
-  if (payments) throw new AppError('unprocessable_entity', `${k.noun} ${name} has payments recorded and cannot be voided`);
+  if (payments) {
+    throw new AppError('unprocessable_entity', `${k.noun} ${name} has payments recorded and cannot be voided: correct it with a credit note, or remove the payments first`);
+  }
+  const credit = await trx
+    .selectFrom('credit_notes')
+    .select('id')
+    .where('status', '=', 'issued')
+    .where((eb) => eb.or([eb('invoice_id', '=', id), eb('id', 'in', eb.selectFrom('credit_allocations').select('credit_note_id').where('invoice_id', '=', id))]))
+    .limit(1)
+    .executeTakeFirst();
+  if (credit) throw new AppError('unprocessable_entity', `${k.noun} ${name} has credit notes against it or credit allocated to it (${credit.id}) and cannot be voided`);
   if (row.transaction_id) await removeTransaction(trx, row.transaction_id);
   const now = timestamp(posting.clock);
   const changes = { status: 'void' as const, voided_at: now, transaction_id: null, updated_at: now };
@@ -358,16 +370,25 @@ export async function markOverdue(trx: Kysely<OrgDb>, k: Kind, posting: Posting,
 
 /** The full view: contact, lines, payments and amounts. */
 export async function documentView(db: Kysely<OrgDb>, k: Kind, row: InvoicesTable) {
-  const [contact, items, payments] = await Promise.all([
+  const [contact, items, payments, credits] = await Promise.all([
     db.selectFrom('contacts').select(['id', 'name', 'email']).where('id', '=', row.contact_id).executeTakeFirst(),
     loadItems(db, [row.id]),
     db.selectFrom('payments').selectAll().where('invoice_id', '=', row.id).orderBy('date').orderBy('created_at').execute(),
+    db
+      .selectFrom('credit_allocations')
+      .innerJoin('credit_notes', 'credit_notes.id', 'credit_allocations.credit_note_id')
+      .select(['credit_allocations.id', 'credit_allocations.credit_note_id', 'credit_notes.number', 'credit_allocations.amount', 'credit_allocations.date'])
+      .where('credit_allocations.invoice_id', '=', row.id)
+      .orderBy('credit_allocations.date')
+      .orderBy('credit_allocations.created_at')
+      .execute(),
   ]);
   return {
     ...summaryView(k, row, contact?.name ?? ''),
     contact: { id: row.contact_id, name: contact?.name ?? '', email: contact?.email ?? null },
     items: (items.get(row.id) ?? []).map(itemView),
     payments: payments.map((p) => paymentView(p)),
+    credits: credits.map((c) => ({ allocationId: c.id, creditNoteId: c.credit_note_id, creditNoteNumber: c.number, amount: c.amount, date: c.date })),
   };
 }
 
@@ -384,6 +405,7 @@ export function summaryView(k: Kind, row: InvoicesTable, contactName: string) {
     vatAmount: row.vat_amount,
     total: row.total,
     amountPaid: row.amount_paid,
+    amountCredited: row.amount_credited,
     amountDue: amountDue(row),
     issueDate: row.issue_date,
     dueDate: row.due_date,

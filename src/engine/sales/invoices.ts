@@ -32,7 +32,7 @@ import {
   updateDocument,
   voidDocument,
 } from './documents.js';
-import { paymentBody, recordPayment } from './payments.js';
+import { paymentBody, paymentData, recordPayment, removePayment } from './payments.js';
 import { sweepOverdue } from './overdue.js';
 import type { InvoicePdfData } from '../../pdf/invoice-data.js';
 import type { InvoicesTable, OrgDb } from '../../store/tables.js';
@@ -314,6 +314,28 @@ export const recordInvoicePayment = defineOperation({
       return { ...paymentData, reference: payment.reference, accountId: payment.account_id, transactionId: payment.transaction_id, invoiceStatus: document.status, amountDue: view.amountDue };
     });
     return { data: payment };
+  },
+});
+
+export const removeInvoicePayment = defineOperation({
+  name: 'invoices.remove-payment',
+  summary: 'Remove a payment recorded by mistake: its entry is deleted and the invoice owes that amount again',
+  description:
+    'A paid invoice goes back to sent, or overdue once past its due date. Refused when the payment\'s bank entry is reconciled (409 already_reconciled) ' +
+    'or dated in a closed period (422). Raises payment.removed.',
+  access: 'invoices:write',
+  method: 'DELETE',
+  path: '/invoices/{id}/payments/{paymentId}',
+  params: { ...invoiceParams, paymentId: idOf('pay') },
+  async run(ctx, input) {
+    const data = await orgOf(ctx).write(async (trx) => {
+      const { payment, document } = await removePayment(trx, k, posting(ctx), input.id, input.paymentId);
+      const view = await invoiceView(trx, document);
+      const removed = { ...paymentData(k, payment), invoiceNumber: document.number, invoiceStatus: document.status, amountDue: view.amountDue };
+      await emit(trx, ctx.clock, 'payment.removed', removed);
+      return { ...removed, deleted: true };
+    });
+    return { data };
   },
 });
 

@@ -61,6 +61,8 @@ export interface PricedItem {
   readonly vatAmount: number;
   readonly lineTotal: number;
   readonly accountId: string | null;
+  /** On a credit note: the invoice or bill line it credits. */
+  readonly sourceItemId?: string | null;
 }
 
 export interface Priced {
@@ -159,6 +161,7 @@ export async function saveItems(trx: Kysely<OrgDb>, clock: Clock, documentId: st
     vat_amount: p.vatAmount,
     line_total: p.lineTotal,
     account_id: p.accountId,
+    source_item_id: p.sourceItemId ?? null,
   }));
   if (rows.length > 0) await trx.insertInto('document_items').values(rows).execute();
 }

@@ -11,7 +11,8 @@ import { newId } from '../ids.js';
 import { timestamp } from '../clock.js';
 import { idOf, isoDate, pence } from '../schema.js';
 import { formatPounds } from '../money.js';
-import { createTransaction, type Posting } from '../ledger/posting.js';
+import { createTransaction, removeTransaction, type Posting } from '../ledger/posting.js';
+import { settle, type Settled } from './settle.js';
 import { accountByCode, amountDue, findDocument, openStatuses, type Kind } from './documents.js';
 import type { AccountsTable, InvoicesTable, OrgDb, PaymentsTable } from '../../store/tables.js';
 
@@ -33,8 +34,8 @@ export interface PaymentInput {
   readonly accountId?: string | undefined;
 }
 
-/** The bank account a payment goes through: the one named (a bank account, active) or 1200. */
-async function bankAccount(db: Kysely<OrgDb>, id: string | undefined): Promise<AccountsTable> {
+/** The bank account money goes through: the one named (a bank account, active) or 1200. */
+export async function bankAccount(db: Kysely<OrgDb>, id: string | undefined): Promise<AccountsTable> {
   if (id === undefined) return accountByCode(db, '1200');
   const account = await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
   if (!account) throw new AppError('validation_error', `accountId: no account ${id} in this organisation`, 'accountId');
@@ -93,15 +94,43 @@ export async function recordPayment(trx: Kysely<OrgDb>, k: Kind, posting: Postin
     created_at: timestamp(posting.clock),
   };
   await trx.insertInto('payments').values(payment).execute();
-  const paid = row.amount_paid + input.amount;
-  const cleared = paid === row.total;
-  // Paid on the latest payment's date, whatever order the payments were recorded in.
-  const latest = await trx.selectFrom('payments').select((eb) => eb.fn.max('date').as('date')).where('invoice_id', '=', id).executeTakeFirstOrThrow();
-  const changes: Partial<InvoicesTable> = {
-    amount_paid: paid,
-    updated_at: payment.created_at,
-    ...(cleared ? { status: 'paid' as const, paid_date: String(latest.date) } : {}),
+  const { row: document } = await settle(trx, k, posting.clock, id);
+  return { payment, document };
+}
+
+export interface Removed {
+  readonly payment: PaymentsTable;
+  readonly document: InvoicesTable;
+  /** reopened: the document was paid and is owed again. */
+  readonly change: Settled['change'];
+}
+
+/**
+ * Remove one payment of a document: its ledger entry is deleted (refused
+ * when reconciled, 409, or dated in a closed period, 422) and the
+ * document's amounts and status are worked out again.
+ */
+export async function removePayment(trx: Kysely<OrgDb>, k: Kind, posting: Posting, id: string, paymentId: string): Promise<Removed> {
+  const row = await findDocument(trx, k, id);
+  const payment = await trx.selectFrom('payments').selectAll().where('id', '=', paymentId).where('invoice_id', '=', id).executeTakeFirst();
+  if (!payment) throw new AppError('not_found', `payment ${paymentId} not found on ${k.noun} ${row.number ?? row.id}`);
+  await removeTransaction(trx, payment.transaction_id, `payment ${paymentId}`);
+  await trx.deleteFrom('payments').where('id', '=', paymentId).execute();
+  const { row: document, change } = await settle(trx, k, posting.clock, id);
+  return { payment, document, change };
+}
+
+/** The API's view of a payment of an invoice or a bill. */
+export function paymentData(k: Kind, payment: PaymentsTable) {
+  return {
+    id: payment.id,
+    [k.kind === 'sales' ? 'invoiceId' : 'billId']: payment.invoice_id,
+    amount: payment.amount,
+    date: payment.date,
+    method: payment.method,
+    reference: payment.reference,
+    accountId: payment.account_id,
+    transactionId: payment.transaction_id,
+    createdAt: payment.created_at,
   };
-  await trx.updateTable('invoices').set(changes).where('id', '=', id).execute();
-  return { payment, document: { ...row, ...changes } };
 }

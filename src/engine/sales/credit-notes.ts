@@ -1,0 +1,289 @@
+/**
+ * Credit notes: the way an issued invoice (or bill) is corrected once it
+ * may have been paid, as FreeAgent and Xero do. A credit note credits the
+ * whole document, chosen lines or an amount (credit-lines.ts); its ledger
+ * entry is the reversal of those lines, VAT included, so the VAT return
+ * picks it up in the period of its date. It first settles what is still
+ * due on the document it credits; any credit beyond that is the
+ * contact's, to be allocated to another of their documents or refunded
+ * (credits.ts). Sales credit notes are numbered from their own prefix
+ * (CN-0001); a supplier's carries the supplier's number, if given.
+ */
+import type { Kysely } from 'kysely';
+import { AppError } from '../errors.js';
+import { newId } from '../ids.js';
+import { timestamp, today } from '../clock.js';
+import { loadOrganisation } from '../organisation/organisation.js';
+import { createTransaction, removeTransaction, type LineInput, type Posting } from '../ledger/posting.js';
+import { accountByCode, amountDue, findDocument, purchaseBill, salesInvoice, type Kind } from './documents.js';
+import { itemView, loadItems, saveItems, type PricedItem } from './items.js';
+import { creditLines, type Creditable, type CreditChoice } from './credit-lines.js';
+import { settle, type Settled } from './settle.js';
+import type { CreditNotesTable, InvoicesTable, OrgDb } from '../../store/tables.js';
+
+export interface CreditKind {
+  /** The documents it credits. */
+  readonly doc: Kind;
+  readonly noun: 'credit note' | 'supplier credit note';
+  readonly idPrefix: 'cn' | 'scn';
+  readonly sourceType: 'credit_note' | 'supplier_credit_note';
+}
+
+export const salesCredit: CreditKind = { doc: salesInvoice, noun: 'credit note', idPrefix: 'cn', sourceType: 'credit_note' };
+export const supplierCredit: CreditKind = { doc: purchaseBill, noun: 'supplier credit note', idPrefix: 'scn', sourceType: 'supplier_credit_note' };
+
+export async function findCreditNote(db: Kysely<OrgDb>, ck: CreditKind, id: string): Promise<CreditNotesTable> {
+  const row = await db.selectFrom('credit_notes').selectAll().where('id', '=', id).where('kind', '=', ck.doc.kind).executeTakeFirst();
+  if (!row) throw new AppError('not_found', `${ck.noun} ${id} not found`);
+  return row;
+}
+
+/** Credit not yet allocated or refunded. */
+export const remainingCredit = (row: CreditNotesTable): number => (row.status === 'void' ? 0 : row.total - row.allocated - row.refunded);
+
+export const nameOf = (row: { number: string | null; id: string }): string => row.number ?? row.id;
+
+/** A document's lines with what issued credit notes have taken of each. */
+async function creditable(db: Kysely<OrgDb>, documentId: string): Promise<Creditable[]> {
+  const items = (await loadItems(db, [documentId])).get(documentId) ?? [];
+  if (items.length === 0) return [];
+  const credited = await db
+    .selectFrom('document_items')
+    .innerJoin('credit_notes', 'credit_notes.id', 'document_items.document_id')
+    .select((eb) => ['document_items.source_item_id', eb.fn.sum<number>('document_items.net').as('net'), eb.fn.sum<number>('document_items.vat_amount').as('vat')])
+    .where('credit_notes.status', '=', 'issued')
+    .where(
+      'document_items.source_item_id',
+      'in',
+      items.map((i) => i.id),
+    )
+    .groupBy('document_items.source_item_id')
+    .execute();
+  const byItem = new Map(credited.map((c) => [c.source_item_id, c]));
+  return items.map((item) => ({ item, creditedNet: Number(byItem.get(item.id)?.net ?? 0), creditedVat: Number(byItem.get(item.id)?.vat ?? 0) }));
+}
+
+/** The next credit note number from the organisation's prefix and counter. */
+async function allocateNumber(trx: Kysely<OrgDb>): Promise<string> {
+  const org = await loadOrganisation(trx);
+  const number = `${org.credit_note_prefix}${String(org.credit_note_next_number).padStart(4, '0')}`;
+  const taken = await trx.selectFrom('credit_notes').select('id').where('kind', '=', 'sales').where('number', '=', number).executeTakeFirst();
+  if (taken) {
+    throw new AppError('duplicate_entry', `credit note number ${number} is already used by ${taken.id}: set creditNoteNextNumber in the organisation settings past it`);
+  }
+  await trx.updateTable('organisation').set({ credit_note_next_number: org.credit_note_next_number + 1 }).execute();
+  return number;
+}
+
+/** The document a body's invoiceId (or billId) names: 400 on that field when there is none. */
+export async function documentFor(db: Kysely<OrgDb>, k: Kind, id: string, field: string): Promise<InvoicesTable> {
+  return findDocument(db, k, id).catch(() => {
+    throw new AppError('validation_error', `${field}: no ${k.noun} ${id} in this organisation`, field);
+  });
+}
+
+/** Refuse a document that cannot take credit: drafts (422) and void ones (409). */
+export function refuseUncreditable(k: Kind, row: InvoicesTable): void {
+  const name = nameOf(row);
+  if (row.status === 'void') throw new AppError('already_voided', `${k.noun} ${name} is void`);
+  if (row.status === 'draft') {
+    throw new AppError('unprocessable_entity', `${k.noun} ${name} is a draft: change or delete it instead of crediting it`);
+  }
+}
+
+/** The reversal of the credited lines: the control account against each line's account and VAT. */
+async function ledgerLines(db: Kysely<OrgDb>, ck: CreditKind, doc: InvoicesTable, lines: readonly PricedItem[], total: number, vat: number): Promise<LineInput[]> {
+  const k = ck.doc;
+  const control = await accountByCode(db, k.controlCode);
+  const fallback = await accountByCode(db, k.defaultAccountCode);
+  const registered = (await loadOrganisation(db)).vat_scheme !== 'not_registered';
+  const contactId = doc.contact_id;
+  // A document posts its lines at lineSign and its control account against them; a credit note the reverse.
+  const out: LineInput[] = [{ accountId: control.id, amount: k.lineSign * total, contactId }];
+  for (const line of lines) {
+    if (line.net === 0) continue;
+    out.push({
+      accountId: line.accountId ?? fallback.id,
+      amount: -k.lineSign * line.net,
+      contactId,
+      description: line.description.slice(0, 500),
+      ...(registered ? { vatRate: line.vatRate, vatTreatment: line.vatRateName === 'exempt' ? 'none' : 'exclusive' } : {}),
+    });
+  }
+  if (vat !== 0) out.push({ accountId: (await accountByCode(db, k.vatCode)).id, amount: -k.lineSign * vat, contactId });
+  return out;
+}
+
+export interface CreditNoteInput {
+  readonly documentId: string;
+  readonly date?: string | undefined;
+  readonly lineIds?: readonly string[] | undefined;
+  readonly amount?: number | undefined;
+  readonly reason?: string | null | undefined;
+  readonly reference?: string | null | undefined;
+  /** A supplier credit note's own number. */
+  readonly number?: string | null | undefined;
+}
+
+export interface Created {
+  readonly note: CreditNotesTable;
+  readonly document: Settled;
+}
+
+/** Issue a credit note against a document, post it, and apply it to what the document still owes. */
+export async function createCreditNote(trx: Kysely<OrgDb>, ck: CreditKind, posting: Posting, field: string, input: CreditNoteInput): Promise<Created> {
+  const k = ck.doc;
+  const doc = await documentFor(trx, k, input.documentId, field);
+  refuseUncreditable(k, doc);
+  const date = input.date ?? today(posting.clock);
+  if (date < doc.issue_date) throw new AppError('validation_error', `date ${date} is before the ${k.noun}'s issue date ${doc.issue_date}`, 'date');
+  if (input.lineIds !== undefined && input.amount !== undefined) throw new AppError('validation_error', 'send lineIds or amount, not both', 'amount');
+  const choice: CreditChoice =
+    input.amount !== undefined ? { mode: 'amount', amount: input.amount } : input.lineIds !== undefined ? { mode: 'lines', lineIds: input.lineIds } : { mode: 'whole' };
+  const lines = creditLines(await creditable(trx, doc.id), choice, k.noun);
+  const subtotal = lines.reduce((s, l) => s + l.net, 0);
+  const vat = lines.reduce((s, l) => s + l.vatAmount, 0);
+  const total = subtotal + vat;
+  const id = newId(ck.idPrefix, posting.clock.now());
+  const number = k.kind === 'sales' ? await allocateNumber(trx) : (input.number ?? null);
+  const contact = await trx.selectFrom('contacts').select('name').where('id', '=', doc.contact_id).executeTakeFirstOrThrow();
+  const txn = await createTransaction(trx, posting, {
+    date,
+    description: `${k.kind === 'sales' ? 'Credit note' : 'Supplier credit note'} ${number ?? id} for ${k.noun} ${nameOf(doc)} (${contact.name})`,
+    reference: (number ?? '').slice(0, 100) || null,
+    status: 'posted',
+    sourceType: ck.sourceType,
+    sourceId: id,
+    lines: await ledgerLines(trx, ck, doc, lines, total, vat),
+  });
+  const now = timestamp(posting.clock);
+  const note: CreditNotesTable = {
+    id,
+    kind: k.kind,
+    number,
+    status: 'issued',
+    invoice_id: doc.id,
+    contact_id: doc.contact_id,
+    currency: doc.currency,
+    date,
+    reason: input.reason ?? null,
+    reference: input.reference ?? null,
+    subtotal,
+    vat_amount: vat,
+    total,
+    allocated: 0,
+    refunded: 0,
+    transaction_id: txn.id,
+    voided_at: null,
+    created_by: posting.actor.id,
+    created_at: now,
+    updated_at: now,
+  };
+  await trx.insertInto('credit_notes').values(note).execute();
+  await saveItems(trx, posting.clock, id, lines);
+  const applied = Math.min(total, amountDue(doc));
+  if (applied === 0) return { note, document: { row: doc, change: null } };
+  await trx
+    .insertInto('credit_allocations')
+    .values({ id: newId('alloc', posting.clock.now()), credit_note_id: id, invoice_id: doc.id, amount: applied, date, created_by: posting.actor.id, created_at: now })
+    .execute();
+  await trx.updateTable('credit_notes').set({ allocated: applied }).where('id', '=', id).execute();
+  return { note: { ...note, allocated: applied }, document: await settle(trx, k, posting.clock, doc.id) };
+}
+
+export interface Voided {
+  readonly note: CreditNotesTable;
+  /** The documents its allocations settled, worked out again. */
+  readonly documents: readonly Settled[];
+}
+
+/** Void a credit note without refunds: its entry leaves the ledger and its allocations are undone. */
+export async function voidCreditNote(trx: Kysely<OrgDb>, ck: CreditKind, posting: Posting, id: string): Promise<Voided> {
+  const note = await findCreditNote(trx, ck, id);
+  const name = nameOf(note);
+  if (note.status === 'void') throw new AppError('already_voided', `${ck.noun} ${name} is already void`);
+  if (note.refunded > 0) throw new AppError('unprocessable_entity', `${ck.noun} ${name} has refunds recorded: remove them before voiding it`);
+  if (note.transaction_id) await removeTransaction(trx, note.transaction_id, `${ck.noun} ${name}`);
+  const allocations = await trx.selectFrom('credit_allocations').select(['invoice_id']).where('credit_note_id', '=', id).execute();
+  await trx.deleteFrom('credit_allocations').where('credit_note_id', '=', id).execute();
+  const now = timestamp(posting.clock);
+  const changes = { status: 'void' as const, allocated: 0, transaction_id: null, voided_at: now, updated_at: now };
+  await trx.updateTable('credit_notes').set(changes).where('id', '=', id).execute();
+  const documents: Settled[] = [];
+  for (const invoiceId of new Set(allocations.map((a) => a.invoice_id))) documents.push(await settle(trx, ck.doc, posting.clock, invoiceId));
+  return { note: { ...note, ...changes }, documents };
+}
+
+/** The list view: everything but lines, allocations and refunds. */
+export function creditNoteSummary(ck: CreditKind, row: CreditNotesTable, names: { contactName: string; documentNumber: string | null }) {
+  const sales = ck.doc.kind === 'sales';
+  return {
+    id: row.id,
+    creditNoteNumber: row.number,
+    status: row.status,
+    [sales ? 'invoiceId' : 'billId']: row.invoice_id,
+    [sales ? 'invoiceNumber' : 'billNumber']: names.documentNumber,
+    contactId: row.contact_id,
+    contactName: names.contactName,
+    currency: row.currency,
+    date: row.date,
+    reason: row.reason,
+    reference: row.reference,
+    subtotal: row.subtotal,
+    vatAmount: row.vat_amount,
+    total: row.total,
+    allocated: row.allocated,
+    refunded: row.refunded,
+    remainingCredit: remainingCredit(row),
+    transactionId: row.transaction_id,
+    voidedAt: row.voided_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** The full view: lines, allocations and refunds. */
+export async function creditNoteView(db: Kysely<OrgDb>, ck: CreditKind, row: CreditNotesTable) {
+  const [contact, document, items, allocations, refunds] = await Promise.all([
+    db.selectFrom('contacts').select('name').where('id', '=', row.contact_id).executeTakeFirst(),
+    db.selectFrom('invoices').select('number').where('id', '=', row.invoice_id).executeTakeFirst(),
+    loadItems(db, [row.id]),
+    db
+      .selectFrom('credit_allocations')
+      .innerJoin('invoices', 'invoices.id', 'credit_allocations.invoice_id')
+      .select(['credit_allocations.id', 'credit_allocations.invoice_id', 'invoices.number', 'credit_allocations.amount', 'credit_allocations.date', 'credit_allocations.created_at'])
+      .where('credit_allocations.credit_note_id', '=', row.id)
+      .orderBy('credit_allocations.date')
+      .orderBy('credit_allocations.created_at')
+      .execute(),
+    db.selectFrom('refunds').selectAll().where('credit_note_id', '=', row.id).orderBy('date').orderBy('created_at').execute(),
+  ]);
+  const sales = ck.doc.kind === 'sales';
+  return {
+    ...creditNoteSummary(ck, row, { contactName: contact?.name ?? '', documentNumber: document?.number ?? null }),
+    items: (items.get(row.id) ?? []).map((i) => ({ ...itemView(i), sourceLineId: i.source_item_id })),
+    allocations: allocations.map((a) => ({
+      id: a.id,
+      [sales ? 'invoiceId' : 'billId']: a.invoice_id,
+      [sales ? 'invoiceNumber' : 'billNumber']: a.number,
+      amount: a.amount,
+      date: a.date,
+      createdAt: a.created_at,
+    })),
+    refunds: refunds.map((r) => refundView(r)),
+  };
+}
+
+export function refundView(r: { id: string; credit_note_id: string; amount: number; date: string; method: string; reference: string | null; account_id: string; transaction_id: string; created_at: string }) {
+  return {
+    id: r.id,
+    creditNoteId: r.credit_note_id,
+    amount: r.amount,
+    date: r.date,
+    method: r.method,
+    reference: r.reference,
+    accountId: r.account_id,
+    transactionId: r.transaction_id,
+    createdAt: r.created_at,
+  };
+}
