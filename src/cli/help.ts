@@ -104,7 +104,9 @@ export const handWritten = {
     description:
       'Account names carry their type and code (expenses:5100 Office Expenses for hledger, ' +
       'Expenses:5100-Office-Expenses for beancount); amounts are pounds. With --from, an Opening balances entry on that ' +
-      'date carries every balance before it.',
+      'date carries the asset, liability and equity balances before it and closes earlier income and expenses into ' +
+      '3100 Retained Earnings, so the income statement of the export is acct\'s profit and loss for --from to --to, and ' +
+      'its balances agree with acct\'s on any date in that window.',
     examples: [
       'acct export > books.journal && hledger -f books.journal bs',
       'acct export --format beancount > books.beancount && bean-check books.beancount',

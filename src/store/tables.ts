@@ -77,6 +77,8 @@ export interface AccountsTable {
   is_system: number;
   is_control_account: number;
   control_type: 'bank' | 'receivables' | 'payables' | 'vat' | null;
+  /** Counted in cost of sales, so in gross profit (migration 0013); only expense accounts carry it. */
+  is_cost_of_sales: number;
   created_at: string;
   updated_at: string;
 }

@@ -31,6 +31,8 @@ const company: OrganisationTable = {
   invoice_next_number: 43,
   quote_prefix: 'QUO-',
   quote_next_number: 1,
+  credit_note_prefix: 'CN-',
+  credit_note_next_number: 1,
   default_payment_terms: 30,
   quote_validity_days: 30,
   created_at: '2026-01-01T00:00:00Z',

@@ -75,8 +75,8 @@ t.test('acct export writes a journal of the posted ledger', async (t) => {
       '    liabilities:2200 VAT Output  -£200.00',
       '    liabilities:2201 VAT Input  £60.00',
       '    equity:3000 Share Capital  -£10000.00',
-      '    revenues:4000 Sales  -£1000.00',
-      '    expenses:5000 Cost of Sales  £300.00',
+      // Income and expenses before 2026-01-01 closed: sales £1,000.00 − cost of sales £300.00 = £700.00 profit.
+      '    equity:3100 Retained Earnings  -£700.00',
       '',
       '2026-01-20 * Rent  ; txn:',
     ].join('\n'),

@@ -31,6 +31,7 @@ export function accountView(row: AccountRow) {
     isSystem: row.is_system === 1,
     isControlAccount: row.is_control_account === 1,
     controlType: row.control_type,
+    isCostOfSales: row.is_cost_of_sales === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -168,6 +169,14 @@ const code = () =>
     .max(20)
     .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'may contain only letters, digits and . _ - (starting with a letter or digit)');
 const vatRate = () => z.number().int().min(0).max(100).nullable();
+const costOfSales = () => z.boolean().describe('counted in cost of sales, which gross profit deducts from revenue; expense accounts only');
+
+/** Only an expense account can be cost of sales; false is always allowed. */
+function checkCostOfSales(isCostOfSales: boolean | undefined, accountType: AccountType): void {
+  if (isCostOfSales === true && accountType !== 'expense') {
+    throw new AppError('validation_error', `isCostOfSales: only an expense account can be cost of sales, not a ${accountType} account`, 'isCostOfSales');
+  }
+}
 
 export const createAccount = defineOperation({
   name: 'accounts.create',
@@ -185,9 +194,11 @@ export const createAccount = defineOperation({
     defaultVatRate: vatRate().optional(),
     isControlAccount: z.boolean().optional(),
     controlType: z.enum(controlTypes).nullable().optional(),
+    isCostOfSales: costOfSales().optional(),
   },
   async run(ctx, input) {
     const org = orgOf(ctx);
+    checkCostOfSales(input.isCostOfSales, input.accountType);
     const row = await org.write(async (trx) => {
       if (await trx.selectFrom('accounts').select('id').where('code', '=', input.code).executeTakeFirst()) {
         throw new AppError('conflict', `an account with code ${input.code} already exists`);
@@ -216,6 +227,7 @@ export const createAccount = defineOperation({
         is_system: 0,
         is_control_account: input.isControlAccount === true || controlType !== null ? 1 : 0,
         control_type: controlType,
+        is_cost_of_sales: input.isCostOfSales ? 1 : 0,
         created_at: now,
         updated_at: now,
       };
@@ -230,7 +242,7 @@ const fixedAfterCreation = <T extends z.ZodType>(schema: T) => schema.optional()
 
 export const updateAccount = defineOperation({
   name: 'accounts.update',
-  summary: 'Change an account: name, description, defaultVatRate and isActive; on system accounts only isActive',
+  summary: 'Change an account: name, description, defaultVatRate, isCostOfSales and isActive; on system accounts only isActive',
   access: 'accounts:write',
   method: 'PUT',
   path: '/accounts/{id}',
@@ -239,6 +251,7 @@ export const updateAccount = defineOperation({
     name: z.string().trim().min(1).max(200).optional(),
     description: z.string().max(500).nullable().optional(),
     defaultVatRate: vatRate().optional(),
+    isCostOfSales: costOfSales().optional(),
     isActive: z.boolean().optional(),
     // Accepted so that a change to them gets the 422 the spec gives, rather than an unknown-field 400.
     code: fixedAfterCreation(z.string()),
@@ -253,8 +266,9 @@ export const updateAccount = defineOperation({
       const account = await findAccount(trx, input.id);
       const fixed = (['code', 'accountType', 'parentId', 'isControlAccount', 'controlType'] as const).find((f) => input[f] !== undefined);
       if (fixed) throw new AppError('unprocessable_entity', `${fixed} cannot change once an account exists`);
+      checkCostOfSales(input.isCostOfSales, account.account_type);
       if (account.is_system === 1) {
-        const edited = (['name', 'description', 'defaultVatRate'] as const).find((f) => input[f] !== undefined);
+        const edited = (['name', 'description', 'defaultVatRate', 'isCostOfSales'] as const).find((f) => input[f] !== undefined);
         if (edited) throw new AppError('unprocessable_entity', `${account.code} ${account.name} is a system account: only isActive can change`);
       }
       await trx
@@ -263,6 +277,7 @@ export const updateAccount = defineOperation({
           name: input.name,
           description: input.description,
           default_vat_rate: input.defaultVatRate,
+          is_cost_of_sales: input.isCostOfSales === undefined ? undefined : input.isCostOfSales ? 1 : 0,
           is_active: input.isActive === undefined ? undefined : input.isActive ? 1 : 0,
           updated_at: timestamp(ctx.clock),
         })

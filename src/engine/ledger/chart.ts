@@ -17,6 +17,7 @@ export interface ChartEntry {
   readonly control?: NonNullable<AccountsTable['control_type']>;
   readonly defaultVatRate?: number;
   readonly only?: BusinessType;
+  readonly costOfSales?: boolean;
 }
 
 let chart: readonly ChartEntry[] | undefined;
@@ -39,6 +40,7 @@ export async function provisionChart(trx: Kysely<OrgDb>, clock: Clock, businessT
     idByCode.set(a.code, id);
     const parentId = a.parent === undefined ? null : idByCode.get(a.parent);
     if (parentId === undefined) throw new Error(`chart fixture: ${a.code} names parent ${a.parent} before it is defined`);
+    if (a.costOfSales && a.type !== 'expense') throw new Error(`chart fixture: ${a.code} is cost of sales but not an expense account`);
     return {
       id,
       code: a.code,
@@ -51,6 +53,7 @@ export async function provisionChart(trx: Kysely<OrgDb>, clock: Clock, businessT
       is_system: a.system ? 1 : 0,
       is_control_account: a.control ? 1 : 0,
       control_type: a.control ?? null,
+      is_cost_of_sales: a.costOfSales ? 1 : 0,
       created_at: now,
       updated_at: now,
     };

@@ -3,13 +3,15 @@
  * (which ledger also reads) or beancount's. Account names carry their type
  * and code ("expenses:5100 Office Expenses", "Expenses:5100-Office-Expenses");
  * amounts are pounds. With a start date, an "Opening balances" entry
- * carries every account's balance before it, so balances agree with acct's
+ * carries the asset, liability and equity balances before it and closes
+ * earlier income and expenses into retained earnings, so the range's income
+ * statement is acct's profit and loss for it and balances agree with acct's
  * on any date in the range.
  */
 import type { Kysely } from 'kysely';
 import { addDays } from '../dates.js';
 import { formatPounds } from '../money.js';
-import { postedBalances } from './balances.js';
+import { postedBalances, sum } from './balances.js';
 import type { AccountsTable, OrgDb } from '../../store/tables.js';
 
 export const exportFormats = ['hledger', 'beancount'] as const;
@@ -77,19 +79,36 @@ const beancount: Dialect = {
 
 const dialects: Readonly<Record<ExportFormat, Dialect>> = { hledger, beancount };
 
+/** 3100 is provisioned and cannot be deleted, but a database edited by hand may lack it: earlier profit still needs an equity account. */
+const syntheticRetainedEarnings: Account = { id: 'retained-earnings', code: '', name: 'Retained Earnings', account_type: 'equity' };
+
+/**
+ * Balances on the day before `from`, as an export starting on `from` opens:
+ * assets, liabilities and equity as they stand, and all earlier income and
+ * expenses closed into 3100 Retained Earnings (active or not: the export
+ * reports, it posts nothing), in code order. Totals only, from account_days.
+ */
+async function openingBalances(db: Kysely<OrgDb>, from: string, accounts: readonly Account[]): Promise<{ account: Account; net: number }[]> {
+  const balances = await postedBalances(db, { to: addDays(from, -1) });
+  const isEarnings = (type: AccountType) => type === 'revenue' || type === 'expense';
+  const net = new Map(balances.filter((b) => !isEarnings(b.accountType)).map((b) => [b.id, b.net]));
+  const retained = accounts.find((a) => a.code === '3100' && a.account_type === 'equity') ?? syntheticRetainedEarnings;
+  net.set(retained.id, (net.get(retained.id) ?? 0) + sum(balances.filter((b) => isEarnings(b.accountType)).map((b) => b.net)));
+  return [...accounts, syntheticRetainedEarnings].map((account) => ({ account, net: net.get(account.id) ?? 0 })).filter((o) => o.net !== 0);
+}
+
 export async function exportJournal(db: Kysely<OrgDb>, format: ExportFormat, range: ExportRange, write: (text: string) => void): Promise<void> {
   const dialect = dialects[format];
   const accounts = await db.selectFrom('accounts').select(['id', 'code', 'name', 'account_type']).orderBy('code').execute();
-  const names = new Map(accounts.map((a) => [a.id, dialect.accountName(a)]));
   const first = await db.selectFrom('lines').where('posted', '=', 1).select((eb) => eb.fn.min<string>('date').as('date')).executeTakeFirstOrThrow();
-  write(dialect.preamble(accounts, names, range.from ?? first.date ?? '1970-01-01'));
-  if (range.from) {
-    const opening = (await postedBalances(db, { to: addDays(range.from, -1) })).filter((b) => b.net !== 0);
-    if (opening.length > 0) {
-      write(dialect.header(range.from, 'Opening balances', {}));
-      for (const b of opening) write(dialect.posting(names.get(b.id) as string, b.net));
-      write('\n');
-    }
+  const opening = range.from ? await openingBalances(db, range.from, accounts) : [];
+  const declared = opening.some((o) => o.account === syntheticRetainedEarnings) ? [...accounts, syntheticRetainedEarnings] : accounts;
+  const names = new Map(declared.map((a) => [a.id, dialect.accountName(a)]));
+  write(dialect.preamble(declared, names, range.from ?? first.date ?? '1970-01-01'));
+  if (range.from && opening.length > 0) {
+    write(dialect.header(range.from, 'Opening balances', {}));
+    for (const o of opening) write(dialect.posting(names.get(o.account.id) as string, o.net));
+    write('\n');
   }
   let q = db
     .selectFrom('lines')

@@ -17,11 +17,11 @@ export async function trialBalance(db: Kysely<OrgDb>, asOf: string) {
   return { asOf, accounts, totals, balanced: totals.debit === totals.credit };
 }
 
-/** Cost of sales: the expense accounts coded 5000 to 5099; gross profit is revenue less these. */
-const isCostOfSales = (b: AccountBalance) => b.accountType === 'expense' && b.code >= '5000' && b.code < '5100';
-
+/** Gross profit is revenue less cost of sales: the accounts marked is_cost_of_sales, whatever their codes. */
 async function profitAndLoss(db: Kysely<OrgDb>, from: string, to: string) {
   const balances = (await postedBalances(db, { from, to })).filter((b) => b.net !== 0);
+  const costAccounts = new Set((await db.selectFrom('accounts').select('id').where('is_cost_of_sales', '=', 1).execute()).map((a) => a.id));
+  const isCostOfSales = (b: AccountBalance) => costAccounts.has(b.id);
   const revenue = balances.filter((b) => b.accountType === 'revenue').map(line);
   const expenses = balances.filter((b) => b.accountType === 'expense');
   const totalRevenue = sum(revenue.map((r) => r.balance));
