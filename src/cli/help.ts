@@ -12,9 +12,11 @@ export const groupSummaries: Readonly<Record<string, string>> = {
   transactions: 'Transactions: record, list, post, reconcile; an account ledger',
   report: 'Reports from posted transactions: tables in pounds, --csv, or --json (pence)',
   contacts: 'Customers and suppliers: list, create, update, delete; a contact\'s transactions and balance',
-  invoices: 'Sales invoices: create, preview, send (e-mail), pdf, pay, void; the overdue sweep',
+  invoices: 'Sales invoices: create, preview, send (e-mail), pdf, pay, remove a payment, void; the overdue sweep',
+  'credit-notes': 'Credit notes against invoices: create (whole, lines or an amount), allocate, refund, void, pdf',
+  'supplier-credit-notes': "Suppliers' credit notes against bills: create, allocate, refunds received, void",
   quotes: 'Quotes: create, preview, accept or decline, convert to an invoice',
-  bills: 'Purchase bills: create, approve, pay, void',
+  bills: 'Purchase bills: create, approve, pay, remove a payment, void',
   webhooks: 'Webhook subscriptions: create, update, rotate the secret, delete, delivery stats',
   'request-log': 'The API request log of the last 30 days: list, get',
 };

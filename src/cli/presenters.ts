@@ -106,6 +106,8 @@ export const presenters: Readonly<Record<string, (data: any) => Presented>> = {
   }),
   'invoices.list': (d) => documents('Invoices', 'invoiceNumber', d),
   'bills.list': (d) => documents('Bills', 'billNumber', d),
+  'credit-notes.list': (d) => creditNotes('Credit notes', 'invoiceNumber', d),
+  'supplier-credit-notes.list': (d) => creditNotes('Supplier credit notes', 'billNumber', d),
   'quotes.list': (d) => ({
     title: 'Quotes',
     columns: ['number', 'status', 'contact', 'issued', 'valid until', 'total', 'id'],
@@ -132,6 +134,15 @@ function documents(title: string, numberField: string, d: any[]): Presented {
     columns: ['number', 'status', 'contact', 'issued', 'due', 'total', 'amount due', 'id'],
     money: [5, 6],
     rows: d.map((x) => [x[numberField], x.status, x.contactName, x.issueDate, x.dueDate, x.total, x.amountDue, x.id]),
+  };
+}
+/** Credit notes, one a row: what each credited and the credit it has left, in pounds. */
+function creditNotes(title: string, documentField: string, d: any[]): Presented {
+  return {
+    title,
+    columns: ['number', 'status', 'credits', 'contact', 'date', 'total', 'credit left', 'id'],
+    money: [5, 6],
+    rows: d.map((x) => [x.creditNoteNumber, x.status, x[documentField], x.contactName, x.date, x.total, x.remainingCredit, x.id]),
   };
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */

@@ -1,4 +1,7 @@
-/** What an invoice PDF shows, gathered by the engine (src/engine/sales/invoices.ts, invoicePdfData). */
+/**
+ * What an invoice or credit note PDF shows, gathered by the engine
+ * (src/engine/sales/invoices.ts invoicePdfData, credit-note-pdf.ts).
+ */
 import type { ContactsTable, OrganisationTable } from '../store/tables.js';
 
 export interface InvoicePdfLine {
@@ -21,6 +24,17 @@ export interface InvoicePdfPayment {
   readonly method: string;
 }
 
+/** What a credit note shows beyond an invoice's fields (which it fills with its own number, date and lines). */
+export interface CreditNotePdf {
+  /** The number of the invoice it credits. */
+  readonly creditsInvoiceNumber: string;
+  readonly reason: string | null;
+  /** pence: set against invoices, paid back, and still to use */
+  readonly allocated: number;
+  readonly refunded: number;
+  readonly remainingCredit: number;
+}
+
 export interface InvoicePdfData {
   /** The seller: name, address, VAT number, company number, email, phone, vat_scheme. */
   readonly organisation: OrganisationTable;
@@ -40,8 +54,12 @@ export interface InvoicePdfData {
     readonly vatAmount: number;
     readonly total: number;
     readonly amountPaid: number;
+    /** Credit notes' credit set against the invoice (pence). */
+    readonly amountCredited?: number;
     readonly amountDue: number;
     readonly items: readonly InvoicePdfLine[];
     readonly payments: readonly InvoicePdfPayment[];
   };
+  /** Present when the document is a credit note. */
+  readonly creditNote?: CreditNotePdf;
 }

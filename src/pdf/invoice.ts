@@ -1,4 +1,9 @@
-/** A sales invoice as an A4 PDF, laid out to carry what HMRC asks of a full VAT invoice. */
+/**
+ * A sales invoice, or a credit note against one, as an A4 PDF laid out to
+ * carry what HMRC asks of a full VAT invoice (a credit note carries the
+ * same particulars and names the invoice it credits: VAT Notice 700,
+ * section 18).
+ */
 import type { Content, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import type { InvoicePdfData, InvoicePdfLine } from './invoice-data.js';
 import { countryName, daysBetween, formatDate, formatMoney, formatQuantity } from './format.js';
@@ -12,13 +17,14 @@ export async function invoicePdf(data: InvoicePdfData): Promise<Buffer> {
 export function invoiceDocument(data: InvoicePdfData): TDocumentDefinitions {
   const { invoice } = data;
   const registered = data.organisation.vat_scheme !== 'not_registered';
+  const noun = data.creditNote ? 'Credit note' : 'Invoice';
   return {
     pageSize: 'A4',
     pageMargins: [40, 40, 40, 50],
     info: {
       title: invoice.invoiceNumber,
       author: data.organisation.name,
-      subject: `Invoice ${invoice.invoiceNumber}`,
+      subject: `${noun} ${invoice.invoiceNumber}`,
       creator: 'acct',
       producer: 'acct',
     },
@@ -31,7 +37,7 @@ export function invoiceDocument(data: InvoicePdfData): TDocumentDefinitions {
       banner: { fontSize: 18, bold: true },
     },
     footer: (page: number, pages: number): Content => ({
-      text: `${data.organisation.name} · Invoice ${invoice.invoiceNumber} · Page ${page} of ${pages}`,
+      text: `${data.organisation.name} · ${noun} ${invoice.invoiceNumber} · Page ${page} of ${pages}`,
       alignment: 'center',
       fontSize: 7,
       color: '#666666',
@@ -43,8 +49,7 @@ export function invoiceDocument(data: InvoicePdfData): TDocumentDefinitions {
       linesTable(data, registered),
       totals(data, registered),
       ...(registered ? [vatSummary(data)] : []),
-      ...paymentsReceived(data),
-      payment(data),
+      ...(data.creditNote ? [credit(data)] : [...paymentsReceived(data), payment(data)]),
       ...(invoice.notes ? [{ text: 'Notes', style: 'heading' }, { text: invoice.notes }] : []),
     ],
   };
@@ -77,7 +82,7 @@ function header(data: InvoicePdfData): Content {
       {
         width: 'auto',
         stack: [
-          { text: 'INVOICE', style: 'title', alignment: 'right' },
+          { text: data.creditNote ? 'CREDIT NOTE' : 'INVOICE', style: 'title', alignment: 'right' },
           ...(banner ? [{ text: banner.text, color: banner.color, style: 'banner', alignment: 'right' as const }] : []),
         ],
       },
@@ -101,18 +106,20 @@ function address(a: AddressFields): string[] {
 
 function parties(data: InvoicePdfData, registered: boolean): Content {
   const { contact, invoice } = data;
-  const billTo: Content[] = [{ text: 'Bill to', bold: true }, { text: contact.name, bold: true }];
+  const billTo: Content[] = [{ text: data.creditNote ? 'Customer' : 'Bill to', bold: true }, { text: contact.name, bold: true }];
   if (contact.company && contact.company !== contact.name) billTo.push({ text: contact.company });
   billTo.push(...address(contact).map((line) => ({ text: line })));
   if (contact.vat_number) billTo.push({ text: `VAT registration number: ${contact.vat_number}` });
 
+  const noun = data.creditNote ? 'Credit note' : 'Invoice';
   const details: [string, string][] = [
-    ['Invoice number', invoice.invoiceNumber],
-    ['Invoice date', formatDate(invoice.issueDate)],
+    [`${noun} number`, invoice.invoiceNumber],
+    [`${noun} date`, formatDate(invoice.issueDate)],
   ];
-  // The tax point is the invoice date: invoices are issued within 14 days of supply, and no separate supply date is kept.
+  // The tax point is the document's date: invoices are issued within 14 days of supply, and no separate supply date is kept.
   if (registered) details.push(['Tax point', formatDate(invoice.issueDate)]);
-  details.push(['Due date', formatDate(invoice.dueDate)]);
+  if (data.creditNote) details.push(['Credits invoice', data.creditNote.creditsInvoiceNumber]);
+  else details.push(['Due date', formatDate(invoice.dueDate)]);
   if (invoice.reference) details.push(['Your reference', invoice.reference]);
 
   return {
@@ -172,11 +179,18 @@ function totals(data: InvoicePdfData, registered: boolean): Content {
     rows.push([{ text: 'Subtotal' }, { text: money(invoice.subtotal), alignment: 'right' }]);
     rows.push([{ text: 'VAT' }, { text: money(invoice.vatAmount), alignment: 'right' }]);
   }
-  rows.push([{ text: 'Total', bold: true }, { text: money(invoice.total), alignment: 'right', bold: true }]);
-  if (invoice.amountPaid > 0) rows.push([{ text: 'Amount paid' }, { text: money(invoice.amountPaid), alignment: 'right' }]);
+  const note = data.creditNote;
+  rows.push([{ text: note ? 'Total credit' : 'Total', bold: true }, { text: money(invoice.total), alignment: 'right', bold: true }]);
+  if (note) {
+    if (note.allocated > 0) rows.push([{ text: 'Set against invoices' }, { text: money(note.allocated), alignment: 'right' }]);
+    if (note.refunded > 0) rows.push([{ text: 'Refunded' }, { text: money(note.refunded), alignment: 'right' }]);
+  } else {
+    if (invoice.amountPaid > 0) rows.push([{ text: 'Amount paid' }, { text: money(invoice.amountPaid), alignment: 'right' }]);
+    if ((invoice.amountCredited ?? 0) > 0) rows.push([{ text: 'Credited' }, { text: money(invoice.amountCredited ?? 0), alignment: 'right' }]);
+  }
   rows.push([
-    { text: 'Amount due', bold: true, fontSize: 11 },
-    { text: money(invoice.amountDue), alignment: 'right', bold: true, fontSize: 11 },
+    { text: note ? 'Credit remaining' : 'Amount due', bold: true, fontSize: 11 },
+    { text: money(note ? note.remainingCredit : invoice.amountDue), alignment: 'right', bold: true, fontSize: 11 },
   ]);
   return {
     margin: [0, 10, 0, 0],
@@ -245,10 +259,27 @@ function paymentsReceived(data: InvoicePdfData): Content[] {
   ];
 }
 
+/** What the credit note does: why, and where the credit went or is left. */
+function credit(data: InvoicePdfData): Content {
+  const note = data.creditNote as NonNullable<InvoicePdfData['creditNote']>;
+  const money = (pence: number): string => formatMoney(pence, data.invoice.currency);
+  const lines: Content[] = [{ text: 'Credit', style: 'heading' }];
+  if (note.reason) lines.push({ text: `Reason: ${note.reason}` });
+  lines.push({ text: `This credit note credits invoice ${note.creditsInvoiceNumber}.` });
+  if (data.invoice.status === 'void') lines.push({ text: 'This credit note has been cancelled.' });
+  else if (note.remainingCredit > 0) {
+    lines.push({ text: `${money(note.remainingCredit)} of credit is yours: it will be set against your next invoice or refunded.`, bold: true });
+  }
+  return { stack: lines, unbreakable: true };
+}
+
 function payment(data: InvoicePdfData): Content {
   const { invoice } = data;
   const lines: Content[] = [{ text: 'Payment', style: 'heading' }];
-  if (invoice.status === 'paid') {
+  if (invoice.status === 'paid' && (invoice.amountCredited ?? 0) > 0) {
+    const on = invoice.paidDate ? ` on ${formatDate(invoice.paidDate)}` : '';
+    lines.push({ text: `Settled in full${on} by payments and credit notes: nothing is due.`, bold: true });
+  } else if (invoice.status === 'paid') {
     lines.push({
       text: invoice.paidDate ? `PAID in full on ${formatDate(invoice.paidDate)}. Thank you.` : 'PAID in full. Thank you.',
       bold: true,

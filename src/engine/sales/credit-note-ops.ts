@@ -15,8 +15,11 @@ import { paymentMethods } from './payments.js';
 import type { Settled } from './settle.js';
 import { createCreditNote, creditNoteSummary, creditNoteView, findCreditNote, refundView, salesCredit, supplierCredit, voidCreditNote, type CreditKind } from './credit-notes.js';
 import { allocateCredit, refundCredit, removeAllocation, removeRefund } from './credits.js';
+import { loadOrganisation } from '../organisation/organisation.js';
+import { findContact } from './contacts.js';
+import type { InvoicePdfData } from '../../pdf/invoice-data.js';
 import type { Kysely } from 'kysely';
-import type { OrgDb } from '../../store/tables.js';
+import type { CreditNotesTable, OrgDb } from '../../store/tables.js';
 
 const posting = (ctx: Ctx): Posting => ({ clock: ctx.clock, actor: actorOf(ctx) });
 
@@ -27,6 +30,63 @@ async function documentEvents(trx: Kysely<OrgDb>, ck: CreditKind, ctx: Ctx, sett
   if (ck.doc.kind !== 'sales') return;
   for (const s of settled) if (s.change === 'paid') await emit(trx, ctx.clock, 'invoice.paid', await documentView(trx, ck.doc, s.row));
 }
+
+/** Everything a credit note's PDF shows: the invoice layout, with the credit note's number, date, lines and credit. */
+async function creditNotePdfData(db: Kysely<OrgDb>, row: CreditNotesTable): Promise<InvoicePdfData> {
+  const [organisation, contact, view, invoice] = await Promise.all([
+    loadOrganisation(db),
+    findContact(db, row.contact_id),
+    creditNoteView(db, salesCredit, row),
+    db.selectFrom('invoices').select('number').where('id', '=', row.invoice_id).executeTakeFirst(),
+  ]);
+  const number = row.number ?? row.id;
+  return {
+    organisation,
+    contact,
+    invoice: {
+      invoiceNumber: number,
+      status: row.status,
+      currency: row.currency,
+      issueDate: row.date,
+      dueDate: row.date,
+      paidDate: null,
+      reference: row.reference,
+      notes: null,
+      subtotal: row.subtotal,
+      vatAmount: row.vat_amount,
+      total: row.total,
+      amountPaid: 0,
+      amountDue: 0,
+      items: view.items,
+      payments: [],
+    },
+    creditNote: {
+      creditsInvoiceNumber: invoice?.number ?? row.invoice_id,
+      reason: row.reason,
+      allocated: row.allocated,
+      refunded: row.refunded,
+      remainingCredit: view.remainingCredit,
+    },
+  };
+}
+
+const creditNotePdf = defineOperation({
+  name: 'credit-notes.pdf',
+  summary: 'The credit note as a PDF document',
+  access: 'invoices:read',
+  method: 'GET',
+  path: '/credit-notes/{id}/pdf',
+  params: { id: idOf('cn') },
+  produces: 'application/pdf',
+  async run(ctx, input) {
+    const db = orgOf(ctx).db;
+    const row = await findCreditNote(db, salesCredit, input.id);
+    const { invoicePdf } = await import('../../pdf/invoice.js');
+    const bytes = await invoicePdf(await creditNotePdfData(db, row));
+    const number = row.number ?? row.id;
+    return { data: { id: row.id, creditNoteNumber: row.number, bytes: bytes.length }, file: { contentType: 'application/pdf', filename: `${number}.pdf`, bytes } };
+  },
+});
 
 function operationsFor(ck: CreditKind, group: string, base: string): Operation[] {
   const sales = ck.doc.kind === 'sales';
@@ -191,7 +251,7 @@ function operationsFor(ck: CreditKind, group: string, base: string): Operation[]
 
   const unallocate = defineOperation({
     name: `${group}.remove-allocation`,
-    summary: `Take back credit allocated to a ${docNoun}: the ${docNoun} owes it again`,
+    summary: `Take back credit allocated to ${sales ? 'an invoice' : 'a bill'}: it is owed again`,
     access: 'invoices:write',
     method: 'DELETE',
     path: `${base}/{id}/allocations/{allocationId}`,
@@ -258,5 +318,5 @@ function operationsFor(ck: CreditKind, group: string, base: string): Operation[]
   return [list, create, get, voidOp, allocate, unallocate, refund, unrefund];
 }
 
-export const creditNoteOperations = operationsFor(salesCredit, 'credit-notes', '/credit-notes');
+export const creditNoteOperations = [...operationsFor(salesCredit, 'credit-notes', '/credit-notes'), creditNotePdf];
 export const supplierCreditNoteOperations = operationsFor(supplierCredit, 'supplier-credit-notes', '/supplier-credit-notes');

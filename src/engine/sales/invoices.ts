@@ -198,6 +198,7 @@ export async function invoicePdfData(db: Kysely<OrgDb>, row: InvoicesTable): Pro
       vatAmount: view.vatAmount,
       total: view.total,
       amountPaid: view.amountPaid,
+      amountCredited: view.amountCredited,
       amountDue: view.amountDue,
       items: view.items,
       payments: view.payments,
