@@ -19,6 +19,7 @@ export const groupSummaries: Readonly<Record<string, string>> = {
   bills: 'Purchase bills: create, approve, pay, remove a payment, void',
   webhooks: 'Webhook subscriptions: create, update, rotate the secret, delete, delivery stats',
   'request-log': 'The API request log of the last 30 days: list, get',
+  import: 'Bulk loads into the books: import a journal; list, show and undo imports',
 };
 
 export interface CommandDoc {
@@ -90,14 +91,26 @@ export const handWritten = {
   },
   importJournal: {
     name: 'import journal',
-    usage: 'import journal FILE.jsonl',
-    summary: 'Load a journal of transactions, one JSON object a line, all or nothing',
+    usage: 'import journal FILE.jsonl [--allow-duplicate]',
+    summary: 'Load a journal of transactions, one JSON object a line, all or nothing, as one batch',
     description:
       'Each line is {"date", "description", "reference"?, "status"? ("posted" by default), "lines": [{"accountCode", ' +
       '"amount" (pence, positive debit), "description"?, "vatRate"?, "vatTreatment"?}]}. Every entry goes through the ' +
       'same rules as any posting; if any line is refused, each refusal is listed with its line number and nothing is ' +
-      'imported. The transactions carry sourceType import and the import id as sourceId. - reads standard input.',
-    examples: ['acct import journal history.jsonl', 'zcat 2019-2025.jsonl.gz | acct import journal -'],
+      'imported. - reads standard input. Each import is recorded as a batch (its dimp_ id): the file name, a SHA-256 of ' +
+      'the content, the transaction and line counts, the total debit, the first and last date, and who imported it when. ' +
+      'Its transactions carry sourceType import and the batch id as sourceId; afterwards they are journals like those made ' +
+      'by hand, changed and deleted under the same rules. Content already imported (CRLF or LF endings and blank lines ' +
+      'aside) is refused with duplicate_import (exit 4), naming the earlier batch, unless that batch was undone or ' +
+      '--allow-duplicate is given. import list shows the batches, newest first; import undo BATCH removes every ' +
+      'transaction of a batch, unless one is reconciled or dated in a closed period, and marks it undone.',
+    examples: [
+      'acct import journal history.jsonl',
+      'zcat 2019-2025.jsonl.gz | acct import journal -',
+      'acct import list',
+      'acct import undo dimp_01kaz3v0xk7q2m9d4c8f6h1j5n',
+      'acct import journal history.jsonl --allow-duplicate',
+    ],
   },
   export: {
     name: 'export',

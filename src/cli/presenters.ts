@@ -1,6 +1,6 @@
 /**
- * How the CLI shows reports and lists of contacts, invoices, bills and
- * quotes: each as a titled table whose money columns
+ * How the CLI shows reports and lists of contacts, invoices, bills,
+ * quotes and imports: each as a titled table whose money columns
  * print in pounds, as a readable table or as CSV. --json prints the API's
  * data instead, in pence.
  */
@@ -108,6 +108,12 @@ export const presenters: Readonly<Record<string, (data: any) => Presented>> = {
   'bills.list': (d) => documents('Bills', 'billNumber', d),
   'credit-notes.list': (d) => creditNotes('Credit notes', 'invoiceNumber', d),
   'supplier-credit-notes.list': (d) => creditNotes('Supplier credit notes', 'billNumber', d),
+  'imports.list': (d) => ({
+    title: 'Journal imports',
+    columns: ['id', 'imported at (UTC)', 'source', 'transactions', 'total debit', 'status'],
+    money: [4],
+    rows: d.map((b: any) => [b.id, b.createdAt.slice(0, 16).replace('T', ' '), b.source, b.transactionCount, b.totalDebit, b.undoneAt === null ? b.status : `${b.status} ${b.undoneAt.slice(0, 10)}`]),
+  }),
   'quotes.list': (d) => ({
     title: 'Quotes',
     columns: ['number', 'status', 'contact', 'issued', 'valid until', 'total', 'id'],

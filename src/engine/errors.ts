@@ -17,6 +17,7 @@ export const errorTable = {
   already_paid: { status: 409, exit: 4 },
   already_voided: { status: 409, exit: 4 },
   duplicate_entry: { status: 409, exit: 4 },
+  duplicate_import: { status: 409, exit: 4 },
   payload_too_large: { status: 413, exit: 2 },
   unprocessable_entity: { status: 422, exit: 5 },
   balance_mismatch: { status: 422, exit: 5 },

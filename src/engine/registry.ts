@@ -16,6 +16,7 @@ import {
   updateTransaction,
 } from './ledger/transactions.js';
 import { accountLedgerOp } from './ledger/account-ledger.js';
+import { getImport, listImports, undoImport } from './imports/batches.js';
 import { contactSummary, createContact, deleteContact, getContact, listContacts, updateContact } from './sales/contacts.js';
 import {
   createInvoice,
@@ -86,6 +87,9 @@ export const operations: readonly Operation[] = [
   reconcileOp,
   deleteTransactionOp,
   accountLedgerOp,
+  listImports,
+  getImport,
+  undoImport,
   listContacts,
   createContact,
   getContact,

@@ -137,6 +137,27 @@ export interface AccountDaysTable {
   credit: number;
 }
 
+/** One row per journal import (migration 0012); its transactions carry source_type 'import' and source_id = id. */
+export interface ImportBatchesTable {
+  id: string;
+  /** The file name, or - for standard input. */
+  source: string;
+  /** sha256 hex of the content with line endings normalised. */
+  content_hash: string;
+  transaction_count: number;
+  line_count: number;
+  /** Sum of the positive line amounts, in pence. */
+  total_debit: number;
+  first_date: string | null;
+  last_date: string | null;
+  created_by: string;
+  created_by_name: string;
+  created_at: string;
+  undone_at: string | null;
+  undone_by: string | null;
+  undone_by_name: string | null;
+}
+
 export interface IdempotencyKeysTable {
   key: string;
   fingerprint: string;
@@ -383,4 +404,5 @@ export interface OrgDb {
   credit_notes: CreditNotesTable;
   credit_allocations: CreditAllocationsTable;
   refunds: RefundsTable;
+  import_batches: ImportBatchesTable;
 }

@@ -1,7 +1,7 @@
 /**
  * A journal import killed with SIGKILL at random (seeded) moments leaves a
- * sound database holding either the whole file or none of it, and a
- * ledger whose posted lines sum to 0.
+ * sound database holding either the whole file and its batch record or
+ * none of it, and a ledger whose posted lines sum to 0.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -61,6 +61,7 @@ function inspect(file: string) {
       transactions: (db.prepare('select count(*) as n from transactions').get() as { n: number }).n,
       lines: (db.prepare('select count(*) as n from lines').get() as { n: number }).n,
       sum: (db.prepare('select coalesce(sum(amount), 0) as s from lines where posted = 1').get() as { s: number }).s,
+      batches: (db.prepare('select count(*) as n from import_batches').get() as { n: number }).n,
     };
   } finally {
     db.close();
@@ -77,7 +78,7 @@ t.test('an import killed at any moment is wholly there or not at all', async (t)
   const whole = importProcess(calibration.dataDir, file);
   t.equal(await whole.exited, 0, 'an import left alone finishes');
   const duration = Date.now() - started;
-  t.match(inspect(orgFile(calibration.dataDir, calibration.organisationId, 'live')), { integrity: 'ok', transactions: entries, lines: entries * 3, sum: 0 });
+  t.match(inspect(orgFile(calibration.dataDir, calibration.organisationId, 'live')), { integrity: 'ok', transactions: entries, lines: entries * 3, sum: 0, batches: 1 });
 
   const random = seeded(seed);
   t.comment(`seed ${seed} (replay: ACCT_CRASH_SEED=${seed}); ${runs} runs of a ${entries}-transaction import, killed between 5% and 105% of its ${duration} ms`);
@@ -97,6 +98,7 @@ t.test('an import killed at any moment is wholly there or not at all', async (t)
       t.ok(state.transactions === 0 || state.transactions === entries, `all or nothing: ${state.transactions} transactions`);
       t.equal(state.lines, state.transactions * 3, 'no transaction without its lines');
       t.equal(state.sum, 0, 'the trial balance sums to 0');
+      t.equal(state.batches, state.transactions === 0 ? 0 : 1, 'the batch record commits with its transactions');
       outcomes[state.transactions === 0 ? 'none' : 'whole']++;
     });
   }

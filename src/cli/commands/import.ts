@@ -1,20 +1,22 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import readline from 'node:readline';
 import type { Command } from 'commander';
 import { actorOf, orgOf } from '../../engine/operation.js';
 import { importJournal } from '../../engine/imports/journal.js';
 import { withCli, type GlobalOptions } from '../context.js';
-import { examplesText, handWritten } from '../help.js';
+import { examplesText, groupSummaries, handWritten } from '../help.js';
 
 export function addImport(program: Command): void {
-  const group = program.command('import').description('Bulk loads into the books');
+  const group = program.command('import').description(groupSummaries['import'] ?? '');
   const doc = handWritten.importJournal;
   group
     .command('journal')
     .argument('<file>', 'a .jsonl file, or - for standard input')
+    .option('--allow-duplicate', 'import content that an earlier import (not undone) already holds, once more')
     .description(doc.summary)
     .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
-    .action(async (file: string, _flags: unknown, cmd: Command) => {
+    .action(async (file: string, flags: { allowDuplicate?: boolean }, cmd: Command) => {
       const globals = cmd.optsWithGlobals<GlobalOptions>();
       await withCli(globals, async (cli) => {
         const ctx = await cli.ctx();
@@ -25,11 +27,16 @@ export function addImport(program: Command): void {
           if (tty) process.stderr.write(`\r  importing ${file}: ${n.toLocaleString('en-GB')} lines read`);
         };
         try {
-          const result = await importJournal(orgOf(ctx), { clock: ctx.clock, actor: actorOf(ctx) }, lines, progress);
+          const result = await importJournal(orgOf(ctx), { clock: ctx.clock, actor: actorOf(ctx) }, lines, {
+            source: file === '-' ? '-' : path.basename(file),
+            allowDuplicate: flags.allowDuplicate === true,
+            onProgress: progress,
+          });
           if (globals.json) cli.print(result);
           else {
             process.stdout.write(
-              `Imported ${result.transactions.toLocaleString('en-GB')} transactions (${result.lines.toLocaleString('en-GB')} lines) from ${file} as ${result.importId}\n`,
+              `Imported ${result.transactions.toLocaleString('en-GB')} transactions (${result.lines.toLocaleString('en-GB')} lines) from ${file} as ${result.importId}\n` +
+                `(acct import undo ${result.importId} removes them all)\n`,
             );
           }
         } finally {

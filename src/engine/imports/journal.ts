@@ -2,7 +2,8 @@
  * Bulk load of a journal (JSON Lines: one transaction a line, accounts by
  * code, amounts in pence) through posting, all or nothing: every line is
  * checked, every refusal is reported with its line number, and the file is
- * written in one database transaction only if none was refused.
+ * written in one database transaction, with its batch record, only if none
+ * was refused and the same content is not in the books already.
  */
 import { z } from 'zod';
 import { AppError } from '../errors.js';
@@ -10,6 +11,7 @@ import { newId } from '../ids.js';
 import { isoDate, parseWith, pence } from '../schema.js';
 import { vatTreatments } from '../vat.js';
 import { insertPrepared, loadBooks, maxLines, prepare, type Posting, type Prepared } from '../ledger/posting.js';
+import { contentHash, importSource, recordBatch, refuseDuplicate } from './batches.js';
 import type { DbHandle } from '../../store/store.js';
 import type { OrgDb } from '../../store/tables.js';
 
@@ -38,6 +40,14 @@ export interface JournalImport {
   readonly lines: number;
 }
 
+export interface JournalOptions {
+  /** The file name, or - for standard input, as the batch records it. */
+  readonly source: string;
+  /** Import content already in the books (not undone) once more, instead of refusing it. */
+  readonly allowDuplicate?: boolean;
+  readonly onProgress?: (entries: number) => void;
+}
+
 /** How many refusals are listed before the rest are only counted. */
 const listed = 20;
 /** Transactions held in memory before they are written (inside the one database transaction). */
@@ -46,8 +56,8 @@ const chunk = 2000;
 export async function importJournal(
   org: DbHandle<OrgDb>,
   posting: Posting,
-  source: AsyncIterable<string>,
-  onProgress?: (entries: number) => void,
+  journal: AsyncIterable<string>,
+  { source, allowDuplicate = false, onProgress }: JournalOptions,
 ): Promise<JournalImport> {
   const importId = newId('dimp', posting.clock.now());
   return org.write(async (trx) => {
@@ -58,10 +68,15 @@ export async function importJournal(
     let pending: Prepared[] = [];
     let transactions = 0;
     let lines = 0;
+    let totalDebit = 0;
+    let firstDate: string | null = null;
+    let lastDate: string | null = null;
+    const hash = contentHash();
     let lineNo = 0;
-    for await (const text of source) {
+    for await (const text of journal) {
       lineNo++;
       if (text.trim() === '') continue;
+      hash.add(text);
       try {
         let raw: unknown;
         try {
@@ -75,11 +90,14 @@ export async function importJournal(
           if (!accountId) throw new AppError('validation_error', `lines[${i}].accountCode: no account with code ${l.accountCode}`);
           return { ...l, accountId };
         });
-        const prepared = prepare(books, posting, { ...entry, lines: resolved, sourceType: 'import', sourceId: importId });
+        const prepared = prepare(books, posting, { ...entry, lines: resolved, sourceType: importSource, sourceId: importId });
         if (refused > 0) continue; // nothing will be written: only keep checking
         pending.push(prepared);
         transactions++;
         lines += prepared.lines.length;
+        totalDebit += prepared.row.total_debit;
+        if (firstDate === null || prepared.row.date < firstDate) firstDate = prepared.row.date;
+        if (lastDate === null || prepared.row.date > lastDate) lastDate = prepared.row.date;
         if (pending.length >= chunk) {
           await insertPrepared(trx, posting, pending, { events: false });
           pending = [];
@@ -91,11 +109,15 @@ export async function importJournal(
       }
       if (lineNo % 5000 === 0) onProgress?.(lineNo);
     }
+    const hex = hash.hex();
+    // Before the refusals: a journal already imported is best told so, whatever else is wrong with it now.
+    if (!allowDuplicate) await refuseDuplicate(trx, hex);
     if (refused > 0) {
       const more = refused > refusals.length ? `\n… and ${refused - refusals.length} more` : '';
       throw new AppError('validation_error', `${refused} of the journal's entries were refused, so nothing was imported:\n${refusals.join('\n')}${more}`);
     }
     await insertPrepared(trx, posting, pending, { events: false });
+    await recordBatch(trx, posting, { id: importId, source, contentHash: hex, transactions, lines, totalDebit, firstDate, lastDate });
     onProgress?.(lineNo);
     return { importId, transactions, lines };
   });

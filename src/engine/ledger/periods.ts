@@ -95,12 +95,12 @@ export async function closedRanges(db: Kysely<OrgDb>): Promise<ClosedRange[]> {
   return db.selectFrom('closed_periods').select(['start_date', 'end_date']).execute();
 }
 
-/** Refuse a date inside one of the given closed periods (422). */
-export function checkDateOpen(ranges: readonly ClosedRange[], date: string): void {
+/** Refuse a date inside one of the given closed periods (422); `of` names what carries the date (a transaction of a batch). */
+export function checkDateOpen(ranges: readonly ClosedRange[], date: string, of?: string): void {
   const closed = ranges.find((r) => r.start_date <= date && date <= r.end_date);
   if (closed) {
     const name = periodName({ startDate: closed.start_date, endDate: closed.end_date });
-    throw new AppError('unprocessable_entity', `${date} falls in ${name}, which is closed`);
+    throw new AppError('unprocessable_entity', `${of === undefined ? '' : `${of}: `}${date} falls in ${name}, which is closed`);
   }
 }
 

@@ -292,3 +292,31 @@ export async function removeTransaction(trx: Kysely<OrgDb>, id: string, what?: s
   }
   await trx.deleteFrom('transactions').where('id', '=', id).execute();
 }
+
+/**
+ * Remove every transaction another feature made under one source (all of an
+ * import), draft or posted, all or none: one reconciled (409) or dated in a
+ * closed period (422) keeps them all, and is named. How many were removed.
+ */
+export async function removeTransactionsOf(trx: Kysely<OrgDb>, sourceType: string, sourceId: string): Promise<number> {
+  const ofSource = trx
+    .selectFrom('transactions')
+    .select(['id', 'date'])
+    .where('source_type', '=', sourceType)
+    .where('source_id', '=', sourceId)
+    .orderBy('date')
+    .orderBy('id')
+    .limit(1);
+  const source = `${sourceType} ${sourceId}`;
+  const reconciled = await ofSource.where('is_reconciled', '=', 1).executeTakeFirst();
+  if (reconciled) throw new AppError('already_reconciled', `transaction ${reconciled.id} of ${source} is reconciled, so none of ${source} can be removed`);
+  // One look per closed period rather than a date check per row: an import may hold a million transactions.
+  const closed = await closedRanges(trx);
+  for (const range of closed) {
+    const inside = await ofSource.where('date', '>=', range.start_date).where('date', '<=', range.end_date).executeTakeFirst();
+    if (inside) checkDateOpen(closed, inside.date, `transaction ${inside.id} of ${source}`);
+  }
+  // Lines go by ON DELETE CASCADE; the triggers of account_days and row_counts follow.
+  const result = await trx.deleteFrom('transactions').where('source_type', '=', sourceType).where('source_id', '=', sourceId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

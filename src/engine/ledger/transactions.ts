@@ -1,7 +1,7 @@
 /**
  * The transactions API over posting: create, read, list, update a draft,
- * change status, reconcile, delete. Transactions made by other features
- * (invoices, payments, imports) are changed only by those features.
+ * change status, reconcile, delete. Journals (manual and imported) change
+ * here; what invoices and payments made is changed only by those features.
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -118,10 +118,16 @@ export const listTransactions = defineOperation({
   },
 });
 
-/** Manual transactions only: what invoices, payments and imports made is theirs to change. */
-async function manualOnly(trx: Kysely<OrgDb>, id: string, what: string): Promise<void> {
+/**
+ * Journals only: manual ones, and imported ones, which keep their import's
+ * sourceId so that undoing the import still takes them. What invoices and
+ * payments made is theirs to change.
+ */
+const journalSources: ReadonlySet<string> = new Set(['manual', 'import']);
+
+async function journalOnly(trx: Kysely<OrgDb>, id: string, what: string): Promise<void> {
   const row = await findTransactionRow(trx, id);
-  if (row.source_type !== 'manual') {
+  if (!journalSources.has(row.source_type)) {
     const source = row.source_id === null ? row.source_type : `${row.source_type} ${row.source_id}`;
     throw new AppError('unprocessable_entity', `transaction ${id} was made by ${source} and cannot be ${what} here`);
   }
@@ -143,7 +149,7 @@ export const updateTransaction = defineOperation({
   },
   async run(ctx, input) {
     const view = await orgOf(ctx).write(async (trx) => {
-      await manualOnly(trx, input.id, 'changed');
+      await journalOnly(trx, input.id, 'changed');
       return replaceDraft(trx, posting(ctx), input.id, input);
     });
     return { data: { id: view.id, updatedAt: view.updatedAt } };
@@ -160,7 +166,7 @@ export const setStatusOp = defineOperation({
   body: { status: z.enum(statuses) },
   async run(ctx, input) {
     const row = await orgOf(ctx).write(async (trx) => {
-      await manualOnly(trx, input.id, 'changed');
+      await journalOnly(trx, input.id, 'changed');
       return setTransactionStatus(trx, posting(ctx), input.id, input.status);
     });
     return { data: { id: row.id, status: row.status } };
@@ -183,7 +189,7 @@ export const reconcileOp = defineOperation({
 
 export const deleteTransactionOp = defineOperation({
   name: 'transactions.delete',
-  summary: 'Delete a draft manual transaction',
+  summary: 'Delete a draft manual or imported transaction',
   access: 'transactions:write',
   method: 'DELETE',
   path: '/transactions/{id}',
@@ -191,7 +197,7 @@ export const deleteTransactionOp = defineOperation({
   async run(ctx, input) {
     await orgOf(ctx).write(async (trx) => {
       const row = await findTransactionRow(trx, input.id);
-      if (row.is_reconciled !== 1) await manualOnly(trx, input.id, 'deleted');
+      if (row.is_reconciled !== 1) await journalOnly(trx, input.id, 'deleted');
       await deleteTransaction(trx, input.id);
     });
     return { data: { id: input.id, deleted: true } };

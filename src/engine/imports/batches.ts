@@ -1,0 +1,187 @@
+/**
+ * Import batches: the record every journal import leaves (what was read,
+ * what it made, by whom and when), the refusal of the same content twice,
+ * and undoing a whole import through posting. An undone batch stays on
+ * record, marked undone; its content may then be imported again.
+ */
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { actorOf, defineOperation, orgOf } from '../operation.js';
+import { AppError, notFound } from '../errors.js';
+import { timestamp } from '../clock.js';
+import { idOf } from '../schema.js';
+import { pageMeta, pageOffset, pageQuery, sortQuery } from '../pagination.js';
+import { removeTransactionsOf, type Posting } from '../ledger/posting.js';
+import type { ImportBatchesTable, OrgDb } from '../../store/tables.js';
+
+/** The sourceType of the transactions an import makes; their sourceId is the batch id. */
+export const importSource = 'import';
+
+/**
+ * sha256 of a journal's content as its entries: each non-blank line without
+ * a trailing \r, followed by \n. CRLF or LF endings, blank lines and a
+ * missing final newline do not change it. Fed a line at a time, as the
+ * journal streams.
+ */
+export function contentHash(): { add(line: string): void; hex(): string } {
+  const hash = createHash('sha256');
+  return {
+    add(line) {
+      hash.update(line.endsWith('\r') ? line.slice(0, -1) : line);
+      hash.update('\n');
+    },
+    hex: () => hash.digest('hex'),
+  };
+}
+
+export interface NewBatch {
+  readonly id: string;
+  readonly source: string;
+  readonly contentHash: string;
+  readonly transactions: number;
+  readonly lines: number;
+  readonly totalDebit: number;
+  readonly firstDate: string | null;
+  readonly lastDate: string | null;
+}
+
+/**
+ * The batch still in the books that holds the same content, if any. A batch
+ * that made no transaction cannot double anything, so it never counts.
+ */
+export async function findDuplicate(trx: Kysely<OrgDb>, hash: string): Promise<ImportBatchesTable | undefined> {
+  return trx
+    .selectFrom('import_batches')
+    .selectAll()
+    .where('content_hash', '=', hash)
+    .where('undone_at', 'is', null)
+    .where('transaction_count', '>', 0)
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Refuse content already imported and not undone (409 duplicate_import), naming the earlier batch. */
+export async function refuseDuplicate(trx: Kysely<OrgDb>, hash: string): Promise<void> {
+  const earlier = await findDuplicate(trx, hash);
+  if (!earlier) return;
+  throw new AppError(
+    'duplicate_import',
+    `the same content was imported as ${earlier.id} at ${earlier.created_at} (${earlier.transaction_count} transactions from ${earlier.source}), ` +
+      'so nothing was imported: undo that import first, or pass --allow-duplicate to import it again',
+  );
+}
+
+/** Record a batch, in the database transaction that wrote its transactions. */
+export async function recordBatch(trx: Kysely<OrgDb>, posting: Posting, batch: NewBatch): Promise<void> {
+  await trx
+    .insertInto('import_batches')
+    .values({
+      id: batch.id,
+      source: batch.source,
+      content_hash: batch.contentHash,
+      transaction_count: batch.transactions,
+      line_count: batch.lines,
+      total_debit: batch.totalDebit,
+      first_date: batch.firstDate,
+      last_date: batch.lastDate,
+      created_by: posting.actor.id,
+      created_by_name: posting.actor.name,
+      created_at: timestamp(posting.clock),
+      undone_at: null,
+      undone_by: null,
+      undone_by_name: null,
+    })
+    .execute();
+}
+
+function batchView(row: ImportBatchesTable) {
+  return {
+    id: row.id,
+    source: row.source,
+    contentHash: row.content_hash,
+    status: row.undone_at === null ? ('imported' as const) : ('undone' as const),
+    transactionCount: row.transaction_count,
+    lineCount: row.line_count,
+    totalDebit: row.total_debit,
+    firstDate: row.first_date,
+    lastDate: row.last_date,
+    createdAt: row.created_at,
+    createdBy: row.created_by,
+    createdByName: row.created_by_name,
+    undoneAt: row.undone_at,
+    undoneBy: row.undone_by,
+    undoneByName: row.undone_by_name,
+  };
+}
+
+async function findBatch(db: Kysely<OrgDb>, id: string): Promise<ImportBatchesTable> {
+  const row = await db.selectFrom('import_batches').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound('import', id);
+  return row;
+}
+
+const statuses = ['imported', 'undone'] as const;
+const batchParams = { id: idOf('dimp') };
+
+export const listImports = defineOperation({
+  name: 'imports.list',
+  summary: 'List journal imports, newest first, undone ones included (status filters)',
+  access: 'transactions:read',
+  method: 'GET',
+  path: '/imports',
+  query: {
+    status: z.enum(statuses).optional(),
+    ...pageQuery(),
+    ...sortQuery(['createdAt']),
+  },
+  cli: { group: 'import', action: 'list' },
+  async run(ctx, input) {
+    const db = orgOf(ctx).db;
+    let q = db.selectFrom('import_batches');
+    if (input.status) q = q.where('undone_at', input.status === 'undone' ? 'is not' : 'is', null);
+    const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    const { page, limit, sort } = input;
+    const rows = await q.selectAll().orderBy('created_at', sort.direction).orderBy('id', sort.direction).limit(limit).offset(pageOffset(page, limit)).execute();
+    return { data: rows.map(batchView), meta: pageMeta(Number(total), page, limit) };
+  },
+});
+
+export const getImport = defineOperation({
+  name: 'imports.get',
+  summary: 'Show one journal import: source, content hash, counts, total debit, dates, who imported it and whether it was undone',
+  access: 'transactions:read',
+  method: 'GET',
+  path: '/imports/{id}',
+  params: batchParams,
+  cli: { group: 'import', action: 'get' },
+  async run(ctx, input) {
+    return { data: batchView(await findBatch(orgOf(ctx).db, input.id)) };
+  },
+});
+
+export const undoImport = defineOperation({
+  name: 'imports.undo',
+  summary: 'Undo a journal import: remove every transaction it made, unless one is reconciled or in a closed period',
+  description:
+    'Drafts and posted transactions alike go, including any edited since the import; the batch stays on record, ' +
+    'marked undone, and its content may be imported again.',
+  access: 'transactions:write',
+  method: 'POST',
+  path: '/imports/{id}/undo',
+  params: batchParams,
+  cli: { group: 'import', action: 'undo' },
+  async run(ctx, input) {
+    const actor = actorOf(ctx);
+    const done = await orgOf(ctx).write(async (trx) => {
+      const batch = await findBatch(trx, input.id);
+      if (batch.undone_at !== null) throw new AppError('already_voided', `import ${batch.id} was already undone at ${batch.undone_at}`);
+      const removed = await removeTransactionsOf(trx, importSource, batch.id);
+      const change = { undone_at: timestamp(ctx.clock), undone_by: actor.id, undone_by_name: actor.name };
+      await trx.updateTable('import_batches').set(change).where('id', '=', batch.id).execute();
+      return { row: { ...batch, ...change }, removed };
+    });
+    return { data: { ...batchView(done.row), transactionsRemoved: done.removed } };
+  },
+});
