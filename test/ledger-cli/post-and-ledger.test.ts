@@ -22,7 +22,8 @@ t.test('acct post records a transaction by account codes with amounts in pounds'
 t.test('acct post refuses, naming the problem, and writes nothing', async (t) => {
   const books = await newBooks(t);
   const cases: [string[], RegExp][] = [
-    [['5100=1', '1200=-2'], /validation_error: lines do not balance: debits 100, credits 200/],
+    // £1.00 debited, £2.00 credited: £1.00 short, said in pounds as typed
+    [['5100=1', '1200=-2'], /validation_error: lines do not balance: debits £1\.00, credits £2\.00, difference -£1\.00 /],
     [['5100=1.234', '1200=-1.234'], /validation_error: lines\[0\]\.amount must be an amount in pounds such as 120\.00, not 1\.234/],
     [['7777=1', '1200=-1'], /validation_error: lines\[0\]: no account with code 7777/],
     [['5100:1', '1200=-1'], /validation_error: lines\[0\]: expected CODE=AMOUNT/],
