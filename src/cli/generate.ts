@@ -33,8 +33,8 @@ export interface Flag {
   readonly nullable: boolean;
 }
 
-export const poundsHelp = 'amount in pounds, such as 450.00';
-export const bodyHelp = 'the request body as JSON (amounts in integer pence, as the API takes them), @file.json, or - for standard input';
+const poundsHelp = 'amount in pounds, such as 450.00';
+const bodyHelp = 'the request body as JSON (amounts in integer pence, as the API takes them), @file.json, or - for standard input';
 
 function describe(prop: JsonSchema, types: Set<string>, pounds: boolean): string {
   const words: string[] = [];
