@@ -1,11 +1,14 @@
 /**
  * CLI commands generated from the operation registry: `acct <group> <action>`,
  * path parameters as arguments, query and body fields as kebab-case flags
- * named after the API's fields, and any body as `--body`.
+ * named after the API's fields, and any body as `--body`. A money field
+ * (pence() in its schema) is a flag in pounds, turned into the API's pence
+ * here at the edge; --body stays the API's JSON, in pence.
  */
 import { Command, Option } from 'commander';
 import { AppError } from '../engine/errors.js';
-import { coerceText, jsonSchemaOf, typesOf, type JsonSchema } from '../engine/input.js';
+import { coerceText, isPence, jsonSchemaOf, typesOf, type JsonSchema } from '../engine/input.js';
+import { formatPounds, parsePounds } from '../engine/money.js';
 import { pathParams, type Operation } from '../engine/operation.js';
 import { readBodyArgument, withCli, writeFileResult, type GlobalOptions } from './context.js';
 import { hasItems, itemFlagHelp, parseItemFlag } from './item-flag.js';
@@ -24,17 +27,25 @@ export interface Flag {
   readonly part: 'query' | 'body';
   readonly description: string;
   readonly boolean: boolean;
+  /** Money: the flag takes pounds (450.00, 1,234.56, £1,234.56) and the API gets pence. */
+  readonly pounds: boolean;
+  /** Whether `null` clears the field. */
+  readonly nullable: boolean;
 }
 
-function describe(prop: JsonSchema, types: Set<string>): string {
+const poundsHelp = 'amount in pounds, such as 450.00';
+const bodyHelp = 'the request body as JSON (amounts in integer pence, as the API takes them), @file.json, or - for standard input';
+
+function describe(prop: JsonSchema, types: Set<string>, pounds: boolean): string {
   const words: string[] = [];
   if (prop.description) words.push(prop.description);
   const enumValues = prop.enum ?? prop.anyOf?.flatMap((s) => s.enum ?? []);
-  if (enumValues && enumValues.length > 0) words.push(`one of ${enumValues.join(', ')}`);
+  if (pounds) words.push(poundsHelp);
+  else if (enumValues && enumValues.length > 0) words.push(`one of ${enumValues.join(', ')}`);
   else if (types.has('integer')) words.push('integer');
   else if (types.has('number')) words.push('number');
   else if (types.has('array')) words.push('comma-separated list');
-  if (prop.default !== undefined) words.push(`default ${JSON.stringify(prop.default)}`);
+  if (prop.default !== undefined) words.push(`default ${pounds && typeof prop.default === 'number' ? formatPounds(prop.default) : JSON.stringify(prop.default)}`);
   return words.join('; ');
 }
 
@@ -47,12 +58,15 @@ export function flagsOf(op: Operation): Flag[] {
       const itemsAreObjects = types.has('array') && typesOf(prop.items).has('object');
       if (reserved.has(field) || types.has('object') || itemsAreObjects) continue;
       const boolean = types.has('boolean');
+      const pounds = isPence(prop);
       flags.push({
         field,
         part,
         boolean,
-        flag: boolean ? `--${kebab(field)} [bool]` : `--${kebab(field)} <value>`,
-        description: describe(prop, types),
+        pounds,
+        nullable: types.has('null'),
+        flag: boolean ? `--${kebab(field)} [bool]` : `--${kebab(field)} <${pounds ? 'pounds' : 'value'}>`,
+        description: describe(prop, types, pounds),
       });
     }
   };
@@ -61,10 +75,16 @@ export function flagsOf(op: Operation): Flag[] {
   return flags;
 }
 
+/** A flag's value as the API takes it: pounds become pence (`null` clears a nullable amount); the rest is text for coerceText. */
+function valueOf(f: Flag, value: unknown): unknown {
+  if (!f.pounds || typeof value !== 'string' || (f.nullable && value === 'null')) return value;
+  return parsePounds(value, f.field);
+}
+
 function pick(options: Record<string, unknown>, flags: readonly Flag[], part: Flag['part']): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const f of flags) {
-    if (f.part === part && options[f.field] !== undefined) out[f.field] = options[f.field];
+    if (f.part === part && options[f.field] !== undefined) out[f.field] = valueOf(f, options[f.field]);
   }
   return out;
 }
@@ -76,7 +96,7 @@ function commandFor(parent: Command, op: Operation): Command {
   for (const p of pathParams(op.path)) cmd.argument(`<${p}>`);
   const flags = flagsOf(op);
   for (const f of flags) cmd.addOption(new Option(f.flag, f.description));
-  if (op.schemas.body) cmd.option('--body <json>', 'the request body as JSON, @file.json, or - for standard input');
+  if (op.schemas.body) cmd.option('--body <json>', bodyHelp);
   const itemFlag = hasItems(op);
   if (itemFlag) cmd.option('--item <item>', itemFlagHelp, (value: string, list: string[] = []) => [...list, value]);
   if (op.produces) cmd.option('-o, --output <file>', 'where to write the document (- for standard output; default: its own name in this directory)');

@@ -22,6 +22,12 @@ export const groupSummaries: Readonly<Record<string, string>> = {
   import: 'Bulk loads into the books: import a journal; list, show and undo imports',
 };
 
+/** The one money rule of the command line, stated once in acct --help and near the top of acct(1). */
+export const moneyRule =
+  'Money: every amount flag and argument is in pounds (450, 450.00, 1,234.56 or £1,234.56; at most two decimals), ' +
+  'and tables print pounds (1,234.56; --csv plain, 1234.56). JSON is the API\'s integer pence: --json output, --body ' +
+  'input and import journal files (45000 is £450.00).';
+
 export interface CommandDoc {
   readonly name: string;
   readonly usage: string;

@@ -4,6 +4,7 @@ import { operations } from '../engine/registry.js';
 import { version } from '../version.js';
 import { addOperationCommands } from './generate.js';
 import { reportError } from './context.js';
+import { moneyRule } from './help.js';
 import { addInit } from './commands/init.js';
 import { addServe } from './commands/serve.js';
 import { addUse } from './commands/use.js';
@@ -19,7 +20,7 @@ export const globalOptionDocs = [
   ['--data <dir>', 'data directory (default $ACCT_DATA, else ./acct-data)'],
   ['--org <id>', 'organisation to work on (default: the one chosen with acct use, else the only one)'],
   ['--test', 'work on the organisation\'s test books instead of the live ones'],
-  ['--json', 'print the data as JSON, exactly as the API returns it'],
+  ['--json', 'print the data as JSON, exactly as the API returns it (amounts in pence)'],
   ['--smtp <url>', 'SMTP server for e-mailing invoices, as smtp://user:pass@host:port (default $ACCT_SMTP_URL)'],
 ] as const;
 
@@ -45,6 +46,7 @@ export function buildProgram(only?: string): Command {
     .description('Bookkeeping for UK sole traders and limited companies: local books, and the same engine as a JSON API')
     .version(version)
     .showSuggestionAfterError()
+    .addHelpText('after', `\n${moneyRule}`)
     .exitOverride();
   for (const [flag, description] of globalOptionDocs) program.option(flag, description);
   addInit(program);

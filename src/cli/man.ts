@@ -11,7 +11,7 @@ import { describeAccess, pathParams, type Operation } from '../engine/operation.
 import { projectFile } from '../paths.js';
 import { version } from '../version.js';
 import { flagsOf } from './generate.js';
-import { groupSummaries, handWritten, type CommandDoc } from './help.js';
+import { groupSummaries, handWritten, moneyRule, type CommandDoc } from './help.js';
 import { globalOptionDocs } from './main.js';
 
 /** Escape text for roff: backslashes, and a leading dot or quote. */
@@ -36,7 +36,7 @@ function operationSection(op: Operation): string[] {
   if (flags.length > 0 || op.schemas.body) {
     lines.push('.RS');
     for (const f of flags) lines.push('.TP', `.B ${esc(f.flag)}`, esc(f.description || f.field));
-    if (op.schemas.body) lines.push('.TP', '.B \\-\\-body JSON|@FILE|\\-', 'The request body; flags override its fields.');
+    if (op.schemas.body) lines.push('.TP', '.B \\-\\-body JSON|@FILE|\\-', 'The request body as JSON, amounts in the API\'s integer pence; flags override its fields.');
     lines.push('.RE');
   }
   return lines;
@@ -61,7 +61,9 @@ export function renderAcct1(): string {
     'Every API operation is also a command',
     '.BR "acct \\fIgroup\\fP \\fIaction\\fP" ,',
     'with path parameters as arguments and fields as kebab\\-case flags named after the API field',
-    '(asOf becomes \\-\\-as\\-of). Amounts are integers in pence.',
+    '(asOf becomes \\-\\-as\\-of).',
+    '.PP',
+    esc(moneyRule),
     '.SH GLOBAL OPTIONS',
     ...globalOptionDocs.flatMap(([flag, text]) => ['.TP', `.B ${esc(flag)}`, esc(text)]),
     '.TP',

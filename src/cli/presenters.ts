@@ -1,11 +1,11 @@
 /**
  * How the CLI shows reports and lists of contacts, invoices, bills,
- * quotes and imports: each as a titled table whose money columns
- * print in pounds, as a readable table or as CSV. --json prints the API's
- * data instead, in pence.
+ * quotes, credit notes and imports: each as a titled table whose money
+ * columns print in pounds, grouped (1,234.56) for people, or as CSV,
+ * plain (1234.56) for programs. --json prints the API's data instead, in pence.
  */
 import chalk from 'chalk';
-import { formatPounds } from '../engine/money.js';
+import { displayPounds, formatPounds } from '../engine/money.js';
 import { plainTable } from './render.js';
 
 type Cell = string | number | null;
@@ -153,18 +153,18 @@ function creditNotes(title: string, documentField: string, d: any[]): Presented 
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
-function cells(p: Presented): string[][] {
-  return p.rows.map((row) => row.map((v, i) => (v === null ? '' : p.money.includes(i) && typeof v === 'number' ? formatPounds(v) : String(v))));
+function cells(p: Presented, pounds: (pence: number) => string): string[][] {
+  return p.rows.map((row) => row.map((v, i) => (v === null ? '' : p.money.includes(i) && typeof v === 'number' ? pounds(v) : String(v))));
 }
 
 export function renderTable(p: Presented): string {
   const columns = Object.fromEntries(p.money.map((i) => [i, { alignment: 'right' as const }]));
-  return `${chalk.bold(p.title)}\n${plainTable([p.columns.map((c) => chalk.bold(c)), ...cells(p)], columns)}`;
+  return `${chalk.bold(p.title)}\n${plainTable([p.columns.map((c) => chalk.bold(c)), ...cells(p, displayPounds)], columns)}`;
 }
 
 const csvField = (v: string): string => (/[",\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
 
-/** RFC 4180 CSV, money in pounds with two decimals. */
+/** RFC 4180 CSV, money in pounds with two decimals and no thousands separators, so that spreadsheets and scripts read numbers. */
 export function renderCsv(p: Presented): string {
-  return [p.columns, ...cells(p)].map((row) => row.map(csvField).join(',')).join('\n') + '\n';
+  return [p.columns, ...cells(p, formatPounds)].map((row) => row.map(csvField).join(',')).join('\n') + '\n';
 }

@@ -1,16 +1,20 @@
-/** Human output of an operation's data: tables for lists, key/value tables for records. */
+/** Human output of an operation's data: tables for lists, key/value tables for records, money in pounds. */
 import chalk from 'chalk';
 import { createRequire } from 'node:module';
 import type { ColumnUserConfig } from 'table';
 import type { AppError } from '../engine/errors.js';
+import { displayPounds } from '../engine/money.js';
+import { isMoneyField } from './money-fields.js';
 
 type Row = Record<string, unknown>;
 
 const isRecord = (v: unknown): v is Row => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isPrimitive = (v: unknown): boolean => v === null || ['string', 'number', 'boolean'].includes(typeof v);
 
-function cell(v: unknown): string {
+/** A value as a table shows it; `key` names its field, which says whether a number is pence. */
+function cell(v: unknown, key: string): string {
   if (v === null || v === undefined) return chalk.dim('—');
+  if (typeof v === 'number' && isMoneyField(key)) return displayPounds(v);
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
   // A long list would swamp the table: show how many, and --json for the items.
   if (Array.isArray(v)) return v.length <= 4 && v.every(isPrimitive) ? v.map(String).join(', ') : `(${v.length} items)`;
@@ -38,7 +42,8 @@ export function plainTable(data: readonly (readonly string[])[], columns?: Recor
 export function renderRows(rows: readonly Row[]): string {
   if (rows.length === 0) return chalk.dim('(none)\n');
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r).filter((k) => !isRecord(r[k]))))];
-  return plainTable([columns.map((c) => chalk.bold(c)), ...rows.map((r) => columns.map((c) => cell(r[c])))]);
+  const money = Object.fromEntries(columns.flatMap((c, i) => (isMoneyField(c) ? [[i, { alignment: 'right' as const }]] : [])));
+  return plainTable([columns.map((c) => chalk.bold(c)), ...rows.map((r) => columns.map((c) => cell(r[c], c)))], money);
 }
 
 function flatten(record: Row, prefix = ''): [string, unknown][] {
@@ -51,7 +56,7 @@ function flatten(record: Row, prefix = ''): [string, unknown][] {
 export function renderRecord(record: Row): string {
   const lines = flatten(record);
   if (lines.length === 0) return chalk.dim('(empty)\n');
-  return plainTable(lines.map(([k, v]) => [chalk.bold(k), cell(v)]));
+  return plainTable(lines.map(([k, v]) => [chalk.bold(k), cell(v, k)]));
 }
 
 export function renderData(data: unknown, meta?: unknown): string {
@@ -66,7 +71,7 @@ export function renderData(data: unknown, meta?: unknown): string {
       const rows = renderRows((only[1] as unknown[]).filter(isRecord));
       out = Object.keys(rest).length === 0 ? rows : `${renderRecord(rest)}\n${chalk.bold(only[0])}\n${rows}`;
     } else out = renderRecord(data);
-  } else out = `${cell(data)}\n`;
+  } else out = `${cell(data, '')}\n`;
   return out + pageFooter(meta);
 }
 

@@ -47,6 +47,12 @@ export function typesOf(prop: JsonSchema | undefined): Set<string> {
   return types;
 }
 
+/** Whether a property is money in pence (`pence()` in its schema), itself or as an alternative of a nullable one. */
+export function isPence(prop: JsonSchema | undefined): boolean {
+  if (!prop) return false;
+  return prop['x-unit'] === 'pence' || (prop.anyOf ?? []).some(isPence);
+}
+
 const numeric = /^-?(\d+(\.\d+)?|\.\d+)(e[+-]?\d+)?$/i;
 
 function coerce(value: string, types: Set<string>): unknown {

@@ -14,9 +14,21 @@ export function parsePounds(text: string, field: string): number {
   return m[1] ? -value : value;
 }
 
-/** 12345 → "123.45", -5 → "-0.05". */
+/** 12345 → "123.45", -5 → "-0.05": plain, for files that programs read (CSV, hledger, beancount). */
 export function formatPounds(pence: number): string {
   const sign = pence < 0 ? '-' : '';
   const abs = Math.abs(pence);
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** 123456 → "1,234.56", -500 → "-5.00": for tables that people read. */
+export function displayPounds(pence: number): string {
+  const plain = formatPounds(pence);
+  const point = plain.indexOf('.');
+  return plain.slice(0, point).replace(/\B(?=(\d{3})+$)/g, ',') + plain.slice(point);
+}
+
+/** 123456 → "£1,234.56", -500 → "-£5.00": amounts in messages, which both the API and the CLI show to people. */
+export function sterling(pence: number): string {
+  return pence < 0 ? `-£${displayPounds(-pence)}` : `£${displayPounds(pence)}`;
 }

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { AppError, type ErrorCode } from './errors.js';
 import { idPattern } from './ids.js';
 import { firstYear, isMonthDay, lastYear } from './dates.js';
+import { sterling } from './money.js';
 
 const inRange = (v: string): boolean => {
   const year = Number(v.slice(0, 4));
@@ -40,12 +41,20 @@ export function idOf(prefix: string) {
   });
 }
 
+/** A bound of a money field in pounds ("must be at most £100,000,000.00"): the message is read by people on both adapters. */
+function penceBound(issue: z.core.$ZodRawIssue): string | undefined {
+  if (issue.code === 'too_big') return `must be ${issue.inclusive === false ? 'less than' : 'at most'} ${sterling(Number(issue.maximum))}`;
+  if (issue.code === 'too_small') return `must be ${issue.inclusive === false ? 'more than' : 'at least'} ${sterling(Number(issue.minimum))}`;
+  return undefined;
+}
+
 /**
  * An amount of money in integer pence, as the API sends and receives it.
  * Marked `x-unit: pence` in its JSON Schema, so that the command line
- * knows to read the flag in pounds and the OpenAPI document says so.
+ * knows to read the flag in pounds and the OpenAPI document says so; its
+ * bounds (.positive(), .max(…)) are stated in pounds.
  */
-export const pence = () => z.number().int().meta({ 'x-unit': 'pence' });
+export const pence = () => z.number({ error: penceBound }).int().meta({ 'x-unit': 'pence' });
 
 /** A month and day (MM-DD) on which a year can start. */
 export const monthDay = () =>
@@ -147,6 +156,8 @@ export function toInputError(error: z.ZodError, input: unknown): AppError {
       return fail('validation_error', `${name} must be one of ${issue.values.map(String).join(', ')}`);
     case 'too_small':
     case 'too_big':
+      // A bound that states its own message (a money field's, in pounds) says it better than the limit as a bare number.
+      if (!issue.message.startsWith('Too ')) return fail('validation_error', `${name} ${issue.message}`);
       return fail('validation_error', tooSmallOrBig(issue, name));
     case 'custom': {
       const code = (issue.params as { code?: ErrorCode } | undefined)?.code ?? 'validation_error';

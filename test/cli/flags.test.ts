@@ -6,7 +6,8 @@
 import { Command } from 'commander';
 import t, { type Test } from 'tap';
 import { z } from 'zod';
-import { defineOperation } from '../../src/engine/operation.js';
+import { defineOperation, type Operation } from '../../src/engine/operation.js';
+import { pence } from '../../src/engine/schema.js';
 import { operations } from '../../src/engine/registry.js';
 import { addOperationCommands, flagsOf, kebab } from '../../src/cli/generate.js';
 import { globalOptionDocs } from '../../src/cli/main.js';
@@ -37,12 +38,39 @@ function probe(seen: Record<string, unknown>[]) {
   });
 }
 
+/** A probe with money fields (pence() in the schema), in the query and the body, plain and nullable, beside a count. */
+function moneyProbe(seen: Record<string, unknown>[]) {
+  return defineOperation({
+    name: 'probe.run',
+    summary: 'a probe with money',
+    access: 'public',
+    method: 'POST',
+    path: '/probe',
+    query: { minAmount: pence().optional() },
+    body: {
+      amount: pence().positive().optional(),
+      refunded: pence().nullable().optional(),
+      allocated: pence().default(0),
+      count: z.number().int().optional(),
+    },
+    async run(_ctx, input) {
+      seen.push(input as Record<string, unknown>);
+      return { data: { probe: true } };
+    },
+  });
+}
+
 /** Run `acct --data DIR --json probe run ARGS…` in-process; returns the input the operation received. */
-async function runProbe(t: Test, args: string[]): Promise<Record<string, unknown> | undefined> {
+async function runProbe(
+  t: Test,
+  args: string[],
+  make: (seen: Record<string, unknown>[]) => Operation = probe,
+  exit = 0,
+): Promise<Record<string, unknown> | undefined> {
   const seen: Record<string, unknown>[] = [];
   const program = new Command('acct').exitOverride();
   for (const [flag, description] of globalOptionDocs) program.option(flag, description);
-  addOperationCommands(program, [probe(seen)]);
+  addOperationCommands(program, [make(seen)]);
   const write = process.stdout.write;
   let printed = '';
   // Only the probe's own output is caught; anything else (tap's stream) goes through.
@@ -58,7 +86,7 @@ async function runProbe(t: Test, args: string[]): Promise<Record<string, unknown
   } finally {
     process.stdout.write = write;
   }
-  t.equal(process.exitCode ?? 0, 0, 'no error');
+  t.equal(process.exitCode ?? 0, exit, exit === 0 ? 'no error' : `exit ${exit}`);
   process.exitCode = 0;
   if (seen.length > 0) t.equal(printed, '{\n  "probe": true\n}\n', 'the data is printed');
   return seen[0];
@@ -113,4 +141,42 @@ t.test('camelCase fields, numbers and lists arrive typed', async (t) => {
   const viaBody = await runProbe(t, ['--body', '{"json":"text","lines":[{"amount":5}]}']);
   t.equal(viaBody?.['json'], 'text', 'a field named like a global option is set through --body');
   t.strictSame(viaBody?.['lines'], [{ amount: 5 }], 'a list of objects is set through --body');
+});
+
+t.test('a money field is a flag in pounds, in the query and the body, whatever the operation', async (t) => {
+  t.strictSame(
+    flagsOf(moneyProbe([])).map((f) => `${f.part} ${f.flag}: ${f.description}`),
+    [
+      'query --min-amount <pounds>: amount in pounds, such as 450.00',
+      'body --amount <pounds>: amount in pounds, such as 450.00',
+      'body --refunded <pounds>: amount in pounds, such as 450.00',
+      'body --allocated <pounds>: amount in pounds, such as 450.00; default 0.00',
+      'body --count <value>: integer',
+    ],
+  );
+  // £450 = 45000p; £1,234.56 = 123456p; £0.05 = 5p; -£5.00 = -500p
+  const input = await runProbe(t, ['--min-amount', '450', '--amount', '£1,234.56', '--refunded', '0.05', '--allocated', '-5.00', '--count', '3'], moneyProbe);
+  t.match(input, { minAmount: 45000, amount: 123456, refunded: 5, allocated: -500, count: 3 }, 'pounds in, pence to the operation; a count stays a count');
+  t.equal((await runProbe(t, ['--amount', '450.00'], moneyProbe))?.['amount'], 45000);
+  t.equal((await runProbe(t, ['--amount', '1,234.56'], moneyProbe))?.['amount'], 123456);
+  t.equal((await runProbe(t, ['--refunded', 'null'], moneyProbe))?.['refunded'], null, 'null clears a nullable amount');
+  t.equal((await runProbe(t, ['--body', '{"amount":45000}'], moneyProbe))?.['amount'], 45000, '--body stays the API: pence');
+  t.equal((await runProbe(t, ['--body', '{"amount":45000}', '--amount', '12'], moneyProbe))?.['amount'], 1200, 'a flag over --body is still pounds');
+});
+
+t.test('a money flag with more than two decimals, or not an amount, reaches no operation', async (t) => {
+  const printed: string[] = [];
+  const error = console.error;
+  console.error = (line: unknown) => printed.push(String(line));
+  t.teardown(() => (console.error = error));
+  const cases: [string[], string][] = [
+    [['--amount', '4.505'], 'amount'],
+    [['--min-amount', '1.001'], 'minAmount'],
+    [['--refunded', 'ten'], 'refunded'],
+    [['--allocated', '12,34'], 'allocated'],
+  ];
+  for (const [args, field] of cases) {
+    t.equal(await runProbe(t, args, moneyProbe, 2), undefined, args.join(' '));
+    t.match(JSON.parse(printed.pop() ?? '{}'), { error: { code: 'validation_error', field, message: `${field} must be an amount in pounds such as 120.00, not ${args[1]}` } });
+  }
 });

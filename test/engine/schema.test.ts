@@ -1,7 +1,7 @@
 import t from 'tap';
 import { z } from 'zod';
 import { AppError } from '../../src/engine/errors.js';
-import { idOf, isoDate, parseWith } from '../../src/engine/schema.js';
+import { idOf, isoDate, parseWith, pence } from '../../src/engine/schema.js';
 
 const schema = z.strictObject({
   name: z.string().min(1).max(5),
@@ -88,4 +88,14 @@ t.test('a format check keeps the message written with it', async (t) => {
     message: 'currency must be an ISO 4217 code such as GBP',
   });
   t.throws(() => parseWith(currency, { currency: 'GBP', code: 'x' }), { code: 'validation_error', field: 'code', message: 'code has an invalid format' });
+});
+
+t.test('the bounds of a money field are stated in pounds; the value stays pence', async (t) => {
+  const money = z.strictObject({ amount: pence().positive(), price: pence().min(-100_000).max(1_000_000).optional() });
+  t.same(parseWith(money, { amount: 45000 }), { amount: 45000 }, 'pence in, pence out');
+  t.throws(() => parseWith(money, { amount: 0 }), { code: 'validation_error', field: 'amount', message: 'amount must be more than £0.00' });
+  // 1,000,000p = £10,000.00; -100,000p = -£1,000.00
+  t.throws(() => parseWith(money, { amount: 1, price: 1_000_001 }), { code: 'validation_error', field: 'price', message: 'price must be at most £10,000.00' });
+  t.throws(() => parseWith(money, { amount: 1, price: -100_001 }), { code: 'validation_error', field: 'price', message: 'price must be at least -£1,000.00' });
+  t.throws(() => parseWith(money, { amount: 4.5 }), { code: 'validation_error', field: 'amount', message: 'amount must be an integer' });
 });

@@ -66,7 +66,7 @@ t.test('a journal with any refused entry imports nothing and lists every refusal
   const r = runCli(['--data', books.dataDir, 'import', 'journal', file]);
   t.equal(r.status, 2);
   t.match(r.stderr, "validation_error: 4 of the journal's entries were refused, so nothing was imported:");
-  t.match(r.stderr, 'line 2: lines do not balance: debits 100, credits 90, difference 10');
+  t.match(r.stderr, 'line 2: lines do not balance: debits £1.00, credits £0.90, difference £0.10');
   t.match(r.stderr, 'line 3: not JSON');
   t.match(r.stderr, 'line 4: date must be a date in YYYY-MM-DD format');
   t.match(r.stderr, 'line 5: lines[1].accountCode: no account with code 7777');

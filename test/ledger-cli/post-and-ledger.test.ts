@@ -22,7 +22,8 @@ t.test('acct post records a transaction by account codes with amounts in pounds'
 t.test('acct post refuses, naming the problem, and writes nothing', async (t) => {
   const books = await newBooks(t);
   const cases: [string[], RegExp][] = [
-    [['5100=1', '1200=-2'], /validation_error: lines do not balance: debits 100, credits 200/],
+    // £1.00 debited, £2.00 credited: £1.00 short, said in pounds as typed
+    [['5100=1', '1200=-2'], /validation_error: lines do not balance: debits £1\.00, credits £2\.00, difference -£1\.00 /],
     [['5100=1.234', '1200=-1.234'], /validation_error: lines\[0\]\.amount must be an amount in pounds such as 120\.00, not 1\.234/],
     [['7777=1', '1200=-1'], /validation_error: lines\[0\]: no account with code 7777/],
     [['5100:1', '1200=-1'], /validation_error: lines\[0\]: expected CODE=AMOUNT/],
@@ -39,7 +40,7 @@ t.test('acct post refuses, naming the problem, and writes nothing', async (t) =>
   t.same(list.data, [], 'nothing was written');
 });
 
-t.test('acct ledger prints the running balance in pounds, opening and closing', async (t) => {
+t.test('acct ledger prints the running balance in pounds, thousands grouped, opening and closing', async (t) => {
   const books = await newBooks(t);
   const post = (...args: string[]) => t.equal(runCli(['--data', books.dataDir, 'post', ...args]).status, 0);
   post('2026-01-10', 'Capital introduced', '1200=1000', '3000=-1000');
@@ -52,12 +53,12 @@ t.test('acct ledger prints the running balance in pounds, opening and closing', 
     all.stdout,
     [
       '1200 Bank Account',
-      'date        description         reference  debit    credit  balance  ',
-      '            Opening balance                                 0.00     ',
-      '2026-01-10  Capital introduced             1000.00          1000.00  ',
-      '2026-02-01  Chairs              INV-9               144.00  856.00   ',
-      '2026-03-05  Sale                           60.00            916.00   ',
-      '            Closing balance                1060.00  144.00  916.00   ',
+      'date        description         reference     debit  credit   balance  ',
+      '            Opening balance                                      0.00  ',
+      '2026-01-10  Capital introduced             1,000.00          1,000.00  ',
+      '2026-02-01  Chairs              INV-9                144.00    856.00  ', // 1,000.00 - 144.00
+      '2026-03-05  Sale                              60.00            916.00  ', // 856.00 + 60.00; the draft is left out
+      '            Closing balance                1,060.00  144.00    916.00  ',
       '',
     ].join('\n'),
   );
@@ -66,10 +67,10 @@ t.test('acct ledger prints the running balance in pounds, opening and closing', 
     from.stdout,
     [
       '1200 Bank Account',
-      'date        description      reference  debit  credit  balance  ',
-      '2026-02-01  Opening balance                            1000.00  ',
-      '2026-02-01  Chairs           INV-9             144.00  856.00   ',
-      '2026-02-28  Closing balance             0.00   144.00  856.00   ',
+      'date        description      reference  debit  credit   balance  ',
+      '2026-02-01  Opening balance                            1,000.00  ',
+      '2026-02-01  Chairs           INV-9             144.00    856.00  ',
+      '2026-02-28  Closing balance              0.00  144.00    856.00  ',
       '',
     ].join('\n'),
   );

@@ -40,7 +40,7 @@ function agedBooks(t: Test): string {
   const beta = contact(t, dir, 'customer', 'Beta Services Ltd');
   const alpha = contact(t, dir, 'customer', 'Alpha Trading Ltd');
   const first = invoice(t, dir, alpha, '2026-10-01', '2026-10-31', ['Consulting;1;100.00;standard']);
-  acctOk(t, dir, ['invoices', 'pay', first, '--amount', '2000', '--date', '2026-11-05']);
+  acctOk(t, dir, ['invoices', 'pay', first, '--amount', '20.00', '--date', '2026-11-05']);
   invoice(t, dir, alpha, '2026-11-01', '2026-12-01', ['Design;2;250.00;standard']);
   invoice(t, dir, beta, '2026-07-01', '2026-07-31', ['Books;3;10.50;zero']);
   invoice(t, dir, beta, '2026-07-01', '2026-07-31', ['Not sent;1;999.00;zero'], false);
@@ -155,7 +155,7 @@ t.test('acct report dashboard prints its table', async (t) => {
   // and unpaid, both long overdue; a £60.00 bill long past due; a draft invoice.
   const client = contact(t, dir, 'customer', 'Client One Ltd');
   const first = invoice(t, dir, client, '2020-01-10', '2020-02-09', ['Consulting;1;100.00;standard']);
-  acctOk(t, dir, ['invoices', 'pay', first, '--amount', '5000', '--date', '2020-01-20']);
+  acctOk(t, dir, ['invoices', 'pay', first, '--amount', '50.00', '--date', '2020-01-20']);
   invoice(t, dir, client, '2020-03-01', '2020-03-31', ['Books;2;10.00;zero']);
   invoice(t, dir, client, '2020-03-01', '2020-03-31', ['Draft;1;500.00;standard'], false);
   const supplier = contact(t, dir, 'supplier', 'Paper Supplies Ltd');

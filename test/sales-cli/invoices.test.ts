@@ -60,7 +60,8 @@ t.test('send, pay, the PDF to a file and the list table', async (t) => {
   const { id } = acctOk(t, dir, ['invoices', 'create', '--contact-id', contactId, ...twoItems, '--issue-date', '2026-11-01']);
 
   t.match(acctOk(t, dir, ['invoices', 'send', id]), { id, invoiceNumber: 'INV-0001', status: 'sent', emailed: false });
-  const paid = acctOk(t, dir, ['invoices', 'pay', id, '--amount', '50000', '--date', '2026-11-10']);
+  // --amount is in pounds: £500.00 = 50000p paid of £920.00, leaving £420.00 = 42000p
+  const paid = acctOk(t, dir, ['invoices', 'pay', id, '--amount', '500.00', '--date', '2026-11-10']);
   t.match(paid, { invoiceId: id, amount: 50000, date: '2026-11-10', method: 'bank_transfer', invoiceStatus: 'sent', amountDue: 42000 });
   t.match(acctOk(t, dir, ['invoices', 'get', id]), { status: 'sent', amountPaid: 50000, amountDue: 42000 });
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import chalk from 'chalk';
-import { formatPounds } from '../../engine/money.js';
+import { displayPounds } from '../../engine/money.js';
 import { orgOf } from '../../engine/operation.js';
 import { findAccountByCode } from '../../engine/ledger/accounts.js';
 import { accountLedgerOp } from '../../engine/ledger/account-ledger.js';
@@ -26,7 +26,7 @@ interface Ledger {
   entries: Entry[];
 }
 
-const money = (pence: number): string => (pence === 0 ? '' : formatPounds(pence));
+const money = (pence: number): string => (pence === 0 ? '' : displayPounds(pence));
 
 export function addLedger(program: Command): void {
   const doc = handWritten.ledger;
@@ -58,22 +58,22 @@ export function addLedger(program: Command): void {
         process.stdout.write(`${chalk.bold(`${ledger.account.code} ${ledger.account.name}`)}\n`);
         process.stdout.write(
           renderRows([
-            { date: flags.from ?? '', description: 'Opening balance', reference: '', debit: '', credit: '', balance: formatPounds(ledger.openingBalance) },
+            { date: flags.from ?? '', description: 'Opening balance', reference: '', debit: '', credit: '', balance: displayPounds(ledger.openingBalance) },
             ...ledger.entries.map((e) => ({
               date: e.date,
               description: e.description,
               reference: e.reference ?? '',
               debit: money(e.debit),
               credit: money(e.credit),
-              balance: formatPounds(e.runningBalance),
+              balance: displayPounds(e.runningBalance),
             })),
             {
               date: flags.to ?? '',
               description: 'Closing balance',
               reference: '',
-              debit: formatPounds(ledger.totalDebit),
-              credit: formatPounds(ledger.totalCredit),
-              balance: formatPounds(ledger.closingBalance),
+              debit: displayPounds(ledger.totalDebit),
+              credit: displayPounds(ledger.totalCredit),
+              balance: displayPounds(ledger.closingBalance),
             },
           ]),
         );

@@ -10,6 +10,7 @@ import type { Kysely } from 'kysely';
 import { AppError } from '../errors.js';
 import { emit } from '../events.js';
 import { newId } from '../ids.js';
+import { sterling } from '../money.js';
 import { timestamp, type Clock } from '../clock.js';
 import { lineVat, type VatTreatment } from '../vat.js';
 import type { Actor } from '../operation.js';
@@ -91,14 +92,14 @@ export function prepare(books: Books, posting: Posting, input: TransactionInput,
     const field = `lines[${i}].amount`;
     if (!Number.isSafeInteger(line.amount)) throw new AppError('validation_error', `${field} must be a whole number of pence`, field);
     if (line.amount === 0) throw new AppError('validation_error', `${field} must not be zero`, field);
-    if (Math.abs(line.amount) > maxLineAmount) throw new AppError('validation_error', `${field} is larger than ${maxLineAmount}`, field);
+    if (Math.abs(line.amount) > maxLineAmount) throw new AppError('validation_error', `${field} is larger than ${sterling(maxLineAmount)}`, field);
     sum += line.amount;
     if (line.amount > 0) debit += line.amount;
   });
   if (sum !== 0) {
     throw new AppError(
       'validation_error',
-      `lines do not balance: debits ${debit}, credits ${debit - sum}, difference ${sum} (the amounts must sum to exactly 0)`,
+      `lines do not balance: debits ${sterling(debit)}, credits ${sterling(debit - sum)}, difference ${sterling(sum)} (the amounts must sum to exactly 0)`,
       'lines',
     );
   }

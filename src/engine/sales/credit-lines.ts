@@ -13,7 +13,7 @@
  * price; the others carry quantity 1 at the net amount.
  */
 import { AppError } from '../errors.js';
-import { formatPounds } from '../money.js';
+import { sterling } from '../money.js';
 import type { PricedItem } from './items.js';
 import type { DocumentItemsTable } from '../../store/tables.js';
 
@@ -120,7 +120,7 @@ export function creditLines(lines: readonly Creditable[], choice: CreditChoice, 
     }
     case 'amount':
       if (choice.amount > left) {
-        throw new AppError('unprocessable_entity', `a credit of £${formatPounds(choice.amount)} is more than the £${formatPounds(left)} of the ${noun} left to credit`);
+        throw new AppError('unprocessable_entity', `a credit of ${sterling(choice.amount)} is more than the ${sterling(left)} of the ${noun} left to credit`);
       }
       return apportion(open, choice.amount);
   }

@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import { timestamp, today } from '../clock.js';
-import { formatPounds } from '../money.js';
+import { sterling } from '../money.js';
 import { checkDateOpen, closedRanges } from '../ledger/periods.js';
 import { createTransaction, removeTransaction, type Posting } from '../ledger/posting.js';
 import { accountByCode, amountDue, openStatuses } from './documents.js';
@@ -58,8 +58,8 @@ export async function allocateCredit(trx: Kysely<OrgDb>, ck: CreditKind, posting
   if (!openStatuses(k).includes(doc.status)) throw new AppError('unprocessable_entity', `${k.noun} ${nameOf(doc)} is a draft: credit is allocated to issued ${k.noun}s`);
   const due = amountDue(doc);
   const amount = input.amount ?? Math.min(left, due);
-  if (amount > left) throw new AppError('unprocessable_entity', `£${formatPounds(amount)} is more than the £${formatPounds(left)} of credit left on ${ck.noun} ${nameOf(note)}`);
-  if (amount > due) throw new AppError('unprocessable_entity', `£${formatPounds(amount)} is more than the £${formatPounds(due)} due on ${k.noun} ${nameOf(doc)}`);
+  if (amount > left) throw new AppError('unprocessable_entity', `${sterling(amount)} is more than the ${sterling(left)} of credit left on ${ck.noun} ${nameOf(note)}`);
+  if (amount > due) throw new AppError('unprocessable_entity', `${sterling(amount)} is more than the ${sterling(due)} due on ${k.noun} ${nameOf(doc)}`);
   const earliest = note.date > doc.issue_date ? note.date : doc.issue_date;
   const date = input.date ?? (today(posting.clock) > earliest ? today(posting.clock) : earliest);
   if (date < earliest) throw new AppError('validation_error', `date ${date} is before ${earliest}, when both the credit note and the ${k.noun} exist`, 'date');
@@ -115,7 +115,7 @@ export async function refundCredit(trx: Kysely<OrgDb>, ck: CreditKind, posting: 
   const note = await findCreditNote(trx, ck, id);
   const left = creditLeft(ck, note);
   const amount = input.amount ?? left;
-  if (amount > left) throw new AppError('unprocessable_entity', `a refund of £${formatPounds(amount)} is more than the £${formatPounds(left)} of credit left on ${ck.noun} ${nameOf(note)}`);
+  if (amount > left) throw new AppError('unprocessable_entity', `a refund of ${sterling(amount)} is more than the ${sterling(left)} of credit left on ${ck.noun} ${nameOf(note)}`);
   const date = input.date ?? today(posting.clock);
   if (date < note.date) throw new AppError('validation_error', `date ${date} is before the ${ck.noun}'s date ${note.date}`, 'date');
   const bank = await bankAccount(trx, input.accountId);

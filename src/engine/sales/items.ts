@@ -14,6 +14,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
+import { sterling } from '../money.js';
 import { idOf, pence } from '../schema.js';
 import type { Clock } from '../clock.js';
 import type { DocumentItemsTable, OrgDb, OrganisationTable, VatRateName } from '../../store/tables.js';
@@ -110,7 +111,7 @@ export function priceItems(items: readonly ItemInput[], scheme: VatScheme): Pric
   const subtotal = priced.reduce((s, p) => s + p.net, 0);
   const vatAmount = priced.reduce((s, p) => s + p.vatAmount, 0);
   const total = subtotal + vatAmount;
-  if (total <= 0) throw new AppError('validation_error', `the total must be a positive amount, not ${total}`, 'items');
+  if (total <= 0) throw new AppError('validation_error', `the total must be a positive amount, not ${sterling(total)}`, 'items');
   return { items: priced, subtotal, vatAmount, total };
 }
 

@@ -10,7 +10,7 @@ import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import { timestamp } from '../clock.js';
 import { idOf, isoDate, pence } from '../schema.js';
-import { formatPounds } from '../money.js';
+import { sterling } from '../money.js';
 import { createTransaction, removeTransaction, type Posting } from '../ledger/posting.js';
 import { settle, type Settled } from './settle.js';
 import { accountByCode, amountDue, findDocument, openStatuses, type Kind } from './documents.js';
@@ -60,7 +60,7 @@ export async function recordPayment(trx: Kysely<OrgDb>, k: Kind, posting: Postin
   }
   const due = amountDue(row);
   if (input.amount > due) {
-    throw new AppError('unprocessable_entity', `payment of £${formatPounds(input.amount)} is more than the £${formatPounds(due)} due on ${k.noun} ${name}`);
+    throw new AppError('unprocessable_entity', `payment of ${sterling(input.amount)} is more than the ${sterling(due)} due on ${k.noun} ${name}`);
   }
   if (input.date < row.issue_date) throw new AppError('validation_error', `date ${input.date} is before the ${k.noun}'s issue date ${row.issue_date}`, 'date');
   const bank = await bankAccount(trx, input.accountId);
