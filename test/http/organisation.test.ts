@@ -30,6 +30,8 @@ t.test('GET /organisation shows the profile, nested address, settings and subscr
     invoiceNextNumber: 1,
     quotePrefix: 'QT-',
     quoteNextNumber: 1,
+    creditNotePrefix: 'CN-',
+    creditNoteNextNumber: 1,
     defaultPaymentTerms: 30,
     quoteValidityDays: 30,
   });
