@@ -15,14 +15,9 @@ import { exportJournal } from '../../src/engine/reports/export.js';
 import { updateAccount } from '../../src/engine/ledger/accounts.js';
 import { orgOf } from '../../src/engine/operation.js';
 import { newBooks, runCli, runCliJson, type Books } from '../helpers/index.js';
+import { beanQuery, hledgerCsv, pence, requireTools, totalsAndNet } from './ledger-tools.js';
 
-for (const [tool, args] of [
-  ['hledger', ['--version']],
-  ['bean-check', ['--version']],
-  ['bean-query', ['--version']],
-] as const) {
-  t.equal(spawnSync(tool, args, { encoding: 'utf8' }).status, 0, `${tool} is installed (apt-get install -y hledger beancount)`);
-}
+requireTools(t);
 
 async function twoYears(t: Parameters<typeof newBooks>[0]): Promise<Books> {
   const books = await newBooks(t, { organisation: { fiscalYearStart: '04-01' } });
@@ -46,26 +41,6 @@ async function twoYears(t: Parameters<typeof newBooks>[0]): Promise<Books> {
   return books;
 }
 
-const pence = (text: string): number => {
-  const m = /^(-)?£(-)?([\d,]+)\.(\d\d)$/.exec(text.trim());
-  if (!m) throw new Error(`not an amount: ${text}`);
-  const value = Number((m[3] ?? '').replaceAll(',', '')) * 100 + Number(m[4]);
-  return m[1] || m[2] ? -value : value;
-};
-
-function hledgerCsv(file: string, args: string[]): string[][] {
-  const r = spawnSync('hledger', ['-f', file, ...args, '-O', 'csv'], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`hledger ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout
-    .trim()
-    .split('\n')
-    .map((line) => [...line.matchAll(/"([^"]*)"/g)].map((m) => m[1] ?? ''));
-}
-/** The total rows of hledger's is, bs or bse, in section order, then its Net row. */
-const totalsAndNet = (rows: string[][]) => [
-  ...rows.filter((r) => r[0] === 'total').map((r) => pence(r[1] ?? '')),
-  pence(rows.find((r) => r[0] === 'Net:')?.[1] ?? ''),
-];
 const row = (rows: string[][], account: string) => pence(rows.find((r) => r[0] === account)?.[1] ?? 'missing');
 
 function exportTo(t: Parameters<typeof newBooks>[0], books: Books, name: string, args: string[]): string {
@@ -156,19 +131,6 @@ t.test('hledger with --from and no --to: the window runs to the last transaction
   const bs = report<BalanceSheet>(books, ['balance-sheet', '--as-of', '2026-04-02']);
   t.same([bs.assets.total, bs.liabilities.total, bs.equity.total], [778_485, 103_050, 675_435]);
 });
-
-function beanQuery(file: string, query: string): Record<string, number> {
-  const r = spawnSync('bean-query', ['-f', 'csv', file, query], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`bean-query ${query}: ${r.stderr}`);
-  return Object.fromEntries(
-    r.stdout
-      .trim()
-      .split('\n')
-      .slice(1)
-      .map((line) => line.split(','))
-      .map(([key, total]) => [(key ?? '').trim(), Math.round(Number((total ?? '').trim()) * 100)]),
-  );
-}
 
 t.test('beancount over FY 2025/26 exported alone agrees with acct', async (t) => {
   const books = await twoYears(t);
