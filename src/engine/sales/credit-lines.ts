@@ -5,7 +5,8 @@
  * - the whole document: every line's remainder;
  * - chosen lines: those lines' remainders;
  * - an amount (VAT included): shared over the lines in proportion to
- *   their remainders, whole pennies by largest remainder, and each share
+ *   their remainders, whole pennies by largest remainder (among equal
+ *   fractions, the line that comes first), and each share
  *   split into net and VAT in the line's own proportion (net rounded to
  *   the nearest penny, halves away from zero; VAT is the rest), so a
  *   credit at one rate is exactly the VAT fraction of the amount.
