@@ -13,9 +13,9 @@ import { newId } from '../ids.js';
 import { timestamp, today } from '../clock.js';
 import { sterling } from '../money.js';
 import { checkDateOpen, closedRanges } from '../ledger/periods.js';
-import { createTransaction, removeTransaction, type Posting } from '../ledger/posting.js';
-import { accountByCode, amountDue, openStatuses } from './documents.js';
-import { bankAccount, type PaymentInput } from './payments.js';
+import { removeTransaction, type Posting } from '../ledger/posting.js';
+import { amountDue, openStatuses } from './documents.js';
+import { bankAccount, postBankMovement, type PaymentInput } from './payments.js';
 import { documentFor, findCreditNote, nameOf, remainingCredit, type CreditKind } from './credit-notes.js';
 import { settle, type Settled } from './settle.js';
 import type { CreditAllocationsTable, CreditNotesTable, OrgDb, RefundsTable } from '../../store/tables.js';
@@ -119,21 +119,18 @@ export async function refundCredit(trx: Kysely<OrgDb>, ck: CreditKind, posting: 
   const date = input.date ?? today(posting.clock);
   if (date < note.date) throw new AppError('validation_error', `date ${date} is before the ${ck.noun}'s date ${note.date}`, 'date');
   const bank = await bankAccount(trx, input.accountId);
-  const control = await accountByCode(trx, k.controlCode);
   const contact = await trx.selectFrom('contacts').select('name').where('id', '=', note.contact_id).executeTakeFirstOrThrow();
   const refundId = newId('rfd', posting.clock.now());
-  // The opposite of a payment: money out to a customer, back in from a supplier.
-  const txn = await createTransaction(trx, posting, {
+  const txn = await postBankMovement(trx, k, posting, {
+    bankId: bank.id,
+    // The opposite of a payment: money out to a customer, back in from a supplier.
+    toBank: k.lineSign * amount,
+    contactId: note.contact_id,
     date,
     description: k.kind === 'sales' ? `Refund of credit note ${nameOf(note)} to ${contact.name}` : `Refund of supplier credit note ${nameOf(note)} from ${contact.name}`,
     reference: input.reference ?? note.number,
-    status: 'posted',
     sourceType: 'refund',
     sourceId: refundId,
-    lines: [
-      { accountId: bank.id, amount: k.lineSign * amount, contactId: note.contact_id },
-      { accountId: control.id, amount: -k.lineSign * amount, contactId: note.contact_id },
-    ],
   });
   const refund: RefundsTable = {
     id: refundId,

@@ -14,6 +14,7 @@ import { sterling } from '../money.js';
 import { createTransaction, removeTransaction, type Posting } from '../ledger/posting.js';
 import { settle, type Settled } from './settle.js';
 import { accountByCode, amountDue, findDocument, openStatuses, type Kind } from './documents.js';
+import type { TransactionView } from '../ledger/transaction-view.js';
 import type { AccountsTable, InvoicesTable, OrgDb, PaymentsTable } from '../../store/tables.js';
 
 export const paymentMethods = ['bank_transfer', 'card', 'cash', 'other'] as const;
@@ -44,6 +45,35 @@ export async function bankAccount(db: Kysely<OrgDb>, id: string | undefined): Pr
   return account;
 }
 
+export interface BankMovement {
+  readonly bankId: string;
+  /** Pence into the bank account; negative: out of it. */
+  readonly toBank: number;
+  readonly contactId: string;
+  readonly date: string;
+  readonly description: string;
+  readonly reference: string | null;
+  readonly sourceType: 'payment' | 'refund';
+  readonly sourceId: string;
+}
+
+/** Post money between a bank account and the contact's side of the control account (1100 or 2100). */
+export async function postBankMovement(trx: Kysely<OrgDb>, k: Kind, posting: Posting, move: BankMovement): Promise<TransactionView> {
+  const control = await accountByCode(trx, k.controlCode);
+  return createTransaction(trx, posting, {
+    date: move.date,
+    description: move.description,
+    reference: move.reference,
+    status: 'posted',
+    sourceType: move.sourceType,
+    sourceId: move.sourceId,
+    lines: [
+      { accountId: move.bankId, amount: move.toBank, contactId: move.contactId },
+      { accountId: control.id, amount: -move.toBank, contactId: move.contactId },
+    ],
+  });
+}
+
 export interface Recorded {
   readonly payment: PaymentsTable;
   readonly document: InvoicesTable;
@@ -64,22 +94,18 @@ export async function recordPayment(trx: Kysely<OrgDb>, k: Kind, posting: Postin
   }
   if (input.date < row.issue_date) throw new AppError('validation_error', `date ${input.date} is before the ${k.noun}'s issue date ${row.issue_date}`, 'date');
   const bank = await bankAccount(trx, input.accountId);
-  const control = await accountByCode(trx, k.controlCode);
   const paymentId = newId('pay', posting.clock.now());
-  // Money in for an invoice (bank debit), out for a bill (bank credit).
-  const bankSign = -k.lineSign;
   const contact = await trx.selectFrom('contacts').select('name').where('id', '=', row.contact_id).executeTakeFirst();
-  const txn = await createTransaction(trx, posting, {
+  const txn = await postBankMovement(trx, k, posting, {
+    bankId: bank.id,
+    // Money in for an invoice (bank debit), out for a bill (bank credit).
+    toBank: -k.lineSign * input.amount,
+    contactId: row.contact_id,
     date: input.date,
     description: k.kind === 'sales' ? `Payment for invoice ${name} from ${contact?.name ?? ''}` : `Payment of bill ${name} to ${contact?.name ?? ''}`,
     reference: input.reference ?? row.number,
-    status: 'posted',
     sourceType: 'payment',
     sourceId: paymentId,
-    lines: [
-      { accountId: bank.id, amount: bankSign * input.amount, contactId: row.contact_id },
-      { accountId: control.id, amount: -bankSign * input.amount, contactId: row.contact_id },
-    ],
   });
   const payment: PaymentsTable = {
     id: paymentId,
