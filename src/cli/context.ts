@@ -12,6 +12,7 @@ import { appErrorOf } from '../store/driver-errors.js';
 import { resolveDataDir } from '../store/data-dir.js';
 import { Store } from '../store/store.js';
 import { renderData, renderError } from './render.js';
+import { moneyTestOf } from './money-columns.js';
 
 export interface GlobalOptions {
   readonly data?: string;
@@ -27,7 +28,8 @@ export interface Cli {
   readonly globals: GlobalOptions;
   /** The context of an operation run by the owner of the files, with every scope. */
   ctx(options?: { needsOrganisation?: boolean }): Promise<Ctx>;
-  print(data: unknown, meta?: unknown): void;
+  /** Print an operation's data: JSON with --json, else tables with money in pounds (`op` says which fields are money). */
+  print(data: unknown, meta?: unknown, op?: Operation): void;
   /** Run an operation as the owner of the files: access check, input validation, handler. */
   run(op: Operation, raw: RawInput): Promise<Result>;
 }
@@ -50,8 +52,8 @@ export async function withCli(globals: GlobalOptions, work: (cli: Cli) => Promis
         }
         return { clock: systemClock, store: opened, platform: opened.platform, principal, mailer: await mailerOf(globals) };
       },
-      print(data, meta) {
-        process.stdout.write(globals.json ? `${JSON.stringify(data, null, 2)}\n` : renderData(data, meta));
+      print(data, meta, op) {
+        process.stdout.write(globals.json ? `${JSON.stringify(data, null, 2)}\n` : renderData(data, meta, op ? moneyTestOf(op) : undefined));
       },
       async run(op, raw) {
         const input = parseOperationInput(op, raw);

@@ -13,7 +13,8 @@ import { pathParams, type Operation } from '../engine/operation.js';
 import { readBodyArgument, withCli, writeFileResult, type GlobalOptions } from './context.js';
 import { hasItems, itemFlagHelp, parseItemFlag } from './item-flag.js';
 import { groupSummaries } from './help.js';
-import { presenters, renderCsv, renderTable } from './presenters.js';
+import { renderCsv, renderTable } from './presenters/index.js';
+import { presenterOf } from './presenters/registry.js';
 import { pageFooter } from './render.js';
 
 export const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
@@ -100,7 +101,7 @@ function commandFor(parent: Command, op: Operation): Command {
   const itemFlag = hasItems(op);
   if (itemFlag) cmd.option('--item <item>', itemFlagHelp, (value: string, list: string[] = []) => [...list, value]);
   if (op.produces) cmd.option('-o, --output <file>', 'where to write the document (- for standard output; default: its own name in this directory)');
-  const presenter = presenters[op.name];
+  const presenter = presenterOf(op);
   if (presenter) cmd.option('--csv', 'print CSV (amounts in pounds) instead of a table');
   cmd.action(async (...args: unknown[]) => {
     const self = args[args.length - 1] as Command;
@@ -120,10 +121,10 @@ function commandFor(parent: Command, op: Operation): Command {
       const result = await cli.run(op, { params, query: pick(options, flags, 'query'), body });
       if (result.file) {
         const written = writeFileResult(result.file, options['output'] as string | undefined);
-        if (written !== null) cli.print({ ...(result.data as object), file: written });
-      } else if (presenter && !globals.json && options['csv']) process.stdout.write(renderCsv(presenter(result.data)));
-      else if (presenter && !globals.json) process.stdout.write(renderTable(presenter(result.data)) + pageFooter(result.meta));
-      else cli.print(result.data, result.meta);
+        if (written !== null) cli.print({ ...(result.data as object), file: written }, undefined, op);
+      } else if (presenter && !globals.json && options['csv']) process.stdout.write(renderCsv(presenter.present(result.data)));
+      else if (presenter && !globals.json) process.stdout.write(renderTable(presenter.present(result.data)) + pageFooter(result.meta));
+      else cli.print(result.data, result.meta, op);
     });
   });
   return cmd;

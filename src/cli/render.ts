@@ -5,6 +5,7 @@ import type { ColumnUserConfig } from 'table';
 import type { AppError } from '../engine/errors.js';
 import { displayPounds } from '../engine/money.js';
 import { isMoneyField } from './money-fields.js';
+import type { MoneyTest } from './money-columns.js';
 
 type Row = Record<string, unknown>;
 
@@ -12,9 +13,9 @@ const isRecord = (v: unknown): v is Row => v !== null && typeof v === 'object' &
 const isPrimitive = (v: unknown): boolean => v === null || ['string', 'number', 'boolean'].includes(typeof v);
 
 /** A value as a table shows it; `key` names its field, which says whether a number is pence. */
-function cell(v: unknown, key: string): string {
+function cell(v: unknown, key: string, isMoney: MoneyTest): string {
   if (v === null || v === undefined) return chalk.dim('—');
-  if (typeof v === 'number' && isMoneyField(key)) return displayPounds(v);
+  if (typeof v === 'number' && isMoney(key)) return displayPounds(v);
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
   // A long list would swamp the table: show how many, and --json for the items.
   if (Array.isArray(v)) return v.length <= 4 && v.every(isPrimitive) ? v.map(String).join(', ') : `(${v.length} items)`;
@@ -39,11 +40,11 @@ export function plainTable(data: readonly (readonly string[])[], columns?: Recor
 }
 
 /** A table of records: one column per field that holds a plain value. */
-export function renderRows(rows: readonly Row[]): string {
+export function renderRows(rows: readonly Row[], isMoney: MoneyTest = isMoneyField): string {
   if (rows.length === 0) return chalk.dim('(none)\n');
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r).filter((k) => !isRecord(r[k]))))];
-  const money = Object.fromEntries(columns.flatMap((c, i) => (isMoneyField(c) ? [[i, { alignment: 'right' as const }]] : [])));
-  return plainTable([columns.map((c) => chalk.bold(c)), ...rows.map((r) => columns.map((c) => cell(r[c], c)))], money);
+  const money = Object.fromEntries(columns.flatMap((c, i) => (isMoney(c) ? [[i, { alignment: 'right' as const }]] : [])));
+  return plainTable([columns.map((c) => chalk.bold(c)), ...rows.map((r) => columns.map((c) => cell(r[c], c, isMoney)))], money);
 }
 
 function flatten(record: Row, prefix = ''): [string, unknown][] {
@@ -53,25 +54,26 @@ function flatten(record: Row, prefix = ''): [string, unknown][] {
 }
 
 /** A record as a two-column table, nested objects flattened as a.b. */
-export function renderRecord(record: Row): string {
+export function renderRecord(record: Row, isMoney: MoneyTest = isMoneyField): string {
   const lines = flatten(record);
   if (lines.length === 0) return chalk.dim('(empty)\n');
-  return plainTable(lines.map(([k, v]) => [chalk.bold(k), cell(v, k)]));
+  return plainTable(lines.map(([k, v]) => [chalk.bold(k), cell(v, k, isMoney)]));
 }
 
-export function renderData(data: unknown, meta?: unknown): string {
+/** An operation's data for people; `isMoney` says which fields are pence (from the operation's output schema). */
+export function renderData(data: unknown, meta?: unknown, isMoney: MoneyTest = isMoneyField): string {
   let out: string;
-  if (Array.isArray(data)) out = renderRows(data.filter(isRecord));
+  if (Array.isArray(data)) out = renderRows(data.filter(isRecord), isMoney);
   else if (isRecord(data)) {
     // A record holding one list of records (a transaction's lines, {periods: […]}): its own fields, then the list as a table.
     const lists = Object.entries(data).filter(([, v]) => Array.isArray(v) && v.some(isRecord));
     const [only] = lists;
     if (lists.length === 1 && only) {
       const rest = Object.fromEntries(Object.entries(data).filter(([k]) => k !== only[0] && k !== 'meta'));
-      const rows = renderRows((only[1] as unknown[]).filter(isRecord));
-      out = Object.keys(rest).length === 0 ? rows : `${renderRecord(rest)}\n${chalk.bold(only[0])}\n${rows}`;
-    } else out = renderRecord(data);
-  } else out = `${cell(data, '')}\n`;
+      const rows = renderRows((only[1] as unknown[]).filter(isRecord), isMoney);
+      out = Object.keys(rest).length === 0 ? rows : `${renderRecord(rest, isMoney)}\n${chalk.bold(only[0])}\n${rows}`;
+    } else out = renderRecord(data, isMoney);
+  } else out = `${cell(data, '', isMoney)}\n`;
   return out + pageFooter(meta);
 }
 

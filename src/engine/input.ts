@@ -34,6 +34,19 @@ export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
   return out;
 }
 
+const outputSchemas = new WeakMap<z.ZodType, JsonSchema>();
+
+/** The JSON Schema of an output schema, as clients receive it. */
+export function outputJsonSchemaOf(schema: z.ZodType): JsonSchema {
+  let out = outputSchemas.get(schema);
+  if (!out) {
+    out = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+    delete out['$schema'];
+    outputSchemas.set(schema, out);
+  }
+  return out;
+}
+
 /** The JSON types a property accepts (`integer`, `boolean`…). */
 export function typesOf(prop: JsonSchema | undefined): Set<string> {
   const types = new Set<string>();

@@ -91,7 +91,7 @@ type Shape = z.ZodRawShape;
 type Out<S extends Shape> = z.output<z.ZodObject<S>>;
 export type InputOf<P extends Shape, Q extends Shape, B extends Shape> = Out<P> & Out<Q> & Out<B>;
 
-export interface OperationSpec<P extends Shape, Q extends Shape, B extends Shape> {
+export interface OperationSpec<P extends Shape, Q extends Shape, B extends Shape, O extends z.ZodType> {
   /** `group.action`, for example `keys.create`; the CLI command unless `cli` says otherwise. */
   readonly name: string;
   readonly summary: string;
@@ -110,10 +110,19 @@ export interface OperationSpec<P extends Shape, Q extends Shape, B extends Shape
   /** Fields of `data` that are secrets shown once: never stored for an Idempotency-Key replay (replayed as null). */
   readonly secrets?: readonly string[];
   readonly cli?: { readonly group?: string; readonly action?: string };
-  run(ctx: Ctx, input: InputOf<P, Q, B>): Promise<Result>;
+  /**
+   * The `data` of a success response (for a document, what the CLI prints
+   * beside the file). Objects are declared strict, so a field the handler
+   * returns and the schema lacks fails the contract check of the tests.
+   */
+  readonly output?: O;
+  /** The `meta` of a success response: `pageMetaSchema` for a paginated list. */
+  readonly meta?: z.ZodType;
+  run(ctx: Ctx, input: InputOf<P, Q, B>): Promise<Result<z.input<O>>>;
 }
 
-export interface Operation {
+/** An operation as the adapters see it; `D` is the type of its response's `data`. */
+export interface Operation<D = unknown> {
   readonly name: string;
   readonly summary: string;
   readonly description: string | undefined;
@@ -129,13 +138,15 @@ export interface Operation {
     readonly params: z.ZodObject;
     readonly query: z.ZodObject;
     readonly body: z.ZodObject | null;
+    readonly output: z.ZodType<D> | null;
+    readonly meta: z.ZodType | null;
   };
-  run(ctx: Ctx, input: unknown): Promise<Result>;
+  run(ctx: Ctx, input: unknown): Promise<Result<D>>;
 }
 
-export function defineOperation<P extends Shape = {}, Q extends Shape = {}, B extends Shape = {}>(
-  spec: OperationSpec<P, Q, B>,
-): Operation {
+export function defineOperation<P extends Shape = {}, Q extends Shape = {}, B extends Shape = {}, O extends z.ZodType = z.ZodType>(
+  spec: OperationSpec<P, Q, B, O>,
+): Operation<z.output<O>> {
   const [group = spec.name, action = null] = spec.name.split('.');
   return {
     name: spec.name,
@@ -152,8 +163,10 @@ export function defineOperation<P extends Shape = {}, Q extends Shape = {}, B ex
       params: z.object(spec.params ?? {}),
       query: z.object(spec.query ?? {}),
       body: spec.body ? z.strictObject(spec.body) : null,
+      output: (spec.output ?? null) as z.ZodType<z.output<O>> | null,
+      meta: spec.meta ?? null,
     },
-    run: (ctx, input) => spec.run(ctx, input as InputOf<P, Q, B>),
+    run: (ctx, input) => spec.run(ctx, input as InputOf<P, Q, B>) as Promise<Result<z.output<O>>>,
   };
 }
 

@@ -39,6 +39,14 @@ export function sortQuery<F extends string>(fields: readonly [F, ...F[]], byDefa
   };
 }
 
+/** The `meta` of a paginated list's response. */
+export const pageMetaSchema = z.strictObject({
+  total: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
+  hasMore: z.boolean(),
+});
+
 export function pageMeta(total: number, page: number, limit: number): PageMeta {
   return { total, page, limit, hasMore: page * limit < total };
 }

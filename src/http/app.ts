@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import polka, { type Polka, type Request } from 'polka';
 import { AppError } from '../engine/errors.js';
-import { checkAccess, pathParams, type Ctx, type Operation, type Principal } from '../engine/operation.js';
+import { checkAccess, type Ctx, type Operation, type Principal } from '../engine/operation.js';
 import { parseOperationInput } from '../engine/input.js';
 import { authenticate } from '../engine/integration/api-keys.js';
 import type { Clock } from '../engine/clock.js';
@@ -18,9 +18,8 @@ import type { RequestLog } from './request-log.js';
 import type { Store } from '../store/store.js';
 import { defaultBodyLimit, readJsonBody } from './body.js';
 import { send, sendError, sendFile, sendSuccess } from './envelope.js';
+import { prefixes, routeOf, routeOrder } from './routes.js';
 import { fingerprintOf, idempotencyHeader, idempotencyKeyOf, runIdempotent } from './idempotency.js';
-
-export const prefixes = ['/v1', '/api/v1'] as const;
 
 export interface AppOptions {
   readonly store: Store;
@@ -52,14 +51,6 @@ async function principalOf(req: IncomingMessage, store: Store): Promise<Principa
   const token = bearerToken(req);
   if (!token) throw new AppError('unauthorized', 'malformed Authorization header: expected Bearer <API key>');
   return authenticate(store.platform.db, token);
-}
-
-/** `{id}` placeholders to polka's `:id`. */
-const routeOf = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
-
-/** Static routes before parameterised ones, so /api-keys/scopes is not read as /api-keys/{id}. */
-function routeOrder(a: Operation, b: Operation): number {
-  return pathParams(a.path).length - pathParams(b.path).length || a.path.localeCompare(b.path);
 }
 
 export function createApp(options: AppOptions): Polka {

@@ -1,14 +1,23 @@
 /** The OpenAPI 3.1 document of the HTTP API, generated from the operation registry. */
 import { errorTable } from '../engine/errors.js';
-import { jsonSchemaOf, type JsonSchema } from '../engine/input.js';
+import { jsonSchemaOf, outputJsonSchemaOf, type JsonSchema } from '../engine/input.js';
 import { describeAccess, pathParams, type Operation } from '../engine/operation.js';
 import { version } from '../version.js';
 
-const envelope = (data: JsonSchema): JsonSchema => ({
-  type: 'object',
-  required: ['success', 'data'],
-  properties: { success: { const: true }, data, meta: { type: 'object' } },
-});
+/** The success envelope of an operation: its declared data and, for a list, its page meta. */
+function envelope(op: Operation): JsonSchema {
+  const { output, meta } = op.schemas;
+  return {
+    type: 'object',
+    required: meta ? ['success', 'data', 'meta'] : ['success', 'data'],
+    properties: {
+      success: { const: true },
+      data: output ? outputJsonSchemaOf(output) : {},
+      ...(meta ? { meta: outputJsonSchemaOf(meta) } : {}),
+    },
+    additionalProperties: false,
+  };
+}
 
 function parameters(op: Operation) {
   const pathProps = jsonSchemaOf(op.schemas.params).properties ?? {};
@@ -46,7 +55,8 @@ export function openApiDocument(operations: readonly Operation[]) {
       responses: {
         [String(op.status)]: op.produces
           ? { description: 'The document', content: { [op.produces]: { schema: { type: 'string', contentMediaType: op.produces } } } }
-          : { description: 'Success', content: { 'application/json': { schema: envelope({}) } } },
+          : { description: 'Success', content: { 'application/json': { schema: envelope(op) } } },
+        '4XX': { $ref: '#/components/responses/Error' },
         default: { $ref: '#/components/responses/Error' },
       },
     };
@@ -57,6 +67,7 @@ export function openApiDocument(operations: readonly Operation[]) {
       title: 'acct API',
       version,
       description: 'Bookkeeping for UK sole traders and limited companies. Amounts are integers in pence.',
+      license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: '/v1' }, { url: '/api/v1' }],
     security: [{ bearer: [] }],

@@ -6,6 +6,7 @@ import { fixedClock, systemClock, type Clock } from '../../src/engine/clock.js';
 import { createOrganisation, type NewOrganisation } from '../../src/engine/organisation/provision.js';
 import { operations } from '../../src/engine/registry.js';
 import { startServer } from '../../src/http/server.js';
+import { contractIssues, operationAt } from '../../src/http/contract.js';
 import { Store } from '../../src/store/store.js';
 import { scopes, type Scope } from '../../src/engine/integration/scopes.js';
 import type { Ctx, Principal } from '../../src/engine/operation.js';
@@ -106,9 +107,24 @@ export async function serveBooks(t: Test, books: Books, options: { bodyLimit?: n
       } catch {
         // not JSON: the test sees the text
       }
+      checkContract(t, method, path, res, parsed);
       return { status: res.status, headers: res.headers, body: parsed };
     },
   };
+}
+
+/**
+ * Every JSON reply of the server against its operation's declared output
+ * (or the error envelope): a handler that drifts from its contract fails
+ * the test that reached it.
+ */
+export function checkContract(t: Test, method: string, path: string, res: Response, body: unknown): void {
+  if (!(res.headers.get('content-type') ?? '').startsWith('application/json')) return;
+  const op = operationAt(operations, method, path);
+  if (!op) return;
+  if (res.status < 400 && op.schemas.output === null) return;
+  const issues = contractIssues(op, res.status, body);
+  if (issues.length > 0) t.fail(`${method} ${path} (${op.name}) answered ${res.status} outside its contract: ${issues.slice(0, 5).join('; ')}`);
 }
 
 export interface CliResult {

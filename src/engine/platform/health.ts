@@ -1,9 +1,14 @@
 /** GET /health: no key needed; 503 when the platform database does not answer. */
 import { sql } from 'kysely';
+import { z } from 'zod';
 import { defineOperation } from '../operation.js';
 import { AppError } from '../errors.js';
 import { timestamp } from '../clock.js';
 import { version } from '../../version.js';
+import { instant } from '../output.js';
+
+const serviceStatus = z.enum(['operational', 'degraded']);
+const service = z.strictObject({ status: serviceStatus, latency: z.number().describe('milliseconds') });
 
 export const health = defineOperation({
   name: 'health',
@@ -11,6 +16,12 @@ export const health = defineOperation({
   access: 'public',
   method: 'GET',
   path: '/health',
+  output: z.strictObject({
+    status: z.literal('operational'),
+    version: z.string(),
+    timestamp: instant(),
+    services: z.strictObject({ api: service, database: service }),
+  }),
   async run(ctx) {
     const started = performance.now();
     try {
@@ -21,12 +32,12 @@ export const health = defineOperation({
     const latency = Math.round((performance.now() - started) * 1000) / 1000;
     return {
       data: {
-        status: 'operational',
+        status: 'operational' as const,
         version,
         timestamp: timestamp(ctx.clock),
         services: {
-          api: { status: 'operational', latency: 0 },
-          database: { status: latency > 1000 ? 'degraded' : 'operational', latency },
+          api: { status: 'operational' as const, latency: 0 },
+          database: { status: latency > 1000 ? ('degraded' as const) : ('operational' as const), latency },
         },
       },
     };

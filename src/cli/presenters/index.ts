@@ -1,0 +1,73 @@
+/**
+ * How the CLI shows reports and lists (contacts, invoices, bills, quotes,
+ * credit notes, imports): each operation that has one declares a typed
+ * presenter here, from its output, turning its data into a titled table
+ * whose money columns print in pounds, grouped (1,234.56) for people, or
+ * as CSV, plain (1234.56) for programs. --json prints the API's data
+ * instead, in pence.
+ */
+import chalk from 'chalk';
+import { displayPounds, formatPounds } from '../../engine/money.js';
+import type { Operation } from '../../engine/operation.js';
+import { plainTable } from '../render.js';
+import { moneyTestOf } from '../money-columns.js';
+
+export type Cell = string | number | null;
+
+export interface Presented {
+  readonly title: string;
+  readonly columns: readonly string[];
+  /** Indexes of the columns that hold pence. */
+  readonly money: readonly number[];
+  readonly rows: readonly (readonly Cell[])[];
+}
+
+export interface Presenter {
+  readonly operation: string;
+  present(data: unknown): Presented;
+}
+
+/** A presenter of `op`'s data, typed by its declared output. */
+export function presenter<D>(op: Operation<D>, present: (data: D) => Presented): Presenter {
+  return { operation: op.name, present: (data) => present(data as D) };
+}
+
+/**
+ * A list as a table: one row per record, one column per named field;
+ * which columns are money comes from the operation's output schema.
+ */
+export function listPresenter<R extends object>(
+  op: Operation<readonly R[]>,
+  title: string,
+  columns: readonly (readonly [label: string, field: keyof R & string])[],
+): Presenter {
+  const isMoney = moneyTestOf(op);
+  const money = columns.flatMap(([, field], i) => (isMoney(field) ? [i] : []));
+  return presenter(op, (rows) => ({
+    title,
+    columns: columns.map(([label]) => label),
+    money,
+    rows: rows.map((r) => columns.map(([, field]) => (r[field] ?? null) as Cell)),
+  }));
+}
+
+
+function cells(p: Presented, pounds: (pence: number) => string): string[][] {
+  return p.rows.map((row) => row.map((v, i) => (v === null ? '' : p.money.includes(i) && typeof v === 'number' ? pounds(v) : String(v))));
+}
+
+export function renderTable(p: Presented): string {
+  const columns = Object.fromEntries(p.money.map((i) => [i, { alignment: 'right' as const }]));
+  return `${chalk.bold(p.title)}\n${plainTable([p.columns.map((c) => chalk.bold(c)), ...cells(p, displayPounds)], columns)}`;
+}
+
+const csvField = (v: string): string => (/[",\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
+
+/** RFC 4180 CSV, money in pounds with two decimals and no thousands separators, so that spreadsheets and scripts read numbers. */
+export function renderCsv(p: Presented): string {
+  return [p.columns, ...cells(p, formatPounds)].map((row) => row.map(csvField).join(',')).join('\n') + '\n';
+}
+
+/** A presenter keyed by operation name, its data untyped: only until the operation declares its output. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- transitional
+export const legacy = (operation: string, present: (data: any) => Presented): Presenter => ({ operation, present });

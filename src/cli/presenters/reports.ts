@@ -1,0 +1,98 @@
+/** The presenters of the reports: statements, the VAT return, the dashboard, aged debtors and creditors. */
+import { legacy, type Cell, type Presented, type Presenter } from './index.js';
+
+
+interface Line {
+  code: string | null;
+  name: string;
+  balance: number;
+}
+interface Section {
+  accounts: Line[];
+  total: number;
+}
+
+const section = (name: string, s: Section, total: string): Cell[][] => [
+  ...s.accounts.map((a): Cell[] => [name, a.code, a.name, a.balance]),
+  [name, '', total, s.total],
+];
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- untyped until the operations declare their outputs */
+export const reportPresenters: readonly Presenter[] = [
+  legacy('reports.trial-balance', (d) => ({
+    title: `Trial balance at ${d.asOf}${d.balanced ? '' : ' (NOT BALANCED)'}`,
+    columns: ['code', 'account', 'debit', 'credit'],
+    money: [2, 3],
+    rows: [...d.accounts.map((a: any) => [a.code, a.name, a.debit || null, a.credit || null]), ['', 'Total', d.totals.debit, d.totals.credit]],
+  })),
+  legacy('reports.profit-loss', (d) => ({
+    title: `Profit and loss ${d.period.from} to ${d.period.to}`,
+    columns: ['section', 'code', 'account', 'amount'],
+    money: [3],
+    rows: [
+      ...section('revenue', d.revenue, 'Total revenue'),
+      ...section('expenses', d.expenses, 'Total expenses'),
+      ['', '', 'Gross profit', d.grossProfit],
+      ['', '', 'Net profit', d.netProfit],
+      ...(d.comparative ? [['', '', `Net profit ${d.comparative.period.from} to ${d.comparative.period.to}`, d.comparative.netProfit]] : []),
+    ],
+  })),
+  legacy('reports.balance-sheet', (d) => ({
+    title: `Balance sheet at ${d.asOf}${d.checksum ? '' : ' (DOES NOT BALANCE)'}`,
+    columns: ['section', 'code', 'account', 'amount'],
+    money: [3],
+    rows: [
+      ...section('assets', d.assets, 'Total assets'),
+      ...section('liabilities', d.liabilities, 'Total liabilities'),
+      ['', '', 'Net assets', d.netAssets],
+      ...section('equity', d.equity, 'Total equity'),
+    ],
+  })),
+  legacy('reports.general-ledger', (d) => ({
+    title: `General ledger ${d.period.from} to ${d.period.to}`,
+    columns: ['account', 'date', 'description', 'reference', 'debit', 'credit', 'balance'],
+    money: [4, 5, 6],
+    rows: d.accounts.flatMap((a: any) => [
+      [`${a.code} ${a.name}`, d.period.from, 'Opening balance', '', null, null, a.openingBalance],
+      ...a.transactions.map((x: any) => [`${a.code} ${a.name}`, x.date, x.description, x.reference, x.debit, x.credit, x.runningBalance]),
+      [`${a.code} ${a.name}`, d.period.to, 'Closing balance', '', a.totalDebit, a.totalCredit, a.closingBalance],
+    ]),
+  })),
+  legacy('reports.vat', (d) => ({
+    title: `VAT return ${d.period.from} to ${d.period.to} (${d.scheme}${d.flatRatePercent === null ? '' : ` ${d.flatRatePercent}%`})`,
+    columns: ['box', 'description', 'amount'],
+    money: [2],
+    rows: Object.entries(d.boxes).map(([box, amount]) => [box.replace('box', ''), d.description[box], amount as number]),
+  })),
+  legacy('reports.dashboard', (d) => ({
+    title: `Dashboard ${d.currentPeriod.from} to ${d.currentPeriod.to}`,
+    columns: ['measure', 'amount', 'a year earlier', 'change %'],
+    money: [1, 2],
+    rows: [
+      ['Bank balance', d.bankBalance, null, null],
+      ['Accounts receivable', d.accountsReceivable, null, null],
+      ['Accounts payable', d.accountsPayable, null, null],
+      ['Revenue', d.revenue.current, d.revenue.prior, d.revenue.change],
+      ['Expenses', d.expenses.current, d.expenses.prior, d.expenses.change],
+      ['Net profit', d.netProfit.current, d.netProfit.prior, d.netProfit.change],
+      [`Overdue invoices (${d.overdueInvoices.count})`, d.overdueInvoices.total, null, null],
+      [`Bills due in 30 days (${d.upcomingBills.count})`, d.upcomingBills.total, null, null],
+      [`VAT to set aside (${d.taxSetAside.vatScheme})`, d.taxSetAside.vat, null, null],
+    ],
+  })),
+  legacy('reports.aged-debtors', (d) => aged(d)),
+  legacy('reports.aged-creditors', (d) => aged(d)),
+];
+
+/** An aged report: a row per contact and the totals, by bucket. */
+function aged(d: any): Presented {
+  const buckets = ['current', 'days1to30', 'days31to60', 'days61to90', 'days90plus', 'total'];
+  return {
+    title: `${d.reportTitle} at ${d.reportDate}`,
+    columns: ['contact', 'current', '1-30', '31-60', '61-90', '90+', 'total'],
+    money: [1, 2, 3, 4, 5, 6],
+    rows: [...d.contacts.map((c: any) => [c.contactName, ...buckets.map((b) => c[b])]), ['Total', ...buckets.map((b) => d.totals[b])]],
+  };
+}
+
+/* eslint-enable @typescript-eslint/no-explicit-any */
