@@ -4,6 +4,7 @@
  * every list operation.
  */
 import { z } from 'zod';
+import type { SelectQueryBuilder } from 'kysely';
 
 export interface PageMeta {
   readonly total: number;
@@ -53,3 +54,23 @@ export function pageMeta(total: number, page: number, limit: number): PageMeta {
 
 /** The offset of the first row of a page. */
 export const pageOffset = (page: number, limit: number): number => (page - 1) * limit;
+
+export interface Page<R> {
+  readonly rows: R[];
+  readonly meta: PageMeta;
+}
+
+/**
+ * One page of a filtered list, the body every list operation shares: the
+ * total of the filtered rows, then the page of them in `order` (which should
+ * end with a unique column, such as id, so that pages never overlap).
+ */
+export async function listPage<DB, TB extends keyof DB, R>(
+  filtered: SelectQueryBuilder<DB, TB, object>,
+  rows: (q: SelectQueryBuilder<DB, TB, object>) => SelectQueryBuilder<DB, TB, R>,
+  { page, limit }: { readonly page: number; readonly limit: number },
+): Promise<Page<R>> {
+  const counted = await filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const found = await rows(filtered).limit(limit).offset(pageOffset(page, limit)).execute();
+  return { rows: found, meta: pageMeta(Number((counted as { total: number }).total), page, limit) };
+}

@@ -8,10 +8,11 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { actorOf, defineOperation, orgOf } from '../operation.js';
-import { AppError, notFound } from '../errors.js';
+import { AppError } from '../errors.js';
+import { found } from '../lookup.js';
 import { timestamp } from '../clock.js';
 import { idOf } from '../schema.js';
-import { pageMeta, pageOffset, pageQuery, sortQuery } from '../pagination.js';
+import { listPage, pageQuery, sortQuery } from '../pagination.js';
 import { removeTransactionsOf, type Posting } from '../ledger/posting.js';
 import type { ImportBatchesTable, OrgDb } from '../../store/tables.js';
 
@@ -117,9 +118,7 @@ function batchView(row: ImportBatchesTable) {
 }
 
 async function findBatch(db: Kysely<OrgDb>, id: string): Promise<ImportBatchesTable> {
-  const row = await db.selectFrom('import_batches').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) throw notFound('import', id);
-  return row;
+  return found(db.selectFrom('import_batches').selectAll().where('id', '=', id).executeTakeFirst(), 'import', id);
 }
 
 const statuses = ['imported', 'undone'] as const;
@@ -141,10 +140,9 @@ export const listImports = defineOperation({
     const db = orgOf(ctx).db;
     let q = db.selectFrom('import_batches');
     if (input.status) q = q.where('undone_at', input.status === 'undone' ? 'is not' : 'is', null);
-    const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-    const { page, limit, sort } = input;
-    const rows = await q.selectAll().orderBy('created_at', sort.direction).orderBy('id', sort.direction).limit(limit).offset(pageOffset(page, limit)).execute();
-    return { data: rows.map(batchView), meta: pageMeta(Number(total), page, limit) };
+    const { direction } = input.sort;
+    const { rows, meta } = await listPage(q, (all) => all.selectAll().orderBy('created_at', direction).orderBy('id', direction), input);
+    return { data: rows.map(batchView), meta };
   },
 });
 

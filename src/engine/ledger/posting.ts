@@ -13,7 +13,7 @@ import { newId } from '../ids.js';
 import { sterling } from '../money.js';
 import { timestamp, type Clock } from '../clock.js';
 import { lineVat, type VatTreatment } from '../vat.js';
-import type { Actor } from '../operation.js';
+import { actorOf, type Actor, type Ctx } from '../operation.js';
 import { checkDateOpen, closedRanges, type ClosedRange } from './periods.js';
 import { findTransactionRow, loadTransaction, type TransactionView } from './transaction-view.js';
 import type { AccountsTable, LinesTable, OrgDb, TransactionsTable } from '../../store/tables.js';
@@ -46,6 +46,9 @@ export interface Posting {
   readonly clock: Clock;
   readonly actor: Actor;
 }
+
+/** Who posts and when, for an operation's caller. */
+export const postingOf = (ctx: Ctx): Posting => ({ clock: ctx.clock, actor: actorOf(ctx) });
 
 /** What posting needs to know of the books, loaded once per batch. */
 export interface Books {
