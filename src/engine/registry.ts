@@ -17,7 +17,7 @@ import {
 } from './ledger/transactions.js';
 import { accountLedgerOp } from './ledger/account-ledger.js';
 import { getImport, listImports, undoImport } from './imports/batches.js';
-import { contactSummary, createContact, deleteContact, getContact, listContacts, updateContact } from './sales/contacts.js';
+import { createContact, deleteContact, getContact, getContactSummary, listContacts, updateContact } from './sales/contact-ops.js';
 import {
   createInvoice,
   deleteInvoice,
@@ -95,7 +95,7 @@ export const operations: readonly Operation[] = [
   getContact,
   updateContact,
   deleteContact,
-  contactSummary,
+  getContactSummary,
   listInvoices,
   createInvoice,
   previewInvoice,
