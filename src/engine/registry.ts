@@ -37,7 +37,7 @@ import { getRequest, listRequests } from './integration/request-log.js';
 import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, rotateWebhook, updateWebhook } from './integration/webhooks.js';
 import { approveBill, createBill, deleteBill, getBill, listBills, payBill, removeBillPayment, updateBill, voidBill } from './sales/bills.js';
 import { creditNoteOperations, supplierCreditNoteOperations } from './sales/credit-note-ops.js';
-import { convertQuote, createQuote, deleteQuote, getQuote, listQuotes, previewQuote, setQuoteStatus, updateQuote } from './sales/quotes.js';
+import { convertQuote, createQuote, deleteQuote, getQuote, listQuotes, previewQuote, setQuoteStatus, updateQuote } from './sales/quote-ops.js';
 import {
   agedCreditorsOp,
   agedDebtorsOp,
