@@ -17,7 +17,7 @@ import {
 } from './ledger/transactions.js';
 import { accountLedgerOp } from './ledger/account-ledger.js';
 import { getImport, listImports, undoImport } from './imports/batches.js';
-import { contactSummary, createContact, deleteContact, getContact, listContacts, updateContact } from './sales/contacts.js';
+import { createContact, deleteContact, getContact, getContactSummary, listContacts, updateContact } from './sales/contact-ops.js';
 import {
   createInvoice,
   deleteInvoice,
@@ -37,7 +37,7 @@ import { getRequest, listRequests } from './integration/request-log.js';
 import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, rotateWebhook, updateWebhook } from './integration/webhooks.js';
 import { approveBill, createBill, deleteBill, getBill, listBills, payBill, removeBillPayment, updateBill, voidBill } from './sales/bills.js';
 import { creditNoteOperations, supplierCreditNoteOperations } from './sales/credit-note-ops.js';
-import { convertQuote, createQuote, deleteQuote, getQuote, listQuotes, previewQuote, setQuoteStatus, updateQuote } from './sales/quotes.js';
+import { convertQuote, createQuote, deleteQuote, getQuote, listQuotes, previewQuote, setQuoteStatus, updateQuote } from './sales/quote-ops.js';
 import {
   agedCreditorsOp,
   agedDebtorsOp,
@@ -95,7 +95,7 @@ export const operations: readonly Operation[] = [
   getContact,
   updateContact,
   deleteContact,
-  contactSummary,
+  getContactSummary,
   listInvoices,
   createInvoice,
   previewInvoice,

@@ -1,24 +1,51 @@
 /** The presenters of sales and purchases: contacts, invoices, bills, quotes and credit notes, one a row. */
-import { legacy, type Presented, type Presenter } from './index.js';
+import { legacy, listPresenter, type Presented, type Presenter } from './index.js';
+import { listContacts } from '../../engine/sales/contact-ops.js';
+import { listQuotes } from '../../engine/sales/quote-ops.js';
+import { listCreditNotesOp, listSupplierCreditNotesOp } from '../../engine/sales/credit-note-ops.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- untyped until the operations declare their outputs */
 export const salesPresenters: readonly Presenter[] = [
-  legacy('contacts.list', (d) => ({
-    title: 'Contacts',
-    columns: ['id', 'type', 'name', 'company', 'email', 'terms'],
-    money: [],
-    rows: d.map((c: any) => [c.id, c.contactType, c.name, c.company, c.email, c.paymentTerms]),
-  })),
+  listPresenter(listContacts, 'Contacts', [
+    ['id', 'id'],
+    ['type', 'contactType'],
+    ['name', 'name'],
+    ['company', 'company'],
+    ['email', 'email'],
+    ['terms', 'paymentTerms'],
+  ]),
   legacy('invoices.list', (d) => documents('Invoices', 'invoiceNumber', d)),
   legacy('bills.list', (d) => documents('Bills', 'billNumber', d)),
-  legacy('credit-notes.list', (d) => creditNotes('Credit notes', 'invoiceNumber', d)),
-  legacy('supplier-credit-notes.list', (d) => creditNotes('Supplier credit notes', 'billNumber', d)),
-  legacy('quotes.list', (d) => ({
-    title: 'Quotes',
-    columns: ['number', 'status', 'contact', 'issued', 'valid until', 'total', 'id'],
-    money: [5],
-    rows: d.map((q: any) => [q.quoteNumber, q.status, q.contactName, q.issueDate, q.validUntil, q.total, q.id]),
-  })),
+  // What each credit note credited and the credit it has left.
+  listPresenter(listCreditNotesOp, 'Credit notes', [
+    ['number', 'creditNoteNumber'],
+    ['status', 'status'],
+    ['credits', 'invoiceNumber'],
+    ['contact', 'contactName'],
+    ['date', 'date'],
+    ['total', 'total'],
+    ['credit left', 'remainingCredit'],
+    ['id', 'id'],
+  ]),
+  listPresenter(listSupplierCreditNotesOp, 'Supplier credit notes', [
+    ['number', 'creditNoteNumber'],
+    ['status', 'status'],
+    ['credits', 'billNumber'],
+    ['contact', 'contactName'],
+    ['date', 'date'],
+    ['total', 'total'],
+    ['credit left', 'remainingCredit'],
+    ['id', 'id'],
+  ]),
+  listPresenter(listQuotes, 'Quotes', [
+    ['number', 'quoteNumber'],
+    ['status', 'status'],
+    ['contact', 'contactName'],
+    ['issued', 'issueDate'],
+    ['valid until', 'validUntil'],
+    ['total', 'total'],
+    ['id', 'id'],
+  ]),
 ];
 
 /** Invoices or bills, one a row, amounts in pounds. */
@@ -28,15 +55,6 @@ function documents(title: string, numberField: string, d: any[]): Presented {
     columns: ['number', 'status', 'contact', 'issued', 'due', 'total', 'amount due', 'id'],
     money: [5, 6],
     rows: d.map((x) => [x[numberField], x.status, x.contactName, x.issueDate, x.dueDate, x.total, x.amountDue, x.id]),
-  };
-}
-/** Credit notes, one a row: what each credited and the credit it has left, in pounds. */
-function creditNotes(title: string, documentField: string, d: any[]): Presented {
-  return {
-    title,
-    columns: ['number', 'status', 'credits', 'contact', 'date', 'total', 'credit left', 'id'],
-    money: [5, 6],
-    rows: d.map((x) => [x.creditNoteNumber, x.status, x[documentField], x.contactName, x.date, x.total, x.remainingCredit, x.id]),
   };
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */

@@ -1,23 +1,50 @@
 /**
- * Contacts: customers and suppliers. Create, read, list, partial update
- * (isActive reactivates), delete (deactivates instead when anything refers
- * to the contact), and a customer's invoicing summary.
+ * Contacts: customers and suppliers. What a contact is (its record and the
+ * fields clients send), and the changes to one: create, partial update
+ * (isActive reactivates), delete (deactivate instead when anything refers
+ * to the contact), and a customer's invoicing summary. The operations are
+ * declared in contact-ops.ts.
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { defineOperation, orgOf } from '../operation.js';
-import { AppError, notFound } from '../errors.js';
-import { emit } from '../events.js';
+import { AppError } from '../errors.js';
+import { found } from '../lookup.js';
 import { newId } from '../ids.js';
-import { timestamp } from '../clock.js';
-import { clearableText, idOf, searchText } from '../schema.js';
-import { containsText } from '../search.js';
-import { pageMeta, pageOffset, pageQuery, sortQuery } from '../pagination.js';
+import { timestamp, type Clock } from '../clock.js';
+import { clearableText, pence } from '../schema.js';
+import { idOut, instant } from '../output.js';
 import type { ContactsTable, OrgDb } from '../../store/tables.js';
 
 export const contactTypes = ['customer', 'supplier', 'both'] as const;
 
-export function contactView(row: ContactsTable) {
+export const contactSchema = z.strictObject({
+  id: idOut('cont'),
+  contactType: z.enum(contactTypes),
+  name: z.string(),
+  company: z.string().nullable(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  addressLine1: z.string().nullable(),
+  addressLine2: z.string().nullable(),
+  city: z.string().nullable(),
+  region: z.string().nullable(),
+  postalCode: z.string().nullable(),
+  country: z.string(),
+  vatNumber: z.string().nullable(),
+  paymentTerms: z.number().int().nullable().describe("days to pay; null: the organisation's default terms"),
+  currency: z.string().describe('ISO 4217 code'),
+  bankName: z.string().nullable(),
+  bankSortCode: z.string().nullable(),
+  bankAccount: z.string().nullable(),
+  bankIban: z.string().nullable(),
+  isActive: z.boolean(),
+  notes: z.string().nullable(),
+  createdAt: instant(),
+  updatedAt: instant(),
+});
+export type Contact = z.output<typeof contactSchema>;
+
+export function contactView(row: ContactsTable): Contact {
   return {
     id: row.id,
     contactType: row.contact_type,
@@ -46,9 +73,7 @@ export function contactView(row: ContactsTable) {
 }
 
 export async function findContact(db: Kysely<OrgDb>, id: string): Promise<ContactsTable> {
-  const row = await db.selectFrom('contacts').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) throw notFound('contact', id);
-  return row;
+  return found(db.selectFrom('contacts').selectAll().where('id', '=', id).executeTakeFirst(), 'contact', id);
 }
 
 /** An email address, or '' / null to clear it. */
@@ -62,7 +87,8 @@ const email = () =>
     .optional()
     .transform((v) => (v === '' ? null : v));
 
-const optionalFields = {
+/** The fields a client may leave out of a new contact, or clear with null. */
+export const optionalFields = {
   company: clearableText(200),
   email: email(),
   phone: clearableText(30),
@@ -80,7 +106,8 @@ const optionalFields = {
   notes: clearableText(2000),
 };
 
-const createFields = {
+/** A new contact as clients send it. */
+export const createFields = {
   contactType: z.enum(contactTypes),
   name: z.string().trim().min(1).max(200),
   ...optionalFields,
@@ -92,6 +119,8 @@ const createFields = {
 };
 
 type ContactInput = Partial<z.output<z.ZodObject<typeof createFields>>>;
+export type NewContact = z.output<z.ZodObject<typeof createFields>>;
+export type ContactChange = ContactInput & { readonly isActive?: boolean | undefined };
 
 /** The columns a create or update input sets (fields left out are left out). */
 function columnsOf(input: ContactInput): Partial<ContactsTable> {
@@ -149,131 +178,47 @@ const nulls = {
   notes: null,
 } as const;
 
-const contactParams = { id: idOf('cont') };
-
-export const createContact = defineOperation({
-  name: 'contacts.create',
-  summary: 'Add a customer or supplier',
-  description: 'country defaults to United Kingdom and currency to GBP; paymentTerms (days) left out means the organisation default.',
-  access: 'contacts:write',
-  method: 'POST',
-  path: '/contacts',
-  status: 201,
-  body: createFields,
-  async run(ctx, input) {
-    const row = await orgOf(ctx).write(async (trx) => {
-      const columns = columnsOf(input);
-      await checkEmailFree(trx, columns.email_key);
-      const now = timestamp(ctx.clock);
-      const row: ContactsTable = {
-        ...nulls,
-        ...(Object.fromEntries(Object.entries(columns).filter(([, v]) => v !== undefined)) as Partial<ContactsTable>),
-        contact_type: input.contactType,
-        name: input.name,
-        country: input.country,
-        currency: input.currency,
-        id: newId('cont', ctx.clock.now()),
-        is_active: 1,
-        created_at: now,
-        updated_at: now,
-      };
-      await trx.insertInto('contacts').values(row).execute();
-      await emit(trx, ctx.clock, 'contact.created', contactView(row));
-      return row;
-    });
-    return { data: contactView(row) };
-  },
-});
-
-export const getContact = defineOperation({
-  name: 'contacts.get',
-  summary: 'Show a contact',
-  access: 'contacts:read',
-  method: 'GET',
-  path: '/contacts/{id}',
-  params: contactParams,
-  async run(ctx, input) {
-    return { data: contactView(await findContact(orgOf(ctx).db, input.id)) };
-  },
-});
-
-export const listContacts = defineOperation({
-  name: 'contacts.list',
-  summary: 'List contacts: active ones unless active=false; type customer or supplier includes both',
-  access: 'contacts:read',
-  method: 'GET',
-  path: '/contacts',
-  query: {
-    type: z.enum(contactTypes).optional(),
-    search: searchText().optional(),
-    active: z.boolean().default(true),
-    ...pageQuery(50),
-    ...sortQuery(['createdAt', 'name']),
-  },
-  async run(ctx, input) {
-    const db = orgOf(ctx).db;
-    let q = db.selectFrom('contacts').where('is_active', '=', input.active ? 1 : 0);
-    if (input.type === 'both') q = q.where('contact_type', '=', 'both');
-    else if (input.type) q = q.where('contact_type', 'in', [input.type, 'both']);
-    const { search } = input;
-    if (search) q = q.where((eb) => containsText(eb, ['name', 'company', 'email'], search));
-    const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-    const column = input.sort.field === 'name' ? 'name' : 'created_at';
-    const rows = await q
-      .selectAll()
-      .orderBy(column, input.sort.direction)
-      .orderBy('id', input.sort.direction)
-      .limit(input.limit)
-      .offset(pageOffset(input.page, input.limit))
-      .execute();
-    return { data: rows.map(contactView), meta: pageMeta(Number(total), input.page, input.limit) };
-  },
-});
-
-/** What a contact changed, for contact.updated: the fields whose values differ. */
-function changedFields(before: ContactsTable, after: ContactsTable): string[] {
-  const a = contactView(before) as Record<string, unknown>;
-  const b = contactView(after) as Record<string, unknown>;
-  return Object.keys(b).filter((k) => k !== 'updatedAt' && a[k] !== b[k]);
+/** Add a contact: active, its email free. */
+export async function insertContact(trx: Kysely<OrgDb>, clock: Clock, input: NewContact): Promise<ContactsTable> {
+  const columns = columnsOf(input);
+  await checkEmailFree(trx, columns.email_key);
+  const now = timestamp(clock);
+  const row: ContactsTable = {
+    ...nulls,
+    ...(Object.fromEntries(Object.entries(columns).filter(([, v]) => v !== undefined)) as Partial<ContactsTable>),
+    contact_type: input.contactType,
+    name: input.name,
+    country: input.country,
+    currency: input.currency,
+    id: newId('cont', clock.now()),
+    is_active: 1,
+    created_at: now,
+    updated_at: now,
+  };
+  await trx.insertInto('contacts').values(row).execute();
+  return row;
 }
 
-export const updateContact = defineOperation({
-  name: 'contacts.update',
-  summary: 'Change a contact (partial: fields left out stay as they are); isActive true reactivates it',
-  access: 'contacts:write',
-  method: 'PUT',
-  path: '/contacts/{id}',
-  params: contactParams,
-  body: {
-    contactType: createFields.contactType.optional(),
-    name: createFields.name.optional(),
-    ...optionalFields,
-    country: z.string().trim().min(1).max(100).optional(),
-    currency: z
-      .string()
-      .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as GBP')
-      .optional(),
-    isActive: z.boolean().optional(),
-  },
-  async run(ctx, input) {
-    const row = await orgOf(ctx).write(async (trx) => {
-      const before = await findContact(trx, input.id);
-      const columns = columnsOf(input);
-      await checkEmailFree(trx, columns.email_key, input.id);
-      const changes: Partial<ContactsTable> = {
-        ...columns,
-        is_active: input.isActive === undefined ? undefined : input.isActive ? 1 : 0,
-        updated_at: timestamp(ctx.clock),
-      };
-      await trx.updateTable('contacts').set(changes).where('id', '=', input.id).execute();
-      const after = await findContact(trx, input.id);
-      const changed = changedFields(before, after);
-      if (changed.length > 0) await emit(trx, ctx.clock, 'contact.updated', { ...contactView(after), changedFields: changed });
-      return after;
-    });
-    return { data: { id: row.id, updatedAt: row.updated_at } };
-  },
-});
+/** Change the fields an input names; the contact before and after. */
+export async function changeContact(trx: Kysely<OrgDb>, clock: Clock, id: string, input: ContactChange): Promise<{ before: ContactsTable; after: ContactsTable }> {
+  const before = await findContact(trx, id);
+  const columns = columnsOf(input);
+  await checkEmailFree(trx, columns.email_key, id);
+  const changes: Partial<ContactsTable> = {
+    ...columns,
+    is_active: input.isActive === undefined ? undefined : input.isActive ? 1 : 0,
+    updated_at: timestamp(clock),
+  };
+  await trx.updateTable('contacts').set(changes).where('id', '=', id).execute();
+  return { before, after: await findContact(trx, id) };
+}
+
+/** What a contact changed, for contact.updated: the fields whose values differ. */
+export function changedFields(before: ContactsTable, after: ContactsTable): string[] {
+  const a: Record<string, unknown> = contactView(before);
+  const b: Record<string, unknown> = contactView(after);
+  return Object.keys(b).filter((k) => k !== 'updatedAt' && a[k] !== b[k]);
+}
 
 /** Whether anything refers to the contact: invoices, bills, quotes or ledger lines. */
 async function isReferenced(trx: Kysely<OrgDb>, id: string): Promise<string | null> {
@@ -283,101 +228,88 @@ async function isReferenced(trx: Kysely<OrgDb>, id: string): Promise<string | nu
   return null;
 }
 
-export const deleteContact = defineOperation({
-  name: 'contacts.delete',
-  summary: 'Delete a contact; one with invoices, bills, quotes or transactions is deactivated instead',
-  access: 'contacts:write',
-  method: 'DELETE',
-  path: '/contacts/{id}',
-  params: contactParams,
-  async run(ctx, input) {
-    return orgOf(ctx).write(async (trx) => {
-      const row = await findContact(trx, input.id);
-      const linked = await isReferenced(trx, input.id);
-      if (linked === null) {
-        await trx.deleteFrom('contacts').where('id', '=', input.id).execute();
-        return { data: { id: input.id, deleted: true } };
-      }
-      if (row.is_active === 1) {
-        const now = timestamp(ctx.clock);
-        await trx.updateTable('contacts').set({ is_active: 0, updated_at: now }).where('id', '=', input.id).execute();
-        await emit(trx, ctx.clock, 'contact.updated', { ...contactView({ ...row, is_active: 0, updated_at: now }), changedFields: ['isActive'] });
-      }
-      return {
-        data: {
-          id: input.id,
-          deactivated: true,
-          message: `contact ${row.name} has linked ${linked}, so it was deactivated rather than deleted; PUT isActive true reactivates it`,
-        },
-      };
-    });
-  },
-});
+export type Removed =
+  | { readonly outcome: 'deleted' }
+  /** `deactivated` is the row it became, or null when it was inactive already. */
+  | { readonly outcome: 'kept'; readonly row: ContactsTable; readonly linked: string; readonly deactivated: ContactsTable | null };
 
-export const contactSummary = defineOperation({
-  name: 'contacts.summary',
-  summary: "A contact's invoicing: issued invoices, open ones, amount invoiced, credited and outstanding",
-  description:
-    'Counts sales invoices that were issued (sent, overdue or paid); open means sent or overdue. Drafts and void invoices are left out. ' +
-    'totalCredited sums issued credit notes; unallocatedCredit is their credit not yet allocated or refunded; outstanding is what open invoices ' +
-    'still owe less that credit (negative when the customer is owed money).',
-  access: 'contacts:read',
-  method: 'GET',
-  path: '/contacts/{id}/summary',
-  params: contactParams,
-  async run(ctx, input) {
-    const db = orgOf(ctx).db;
-    const row = await findContact(db, input.id);
-    const sums = await db
-      .selectFrom('invoices')
-      .where('kind', '=', 'sales')
-      .where('contact_id', '=', input.id)
-      .where('status', 'in', ['sent', 'overdue', 'paid'])
-      .select((eb) => [
-        eb.fn.countAll<number>().as('totalInvoices'),
-        eb.fn.sum<number>(eb.case().when('status', 'in', ['sent', 'overdue']).then(1).else(0).end()).as('openInvoices'),
-        eb.fn.sum<number>('total').as('totalInvoiced'),
-        eb.fn
-          .sum<number>(
-            eb
-              .case()
-              .when('status', 'in', ['sent', 'overdue'])
-              .then(eb(eb('total', '-', eb.ref('amount_paid')), '-', eb.ref('amount_credited')))
-              .else(0)
-              .end(),
-          )
-          .as('due'),
-      ])
-      .executeTakeFirstOrThrow();
-    const credits = await db
-      .selectFrom('credit_notes')
-      .where('kind', '=', 'sales')
-      .where('contact_id', '=', input.id)
-      .where('status', '=', 'issued')
-      .select((eb) => [eb.fn.sum<number>('total').as('credited'), eb.fn.sum<number>(eb(eb('total', '-', eb.ref('allocated')), '-', eb.ref('refunded'))).as('unallocated')])
-      .executeTakeFirstOrThrow();
-    const unallocatedCredit = Number(credits.unallocated ?? 0);
-    const view = contactView(row);
-    return {
-      data: {
-        contact: {
-          id: view.id,
-          contactType: view.contactType,
-          name: view.name,
-          company: view.company,
-          email: view.email,
-          phone: view.phone,
-          isActive: view.isActive,
-        },
-        summary: {
-          totalInvoices: Number(sums.totalInvoices),
-          openInvoices: Number(sums.openInvoices ?? 0),
-          totalInvoiced: Number(sums.totalInvoiced ?? 0),
-          totalCredited: Number(credits.credited ?? 0),
-          unallocatedCredit,
-          outstanding: Number(sums.due ?? 0) - unallocatedCredit,
-        },
-      },
-    };
-  },
+/** Delete a contact nothing refers to; deactivate one that something does. */
+export async function removeContact(trx: Kysely<OrgDb>, clock: Clock, id: string): Promise<Removed> {
+  const row = await findContact(trx, id);
+  const linked = await isReferenced(trx, id);
+  if (linked === null) {
+    await trx.deleteFrom('contacts').where('id', '=', id).execute();
+    return { outcome: 'deleted' };
+  }
+  if (row.is_active === 0) return { outcome: 'kept', row, linked, deactivated: null };
+  const now = timestamp(clock);
+  await trx.updateTable('contacts').set({ is_active: 0, updated_at: now }).where('id', '=', id).execute();
+  return { outcome: 'kept', row, linked, deactivated: { ...row, is_active: 0, updated_at: now } };
+}
+
+export const contactSummarySchema = z.strictObject({
+  contact: contactSchema.pick({ id: true, contactType: true, name: true, company: true, email: true, phone: true, isActive: true }),
+  summary: z.strictObject({
+    totalInvoices: z.number().int().describe('sales invoices issued: sent, overdue or paid'),
+    openInvoices: z.number().int().describe('sent or overdue'),
+    totalInvoiced: pence(),
+    totalCredited: pence().describe('the totals of issued credit notes'),
+    unallocatedCredit: pence().describe('credit of issued credit notes not yet allocated or refunded'),
+    outstanding: pence().describe('what open invoices still owe less unallocated credit; negative when the customer is owed money'),
+  }),
 });
+export type ContactSummary = z.output<typeof contactSummarySchema>;
+
+/** A contact's invoicing: issued sales invoices and credit notes (drafts and void ones left out). */
+export async function contactSummary(db: Kysely<OrgDb>, id: string): Promise<ContactSummary> {
+  const row = await findContact(db, id);
+  const sums = await db
+    .selectFrom('invoices')
+    .where('kind', '=', 'sales')
+    .where('contact_id', '=', id)
+    .where('status', 'in', ['sent', 'overdue', 'paid'])
+    .select((eb) => [
+      eb.fn.countAll<number>().as('totalInvoices'),
+      eb.fn.sum<number>(eb.case().when('status', 'in', ['sent', 'overdue']).then(1).else(0).end()).as('openInvoices'),
+      eb.fn.sum<number>('total').as('totalInvoiced'),
+      eb.fn
+        .sum<number>(
+          eb
+            .case()
+            .when('status', 'in', ['sent', 'overdue'])
+            .then(eb(eb('total', '-', eb.ref('amount_paid')), '-', eb.ref('amount_credited')))
+            .else(0)
+            .end(),
+        )
+        .as('due'),
+    ])
+    .executeTakeFirstOrThrow();
+  const credits = await db
+    .selectFrom('credit_notes')
+    .where('kind', '=', 'sales')
+    .where('contact_id', '=', id)
+    .where('status', '=', 'issued')
+    .select((eb) => [eb.fn.sum<number>('total').as('credited'), eb.fn.sum<number>(eb(eb('total', '-', eb.ref('allocated')), '-', eb.ref('refunded'))).as('unallocated')])
+    .executeTakeFirstOrThrow();
+  const unallocatedCredit = Number(credits.unallocated ?? 0);
+  const view = contactView(row);
+  return {
+    contact: {
+      id: view.id,
+      contactType: view.contactType,
+      name: view.name,
+      company: view.company,
+      email: view.email,
+      phone: view.phone,
+      isActive: view.isActive,
+    },
+    summary: {
+      totalInvoices: Number(sums.totalInvoices),
+      openInvoices: Number(sums.openInvoices ?? 0),
+      totalInvoiced: Number(sums.totalInvoiced ?? 0),
+      totalCredited: Number(credits.credited ?? 0),
+      unallocatedCredit,
+      outstanding: Number(sums.due ?? 0) - unallocatedCredit,
+    },
+  };
+}

@@ -2,28 +2,40 @@
  * The operations of credit notes, declared once for both kinds: sales
  * credit notes (/credit-notes, cn_, against invoices, with a PDF and
  * events) and supplier credit notes (/supplier-credit-notes, scn_, against
- * bills, without events, as bills raise none). Both use the invoices scopes.
+ * bills, without events, as bills raise none). Both use the invoices
+ * scopes. The domain: credit-notes.ts, credits.ts, credit-note-views.ts.
  */
 import { z } from 'zod';
-import { actorOf, defineOperation, orgOf, type Ctx, type Operation } from '../operation.js';
+import { defineOperation, orgOf, type Ctx, type Operation } from '../operation.js';
 import { emit } from '../events.js';
 import { checkRange, clearableText, idOf, isoDate, pence } from '../schema.js';
-import { pageMeta, pageOffset, pageQuery, sortQuery } from '../pagination.js';
-import type { Posting } from '../ledger/posting.js';
+import { pageMetaSchema, pageQuery, sortQuery } from '../pagination.js';
+import { day, idOut, instant, listOf } from '../output.js';
+import { postingOf } from '../ledger/posting.js';
 import { amountDue, documentView } from './documents.js';
 import { paymentMethods } from './payments.js';
 import type { Settled } from './settle.js';
-import { createCreditNote, creditNoteSummary, creditNoteView, findCreditNote, refundView, salesCredit, supplierCredit, voidCreditNote, type CreditKind } from './credit-notes.js';
+import { createCreditNote, findCreditNote, salesCredit, supplierCredit, voidCreditNote, type CreditKind, type Credited } from './credit-notes.js';
+import {
+  creditedField,
+  creditNoteSchema,
+  creditNoteStatuses,
+  creditNoteSummarySchema,
+  creditNoteView,
+  createdCreditNoteSchema,
+  documentStandingShape,
+  listCreditNotes,
+  refundSchema,
+  refundView,
+  typedAs,
+  type CreditNoteSummary,
+  type DocumentStanding,
+  type Refund,
+} from './credit-note-views.js';
 import { allocateCredit, refundCredit, removeAllocation, removeRefund } from './credits.js';
-import { loadOrganisation } from '../organisation/organisation.js';
-import { findContact } from './contacts.js';
-import type { InvoicePdfData } from '../../pdf/invoice-data.js';
+import { creditNotePdf } from './credit-note-pdf.js';
 import type { Kysely } from 'kysely';
-import type { CreditNotesTable, OrgDb } from '../../store/tables.js';
-
-const posting = (ctx: Ctx): Posting => ({ clock: ctx.clock, actor: actorOf(ctx) });
-
-export const creditNoteStatuses = ['issued', 'void'] as const;
+import type { InvoicesTable, OrgDb } from '../../store/tables.js';
 
 /** invoice.paid when a credit settles an invoice in full (bills raise no events). */
 async function documentEvents(trx: Kysely<OrgDb>, ck: CreditKind, ctx: Ctx, settled: readonly Settled[]): Promise<void> {
@@ -31,46 +43,15 @@ async function documentEvents(trx: Kysely<OrgDb>, ck: CreditKind, ctx: Ctx, sett
   for (const s of settled) if (s.change === 'paid') await emit(trx, ctx.clock, 'invoice.paid', await documentView(trx, ck.doc, s.row));
 }
 
-/** Everything a credit note's PDF shows: the invoice layout, with the credit note's number, date, lines and credit. */
-async function creditNotePdfData(db: Kysely<OrgDb>, row: CreditNotesTable): Promise<InvoicePdfData> {
-  const [organisation, contact, view, invoice] = await Promise.all([
-    loadOrganisation(db),
-    findContact(db, row.contact_id),
-    creditNoteView(db, salesCredit, row),
-    db.selectFrom('invoices').select('number').where('id', '=', row.invoice_id).executeTakeFirst(),
-  ]);
-  const number = row.number ?? row.id;
-  return {
-    organisation,
-    contact,
-    invoice: {
-      invoiceNumber: number,
-      status: row.status,
-      currency: row.currency,
-      issueDate: row.date,
-      dueDate: row.date,
-      paidDate: null,
-      reference: row.reference,
-      notes: null,
-      subtotal: row.subtotal,
-      vatAmount: row.vat_amount,
-      total: row.total,
-      amountPaid: 0,
-      amountDue: 0,
-      items: view.items,
-      payments: [],
-    },
-    creditNote: {
-      creditsInvoiceNumber: invoice?.number ?? row.invoice_id,
-      reason: row.reason,
-      allocated: row.allocated,
-      refunded: row.refunded,
-      remainingCredit: view.remainingCredit,
-    },
-  };
-}
+/** The credited document's status and amount due, named for the kind (invoiceStatus, billAmountDue…). */
+const standing = <D extends Credited>(ck: CreditKind<D>, row: InvoicesTable): DocumentStanding<D> => ({
+  ...creditedField(ck.credits, 'Status', row.status),
+  ...creditedField(ck.credits, 'AmountDue', amountDue(row)),
+});
 
-const creditNotePdf = defineOperation({
+const remainingCredit = pence().describe('credit left on the credit note after the change');
+
+export const creditNotePdfOp = defineOperation({
   name: 'credit-notes.pdf',
   summary: 'The credit note as a PDF document',
   access: 'invoices:read',
@@ -78,22 +59,26 @@ const creditNotePdf = defineOperation({
   path: '/credit-notes/{id}/pdf',
   params: { id: idOf('cn') },
   produces: 'application/pdf',
+  output: z.strictObject({
+    id: idOut('cn'),
+    creditNoteNumber: z.string().nullable(),
+    bytes: z.number().int().describe('the size of the PDF file'),
+  }),
   async run(ctx, input) {
     const db = orgOf(ctx).db;
     const row = await findCreditNote(db, salesCredit, input.id);
-    const { invoicePdf } = await import('../../pdf/invoice.js');
-    const bytes = await invoicePdf(await creditNotePdfData(db, row));
-    const number = row.number ?? row.id;
-    return { data: { id: row.id, creditNoteNumber: row.number, bytes: bytes.length }, file: { contentType: 'application/pdf', filename: `${number}.pdf`, bytes } };
+    const { filename, bytes } = await creditNotePdf(db, row);
+    return { data: { id: row.id, creditNoteNumber: row.number, bytes: bytes.length }, file: { contentType: 'application/pdf', filename, bytes } };
   },
 });
 
-function operationsFor(ck: CreditKind, group: string, base: string): Operation[] {
+function operationsFor<D extends Credited>(ck: CreditKind<D>, group: string, base: string) {
   const sales = ck.doc.kind === 'sales';
-  const docField = sales ? 'invoiceId' : 'billId';
+  const docField = `${ck.credits}Id` as const;
   const docId = idOf(ck.doc.idPrefix);
   const params = { id: idOf(ck.idPrefix) };
   const docNoun = ck.doc.noun;
+  const view = creditNoteSchema(ck);
 
   const create = defineOperation({
     name: `${group}.create`,
@@ -116,10 +101,11 @@ function operationsFor(ck: CreditKind, group: string, base: string): Operation[]
       reference: clearableText(100),
       ...(sales ? {} : { creditNoteNumber: clearableText(100) }),
     },
+    output: createdCreditNoteSchema(ck),
     async run(ctx, input) {
       const data = await orgOf(ctx).write(async (trx) => {
         const body = input as unknown as Record<string, unknown>;
-        const { note, document } = await createCreditNote(trx, ck, posting(ctx), docField, {
+        const { note, document } = await createCreditNote(trx, ck, postingOf(ctx), docField, {
           documentId: body[docField] as string,
           date: input.date,
           lineIds: input.lineIds,
@@ -131,7 +117,7 @@ function operationsFor(ck: CreditKind, group: string, base: string): Operation[]
         const view = await creditNoteView(trx, ck, note);
         if (sales) await emit(trx, ctx.clock, 'credit_note.created', view);
         await documentEvents(trx, ck, ctx, [document]);
-        return { ...view, [sales ? 'invoiceStatus' : 'billStatus']: document.row.status, [sales ? 'invoiceAmountDue' : 'billAmountDue']: amountDue(document.row) };
+        return { ...view, ...standing(ck, document.row) };
       });
       return { data };
     },
@@ -152,34 +138,13 @@ function operationsFor(ck: CreditKind, group: string, base: string): Operation[]
       ...pageQuery(20),
       ...sortQuery(['createdAt', 'date', 'total', 'creditNoteNumber']),
     },
+    output: typedAs<CreditNoteSummary<D>[]>(listOf(creditNoteSummarySchema(ck))),
+    meta: pageMetaSchema,
     async run(ctx, input) {
       checkRange(input.fromDate, input.toDate);
-      const db = orgOf(ctx).db;
       const documentId = (input as Record<string, unknown>)[docField] as string | undefined;
-      let q = db
-        .selectFrom('credit_notes')
-        .innerJoin('contacts', 'contacts.id', 'credit_notes.contact_id')
-        .innerJoin('invoices', 'invoices.id', 'credit_notes.invoice_id')
-        .where('credit_notes.kind', '=', ck.doc.kind);
-      if (input.status) q = q.where('credit_notes.status', '=', input.status);
-      if (input.contactId) q = q.where('credit_notes.contact_id', '=', input.contactId);
-      if (documentId) q = q.where('credit_notes.invoice_id', '=', documentId);
-      if (input.fromDate) q = q.where('credit_notes.date', '>=', input.fromDate);
-      if (input.toDate) q = q.where('credit_notes.date', '<=', input.toDate);
-      const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-      const column = ({ date: 'credit_notes.date', total: 'credit_notes.total', creditNoteNumber: 'credit_notes.number' } as const)[input.sort.field as string] ?? 'credit_notes.created_at';
-      const rows = await q
-        .selectAll('credit_notes')
-        .select(['contacts.name as contact_name', 'invoices.number as document_number'])
-        .orderBy(column, input.sort.direction)
-        .orderBy('credit_notes.id', input.sort.direction)
-        .limit(input.limit)
-        .offset(pageOffset(input.page, input.limit))
-        .execute();
-      return {
-        data: rows.map((r) => creditNoteSummary(ck, r, { contactName: r.contact_name, documentNumber: r.document_number })),
-        meta: pageMeta(Number(total), input.page, input.limit),
-      };
+      const { rows, meta } = await listCreditNotes(orgOf(ctx).db, ck, { ...input, documentId });
+      return { data: rows, meta };
     },
   });
 
@@ -190,6 +155,7 @@ function operationsFor(ck: CreditKind, group: string, base: string): Operation[]
     method: 'GET',
     path: `${base}/{id}`,
     params,
+    output: view,
     async run(ctx, input) {
       const db = orgOf(ctx).db;
       return { data: await creditNoteView(db, ck, await findCreditNote(db, ck, input.id)) };
@@ -203,9 +169,10 @@ function operationsFor(ck: CreditKind, group: string, base: string): Operation[]
     method: 'POST',
     path: `${base}/{id}/void`,
     params,
+    output: view,
     async run(ctx, input) {
       const data = await orgOf(ctx).write(async (trx) => {
-        const { note } = await voidCreditNote(trx, ck, posting(ctx), input.id);
+        const { note } = await voidCreditNote(trx, ck, postingOf(ctx), input.id);
         const view = await creditNoteView(trx, ck, note);
         if (sales) await emit(trx, ctx.clock, 'credit_note.voided', view);
         return view;
@@ -213,6 +180,9 @@ function operationsFor(ck: CreditKind, group: string, base: string): Operation[]
       return { data };
     },
   });
+
+  type Allocated = { id: string; creditNoteId: string; amount: number; date: string; createdAt: string; remainingCredit: number } & Record<`${D}Id`, string> &
+    DocumentStanding<D>;
 
   const allocate = defineOperation({
     name: `${group}.allocate`,
@@ -224,10 +194,22 @@ function operationsFor(ck: CreditKind, group: string, base: string): Operation[]
     params,
     status: 201,
     body: { [docField]: docId, amount: pence().positive().optional(), date: isoDate().optional() },
+    output: typedAs<Allocated>(
+      z.strictObject({
+        id: idOut('alloc'),
+        creditNoteId: idOut(ck.idPrefix),
+        ...creditedField(ck.credits, 'Id', idOut(ck.doc.idPrefix)),
+        amount: pence(),
+        date: day(),
+        createdAt: instant(),
+        remainingCredit,
+        ...documentStandingShape(ck),
+      }),
+    ),
     async run(ctx, input) {
       const data = await orgOf(ctx).write(async (trx) => {
         const body = input as unknown as Record<string, unknown>;
-        const { allocation, note, document } = await allocateCredit(trx, ck, posting(ctx), input.id, docField, {
+        const { allocation, note, document } = await allocateCredit(trx, ck, postingOf(ctx), input.id, docField, {
           documentId: body[docField] as string,
           amount: input.amount,
           date: input.date,
@@ -236,18 +218,19 @@ function operationsFor(ck: CreditKind, group: string, base: string): Operation[]
         return {
           id: allocation.id,
           creditNoteId: note.id,
-          [docField]: allocation.invoice_id,
+          ...creditedField(ck.credits, 'Id', allocation.invoice_id),
           amount: allocation.amount,
           date: allocation.date,
           createdAt: allocation.created_at,
           remainingCredit: note.total - note.allocated - note.refunded,
-          [sales ? 'invoiceStatus' : 'billStatus']: document.row.status,
-          [sales ? 'invoiceAmountDue' : 'billAmountDue']: amountDue(document.row),
+          ...standing(ck, document.row),
         };
       });
       return { data };
     },
   });
+
+  type Unallocated = { id: string; deleted: true; remainingCredit: number } & Record<`${D}Id`, string> & DocumentStanding<D>;
 
   const unallocate = defineOperation({
     name: `${group}.remove-allocation`,
@@ -256,16 +239,24 @@ function operationsFor(ck: CreditKind, group: string, base: string): Operation[]
     method: 'DELETE',
     path: `${base}/{id}/allocations/{allocationId}`,
     params: { ...params, allocationId: idOf('alloc') },
+    output: typedAs<Unallocated>(
+      z.strictObject({
+        id: idOut('alloc'),
+        deleted: z.literal(true),
+        remainingCredit,
+        ...creditedField(ck.credits, 'Id', idOut(ck.doc.idPrefix)),
+        ...documentStandingShape(ck),
+      }),
+    ),
     async run(ctx, input) {
       const data = await orgOf(ctx).write(async (trx) => {
-        const { allocation, note, document } = await removeAllocation(trx, ck, posting(ctx), input.id, input.allocationId);
+        const { allocation, note, document } = await removeAllocation(trx, ck, postingOf(ctx), input.id, input.allocationId);
         return {
           id: allocation.id,
-          deleted: true,
+          deleted: true as const,
           remainingCredit: note.total - note.allocated - note.refunded,
-          [docField]: allocation.invoice_id,
-          [sales ? 'invoiceStatus' : 'billStatus']: document.row.status,
-          [sales ? 'invoiceAmountDue' : 'billAmountDue']: amountDue(document.row),
+          ...creditedField(ck.credits, 'Id', allocation.invoice_id),
+          ...standing(ck, document.row),
         };
       });
       return { data };
@@ -290,10 +281,12 @@ function operationsFor(ck: CreditKind, group: string, base: string): Operation[]
       reference: z.string().max(100).nullable().optional(),
       accountId: idOf('acc').optional(),
     },
+    output: refundSchema.extend({ remainingCredit }),
     async run(ctx, input) {
       const data = await orgOf(ctx).write(async (trx) => {
-        const { refund: row, note } = await refundCredit(trx, ck, posting(ctx), input.id, input);
-        return { ...refundView(row), remainingCredit: note.total - note.allocated - note.refunded };
+        const { refund: row, note } = await refundCredit(trx, ck, postingOf(ctx), input.id, input);
+        const refunded: Refund & { remainingCredit: number } = { ...refundView(row), remainingCredit: note.total - note.allocated - note.refunded };
+        return refunded;
       });
       return { data };
     },
@@ -306,17 +299,25 @@ function operationsFor(ck: CreditKind, group: string, base: string): Operation[]
     method: 'DELETE',
     path: `${base}/{id}/refunds/{refundId}`,
     params: { ...params, refundId: idOf('rfd') },
+    output: z.strictObject({ id: idOut('rfd'), deleted: z.literal(true), remainingCredit }),
     async run(ctx, input) {
       const data = await orgOf(ctx).write(async (trx) => {
-        const { refund: row, note } = await removeRefund(trx, ck, posting(ctx), input.id, input.refundId);
-        return { id: row.id, deleted: true, remainingCredit: note.total - note.allocated - note.refunded };
+        const { refund: row, note } = await removeRefund(trx, ck, postingOf(ctx), input.id, input.refundId);
+        return { id: row.id, deleted: true as const, remainingCredit: note.total - note.allocated - note.refunded };
       });
       return { data };
     },
   });
 
-  return [list, create, get, voidOp, allocate, unallocate, refund, unrefund];
+  return { list, create, get, voidOp, allocate, unallocate, refund, unrefund };
 }
 
-export const creditNoteOperations = [...operationsFor(salesCredit, 'credit-notes', '/credit-notes'), creditNotePdf];
-export const supplierCreditNoteOperations = operationsFor(supplierCredit, 'supplier-credit-notes', '/supplier-credit-notes');
+const sales = operationsFor(salesCredit, 'credit-notes', '/credit-notes');
+const supplier = operationsFor(supplierCredit, 'supplier-credit-notes', '/supplier-credit-notes');
+
+/** The lists, typed, for the CLI's tables. */
+export const listCreditNotesOp = sales.list;
+export const listSupplierCreditNotesOp = supplier.list;
+
+export const creditNoteOperations: Operation[] = [...Object.values(sales), creditNotePdfOp];
+export const supplierCreditNoteOperations: Operation[] = Object.values(supplier);

@@ -7,35 +7,40 @@
  * due on the document it credits; any credit beyond that is the
  * contact's, to be allocated to another of their documents or refunded
  * (credits.ts). Sales credit notes are numbered from their own prefix
- * (CN-0001); a supplier's carries the supplier's number, if given.
+ * (CN-0001); a supplier's carries the supplier's number, if given. How
+ * they look from outside: credit-note-views.ts; the operations:
+ * credit-note-ops.ts.
  */
 import type { Kysely } from 'kysely';
 import { AppError } from '../errors.js';
+import { found } from '../lookup.js';
 import { newId } from '../ids.js';
 import { timestamp, today } from '../clock.js';
 import { loadOrganisation } from '../organisation/organisation.js';
 import { createTransaction, removeTransaction, type LineInput, type Posting } from '../ledger/posting.js';
 import { accountByCode, amountDue, findDocument, purchaseBill, salesInvoice, type Kind } from './documents.js';
-import { itemView, loadItems, saveItems, type PricedItem } from './items.js';
+import { loadItems, saveItems, type PricedItem } from './items.js';
 import { creditLines, type Creditable, type CreditChoice } from './credit-lines.js';
 import { settle, type Settled } from './settle.js';
 import type { CreditNotesTable, InvoicesTable, OrgDb } from '../../store/tables.js';
 
-export interface CreditKind {
+/** What a credit note credits, as its fields name it (invoiceId, billNumber…). */
+export type Credited = 'invoice' | 'bill';
+
+export interface CreditKind<D extends Credited = Credited> {
   /** The documents it credits. */
   readonly doc: Kind;
+  readonly credits: D;
   readonly noun: 'credit note' | 'supplier credit note';
   readonly idPrefix: 'cn' | 'scn';
   readonly sourceType: 'credit_note' | 'supplier_credit_note';
 }
 
-export const salesCredit: CreditKind = { doc: salesInvoice, noun: 'credit note', idPrefix: 'cn', sourceType: 'credit_note' };
-export const supplierCredit: CreditKind = { doc: purchaseBill, noun: 'supplier credit note', idPrefix: 'scn', sourceType: 'supplier_credit_note' };
+export const salesCredit: CreditKind<'invoice'> = { doc: salesInvoice, credits: 'invoice', noun: 'credit note', idPrefix: 'cn', sourceType: 'credit_note' };
+export const supplierCredit: CreditKind<'bill'> = { doc: purchaseBill, credits: 'bill', noun: 'supplier credit note', idPrefix: 'scn', sourceType: 'supplier_credit_note' };
 
 export async function findCreditNote(db: Kysely<OrgDb>, ck: CreditKind, id: string): Promise<CreditNotesTable> {
-  const row = await db.selectFrom('credit_notes').selectAll().where('id', '=', id).where('kind', '=', ck.doc.kind).executeTakeFirst();
-  if (!row) throw new AppError('not_found', `${ck.noun} ${id} not found`);
-  return row;
+  return found(db.selectFrom('credit_notes').selectAll().where('id', '=', id).where('kind', '=', ck.doc.kind).executeTakeFirst(), ck.noun, id);
 }
 
 /** Credit not yet allocated or refunded. */
@@ -212,78 +217,4 @@ export async function voidCreditNote(trx: Kysely<OrgDb>, ck: CreditKind, posting
   const documents: Settled[] = [];
   for (const invoiceId of new Set(allocations.map((a) => a.invoice_id))) documents.push(await settle(trx, ck.doc, posting.clock, invoiceId));
   return { note: { ...note, ...changes }, documents };
-}
-
-/** The list view: everything but lines, allocations and refunds. */
-export function creditNoteSummary(ck: CreditKind, row: CreditNotesTable, names: { contactName: string; documentNumber: string | null }) {
-  const sales = ck.doc.kind === 'sales';
-  return {
-    id: row.id,
-    creditNoteNumber: row.number,
-    status: row.status,
-    [sales ? 'invoiceId' : 'billId']: row.invoice_id,
-    [sales ? 'invoiceNumber' : 'billNumber']: names.documentNumber,
-    contactId: row.contact_id,
-    contactName: names.contactName,
-    currency: row.currency,
-    date: row.date,
-    reason: row.reason,
-    reference: row.reference,
-    subtotal: row.subtotal,
-    vatAmount: row.vat_amount,
-    total: row.total,
-    allocated: row.allocated,
-    refunded: row.refunded,
-    remainingCredit: remainingCredit(row),
-    transactionId: row.transaction_id,
-    voidedAt: row.voided_at,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
-/** The full view: lines, allocations and refunds. */
-export async function creditNoteView(db: Kysely<OrgDb>, ck: CreditKind, row: CreditNotesTable) {
-  const [contact, document, items, allocations, refunds] = await Promise.all([
-    db.selectFrom('contacts').select('name').where('id', '=', row.contact_id).executeTakeFirst(),
-    db.selectFrom('invoices').select('number').where('id', '=', row.invoice_id).executeTakeFirst(),
-    loadItems(db, [row.id]),
-    db
-      .selectFrom('credit_allocations')
-      .innerJoin('invoices', 'invoices.id', 'credit_allocations.invoice_id')
-      .select(['credit_allocations.id', 'credit_allocations.invoice_id', 'invoices.number', 'credit_allocations.amount', 'credit_allocations.date', 'credit_allocations.created_at'])
-      .where('credit_allocations.credit_note_id', '=', row.id)
-      .orderBy('credit_allocations.date')
-      .orderBy('credit_allocations.created_at')
-      .execute(),
-    db.selectFrom('refunds').selectAll().where('credit_note_id', '=', row.id).orderBy('date').orderBy('created_at').execute(),
-  ]);
-  const sales = ck.doc.kind === 'sales';
-  return {
-    ...creditNoteSummary(ck, row, { contactName: contact?.name ?? '', documentNumber: document?.number ?? null }),
-    items: (items.get(row.id) ?? []).map((i) => ({ ...itemView(i), sourceLineId: i.source_item_id })),
-    allocations: allocations.map((a) => ({
-      id: a.id,
-      [sales ? 'invoiceId' : 'billId']: a.invoice_id,
-      [sales ? 'invoiceNumber' : 'billNumber']: a.number,
-      amount: a.amount,
-      date: a.date,
-      createdAt: a.created_at,
-    })),
-    refunds: refunds.map((r) => refundView(r)),
-  };
-}
-
-export function refundView(r: { id: string; credit_note_id: string; amount: number; date: string; method: string; reference: string | null; account_id: string; transaction_id: string; created_at: string }) {
-  return {
-    id: r.id,
-    creditNoteId: r.credit_note_id,
-    amount: r.amount,
-    date: r.date,
-    method: r.method,
-    reference: r.reference,
-    accountId: r.account_id,
-    transactionId: r.transaction_id,
-    createdAt: r.created_at,
-  };
 }

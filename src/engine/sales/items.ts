@@ -16,6 +16,7 @@ import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import { sterling } from '../money.js';
 import { idOf, pence } from '../schema.js';
+import { idOut } from '../output.js';
 import type { Clock } from '../clock.js';
 import type { DocumentItemsTable, OrgDb, OrganisationTable, VatRateName } from '../../store/tables.js';
 
@@ -115,7 +116,28 @@ export function priceItems(items: readonly ItemInput[], scheme: VatScheme): Pric
   return { items: priced, subtotal, vatAmount, total };
 }
 
-export function itemView(row: DocumentItemsTable | (PricedItem & { id?: string })) {
+/** A line of a stored document: invoice, bill, quote or credit note. */
+export const itemSchema = z.strictObject({
+  id: idOut('line'),
+  description: z.string(),
+  quantity: z.number(),
+  unitPrice: pence(),
+  vatRate: z.number().describe('the VAT percentage the line charges (20, 5 or 0)'),
+  vatRateName: z.enum(vatRateNames),
+  netAmount: pence().describe('quantity × unitPrice, to the nearest penny'),
+  vatAmount: pence(),
+  lineTotal: pence().describe('netAmount + vatAmount'),
+  accountId: idOut('acc').nullable().describe('the revenue (invoices) or expense (bills) account; null: the default one'),
+});
+export type Item = z.output<typeof itemSchema>;
+
+/** A line worked out and not stored (a preview): without an id. */
+export const pricedItemSchema = itemSchema.omit({ id: true });
+export type PricedItemView = z.output<typeof pricedItemSchema>;
+
+export function itemView(row: DocumentItemsTable): Item;
+export function itemView(row: PricedItem): PricedItemView;
+export function itemView(row: DocumentItemsTable | PricedItem): Item | PricedItemView {
   if ('document_id' in row) {
     return {
       id: row.id,
@@ -131,7 +153,6 @@ export function itemView(row: DocumentItemsTable | (PricedItem & { id?: string }
     };
   }
   return {
-    ...(row.id === undefined ? {} : { id: row.id }),
     description: row.description,
     quantity: row.quantity,
     unitPrice: row.unitPrice,
@@ -143,8 +164,6 @@ export function itemView(row: DocumentItemsTable | (PricedItem & { id?: string }
     accountId: row.accountId,
   };
 }
-
-export type ItemView = ReturnType<typeof itemView>;
 
 /** Store a document's lines, replacing any it had. */
 export async function saveItems(trx: Kysely<OrgDb>, clock: Clock, documentId: string, items: readonly PricedItem[]): Promise<void> {

@@ -2,25 +2,23 @@
  * Quotes: priced like invoices, numbered with the quote prefix, and never
  * in the ledger. Moves: draft → sent → accepted, rejected or expired; an
  * accepted quote converts once into a draft invoice (the quote becomes
- * converted). Only drafts can be changed or deleted.
+ * converted). Only drafts can be changed or deleted. The operations are
+ * declared in quote-ops.ts.
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { actorOf, defineOperation, orgOf, type Ctx } from '../operation.js';
 import { AppError } from '../errors.js';
-import { emit } from '../events.js';
+import { found } from '../lookup.js';
 import { newId } from '../ids.js';
-import { timestamp, today } from '../clock.js';
+import { timestamp, today, type Clock } from '../clock.js';
 import { addDays, daysBetween } from '../dates.js';
-import { clearableText, idOf, isoDate } from '../schema.js';
-import { pageMeta, pageOffset, pageQuery, sortQuery } from '../pagination.js';
+import { pence } from '../schema.js';
+import { day, idOut, instant } from '../output.js';
 import { loadOrganisation } from '../organisation/organisation.js';
 import type { Posting } from '../ledger/posting.js';
-import { itemInputsOf, itemsInput, itemView, loadItems, priceItems, saveItems, type ItemInput } from './items.js';
-import { computeDocument, createDocument, documentView, salesInvoice } from './documents.js';
-import type { OrgDb, QuotesTable, QuoteStatus } from '../../store/tables.js';
-
-const posting = (ctx: Ctx): Posting => ({ clock: ctx.clock, actor: actorOf(ctx) });
+import { itemInputsOf, itemSchema, itemView, loadItems, priceItems, pricedItemSchema, saveItems, type ItemInput } from './items.js';
+import { computeDocument, createDocument, salesInvoice } from './documents.js';
+import type { InvoicesTable, OrgDb, QuotesTable, QuoteStatus } from '../../store/tables.js';
 
 export const quoteStatuses = ['draft', 'sent', 'accepted', 'rejected', 'expired', 'converted'] as const;
 
@@ -34,39 +32,55 @@ const moves: Readonly<Record<QuoteStatus, readonly QuoteStatus[]>> = {
   converted: [],
 };
 
-const quoteParams = { id: idOf('quo') };
-
-const fields = {
-  contactId: idOf('cont'),
-  items: itemsInput(),
-  issueDate: isoDate().optional(),
-  validUntil: isoDate().optional(),
-  notes: clearableText(2000),
-  terms: clearableText(2000),
-  reference: clearableText(100),
-};
-
-async function findQuote(db: Kysely<OrgDb>, id: string): Promise<QuotesTable> {
-  const row = await db.selectFrom('quotes').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) throw new AppError('not_found', `quote ${id} not found`);
-  return row;
+export async function findQuote(db: Kysely<OrgDb>, id: string): Promise<QuotesTable> {
+  return found(db.selectFrom('quotes').selectAll().where('id', '=', id).executeTakeFirst(), 'quote', id);
 }
 
-async function quoteView(db: Kysely<OrgDb>, row: QuotesTable) {
+/** A quote in a list: everything but its lines. */
+export const quoteSummarySchema = z.strictObject({
+  id: idOut('quo'),
+  quoteNumber: z.string(),
+  status: z.enum(quoteStatuses),
+  contactId: idOut('cont'),
+  contactName: z.string(),
+  currency: z.string(),
+  issueDate: day(),
+  validUntil: day(),
+  subtotal: pence(),
+  vatAmount: pence(),
+  total: pence(),
+  notes: z.string().nullable(),
+  terms: z.string().nullable(),
+  reference: z.string().nullable(),
+  convertedInvoiceId: idOut('inv').nullable().describe('the draft invoice it was converted to'),
+  createdAt: instant(),
+  updatedAt: instant(),
+});
+export type QuoteSummary = z.output<typeof quoteSummarySchema>;
+
+/** A quote with its lines. */
+export const quoteSchema = quoteSummarySchema.extend({
+  contact: z.strictObject({ id: idOut('cont'), name: z.string() }),
+  items: z.array(itemSchema),
+  convertedInvoiceNumber: z.string().nullable(),
+});
+export type Quote = z.output<typeof quoteSchema>;
+
+export async function quoteView(db: Kysely<OrgDb>, row: QuotesTable): Promise<Quote> {
   const [contact, items, invoice] = await Promise.all([
     db.selectFrom('contacts').select(['id', 'name']).where('id', '=', row.contact_id).executeTakeFirst(),
     loadItems(db, [row.id]),
     row.converted_invoice_id === null ? undefined : db.selectFrom('invoices').select('number').where('id', '=', row.converted_invoice_id).executeTakeFirst(),
   ]);
   return {
-    ...summary(row, contact?.name ?? ''),
+    ...quoteSummary(row, contact?.name ?? ''),
     contact: { id: row.contact_id, name: contact?.name ?? '' },
-    items: (items.get(row.id) ?? []).map(itemView),
+    items: (items.get(row.id) ?? []).map((i) => itemView(i)),
     convertedInvoiceNumber: invoice?.number ?? null,
   };
 }
 
-function summary(row: QuotesTable, contactName: string) {
+export function quoteSummary(row: QuotesTable, contactName: string): QuoteSummary {
   return {
     id: row.id,
     quoteNumber: row.number,
@@ -96,8 +110,8 @@ interface QuoteInput {
 }
 
 /** Check and price a quote: the contact and line accounts as for an invoice; validUntil defaults to issueDate + the organisation's validity days. */
-async function computeQuote(db: Kysely<OrgDb>, ctx: Ctx, input: QuoteInput) {
-  const c = await computeDocument(db, salesInvoice, ctx.clock, { contactId: input.contactId, items: input.items, issueDate: input.issueDate });
+async function computeQuote(db: Kysely<OrgDb>, clock: Clock, input: QuoteInput) {
+  const c = await computeDocument(db, salesInvoice, clock, { contactId: input.contactId, items: input.items, issueDate: input.issueDate });
   const org = await loadOrganisation(db);
   const validUntil = validUntilOf(c.issueDate, input.validUntil, org.quote_validity_days);
   return { ...c, validUntil };
@@ -119,69 +133,68 @@ async function allocateQuoteNumber(trx: Kysely<OrgDb>): Promise<string> {
   return number;
 }
 
-export const createQuote = defineOperation({
-  name: 'quotes.create',
-  summary: 'Create a draft quote, numbered with the quote prefix (never in the ledger)',
-  description: "Items as for invoices. validUntil defaults to issueDate + the organisation's quoteValidityDays.",
-  access: 'quotes:write',
-  method: 'POST',
-  path: '/quotes',
-  status: 201,
-  body: fields,
-  async run(ctx, input) {
-    const view = await orgOf(ctx).write(async (trx) => {
-      const c = await computeQuote(trx, ctx, input);
-      const now = timestamp(ctx.clock);
-      const row: QuotesTable = {
-        id: newId('quo', ctx.clock.now()),
-        number: await allocateQuoteNumber(trx),
-        status: 'draft',
-        contact_id: c.contact.id,
-        currency: c.currency,
-        issue_date: c.issueDate,
-        valid_until: c.validUntil,
-        notes: input.notes ?? null,
-        terms: input.terms ?? null,
-        reference: input.reference ?? null,
-        subtotal: c.priced.subtotal,
-        vat_amount: c.priced.vatAmount,
-        total: c.priced.total,
-        converted_invoice_id: null,
-        created_by: actorOf(ctx).id,
-        created_at: now,
-        updated_at: now,
-      };
-      await trx.insertInto('quotes').values(row).execute();
-      await saveItems(trx, ctx.clock, row.id, c.priced.items);
-      const view = await quoteView(trx, row);
-      await emit(trx, ctx.clock, 'quote.created', view);
-      return view;
-    });
-    return { data: view };
-  },
-});
+/** The texts of a quote: null clears one; left out, it stays (a new quote: none). */
+interface QuoteTexts {
+  readonly notes?: string | null | undefined;
+  readonly terms?: string | null | undefined;
+  readonly reference?: string | null | undefined;
+}
 
-export const previewQuote = defineOperation({
-  name: 'quotes.preview',
-  summary: 'Work out a quote (lines, VAT, totals) without storing anything',
-  access: 'any-key',
-  method: 'POST',
-  path: '/quotes/preview',
-  body: { ...fields, contactId: fields.contactId.optional() },
-  async run(ctx, input) {
-    const db = orgOf(ctx).db;
-    if (input.contactId !== undefined) {
-      const c = await computeQuote(db, ctx, { ...input, contactId: input.contactId });
-      return { data: previewView(c.priced, c.issueDate, c.validUntil, c.contact.id) };
-    }
-    const org = await loadOrganisation(db);
-    const priced = priceItems(input.items, org.vat_scheme);
-    const issueDate = input.issueDate ?? today(ctx.clock);
-    return { data: previewView(priced, issueDate, validUntilOf(issueDate, input.validUntil, org.quote_validity_days), null) };
-  },
-});
+export type NewQuote = QuoteInput & QuoteTexts;
 
-function previewView(priced: ReturnType<typeof priceItems>, issueDate: string, validUntil: string, contactId: string | null) {
+/** Store a new draft quote, numbered from the quote prefix. */
+export async function insertQuote(trx: Kysely<OrgDb>, posting: Posting, input: NewQuote): Promise<Quote> {
+  const c = await computeQuote(trx, posting.clock, input);
+  const now = timestamp(posting.clock);
+  const row: QuotesTable = {
+    id: newId('quo', posting.clock.now()),
+    number: await allocateQuoteNumber(trx),
+    status: 'draft',
+    contact_id: c.contact.id,
+    currency: c.currency,
+    issue_date: c.issueDate,
+    valid_until: c.validUntil,
+    notes: input.notes ?? null,
+    terms: input.terms ?? null,
+    reference: input.reference ?? null,
+    subtotal: c.priced.subtotal,
+    vat_amount: c.priced.vatAmount,
+    total: c.priced.total,
+    converted_invoice_id: null,
+    created_by: posting.actor.id,
+    created_at: now,
+    updated_at: now,
+  };
+  await trx.insertInto('quotes').values(row).execute();
+  await saveItems(trx, posting.clock, row.id, c.priced.items);
+  return quoteView(trx, row);
+}
+
+export const quotePreviewSchema = z.strictObject({
+  contactId: idOut('cont').nullable(),
+  issueDate: day(),
+  validUntil: day(),
+  items: z.array(pricedItemSchema),
+  subtotal: pence(),
+  vatAmount: pence(),
+  total: pence(),
+});
+export type QuotePreview = z.output<typeof quotePreviewSchema>;
+
+/** A quote worked out (lines, VAT, totals) and not stored; without a contact, priced by the organisation's VAT scheme. */
+export async function workOutQuote(db: Kysely<OrgDb>, clock: Clock, input: Omit<QuoteInput, 'contactId'> & { readonly contactId?: string | undefined }): Promise<QuotePreview> {
+  const { contactId } = input;
+  if (contactId !== undefined) {
+    const c = await computeQuote(db, clock, { ...input, contactId });
+    return previewView(c.priced, c.issueDate, c.validUntil, c.contact.id);
+  }
+  const org = await loadOrganisation(db);
+  const priced = priceItems(input.items, org.vat_scheme);
+  const issueDate = input.issueDate ?? today(clock);
+  return previewView(priced, issueDate, validUntilOf(issueDate, input.validUntil, org.quote_validity_days), null);
+}
+
+function previewView(priced: ReturnType<typeof priceItems>, issueDate: string, validUntil: string, contactId: string | null): QuotePreview {
   return {
     contactId,
     issueDate,
@@ -193,176 +206,86 @@ function previewView(priced: ReturnType<typeof priceItems>, issueDate: string, v
   };
 }
 
-export const getQuote = defineOperation({
-  name: 'quotes.get',
-  summary: 'Show a quote with its lines',
-  access: 'quotes:read',
-  method: 'GET',
-  path: '/quotes/{id}',
-  params: quoteParams,
-  async run(ctx, input) {
-    const db = orgOf(ctx).db;
-    return { data: await quoteView(db, await findQuote(db, input.id)) };
-  },
-});
-
-export const listQuotes = defineOperation({
-  name: 'quotes.list',
-  summary: 'List quotes (without lines), newest first, filtered by status and contact',
-  access: 'quotes:read',
-  method: 'GET',
-  path: '/quotes',
-  query: {
-    status: z.enum(quoteStatuses).optional(),
-    contactId: idOf('cont').optional(),
-    ...pageQuery(20),
-    ...sortQuery(['createdAt', 'issueDate', 'validUntil', 'total', 'quoteNumber']),
-  },
-  async run(ctx, input) {
-    const db = orgOf(ctx).db;
-    let q = db.selectFrom('quotes').innerJoin('contacts', 'contacts.id', 'quotes.contact_id');
-    if (input.status) q = q.where('quotes.status', '=', input.status);
-    if (input.contactId) q = q.where('quotes.contact_id', '=', input.contactId);
-    const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-    const column = {
-      createdAt: 'quotes.created_at',
-      issueDate: 'quotes.issue_date',
-      validUntil: 'quotes.valid_until',
-      total: 'quotes.total',
-      quoteNumber: 'quotes.number',
-    } as const;
-    const rows = await q
-      .selectAll('quotes')
-      .select('contacts.name as contact_name')
-      .orderBy(column[input.sort.field], input.sort.direction)
-      .orderBy('quotes.id', input.sort.direction)
-      .limit(input.limit)
-      .offset(pageOffset(input.page, input.limit))
-      .execute();
-    return { data: rows.map((r) => summary(r, r.contact_name)), meta: pageMeta(Number(total), input.page, input.limit) };
-  },
-});
-
 function refuseUnlessDraft(row: QuotesTable, what: string): void {
   if (row.status !== 'draft') throw new AppError('unprocessable_entity', `quote ${row.number} is ${row.status}: only a draft quote can be ${what}`);
 }
 
-export const updateQuote = defineOperation({
-  name: 'quotes.update',
-  summary: 'Change a draft quote (fields left out stay; items replace all lines)',
-  access: 'quotes:write',
-  method: 'PUT',
-  path: '/quotes/{id}',
-  params: quoteParams,
-  body: { ...fields, contactId: fields.contactId.optional(), items: fields.items.optional() },
-  async run(ctx, input) {
-    const view = await orgOf(ctx).write(async (trx) => {
-      const row = await findQuote(trx, input.id);
-      refuseUnlessDraft(row, 'changed');
-      const c = await computeQuote(trx, ctx, {
-        contactId: input.contactId ?? row.contact_id,
-        items: input.items ?? itemInputsOf((await loadItems(trx, [row.id])).get(row.id) ?? []),
-        issueDate: input.issueDate ?? row.issue_date,
-        // A new issue date without validUntil keeps the quote valid for as many days as before.
-        validUntil: input.validUntil ?? (input.issueDate === undefined ? row.valid_until : addDays(input.issueDate, daysBetween(row.issue_date, row.valid_until))),
-      });
-      const changes: Partial<QuotesTable> = {
-        contact_id: c.contact.id,
-        issue_date: c.issueDate,
-        valid_until: c.validUntil,
-        notes: input.notes === undefined ? row.notes : input.notes,
-        terms: input.terms === undefined ? row.terms : input.terms,
-        reference: input.reference === undefined ? row.reference : input.reference,
-        subtotal: c.priced.subtotal,
-        vat_amount: c.priced.vatAmount,
-        total: c.priced.total,
-        updated_at: timestamp(ctx.clock),
-      };
-      await trx.updateTable('quotes').set(changes).where('id', '=', row.id).execute();
-      await saveItems(trx, ctx.clock, row.id, c.priced.items);
-      return quoteView(trx, { ...row, ...changes });
-    });
-    return { data: view };
-  },
-});
+export type QuoteChange = Partial<QuoteInput> & QuoteTexts;
 
-export const deleteQuote = defineOperation({
-  name: 'quotes.delete',
-  summary: 'Delete a draft quote',
-  access: 'quotes:write',
-  method: 'DELETE',
-  path: '/quotes/{id}',
-  params: quoteParams,
-  async run(ctx, input) {
-    await orgOf(ctx).write(async (trx) => {
-      refuseUnlessDraft(await findQuote(trx, input.id), 'deleted');
-      await trx.deleteFrom('document_items').where('document_id', '=', input.id).execute();
-      await trx.deleteFrom('quotes').where('id', '=', input.id).execute();
-    });
-    return { data: { id: input.id, deleted: true } };
-  },
-});
+/** Change a draft quote: fields left out stay; items replace all its lines. */
+export async function changeQuote(trx: Kysely<OrgDb>, clock: Clock, id: string, input: QuoteChange): Promise<Quote> {
+  const row = await findQuote(trx, id);
+  refuseUnlessDraft(row, 'changed');
+  const c = await computeQuote(trx, clock, {
+    contactId: input.contactId ?? row.contact_id,
+    items: input.items ?? itemInputsOf((await loadItems(trx, [row.id])).get(row.id) ?? []),
+    issueDate: input.issueDate ?? row.issue_date,
+    // A new issue date without validUntil keeps the quote valid for as many days as before.
+    validUntil: input.validUntil ?? (input.issueDate === undefined ? row.valid_until : addDays(input.issueDate, daysBetween(row.issue_date, row.valid_until))),
+  });
+  const changes: Partial<QuotesTable> = {
+    contact_id: c.contact.id,
+    issue_date: c.issueDate,
+    valid_until: c.validUntil,
+    notes: input.notes === undefined ? row.notes : input.notes,
+    terms: input.terms === undefined ? row.terms : input.terms,
+    reference: input.reference === undefined ? row.reference : input.reference,
+    subtotal: c.priced.subtotal,
+    vat_amount: c.priced.vatAmount,
+    total: c.priced.total,
+    updated_at: timestamp(clock),
+  };
+  await trx.updateTable('quotes').set(changes).where('id', '=', row.id).execute();
+  await saveItems(trx, clock, row.id, c.priced.items);
+  return quoteView(trx, { ...row, ...changes });
+}
 
-export const setQuoteStatus = defineOperation({
-  name: 'quotes.status',
-  summary: 'Move a quote: draft → sent; sent → accepted, rejected or expired',
-  description: 'Asking for the status the quote already has changes nothing; any other move is refused (422). converted comes only from convert.',
-  access: 'quotes:write',
-  method: 'PATCH',
-  path: '/quotes/{id}/status',
-  params: quoteParams,
-  body: { status: z.enum(['draft', 'sent', 'accepted', 'rejected', 'expired']) },
-  async run(ctx, input) {
-    const view = await orgOf(ctx).write(async (trx) => {
-      const row = await findQuote(trx, input.id);
-      if (row.status === input.status) return quoteView(trx, row);
-      if (!moves[row.status].includes(input.status)) {
-        const allowed = moves[row.status];
-        throw new AppError(
-          'unprocessable_entity',
-          `quote ${row.number} cannot move from ${row.status} to ${input.status}${allowed.length > 0 ? ` (allowed: ${allowed.join(', ')})` : ''}`,
-        );
-      }
-      const changed = { ...row, status: input.status, updated_at: timestamp(ctx.clock) };
-      await trx.updateTable('quotes').set({ status: changed.status, updated_at: changed.updated_at }).where('id', '=', row.id).execute();
-      const view = await quoteView(trx, changed);
-      if (input.status === 'accepted') await emit(trx, ctx.clock, 'quote.accepted', view);
-      if (input.status === 'rejected') await emit(trx, ctx.clock, 'quote.rejected', view);
-      return view;
-    });
-    return { data: view };
-  },
-});
+/** Delete a draft quote and its lines. */
+export async function removeDraftQuote(trx: Kysely<OrgDb>, id: string): Promise<void> {
+  refuseUnlessDraft(await findQuote(trx, id), 'deleted');
+  await trx.deleteFrom('document_items').where('document_id', '=', id).execute();
+  await trx.deleteFrom('quotes').where('id', '=', id).execute();
+}
 
-export const convertQuote = defineOperation({
-  name: 'quotes.convert',
-  summary: 'Turn an accepted quote into a draft invoice (once): same contact, lines, notes and reference',
-  description: "The invoice is dated today and due by the contact's or the organisation's payment terms. Deleting that draft invoice lets the quote be converted again.",
-  access: 'quotes:write',
-  method: 'POST',
-  path: '/quotes/{id}/convert',
-  params: quoteParams,
-  status: 201,
-  async run(ctx, input) {
-    const data = await orgOf(ctx).write(async (trx) => {
-      const row = await findQuote(trx, input.id);
-      if (row.status === 'converted' || row.converted_invoice_id !== null) {
-        throw new AppError('conflict', `quote ${row.number} has already been converted to invoice ${row.converted_invoice_id}`);
-      }
-      if (row.status !== 'accepted') throw new AppError('unprocessable_entity', `quote ${row.number} is ${row.status}: only an accepted quote can be converted`);
-      const items = itemInputsOf((await loadItems(trx, [row.id])).get(row.id) ?? []);
-      const invoice = await createDocument(
-        trx,
-        salesInvoice,
-        posting(ctx),
-        { contactId: row.contact_id, items, notes: row.notes, reference: row.reference ?? row.number },
-        { quoteId: row.id },
-      );
-      await trx.updateTable('quotes').set({ status: 'converted', converted_invoice_id: invoice.id, updated_at: timestamp(ctx.clock) }).where('id', '=', row.id).execute();
-      const view = await documentView(trx, salesInvoice, invoice);
-      await emit(trx, ctx.clock, 'invoice.created', view);
-      return { quoteId: row.id, quoteNumber: row.number, invoiceId: invoice.id, invoiceNumber: invoice.number, invoice: view };
-    });
-    return { data };
-  },
-});
+/** The statuses a client may ask for: converted comes only from a conversion. */
+export const requestableStatuses = ['draft', 'sent', 'accepted', 'rejected', 'expired'] as const;
+
+/** Move a quote to a status `moves` allows; the status it has already changes nothing (moved: false). */
+export async function moveQuote(trx: Kysely<OrgDb>, clock: Clock, id: string, status: (typeof requestableStatuses)[number]): Promise<{ view: Quote; moved: boolean }> {
+  const row = await findQuote(trx, id);
+  if (row.status === status) return { view: await quoteView(trx, row), moved: false };
+  if (!moves[row.status].includes(status)) {
+    const allowed = moves[row.status];
+    throw new AppError(
+      'unprocessable_entity',
+      `quote ${row.number} cannot move from ${row.status} to ${status}${allowed.length > 0 ? ` (allowed: ${allowed.join(', ')})` : ''}`,
+    );
+  }
+  const changed = { ...row, status, updated_at: timestamp(clock) };
+  await trx.updateTable('quotes').set({ status: changed.status, updated_at: changed.updated_at }).where('id', '=', row.id).execute();
+  return { view: await quoteView(trx, changed), moved: true };
+}
+
+export interface Converted {
+  readonly quote: QuotesTable;
+  readonly invoice: InvoicesTable;
+}
+
+/** Turn an accepted quote into a draft invoice (once): same contact, lines, notes and reference (the quote's number when it has none). */
+export async function convertToInvoice(trx: Kysely<OrgDb>, posting: Posting, id: string): Promise<Converted> {
+  const row = await findQuote(trx, id);
+  if (row.status === 'converted' || row.converted_invoice_id !== null) {
+    throw new AppError('conflict', `quote ${row.number} has already been converted to invoice ${row.converted_invoice_id}`);
+  }
+  if (row.status !== 'accepted') throw new AppError('unprocessable_entity', `quote ${row.number} is ${row.status}: only an accepted quote can be converted`);
+  const items = itemInputsOf((await loadItems(trx, [row.id])).get(row.id) ?? []);
+  const invoice = await createDocument(
+    trx,
+    salesInvoice,
+    posting,
+    { contactId: row.contact_id, items, notes: row.notes, reference: row.reference ?? row.number },
+    { quoteId: row.id },
+  );
+  await trx.updateTable('quotes').set({ status: 'converted', converted_invoice_id: invoice.id, updated_at: timestamp(posting.clock) }).where('id', '=', row.id).execute();
+  return { quote: row, invoice };
+}

@@ -1,0 +1,53 @@
+/** What a sales credit note's PDF shows: the invoice layout, with the credit note's number, date, lines and credit. */
+import type { Kysely } from 'kysely';
+import { loadOrganisation } from '../organisation/organisation.js';
+import { findContact } from './contacts.js';
+import { salesCredit } from './credit-notes.js';
+import { creditNoteView } from './credit-note-views.js';
+import type { InvoicePdfData } from '../../pdf/invoice-data.js';
+import type { CreditNotesTable, OrgDb } from '../../store/tables.js';
+
+export async function creditNotePdfData(db: Kysely<OrgDb>, row: CreditNotesTable): Promise<InvoicePdfData> {
+  const [organisation, contact, view, invoice] = await Promise.all([
+    loadOrganisation(db),
+    findContact(db, row.contact_id),
+    creditNoteView(db, salesCredit, row),
+    db.selectFrom('invoices').select('number').where('id', '=', row.invoice_id).executeTakeFirst(),
+  ]);
+  const number = row.number ?? row.id;
+  return {
+    organisation,
+    contact,
+    invoice: {
+      invoiceNumber: number,
+      status: row.status,
+      currency: row.currency,
+      issueDate: row.date,
+      dueDate: row.date,
+      paidDate: null,
+      reference: row.reference,
+      notes: null,
+      subtotal: row.subtotal,
+      vatAmount: row.vat_amount,
+      total: row.total,
+      amountPaid: 0,
+      amountDue: 0,
+      items: view.items,
+      payments: [],
+    },
+    creditNote: {
+      creditsInvoiceNumber: invoice?.number ?? row.invoice_id,
+      reason: row.reason,
+      allocated: row.allocated,
+      refunded: row.refunded,
+      remainingCredit: view.remainingCredit,
+    },
+  };
+}
+
+/** The PDF's bytes and file name (the credit note's number, else its id). */
+export async function creditNotePdf(db: Kysely<OrgDb>, row: CreditNotesTable): Promise<{ filename: string; bytes: Uint8Array }> {
+  const { invoicePdf } = await import('../../pdf/invoice.js');
+  const bytes = await invoicePdf(await creditNotePdfData(db, row));
+  return { filename: `${row.number ?? row.id}.pdf`, bytes };
+}
