@@ -13,12 +13,13 @@ import type { Mailer } from '../engine/mail.js';
 import { strictPolicy, type WebhookPolicy } from '../engine/integration/webhook-url.js';
 import { appErrorOf } from '../store/driver-errors.js';
 import { loadOrganisation } from '../engine/organisation/organisation.js';
+import { fingerprintOf, runIdempotent } from '../engine/integration/idempotency.js';
 import { keyCreationLimit, planLimits, RateLimiter } from './rate-limit.js';
 import type { RequestLog } from './request-log.js';
 import type { Store } from '../store/store.js';
 import { defaultBodyLimit, readJsonBody } from './body.js';
-import { send, sendError, sendFile, sendSuccess } from './envelope.js';
-import { fingerprintOf, idempotencyHeader, idempotencyKeyOf, runIdempotent } from './idempotency.js';
+import { envelopeOf, send, sendError, sendFile, sendSuccess } from './envelope.js';
+import { idempotencyHeader, idempotencyKeyOf } from './idempotency.js';
 
 export const prefixes = ['/v1', '/api/v1'] as const;
 
@@ -133,7 +134,8 @@ export function createApp(options: AppOptions): Polka {
       idempotencyKey = op.method !== 'GET' && principal ? idempotencyKeyOf(req.headers[idempotencyHeader]) : undefined;
       if (idempotencyKey !== undefined) {
         const path = req.path.replace(/^\/api\/v1/, '/v1');
-        const stored = await runIdempotent(ctx, clock, op, input, { key: idempotencyKey, method: op.method, path, fingerprint: fingerprintOf(op.method, path, body) });
+        const request = { key: idempotencyKey, method: op.method, path, fingerprint: fingerprintOf(op.method, path, body) };
+        const stored = await runIdempotent(ctx, op, input, request, envelopeOf);
         error = (stored.body as { error?: unknown }).error;
         send(res, stored.status, stored.body, stored.replayed ? { 'idempotent-replayed': 'true' } : {});
         return;
