@@ -190,6 +190,9 @@ t.test('a second request with the key while the first hangs in SMTP waits, then 
   // Meanwhile the books take writes; the second request is still waiting on the key.
   t.equal((await within(5000, api.request('POST', '/v1/contacts', { body: { contactType: 'supplier', name: 'Paper Supplies Ltd' } }), 'POST /v1/contacts')).status, 201);
   t.equal(secondSettled, false, 'the second request waits for the first');
+  // The key with another body is refused at once, not kept waiting.
+  const other = await within(5000, api.request('POST', `/v1/invoices/${d.invoice.id}/send`, { body: { sendEmail: false }, headers: { 'Idempotency-Key': 'k-twice' } }), 'the other body');
+  expectError(t, other, 409, 'conflict', { message: /k-twice was first used for POST/ });
 
   release.open();
   const [a, b] = await Promise.all([first, second]);

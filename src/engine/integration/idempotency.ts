@@ -111,10 +111,14 @@ function record(ctx: Ctx, request: IdempotentRequest, reservedBy: string | null,
   };
 }
 
-/** Reserve the key, waiting while another request holds it; a replay when one has finished meanwhile. */
+/**
+ * Reserve the key for `holder` (free: it is now reserved), waiting while
+ * another request holds it; a replay when that one has finished meanwhile.
+ */
 async function reserve(books: OrgScope, ctx: Ctx, request: IdempotentRequest, holder: string): Promise<Found> {
   let waited = 0;
-  for (let round = 0; ; round++) {
+  let pause = 5;
+  for (;;) {
     const found = await books.write(async (trx): Promise<Found> => {
       const found = await lookUp(trx, ctx, request);
       if (found.kind === 'free') await trx.insertInto('idempotency_keys').values(record(ctx, request, holder)).execute();
@@ -124,9 +128,9 @@ async function reserve(books: OrgScope, ctx: Ctx, request: IdempotentRequest, ho
     // Wait with reads, not writes, until the holder finishes (or its reservation goes stale).
     do {
       if (waited >= waitLimitMs) throw new AppError('conflict', `a request with Idempotency-Key ${request.key} is still in progress; retry it later`);
-      const pause = Math.min(250, 5 * 2 ** round++);
       await sleep(pause);
       waited += pause;
+      pause = Math.min(250, pause * 2);
     } while (await heldElsewhere(books.db, ctx, request.key));
   }
 }
