@@ -66,8 +66,8 @@ export interface Ctx {
   /** Outgoing e-mail, when an SMTP server is configured (--smtp, $ACCT_SMTP_URL). */
   readonly mailer?: Mailer | null;
   /**
-   * The caller's books bound to a database transaction the adapter has
-   * opened (an Idempotency-Key request): reads and writes join it.
+   * The caller's books bound to a database transaction already open (the
+   * one that also stores an Idempotency-Key record): reads and writes join it.
    */
   readonly books?: OrgScope;
   /** Which webhook URLs may be registered (strict unless acct serve allows http or private addresses). */
@@ -118,6 +118,12 @@ export interface OperationSpec<P extends Shape, Q extends Shape, B extends Shape
   readonly output?: O;
   /** The `meta` of a success response: `pageMetaSchema` for a paginated list. */
   readonly meta?: z.ZodType;
+  /**
+   * Calls to other services (an e-mail; later HMRC, the payment provider),
+   * made before `run` and never inside a database transaction, so that a
+   * slow service holds no lock on the books. When it throws, `run` does not happen.
+   */
+  readonly external?: (ctx: Ctx, input: InputOf<P, Q, B>) => Promise<void>;
   run(ctx: Ctx, input: InputOf<P, Q, B>): Promise<Result<z.input<O>>>;
 }
 
@@ -141,13 +147,19 @@ export interface Operation<D = unknown> {
     readonly output: z.ZodType<D> | null;
     readonly meta: z.ZodType | null;
   };
+  /** The whole operation: `external`, then `local`. */
   run(ctx: Ctx, input: unknown): Promise<Result<D>>;
+  /** Its calls to other services, to be made outside any transaction; null when it makes none. */
+  readonly external: ((ctx: Ctx, input: unknown) => Promise<void>) | null;
+  /** Its work on the books, once `external` has succeeded. */
+  local(ctx: Ctx, input: unknown): Promise<Result<D>>;
 }
 
 export function defineOperation<P extends Shape = {}, Q extends Shape = {}, B extends Shape = {}, O extends z.ZodType = z.ZodType>(
   spec: OperationSpec<P, Q, B, O>,
 ): Operation<z.output<O>> {
   const [group = spec.name, action = null] = spec.name.split('.');
+  const external = spec.external;
   return {
     name: spec.name,
     summary: spec.summary,
@@ -166,7 +178,12 @@ export function defineOperation<P extends Shape = {}, Q extends Shape = {}, B ex
       output: (spec.output ?? null) as z.ZodType<z.output<O>> | null,
       meta: spec.meta ?? null,
     },
-    run: (ctx, input) => spec.run(ctx, input as InputOf<P, Q, B>) as Promise<Result<z.output<O>>>,
+    run: async (ctx, input) => {
+      await external?.(ctx, input as InputOf<P, Q, B>);
+      return spec.run(ctx, input as InputOf<P, Q, B>) as Promise<Result<z.output<O>>>;
+    },
+    external: external ? (ctx, input) => external(ctx, input as InputOf<P, Q, B>) : null,
+    local: (ctx, input) => spec.run(ctx, input as InputOf<P, Q, B>) as Promise<Result<z.output<O>>>,
   };
 }
 

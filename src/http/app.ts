@@ -12,14 +12,15 @@ import type { Clock } from '../engine/clock.js';
 import type { Mailer } from '../engine/mail.js';
 import { strictPolicy, type WebhookPolicy } from '../engine/integration/webhook-url.js';
 import { appErrorOf } from '../store/driver-errors.js';
-import { loadOrganisation } from '../engine/organisation/organisation.js';
+import { planOf, type Plan } from '../engine/organisation/plan.js';
+import { fingerprintOf, runIdempotent } from '../engine/integration/idempotency.js';
+import type { RequestLogWriter } from '../engine/integration/request-log-writer.js';
 import { keyCreationLimit, planLimits, RateLimiter } from './rate-limit.js';
-import type { RequestLog } from './request-log.js';
 import type { Store } from '../store/store.js';
 import { defaultBodyLimit, readJsonBody } from './body.js';
-import { send, sendError, sendFile, sendSuccess } from './envelope.js';
+import { envelopeOf, send, sendError, sendFile, sendSuccess } from './envelope.js';
 import { prefixes, routeOf, routeOrder } from './routes.js';
-import { fingerprintOf, idempotencyHeader, idempotencyKeyOf, runIdempotent } from './idempotency.js';
+import { idempotencyHeader, idempotencyKeyOf } from './idempotency.js';
 
 export interface AppOptions {
   readonly store: Store;
@@ -29,7 +30,7 @@ export interface AppOptions {
   /** Enforce the plans' rate limits (acct serve does; tests of other things need not). */
   readonly rateLimits?: boolean;
   /** Where authenticated requests are logged (none: not logged). */
-  readonly requestLog?: RequestLog;
+  readonly requestLog?: RequestLogWriter;
   /** Which webhook URLs may be registered (strict by default). */
   readonly webhookPolicy?: WebhookPolicy;
   /** Outgoing e-mail (invoices sent with sendEmail), when configured. */
@@ -74,12 +75,12 @@ export function createApp(options: AppOptions): Polka {
   });
 
   const limiter = options.rateLimits ? new RateLimiter(clock) : null;
-  const plans = new Map<string, { plan: keyof typeof planLimits; until: number }>();
-  /** The plan of an organisation: its business type, re-read once a minute. */
-  const planOf = async (organisationId: string) => {
+  const plans = new Map<string, { plan: Plan; until: number }>();
+  /** The plan of an organisation, re-read once a minute. */
+  const cachedPlanOf = async (organisationId: string) => {
     const cached = plans.get(organisationId);
     if (cached && cached.until > clock.now().getTime()) return cached.plan;
-    const plan = (await loadOrganisation(store.org(organisationId, 'live').db)).business_type;
+    const plan = await planOf(store, organisationId);
     plans.set(organisationId, { plan, until: clock.now().getTime() + 60_000 });
     return plan;
   };
@@ -87,7 +88,7 @@ export function createApp(options: AppOptions): Polka {
     if (!limiter) return;
     const org = principal.organisationId;
     if (op.name === 'keys.create' || op.name === 'keys.rotate') limiter.take(`keys:${org}`, keyCreationLimit, 'creating API keys');
-    const plan = await planOf(org);
+    const plan = await cachedPlanOf(org);
     limiter.take(`org:${org}`, planLimits[plan], `the ${plan === 'sole_trader' ? 'Sole Trader' : 'Limited Company'} plan`);
   };
 
@@ -124,7 +125,8 @@ export function createApp(options: AppOptions): Polka {
       idempotencyKey = op.method !== 'GET' && principal ? idempotencyKeyOf(req.headers[idempotencyHeader]) : undefined;
       if (idempotencyKey !== undefined) {
         const path = req.path.replace(/^\/api\/v1/, '/v1');
-        const stored = await runIdempotent(ctx, clock, op, input, { key: idempotencyKey, method: op.method, path, fingerprint: fingerprintOf(op.method, path, body) });
+        const request = { key: idempotencyKey, method: op.method, path, fingerprint: fingerprintOf(op.method, path, body) };
+        const stored = await runIdempotent(ctx, op, input, request, envelopeOf);
         error = (stored.body as { error?: unknown }).error;
         send(res, stored.status, stored.body, stored.replayed ? { 'idempotent-replayed': 'true' } : {});
         return;

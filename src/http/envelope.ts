@@ -2,6 +2,14 @@
 import type { ServerResponse } from 'node:http';
 import type { AppError } from '../engine/errors.js';
 import type { FileResult, Result } from '../engine/operation.js';
+import type { Outcome } from '../engine/integration/idempotency.js';
+
+/** The body of the response to an outcome (also what an Idempotency-Key replays). */
+export function envelopeOf(outcome: Outcome): unknown {
+  if ('error' in outcome) return { success: false, error: outcome.error.toJSON() };
+  const { data, meta } = outcome.result;
+  return meta === undefined ? { success: true, data } : { success: true, data, meta };
+}
 
 export function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
@@ -14,7 +22,7 @@ export function send(res: ServerResponse, status: number, body: unknown, headers
 }
 
 export function sendSuccess(res: ServerResponse, status: number, result: Result): void {
-  send(res, status, result.meta === undefined ? { success: true, data: result.data } : { success: true, data: result.data, meta: result.meta });
+  send(res, status, envelopeOf({ result }));
 }
 
 /** A document (an invoice PDF) as itself, named for saving. */
@@ -32,5 +40,5 @@ export function sendError(res: ServerResponse, error: AppError): void {
   const headers: Record<string, string> = error.code === 'payload_too_large' ? { connection: 'close' } : {};
   if (error.code === 'unauthorized') headers['www-authenticate'] = 'Bearer';
   if ('retryAfter' in error && typeof error.retryAfter === 'number') headers['retry-after'] = String(error.retryAfter);
-  send(res, error.status, { success: false, error: error.toJSON() }, headers);
+  send(res, error.status, envelopeOf({ error }), headers);
 }

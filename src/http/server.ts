@@ -2,7 +2,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions } from './app.js';
-import { RequestLog } from './request-log.js';
+import { RequestLogWriter } from '../engine/integration/request-log-writer.js';
 
 export interface ServerOptions extends AppOptions {
   readonly host: string;
@@ -18,7 +18,7 @@ export interface RunningServer {
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const requestLog = options.requestLog ?? new RequestLog(options.store, options.clock);
+  const requestLog = options.requestLog ?? new RequestLogWriter(options.store, options.clock);
   const app = createApp({ ...options, requestLog });
   const server = http.createServer(app.handler as unknown as http.RequestListener);
   server.keepAliveTimeout = 5000;

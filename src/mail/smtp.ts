@@ -9,6 +9,9 @@ import nodemailer from 'nodemailer';
 import { AppError } from '../engine/errors.js';
 import type { Mailer, MailMessage } from '../engine/mail.js';
 
+/** How long a connection, the server's greeting and a silence may take; the URL may set others (?socketTimeout=ms). */
+const timeouts = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 } as const;
+
 export function smtpMailer(url: string): Mailer {
   let parsed: URL;
   try {
@@ -21,7 +24,8 @@ export function smtpMailer(url: string): Mailer {
   }
   const from = parsed.searchParams.get('from');
   parsed.searchParams.delete('from');
-  const transport = nodemailer.createTransport(parsed.toString());
+  // nodemailer waits up to 10 minutes on a silent server; an Idempotency-Key reservation is taken over after 5.
+  const transport = nodemailer.createTransport({ url: parsed.toString(), ...timeouts });
   return {
     async send(message: MailMessage) {
       const address = from ?? message.replyTo ?? 'acct@localhost';

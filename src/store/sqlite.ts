@@ -1,4 +1,5 @@
 /** The only place that knows the databases are SQLite files (with migrate.ts and driver-errors.ts). */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql, type SqliteDatabase as SqliteDialectDatabase } from 'kysely';
 import { migrate, type MigrationSet } from './migrate.js';
@@ -43,6 +44,18 @@ export interface DbHandle<DB> {
    */
   write<T>(work: (trx: Kysely<DB>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/**
+ * Marks the code running inside a write transaction (and whatever it
+ * awaits), so that a call to another service made there can be refused:
+ * it would hold the books' write lock for as long as that service takes.
+ */
+const writing = new AsyncLocalStorage<true>();
+
+/** Whether the calling code runs inside a write transaction of any handle. */
+export function insideWriteTransaction(): boolean {
+  return writing.getStore() === true;
 }
 
 interface QueuedWrite<DB> {
@@ -92,7 +105,7 @@ export function handleFor<DB>(database: SqliteDatabase): DbHandle<DB> {
         const item = taken[i]!;
         await sql`savepoint group_write`.execute(conn);
         try {
-          const out = await item.work(conn);
+          const out = await writing.run(true, () => item.work(conn));
           await sql`release savepoint group_write`.execute(conn);
           settled.push(() => item.resolve(out));
         } catch (e) {

@@ -9,6 +9,7 @@ import { handleFor, openSqlite, type DbHandle } from './sqlite.js';
 import type { OrgDb, PlatformDb } from './tables.js';
 
 export type { DbHandle } from './sqlite.js';
+export { insideWriteTransaction } from './sqlite.js';
 export type { Mode } from './data-dir.js';
 
 export interface StoreOptions {

@@ -166,6 +166,8 @@ export interface IdempotencyKeysTable {
   status: number;
   response: string;
   created_at: string;
+  /** The request holding the key while it runs (status 0, response ''); null once its response is stored. */
+  reserved_by: string | null;
 }
 
 export interface RequestLogTable {

@@ -6,6 +6,7 @@
 import type { Test } from 'tap';
 import type { Clock } from '../../src/engine/clock.js';
 import type { AppError } from '../../src/engine/errors.js';
+import type { Mailer } from '../../src/engine/mail.js';
 import type { Operation } from '../../src/engine/operation.js';
 import { operations as registry } from '../../src/engine/registry.js';
 import { startServer } from '../../src/http/server.js';
@@ -45,14 +46,15 @@ export function movingClock(iso: string): MovingClock {
 /**
  * A real server over the books' store, as `acct serve` builds it but with
  * what the test chooses: rate limits on unless told otherwise, the registry
- * unless another operation list is given, the books' clock unless another.
+ * unless another operation list is given, the books' clock unless another,
+ * no mailer unless one is given.
  * Internal errors are collected in `internalErrors` rather than failing the
  * test (a test of a 500 expects one).
  */
 export async function serveWith(
   t: Test,
   books: Books,
-  options: { clock?: Clock; operations?: readonly Operation[]; rateLimits?: boolean } = {},
+  options: { clock?: Clock; operations?: readonly Operation[]; rateLimits?: boolean; mailer?: Mailer } = {},
 ): Promise<RawApi & { readonly internalErrors: AppError[] }> {
   const internalErrors: AppError[] = [];
   const running = await startServer({
@@ -62,6 +64,7 @@ export async function serveWith(
     host: '127.0.0.1',
     port: 0,
     rateLimits: options.rateLimits ?? true,
+    mailer: options.mailer ?? null,
     logError: (e) => internalErrors.push(e),
   });
   t.teardown(() => running.close());

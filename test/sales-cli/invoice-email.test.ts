@@ -6,7 +6,7 @@
 import t from 'tap';
 import { runCli } from '../helpers/index.js';
 import { init } from '../cli/support.js';
-import { acctOk, attachments, customerOk, mailText, noSmtp, parseMail, pdfText, row, runCliAsync, startSmtp, twoItems } from './support.js';
+import { acctOk, attachments, customerOk, mailText, noSmtp, parseMail, pdfText, row, runCliAsync, startDroppingSmtp, startSmtp, twoItems } from './support.js';
 
 t.test('invoices send --send-email without an SMTP server: exit 5, still a draft', async (t) => {
   const dir = t.testdir();
@@ -70,4 +70,48 @@ t.test('invoices send --send-email when the SMTP server refuses: exit 1 (503), s
   t.equal(r.status, 1, 'service_unavailable is exit status 1');
   t.match(r.stderr, /service_unavailable: the invoice could not be e-mailed: .*mailbox unavailable/);
   t.equal(acctOk(t, dir, ['invoices', 'get', id]).status, 'draft');
+});
+
+t.test('invoices send --send-email when the SMTP server drops the connection: exit 1 (503), still a draft, nothing posted', async (t) => {
+  const url = await startDroppingSmtp(t);
+  const dir = t.testdir();
+  init(t, dir);
+  const contactId = customerOk(t, dir);
+  const { id, transactionId } = acctOk(t, dir, ['invoices', 'create', '--contact-id', contactId, ...twoItems]);
+  const r = await runCliAsync(['--data', dir, '--smtp', url, 'invoices', 'send', id, '--send-email'], { env: noSmtp });
+  t.equal(r.status, 1, 'service_unavailable is exit status 1');
+  t.match(r.stderr, /service_unavailable: the invoice could not be e-mailed: .*still a draft/);
+  t.equal(acctOk(t, dir, ['invoices', 'get', id]).status, 'draft');
+  t.equal(acctOk(t, dir, ['transactions', 'get', transactionId]).status, 'draft', 'its entries are not posted');
+});
+
+t.test('while the SMTP server hangs, another acct process writes to the books at once; then it refuses: exit 1, a draft', async (t) => {
+  let arrived!: () => void;
+  const reached = new Promise<void>((resolve) => (arrived = resolve));
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const smtp = await startSmtp(t, {
+    refuse: 'mailbox unavailable',
+    hold: () => {
+      arrived();
+      return held;
+    },
+  });
+  const dir = t.testdir();
+  init(t, dir);
+  const contactId = customerOk(t, dir);
+  const { id } = acctOk(t, dir, ['invoices', 'create', '--contact-id', contactId, ...twoItems]);
+  let settled = false;
+  const sending = runCliAsync(['--data', dir, '--smtp', smtp.url(), 'invoices', 'send', id, '--send-email'], { env: noSmtp }).finally(() => (settled = true));
+  await reached;
+  // Another process takes the write lock of the same books while the first waits on SMTP.
+  const other = await runCliAsync(['--data', dir, '--json', 'contacts', 'create', '--contact-type', 'supplier', '--name', 'Paper Supplies Ltd'], { env: noSmtp });
+  t.equal(other.status, 0, other.stderr);
+  t.equal(settled, false, 'the send is still waiting for the SMTP server');
+  release();
+  const r = await sending;
+  t.equal(r.status, 1);
+  t.match(r.stderr, /service_unavailable: .*mailbox unavailable/);
+  t.equal(acctOk(t, dir, ['invoices', 'get', id]).status, 'draft');
+  t.equal(acctOk(t, dir, ['contacts', 'list', '--type', 'supplier']).length, 1, 'the supplier written meanwhile is kept');
 });

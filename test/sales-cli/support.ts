@@ -6,7 +6,7 @@
  * event loop (which the SMTP server needs to answer the child).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import type { Test } from 'tap';
 import { SMTPServer } from 'smtp-server';
 import { acctBin, childEnv, nodeCommand, runCliJson, type CliResult } from '../helpers/index.js';
@@ -33,9 +33,10 @@ export interface Smtp {
 /**
  * A real SMTP server (smtp-server) on 127.0.0.1 and an ephemeral port, closed
  * when the test ends. With `refuse`, every message is read and then refused
- * with that text and code 550.
+ * with that text and code 550. With `hold`, the answer to each message waits
+ * until the promise it returns settles (an SMTP server that hangs).
  */
-export async function startSmtp(t: Test, options: { refuse?: string } = {}): Promise<Smtp> {
+export async function startSmtp(t: Test, options: { refuse?: string; hold?: () => Promise<unknown> } = {}): Promise<Smtp> {
   const messages: Received[] = [];
   let refused = 0;
   const server = new SMTPServer({
@@ -46,7 +47,8 @@ export async function startSmtp(t: Test, options: { refuse?: string } = {}): Pro
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
+      stream.on('end', async () => {
+        await options.hold?.();
         if (options.refuse !== undefined) {
           refused++;
           callback(Object.assign(new Error(options.refuse), { responseCode: 550 }));
@@ -73,6 +75,24 @@ export async function startSmtp(t: Test, options: { refuse?: string } = {}): Pro
     url: (query = {}) => `smtp://127.0.0.1:${port}?${new URLSearchParams({ ignoreTLS: 'true', ...query }).toString()}`,
     close,
   };
+}
+
+/**
+ * An SMTP server that greets and then drops the connection at the first
+ * command (a mail relay going away mid-conversation); its smtp:// URL.
+ */
+export async function startDroppingSmtp(t: Test): Promise<string> {
+  const server = net.createServer((socket) => {
+    socket.on('error', () => undefined);
+    socket.write('220 drop.test ESMTP\r\n');
+    socket.once('data', () => socket.destroy());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return `smtp://127.0.0.1:${(server.address() as AddressInfo).port}?ignoreTLS=true`;
 }
 
 export interface MimePart {

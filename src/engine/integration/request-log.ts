@@ -1,7 +1,7 @@
 /**
  * The API request log, read: the requests made against these books in the
  * last 30 days, newest first, and one request in detail. Written by the
- * HTTP adapter (src/http/request-log.ts); a key with all scopes reads it.
+ * HTTP adapter through request-log-writer.ts; a key with all scopes reads it.
  */
 import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';

@@ -19,6 +19,7 @@ import type { LookupFunction } from 'node:net';
 import type { Kysely } from 'kysely';
 import { timestamp, type Clock } from '../clock.js';
 import { version } from '../../version.js';
+import { assertOutsideTransaction } from '../external.js';
 import { checkWebhookUrl, isPrivateAddress, type WebhookPolicy } from './webhook-url.js';
 import { newDeliveryId } from './webhooks.js';
 import type { DbHandle, Store } from '../../store/store.js';
@@ -120,8 +121,9 @@ function publicLookup(allowPrivate: boolean): LookupFunction {
   };
 }
 
-/** POST one delivery; never throws. */
+/** POST one delivery; never throws (but for a caller inside a write transaction, a bug: see external.ts). */
 export async function attempt(url: string, secret: string, delivery: Pick<WebhookDeliveriesTable, 'id' | 'event' | 'body'>, options: SenderOptions): Promise<Attempt> {
+  assertOutsideTransaction('delivering a webhook');
   const started = Date.now();
   const failure = (error: string, responseStatus: number | null = null): Attempt => ({ ok: false, responseStatus, latencyMs: Date.now() - started, error });
   let target: URL;

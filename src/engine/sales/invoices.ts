@@ -12,6 +12,7 @@ import { emit } from '../events.js';
 import { today } from '../clock.js';
 import { clearableText, idOf, isoDate } from '../schema.js';
 import { formatPounds } from '../money.js';
+import { sendMail } from '../mail.js';
 import { loadOrganisation } from '../organisation/organisation.js';
 import type { Posting } from '../ledger/posting.js';
 import { itemsInput, itemView, priceItems } from './items.js';
@@ -252,7 +253,7 @@ async function emailInvoice(ctx: Ctx, row: InvoicesTable): Promise<void> {
     org.name,
   ].join('\n');
   try {
-    await ctx.mailer.send({
+    await sendMail(ctx.mailer, {
       to: contact.email,
       replyTo: org.email,
       fromName: org.name,
@@ -261,18 +262,21 @@ async function emailInvoice(ctx: Ctx, row: InvoicesTable): Promise<void> {
       attachments: [{ filename: `${number}.pdf`, contentType: 'application/pdf', content: bytes }],
     });
   } catch (e) {
+    if (e instanceof AppError) throw e;
     throw new AppError('service_unavailable', `the invoice could not be e-mailed: ${(e as Error).message}; it is still a draft`, undefined, { cause: e });
   }
 }
 
+/** E-mail a draft before it is sent (the external step of invoices.send: no transaction is open). */
+async function emailDraft(ctx: Ctx, id: string): Promise<void> {
+  const row = await findDocument(orgOf(ctx).db, k, id);
+  refuseUnlessDraft(k, row, 'sent');
+  await emailInvoice(ctx, row);
+}
+
 /** Send a draft: its entries are posted; invoice.sent. */
-async function send(ctx: Ctx, id: string, sendEmail: boolean): Promise<InvoicesTable> {
+async function send(ctx: Ctx, id: string): Promise<InvoicesTable> {
   const org = orgOf(ctx);
-  if (sendEmail) {
-    const row = await findDocument(org.db, k, id);
-    refuseUnlessDraft(k, row, 'sent');
-    await emailInvoice(ctx, row);
-  }
   return org.write(async (trx) => {
     const row = await issueDocument(trx, k, posting(ctx), id);
     await emit(trx, ctx.clock, 'invoice.sent', await invoiceView(trx, row));
@@ -289,8 +293,9 @@ export const sendInvoice = defineOperation({
   path: '/invoices/{id}/send',
   params: invoiceParams,
   body: { sendEmail: z.boolean().default(false) },
+  external: (ctx, input) => (input.sendEmail ? emailDraft(ctx, input.id) : Promise.resolve()),
   async run(ctx, input) {
-    const row = await send(ctx, input.id, input.sendEmail);
+    const row = await send(ctx, input.id);
     return { data: { id: row.id, invoiceNumber: row.number, status: row.status, sentAt: row.sent_at, emailed: input.sendEmail } };
   },
 });
@@ -378,7 +383,7 @@ export const setInvoiceStatus = defineOperation({
     if (row.status === input.status) return { data: { id: row.id, status: row.status } };
     switch (input.status) {
       case 'sent':
-        await send(ctx, input.id, false);
+        await send(ctx, input.id);
         break;
       case 'void':
         await voidInvoice(ctx, input.id);

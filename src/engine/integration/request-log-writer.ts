@@ -1,14 +1,14 @@
 /**
- * The API request log: every authenticated request's method, path, status,
- * latency, key, idempotency key and, for errors only, the error body, kept
- * in the books it was made against for 30 days. Entries are collected in
- * memory and written in batches four times a second (and when the server
- * closes), so logging adds no database write to a request.
+ * The API request log, written: every authenticated request's method, path,
+ * status, latency, key, idempotency key and, for errors only, the error
+ * body, kept in the books it was made against for 30 days. Entries are
+ * collected in memory and written in batches four times a second (and when
+ * the server closes), so logging adds no database write to a request.
  */
-import { newId } from '../engine/ids.js';
-import type { Clock } from '../engine/clock.js';
-import type { Mode, Store } from '../store/store.js';
-import type { RequestLogTable } from '../store/tables.js';
+import { newId } from '../ids.js';
+import type { Clock } from '../clock.js';
+import type { Mode, Store } from '../../store/store.js';
+import type { RequestLogTable } from '../../store/tables.js';
 
 export const retentionDays = 30;
 const flushMs = 250;
@@ -26,7 +26,7 @@ export interface RequestEntry {
   readonly error: unknown;
 }
 
-export class RequestLog {
+export class RequestLogWriter {
   private pending: { entry: RequestEntry; at: Date }[] = [];
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();

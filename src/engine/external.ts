@@ -1,0 +1,17 @@
+/**
+ * Calls to other services (SMTP now; webhooks, HMRC and the payment provider
+ * later) never run inside a database write transaction: a slow or hung
+ * service would hold the books' write lock, and every other write to them
+ * would wait for it. Operations make such calls in their `external` step,
+ * which runs before any transaction is opened. A call made inside one
+ * anyway is a bug, and fails at once as an internal error.
+ */
+import { AppError } from './errors.js';
+import { insideWriteTransaction } from '../store/store.js';
+
+/** Refuse `what` (a call to another service) when the caller is inside a write transaction. */
+export function assertOutsideTransaction(what: string): void {
+  if (!insideWriteTransaction()) return;
+  const bug = new Error(`${what} inside a database write transaction: make the call in the operation's external step`);
+  throw new AppError('internal_error', 'unexpected failure', undefined, { cause: bug });
+}
