@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { Test } from 'tap';
 import type { Clock } from '../../src/engine/clock.js';
 import { operations } from '../../src/engine/registry.js';
-import type { WebhookPolicy } from '../../src/engine/integration/webhook-url.js';
+import type { WebhookPolicy } from '../../src/engine/webhook-policy.js';
 import { startServer } from '../../src/http/server.js';
 import { acctBin, childEnv, nodeCommand, type Api, type Books, type CliResult } from '../helpers/index.js';
 

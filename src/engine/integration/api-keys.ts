@@ -13,7 +13,7 @@ import { newId } from '../ids.js';
 import { timestamp, type Clock } from '../clock.js';
 import { idOf } from '../schema.js';
 import { pageMeta, pageOffset, pageQuery, sortQuery } from '../pagination.js';
-import { isScope, scopeDescriptions, scopes, type Scope } from './scopes.js';
+import { isScope, scopeDescriptions, scopes, type Scope } from '../scopes.js';
 import type { ApiKeysTable, PlatformDb } from '../../store/tables.js';
 import type { Mode } from '../../store/store.js';
 

@@ -15,7 +15,8 @@ import { newId } from '../ids.js';
 import { timestamp } from '../clock.js';
 import { idOf } from '../schema.js';
 import { pageMeta, pageOffset, pageQuery } from '../pagination.js';
-import { checkWebhookUrl, strictPolicy } from './webhook-url.js';
+import { checkWebhookUrl } from './webhook-url.js';
+import { strictPolicy } from '../webhook-policy.js';
 import type { OrgDb, WebhookDeliveriesTable, WebhookEndpointsTable } from '../../store/tables.js';
 
 export const maxEndpoints = 5;
