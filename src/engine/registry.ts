@@ -4,7 +4,7 @@ import { health } from './platform/health.js';
 import { getOrganisation, updateOrganisation } from './organisation/profile.js';
 import { getSettings, updateSettings } from './organisation/settings.js';
 import { closePeriodOp, getPeriodOp, listPeriodsOp } from './ledger/periods.js';
-import { createKey, listKeys, listScopes, renameKey, revokeKey, rotateKey } from './integration/api-keys.js';
+import { createKey, listKeys, listScopes, renameKey, revokeKey, rotateKey } from './integration/key-ops.js';
 import { accountBalance, accountTypesOp, createAccount, deleteAccount, getAccount, listAccounts, updateAccount } from './ledger/accounts.js';
 import {
   createTransactionOp,
