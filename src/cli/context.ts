@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { AppError } from '../engine/errors.js';
 import { systemClock, type Clock } from '../engine/clock.js';
-import { scopes } from '../engine/integration/scopes.js';
+import { scopes } from '../engine/scopes.js';
 import { checkAccess, type Ctx, type FileResult, type Operation, type Principal, type Result } from '../engine/operation.js';
 import type { Mailer } from '../engine/mail.js';
 import { parseOperationInput, type RawInput } from '../engine/input.js';

@@ -6,9 +6,9 @@
 import { z } from 'zod';
 import type { Clock } from './clock.js';
 import type { Mailer } from './mail.js';
-import type { WebhookPolicy } from './integration/webhook-url.js';
+import type { WebhookPolicy } from './webhook-policy.js';
 import { AppError } from './errors.js';
-import { scopes, type Scope } from './integration/scopes.js';
+import { scopes, type Scope } from './scopes.js';
 import type { DbHandle, Mode, Store } from '../store/store.js';
 import type { OrgDb, PlatformDb } from '../store/tables.js';
 

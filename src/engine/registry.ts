@@ -4,7 +4,7 @@ import { health } from './platform/health.js';
 import { getOrganisation, updateOrganisation } from './organisation/profile.js';
 import { getSettings, updateSettings } from './organisation/settings.js';
 import { closePeriodOp, getPeriodOp, listPeriodsOp } from './ledger/periods.js';
-import { createKey, listKeys, listScopes, renameKey, revokeKey, rotateKey } from './integration/api-keys.js';
+import { createKey, listKeys, listScopes, renameKey, revokeKey, rotateKey } from './integration/key-ops.js';
 import { accountBalance, accountTypesOp, createAccount, deleteAccount, getAccount, listAccounts, updateAccount } from './ledger/accounts.js';
 import {
   createTransactionOp,
@@ -34,7 +34,7 @@ import {
 } from './sales/invoices.js';
 import { sweepOp } from './sales/overdue.js';
 import { getRequest, listRequests } from './integration/request-log.js';
-import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, rotateWebhook, updateWebhook } from './integration/webhooks.js';
+import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, rotateWebhook, updateWebhook } from './integration/webhook-ops.js';
 import { approveBill, createBill, deleteBill, getBill, listBills, payBill, removeBillPayment, updateBill, voidBill } from './sales/bills.js';
 import { creditNoteOperations, supplierCreditNoteOperations } from './sales/credit-note-ops.js';
 import { convertQuote, createQuote, deleteQuote, getQuote, listQuotes, previewQuote, setQuoteStatus, updateQuote } from './sales/quote-ops.js';

@@ -10,7 +10,7 @@ import { parseOperationInput } from '../engine/input.js';
 import { authenticate } from '../engine/integration/api-keys.js';
 import type { Clock } from '../engine/clock.js';
 import type { Mailer } from '../engine/mail.js';
-import { strictPolicy, type WebhookPolicy } from '../engine/integration/webhook-url.js';
+import { strictPolicy, type WebhookPolicy } from '../engine/webhook-policy.js';
 import { appErrorOf } from '../store/driver-errors.js';
 import { planOf, type Plan } from '../engine/organisation/plan.js';
 import { fingerprintOf, runIdempotent } from '../engine/integration/idempotency.js';

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { operations } from '../../src/engine/registry.js';
 import { pathParams } from '../../src/engine/operation.js';
+import { outputJsonSchemaOf, typesOf } from '../../src/engine/input.js';
 
 t.test('every operation has a unique name, CLI command and route', async (t) => {
   const names = operations.map((o) => o.name);
@@ -21,5 +22,19 @@ t.test('only writes take a body, and writes are never public', async (t) => {
   for (const op of operations) {
     if (op.method === 'GET') t.equal(op.schemas.body, null, `${op.name} takes no body`);
     if (op.method !== 'GET') t.not(op.access, 'public', `${op.name} needs a key`);
+  }
+});
+
+t.test('a secret shown once is a declared output field that may be null, and says it is replayed as null', async (t) => {
+  const withSecrets = operations.filter((op) => op.secrets.length > 0);
+  t.strictSame(withSecrets.map((op) => op.name).sort(), ['keys.create', 'keys.rotate', 'webhooks.create', 'webhooks.rotate']);
+  for (const op of withSecrets) {
+    t.not(op.schemas.output, null, `${op.name} declares its output`);
+    if (op.schemas.output === null) continue;
+    const props = outputJsonSchemaOf(op.schemas.output).properties ?? {};
+    for (const field of op.secrets) {
+      t.ok(typesOf(props[field]).has('null'), `${op.name}: ${field} may be null`);
+      t.match(props[field]?.description ?? '', /null when the response is replayed/, `${op.name}: ${field} says why it may be null`);
+    }
   }
 });

@@ -8,7 +8,7 @@ import { operations } from '../../src/engine/registry.js';
 import { startServer } from '../../src/http/server.js';
 import { contractIssues, operationAt } from '../../src/http/contract.js';
 import { Store } from '../../src/store/store.js';
-import { scopes, type Scope } from '../../src/engine/integration/scopes.js';
+import { scopes, type Scope } from '../../src/engine/scopes.js';
 import type { Ctx, Principal } from '../../src/engine/operation.js';
 import type { Mode } from '../../src/store/data-dir.js';
 

@@ -11,7 +11,7 @@ import type { Test } from 'tap';
 import type { z } from 'zod';
 import { newBooks, serveBooks, type Api, type Books, type Reply } from '../helpers/index.js';
 import { operations } from '../../src/engine/registry.js';
-import { isScope } from '../../src/engine/integration/scopes.js';
+import { isScope } from '../../src/engine/scopes.js';
 import { pathParams, type Operation } from '../../src/engine/operation.js';
 import { allScopes, createKey, expectError } from './support.js';
 

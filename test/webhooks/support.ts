@@ -14,9 +14,9 @@ import path from 'node:path';
 import type { Test } from 'tap';
 import type { Clock } from '../../src/engine/clock.js';
 import { operations } from '../../src/engine/registry.js';
-import type { WebhookPolicy } from '../../src/engine/integration/webhook-url.js';
+import type { WebhookPolicy } from '../../src/engine/webhook-policy.js';
 import { startServer } from '../../src/http/server.js';
-import { acctBin, childEnv, nodeCommand, type Api, type Books, type CliResult } from '../helpers/index.js';
+import { acctBin, checkContract, childEnv, nodeCommand, type Api, type Books, type CliResult } from '../helpers/index.js';
 
 /** A clock that stands still until the test moves it. */
 export interface MovingClock extends Clock {
@@ -69,6 +69,7 @@ export async function serveWebhooks(t: Test, books: Books, webhookPolicy: Webhoo
       } catch {
         // not JSON: the test sees the text
       }
+      checkContract(t, method, p, res, parsed);
       return { status: res.status, headers: res.headers, body: parsed };
     },
   };

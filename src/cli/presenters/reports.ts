@@ -1,31 +1,46 @@
 /** The presenters of the reports: statements, the VAT return, the dashboard, aged debtors and creditors. */
-import { legacy, type Cell, type Presented, type Presenter } from './index.js';
+import type { Operation } from '../../engine/operation.js';
+import {
+  agedCreditorsOp,
+  agedDebtorsOp,
+  balanceSheetOp,
+  dashboardOp,
+  generalLedgerOp,
+  profitLossOp,
+  trialBalanceOp,
+  vatReturnOp,
+} from '../../engine/reports/operations.js';
+import type { AgedReport } from '../../engine/reports/aged.js';
+import type { BalanceSheet } from '../../engine/reports/statements.js';
+import { presenter, type Cell, type Presented, type Presenter } from './index.js';
 
-
-interface Line {
-  code: string | null;
-  name: string;
-  balance: number;
-}
-interface Section {
-  accounts: Line[];
-  total: number;
-}
+type Section = BalanceSheet['assets'];
 
 const section = (name: string, s: Section, total: string): Cell[][] => [
   ...s.accounts.map((a): Cell[] => [name, a.code, a.name, a.balance]),
   [name, '', total, s.total],
 ];
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- untyped until the operations declare their outputs */
+/** An aged report: a row per contact and the totals, by bucket. */
+const aged = (op: Operation<AgedReport>): Presenter =>
+  presenter(op, (d): Presented => {
+    const buckets = ['current', 'days1to30', 'days31to60', 'days61to90', 'days90plus', 'total'] as const;
+    return {
+      title: `${d.reportTitle} at ${d.reportDate}`,
+      columns: ['contact', 'current', '1-30', '31-60', '61-90', '90+', 'total'],
+      money: [1, 2, 3, 4, 5, 6],
+      rows: [...d.contacts.map((c): Cell[] => [c.contactName, ...buckets.map((b) => c[b])]), ['Total', ...buckets.map((b) => d.totals[b])]],
+    };
+  });
+
 export const reportPresenters: readonly Presenter[] = [
-  legacy('reports.trial-balance', (d) => ({
+  presenter(trialBalanceOp, (d) => ({
     title: `Trial balance at ${d.asOf}${d.balanced ? '' : ' (NOT BALANCED)'}`,
     columns: ['code', 'account', 'debit', 'credit'],
     money: [2, 3],
-    rows: [...d.accounts.map((a: any) => [a.code, a.name, a.debit || null, a.credit || null]), ['', 'Total', d.totals.debit, d.totals.credit]],
+    rows: [...d.accounts.map((a): Cell[] => [a.code, a.name, a.debit || null, a.credit || null]), ['', 'Total', d.totals.debit, d.totals.credit]],
   })),
-  legacy('reports.profit-loss', (d) => ({
+  presenter(profitLossOp, (d) => ({
     title: `Profit and loss ${d.period.from} to ${d.period.to}`,
     columns: ['section', 'code', 'account', 'amount'],
     money: [3],
@@ -37,7 +52,7 @@ export const reportPresenters: readonly Presenter[] = [
       ...(d.comparative ? [['', '', `Net profit ${d.comparative.period.from} to ${d.comparative.period.to}`, d.comparative.netProfit]] : []),
     ],
   })),
-  legacy('reports.balance-sheet', (d) => ({
+  presenter(balanceSheetOp, (d) => ({
     title: `Balance sheet at ${d.asOf}${d.checksum ? '' : ' (DOES NOT BALANCE)'}`,
     columns: ['section', 'code', 'account', 'amount'],
     money: [3],
@@ -48,23 +63,23 @@ export const reportPresenters: readonly Presenter[] = [
       ...section('equity', d.equity, 'Total equity'),
     ],
   })),
-  legacy('reports.general-ledger', (d) => ({
+  presenter(generalLedgerOp, (d) => ({
     title: `General ledger ${d.period.from} to ${d.period.to}`,
     columns: ['account', 'date', 'description', 'reference', 'debit', 'credit', 'balance'],
     money: [4, 5, 6],
-    rows: d.accounts.flatMap((a: any) => [
+    rows: d.accounts.flatMap((a): Cell[][] => [
       [`${a.code} ${a.name}`, d.period.from, 'Opening balance', '', null, null, a.openingBalance],
-      ...a.transactions.map((x: any) => [`${a.code} ${a.name}`, x.date, x.description, x.reference, x.debit, x.credit, x.runningBalance]),
+      ...a.transactions.map((x): Cell[] => [`${a.code} ${a.name}`, x.date, x.description, x.reference, x.debit, x.credit, x.runningBalance]),
       [`${a.code} ${a.name}`, d.period.to, 'Closing balance', '', a.totalDebit, a.totalCredit, a.closingBalance],
     ]),
   })),
-  legacy('reports.vat', (d) => ({
+  presenter(vatReturnOp, (d) => ({
     title: `VAT return ${d.period.from} to ${d.period.to} (${d.scheme}${d.flatRatePercent === null ? '' : ` ${d.flatRatePercent}%`})`,
     columns: ['box', 'description', 'amount'],
     money: [2],
-    rows: Object.entries(d.boxes).map(([box, amount]) => [box.replace('box', ''), d.description[box], amount as number]),
+    rows: (Object.keys(d.boxes) as (keyof typeof d.boxes)[]).map((box): Cell[] => [box.replace('box', ''), d.description[box], d.boxes[box]]),
   })),
-  legacy('reports.dashboard', (d) => ({
+  presenter(dashboardOp, (d) => ({
     title: `Dashboard ${d.currentPeriod.from} to ${d.currentPeriod.to}`,
     columns: ['measure', 'amount', 'a year earlier', 'change %'],
     money: [1, 2],
@@ -80,19 +95,6 @@ export const reportPresenters: readonly Presenter[] = [
       [`VAT to set aside (${d.taxSetAside.vatScheme})`, d.taxSetAside.vat, null, null],
     ],
   })),
-  legacy('reports.aged-debtors', (d) => aged(d)),
-  legacy('reports.aged-creditors', (d) => aged(d)),
+  aged(agedDebtorsOp),
+  aged(agedCreditorsOp),
 ];
-
-/** An aged report: a row per contact and the totals, by bucket. */
-function aged(d: any): Presented {
-  const buckets = ['current', 'days1to30', 'days31to60', 'days61to90', 'days90plus', 'total'];
-  return {
-    title: `${d.reportTitle} at ${d.reportDate}`,
-    columns: ['contact', 'current', '1-30', '31-60', '61-90', '90+', 'total'],
-    money: [1, 2, 3, 4, 5, 6],
-    rows: [...d.contacts.map((c: any) => [c.contactName, ...buckets.map((b) => c[b])]), ['Total', ...buckets.map((b) => d.totals[b])]],
-  };
-}
-
-/* eslint-enable @typescript-eslint/no-explicit-any */

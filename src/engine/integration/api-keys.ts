@@ -7,13 +7,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { defineOperation, type Ctx, type Principal } from '../operation.js';
-import { AppError, notFound } from '../errors.js';
+import type { Ctx, Principal } from '../operation.js';
+import { AppError } from '../errors.js';
+import { found } from '../lookup.js';
 import { newId } from '../ids.js';
 import { timestamp, type Clock } from '../clock.js';
-import { idOf } from '../schema.js';
-import { pageMeta, pageOffset, pageQuery, sortQuery } from '../pagination.js';
-import { isScope, scopeDescriptions, scopes, type Scope } from './scopes.js';
+import { idOut, instant } from '../output.js';
+import { isScope, scopes, type Scope } from '../scopes.js';
+import { modes } from '../../store/data-dir.js';
 import type { ApiKeysTable, PlatformDb } from '../../store/tables.js';
 import type { Mode } from '../../store/store.js';
 
@@ -32,7 +33,31 @@ export function generateKey(mode: Mode): string {
 
 export const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex');
 
-export function keyView(row: ApiKeysTable) {
+/** An API key as the API shows it: never the key itself, nor its hash. */
+export const keySchema = z.strictObject({
+  id: idOut('key'),
+  name: z.string(),
+  mode: z.enum(modes).describe('live keys open the live books, test keys the test books'),
+  prefix: z.string().describe('the first 8 characters of the key: sk_live_ or sk_test_'),
+  keyPreview: z.string().describe('the prefix and the last four characters, to recognise a key by'),
+  scopes: z.array(z.enum(scopes)),
+  isActive: z.boolean().describe('false once revoked'),
+  createdAt: instant(),
+  revokedAt: instant().nullable(),
+  replacedBy: idOut('key').nullable().describe('the key that replaced it, when it was rotated'),
+});
+export type ApiKey = z.output<typeof keySchema>;
+
+/** A key just made: its record and the key itself, shown this once. */
+export const newKeySchema = keySchema.extend({
+  key: z
+    .string()
+    .nullable()
+    .describe('the full key, shown in this response only; null when the response is replayed for a repeated Idempotency-Key, since the key is never stored'),
+});
+export type CreatedKey = ApiKey & { readonly key: string };
+
+export function keyView(row: ApiKeysTable): ApiKey {
   return {
     id: row.id,
     name: row.name,
@@ -55,7 +80,7 @@ export interface NewKey {
 }
 
 /** Insert a key and return its record with the full key, the only time it is seen. */
-export async function insertKey(trx: Kysely<PlatformDb>, clock: Clock, spec: NewKey) {
+export async function insertKey(trx: Kysely<PlatformDb>, clock: Clock, spec: NewKey): Promise<CreatedKey> {
   const key = generateKey(spec.mode);
   const row: ApiKeysTable = {
     id: newId('key', clock.now()),
@@ -89,164 +114,52 @@ export async function authenticate(db: Kysely<PlatformDb>, key: string): Promise
   };
 }
 
-function callerOf(ctx: Ctx): Principal {
+export function callerOf(ctx: Ctx): Principal {
   if (!ctx.principal) throw new AppError('unauthorized', 'an API key is required');
   return ctx.principal;
 }
 
 /** A key of the caller's organisation and mode; any other is 404. */
-async function ownKey(db: Kysely<PlatformDb>, caller: Principal, id: string): Promise<ApiKeysTable> {
-  const row = await db
-    .selectFrom('api_keys')
-    .selectAll()
-    .where('id', '=', id)
-    .where('organisation_id', '=', caller.organisationId)
-    .where('mode', '=', caller.mode)
-    .executeTakeFirst();
-  if (!row) throw notFound('API key', id);
-  return row;
+function ownKey(db: Kysely<PlatformDb>, caller: Principal, id: string): Promise<ApiKeysTable> {
+  return found(
+    db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('id', '=', id)
+      .where('organisation_id', '=', caller.organisationId)
+      .where('mode', '=', caller.mode)
+      .executeTakeFirst(),
+    'API key',
+    id,
+  );
 }
 
-const scopeList = z
-  .array(z.string())
-  .min(1)
-  .superRefine((list, issue) => {
-    const unknown = list.filter((s) => !isScope(s));
-    if (unknown.length > 0) issue.addIssue({ code: 'custom', message: `contains unknown scopes: ${unknown.join(', ')}` });
-  })
-  .transform((list) => list.filter(isScope));
+/** A new key of the same organisation, mode, name and scopes, the old one revoked in the same step (409 if it already is). */
+export async function replaceKey(trx: Kysely<PlatformDb>, clock: Clock, caller: Principal, id: string): Promise<CreatedKey & { readonly replaces: string }> {
+  const old = await ownKey(trx, caller, id);
+  if (old.revoked_at !== null) throw new AppError('conflict', `API key ${old.id} is revoked and cannot be rotated`);
+  const fresh = await insertKey(trx, clock, {
+    organisationId: old.organisation_id,
+    mode: old.mode,
+    name: old.name,
+    scopes: JSON.parse(old.scopes) as Scope[],
+  });
+  await trx.updateTable('api_keys').set({ revoked_at: timestamp(clock), replaced_by: fresh.id }).where('id', '=', old.id).execute();
+  return { ...fresh, replaces: old.id };
+}
 
-export const listKeys = defineOperation({
-  name: 'keys.list',
-  summary: 'List the API keys of this mode, newest first unless sorted, revoked ones included (never the key itself)',
-  access: 'all-scopes',
-  method: 'GET',
-  path: '/api-keys',
-  query: { ...pageQuery(20), ...sortQuery(['createdAt', 'name']) },
-  async run(ctx, input) {
-    const column = ({ createdAt: 'created_at', name: 'name' } as const)[input.sort.field];
-    const caller = callerOf(ctx);
-    const base = ctx.platform.db
-      .selectFrom('api_keys')
-      .where('organisation_id', '=', caller.organisationId)
-      .where('mode', '=', caller.mode);
-    const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-    const rows = await base
-      .selectAll()
-      .orderBy(column, input.sort.direction)
-      .orderBy('id', input.sort.direction)
-      .limit(input.limit)
-      .offset(pageOffset(input.page, input.limit))
-      .execute();
-    return { data: rows.map(keyView), meta: pageMeta(Number(total), input.page, input.limit) };
-  },
-});
+/** Revoke one of the caller's keys (409 if it already is); when it was revoked. */
+export async function revokeOwnKey(trx: Kysely<PlatformDb>, clock: Clock, caller: Principal, id: string): Promise<string> {
+  const row = await ownKey(trx, caller, id);
+  if (row.revoked_at !== null) throw new AppError('conflict', `API key ${row.id} is already revoked`);
+  const revokedAt = timestamp(clock);
+  await trx.updateTable('api_keys').set({ revoked_at: revokedAt }).where('id', '=', row.id).execute();
+  return revokedAt;
+}
 
-export const listScopes = defineOperation({
-  name: 'keys.scopes',
-  summary: 'List the scopes a key can hold',
-  access: 'any-key',
-  method: 'GET',
-  path: '/api-keys/scopes',
-  async run() {
-    return { data: { scopes: scopes.map((scope) => ({ scope, description: scopeDescriptions[scope] })) } };
-  },
-});
-
-export const createKey = defineOperation({
-  name: 'keys.create',
-  secrets: ['key'],
-  summary: 'Create an API key of the caller\'s mode; the full key is in the response once only',
-  description: 'Without scopes the key has all 17. The key field of the response is never shown again.',
-  access: 'all-scopes',
-  method: 'POST',
-  path: '/api-keys',
-  status: 201,
-  body: {
-    name: z.string().trim().min(1).max(100).default('API key'),
-    scopes: scopeList.optional(),
-  },
-  async run(ctx, input) {
-    const caller = callerOf(ctx);
-    const created = await ctx.platform.write((trx) =>
-      insertKey(trx, ctx.clock, {
-        organisationId: caller.organisationId,
-        mode: caller.mode,
-        name: input.name,
-        scopes: input.scopes ?? scopes,
-      }),
-    );
-    return { data: created };
-  },
-});
-
-export const rotateKey = defineOperation({
-  name: 'keys.rotate',
-  secrets: ['key'],
-  summary: 'Replace a key with a new one of the same name and scopes, revoking the old one in the same step',
-  access: 'all-scopes',
-  method: 'POST',
-  path: '/api-keys/{id}/rotate',
-  status: 201,
-  params: { id: idOf('key') },
-  body: {},
-  async run(ctx, input) {
-    const caller = callerOf(ctx);
-    const created = await ctx.platform.write(async (trx) => {
-      const old = await ownKey(trx, caller, input.id);
-      if (old.revoked_at !== null) throw new AppError('conflict', `API key ${old.id} is revoked and cannot be rotated`);
-      const fresh = await insertKey(trx, ctx.clock, {
-        organisationId: old.organisation_id,
-        mode: old.mode,
-        name: old.name,
-        scopes: JSON.parse(old.scopes) as Scope[],
-      });
-      await trx
-        .updateTable('api_keys')
-        .set({ revoked_at: timestamp(ctx.clock), replaced_by: fresh.id })
-        .where('id', '=', old.id)
-        .execute();
-      return { ...fresh, replaces: old.id };
-    });
-    return { data: created };
-  },
-});
-
-export const revokeKey = defineOperation({
-  name: 'keys.revoke',
-  summary: 'Revoke a key; later requests with it get 401 at once',
-  access: 'all-scopes',
-  method: 'DELETE',
-  path: '/api-keys/{id}',
-  params: { id: idOf('key') },
-  async run(ctx, input) {
-    const caller = callerOf(ctx);
-    const revokedAt = timestamp(ctx.clock);
-    await ctx.platform.write(async (trx) => {
-      const row = await ownKey(trx, caller, input.id);
-      if (row.revoked_at !== null) throw new AppError('conflict', `API key ${row.id} is already revoked`);
-      await trx.updateTable('api_keys').set({ revoked_at: revokedAt }).where('id', '=', row.id).execute();
-    });
-    return { data: { id: input.id, revoked: true, revokedAt } };
-  },
-});
-
-export const renameKey = defineOperation({
-  name: 'keys.rename',
-  summary: "Change a key's name (its scopes cannot change: rotate or create another key)",
-  access: 'all-scopes',
-  method: 'PATCH',
-  path: '/api-keys/{id}',
-  params: { id: idOf('key') },
-  body: { name: z.string().trim().min(1).max(100) },
-  async run(ctx, input) {
-    const caller = callerOf(ctx);
-    const row = await ctx.platform.write(async (trx) => {
-      const row = await ownKey(trx, caller, input.id);
-      if (row.revoked_at !== null) throw new AppError('conflict', `API key ${row.id} is revoked and cannot be renamed`);
-      await trx.updateTable('api_keys').set({ name: input.name }).where('id', '=', row.id).execute();
-      return { ...row, name: input.name };
-    });
-    return { data: keyView(row) };
-  },
-});
+export async function renameOwnKey(trx: Kysely<PlatformDb>, caller: Principal, id: string, name: string): Promise<ApiKey> {
+  const row = await ownKey(trx, caller, id);
+  if (row.revoked_at !== null) throw new AppError('conflict', `API key ${row.id} is revoked and cannot be renamed`);
+  await trx.updateTable('api_keys').set({ name }).where('id', '=', row.id).execute();
+  return keyView({ ...row, name });
+}

@@ -5,15 +5,39 @@
  */
 import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';
-import { AppError } from '../errors.js';
+import { found } from '../lookup.js';
 import { idOf } from '../schema.js';
-import { pageMeta, pageOffset, pageQuery } from '../pagination.js';
+import { idOut, instant } from '../output.js';
+import { listPage, pageMetaSchema, pageQuery } from '../pagination.js';
 import type { RequestLogTable } from '../../store/tables.js';
 
-function entryView(row: RequestLogTable, detail = false) {
+const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+const entrySchema = z.strictObject({
+  id: idOut('req'),
+  method: z.enum(methods),
+  path: z.string().describe('as requested, under /v1 or /api/v1, with its query string'),
+  status: z.number().int().describe('the HTTP status of the response'),
+  latencyMs: z.number().int().describe('milliseconds from the request to the response'),
+  keyId: idOut('key').nullable(),
+  keyPrefix: z.string().nullable(),
+  idempotencyKey: z.string().nullable(),
+  createdAt: instant(),
+});
+type Entry = z.output<typeof entrySchema>;
+
+const detailSchema = entrySchema.extend({
+  error: z
+    .strictObject({ code: z.string(), message: z.string(), field: z.string().optional() })
+    .nullable()
+    .describe('the error member of the response when it failed (status 400 or more), else null'),
+});
+type Detail = z.output<typeof detailSchema>;
+
+function entryView(row: RequestLogTable): Entry {
   return {
     id: row.id,
-    method: row.method,
+    method: row.method as (typeof methods)[number],
     path: row.path,
     status: row.status,
     latencyMs: row.latency_ms,
@@ -21,9 +45,10 @@ function entryView(row: RequestLogTable, detail = false) {
     keyPrefix: row.key_prefix,
     idempotencyKey: row.idempotency_key,
     createdAt: row.created_at,
-    ...(detail ? { error: row.error === null ? null : (JSON.parse(row.error) as unknown) } : {}),
   };
 }
+
+const detailView = (row: RequestLogTable): Detail => ({ ...entryView(row), error: row.error === null ? null : (JSON.parse(row.error) as Detail['error']) });
 
 export const listRequests = defineOperation({
   name: 'request-log.list',
@@ -33,25 +58,20 @@ export const listRequests = defineOperation({
   path: '/request-log',
   query: {
     status: z.number().int().min(100).max(599).optional(),
-    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).optional(),
+    method: z.enum(methods).optional(),
     errors: z.boolean().optional(),
     ...pageQuery(50),
   },
+  output: z.array(entrySchema),
+  meta: pageMetaSchema,
   async run(ctx, input) {
     const db = orgOf(ctx).db;
     let q = db.selectFrom('request_log');
     if (input.status !== undefined) q = q.where('status', '=', input.status);
     if (input.method) q = q.where('method', '=', input.method);
     if (input.errors !== undefined) q = q.where('status', input.errors ? '>=' : '<', 400);
-    const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-    const rows = await q
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(input.limit)
-      .offset(pageOffset(input.page, input.limit))
-      .execute();
-    return { data: rows.map((r) => entryView(r)), meta: pageMeta(Number(total), input.page, input.limit) };
+    const { rows, meta } = await listPage(q, (q) => q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'), input);
+    return { data: rows.map(entryView), meta };
   },
 });
 
@@ -62,9 +82,9 @@ export const getRequest = defineOperation({
   method: 'GET',
   path: '/request-log/{id}',
   params: { id: idOf('req') },
+  output: detailSchema,
   async run(ctx, input) {
-    const row = await orgOf(ctx).db.selectFrom('request_log').selectAll().where('id', '=', input.id).executeTakeFirst();
-    if (!row) throw new AppError('not_found', `request ${input.id} not found`);
-    return { data: entryView(row, true) };
+    const row = await found(orgOf(ctx).db.selectFrom('request_log').selectAll().where('id', '=', input.id).executeTakeFirst(), 'request', input.id);
+    return { data: detailView(row) };
   },
 });

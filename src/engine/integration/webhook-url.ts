@@ -8,13 +8,7 @@
 import { lookup } from 'node:dns/promises';
 import net from 'node:net';
 import { AppError } from '../errors.js';
-
-export interface WebhookPolicy {
-  readonly allowHttp: boolean;
-  readonly allowPrivate: boolean;
-}
-
-export const strictPolicy: WebhookPolicy = { allowHttp: false, allowPrivate: false };
+import type { WebhookPolicy } from '../webhook-policy.js';
 
 const blocked = new net.BlockList();
 for (const [address, prefix] of [

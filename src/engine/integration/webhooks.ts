@@ -8,15 +8,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { defineOperation, orgOf, type Ctx } from '../operation.js';
+import { eventKinds, type EventKind } from '../events.js';
 import { AppError } from '../errors.js';
-import { eventKinds } from '../events.js';
+import { found } from '../lookup.js';
 import { newId } from '../ids.js';
-import { timestamp } from '../clock.js';
-import { idOf } from '../schema.js';
-import { pageMeta, pageOffset, pageQuery } from '../pagination.js';
-import { checkWebhookUrl, strictPolicy } from './webhook-url.js';
-import type { OrgDb, WebhookDeliveriesTable, WebhookEndpointsTable } from '../../store/tables.js';
+import { timestamp, type Clock } from '../clock.js';
+import { idOut, instant } from '../output.js';
+import type { DeliveryStatus, OrgDb, WebhookDeliveriesTable, WebhookEndpointsTable } from '../../store/tables.js';
 
 export const maxEndpoints = 5;
 
@@ -27,7 +25,14 @@ export function newSecret(): string {
   return out;
 }
 
-async function stats24h(db: Kysely<OrgDb>, endpointId: string, since: string) {
+export const deliveryStatuses = ['pending', 'succeeded', 'failed'] as const satisfies readonly DeliveryStatus[];
+
+const statsSchema = z
+  .strictObject({ total: z.number().int(), succeeded: z.number().int(), failed: z.number().int(), pending: z.number().int() })
+  .describe('deliveries made in the last 24 hours, by status');
+type Stats = z.output<typeof statsSchema>;
+
+async function stats24h(db: Kysely<OrgDb>, endpointId: string, since: string): Promise<Stats> {
   const rows = await db
     .selectFrom('webhook_deliveries')
     .select((eb) => ['status', eb.fn.countAll<number>().as('n')])
@@ -39,156 +44,151 @@ async function stats24h(db: Kysely<OrgDb>, endpointId: string, since: string) {
   return { total: count('pending') + count('succeeded') + count('failed'), succeeded: count('succeeded'), failed: count('failed'), pending: count('pending') };
 }
 
-async function endpointView(db: Kysely<OrgDb>, ctx: Ctx, row: WebhookEndpointsTable, withSecret = false) {
-  const since = new Date(ctx.clock.now().getTime() - 24 * 3600_000).toISOString();
+const endpointFields = {
+  id: idOut('whe'),
+  url: z.string(),
+  description: z.string().nullable(),
+  events: z.array(z.enum(eventKinds)),
+  isActive: z.boolean(),
+};
+const endpointTimes = { stats24h: statsSchema, createdAt: instant(), updatedAt: instant() };
+
+/** A webhook endpoint as listed and changed: its secret shown by its first characters only. */
+export const endpointSchema = z.strictObject({
+  ...endpointFields,
+  secretPrefix: z.string().describe('the first 10 characters of the signing secret, to recognise it by'),
+  ...endpointTimes,
+});
+export type Endpoint = z.output<typeof endpointSchema>;
+
+/** A webhook endpoint just created or given a new secret: the whole secret, this once. */
+export const endpointWithSecretSchema = z.strictObject({
+  ...endpointFields,
+  secret: z
+    .string()
+    .nullable()
+    .describe('the signing secret (whsec_…), shown in this response only; null when the response is replayed for a repeated Idempotency-Key, since secrets are never stored for replays'),
+  ...endpointTimes,
+});
+export type EndpointWithSecret = z.output<typeof endpointWithSecretSchema>;
+
+const since24h = (clock: Clock): string => new Date(clock.now().getTime() - 24 * 3600_000).toISOString();
+
+export async function endpointView(db: Kysely<OrgDb>, clock: Clock, row: WebhookEndpointsTable): Promise<Endpoint> {
   return {
     id: row.id,
     url: row.url,
     description: row.description,
-    events: JSON.parse(row.events) as string[],
+    events: JSON.parse(row.events) as EventKind[],
     isActive: row.is_active === 1,
-    ...(withSecret ? { secret: row.secret } : { secretPrefix: row.secret.slice(0, 10) }),
-    stats24h: await stats24h(db, row.id, since),
+    secretPrefix: row.secret.slice(0, 10),
+    stats24h: await stats24h(db, row.id, since24h(clock)),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
 }
 
-async function findEndpoint(db: Kysely<OrgDb>, id: string): Promise<WebhookEndpointsTable> {
-  const row = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) throw new AppError('not_found', `webhook endpoint ${id} not found`);
-  return row;
+export async function endpointWithSecret(db: Kysely<OrgDb>, clock: Clock, row: WebhookEndpointsTable): Promise<EndpointWithSecret> {
+  const { secretPrefix: _prefix, ...view } = await endpointView(db, clock, row);
+  return { ...view, secret: row.secret };
 }
 
-const events = () =>
-  z
-    .array(z.enum(eventKinds))
-    .min(1)
-    .transform((list) => [...new Set(list)]);
+export const findEndpoint = (db: Kysely<OrgDb>, id: string): Promise<WebhookEndpointsTable> =>
+  found(db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst(), 'webhook endpoint', id);
 
-const endpointParams = { id: idOf('whe') };
+export async function listEndpoints(db: Kysely<OrgDb>, clock: Clock): Promise<Endpoint[]> {
+  const rows = await db.selectFrom('webhook_endpoints').selectAll().orderBy('created_at').orderBy('id').execute();
+  const endpoints: Endpoint[] = [];
+  for (const row of rows) endpoints.push(await endpointView(db, clock, row));
+  return endpoints;
+}
 
-export const createWebhook = defineOperation({
-  name: 'webhooks.create',
-  secrets: ['secret'],
-  summary: 'Register a webhook endpoint (at most 5): an https URL and the events it receives; the signing secret is shown now only',
-  access: 'all-scopes',
-  method: 'POST',
-  path: '/webhooks',
-  status: 201,
-  body: { url: z.string().max(2048), events: events(), description: z.string().max(255).nullable().optional() },
-  async run(ctx, input) {
-    await checkWebhookUrl(input.url, ctx.webhookPolicy ?? strictPolicy);
-    const org = orgOf(ctx);
-    const view = await org.write(async (trx) => {
-      const { n } = await trx.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      if (Number(n) >= maxEndpoints) throw new AppError('unprocessable_entity', `an organisation may register at most ${maxEndpoints} webhook endpoints`);
-      const now = timestamp(ctx.clock);
-      const row: WebhookEndpointsTable = {
-        id: newId('whe', ctx.clock.now()),
-        url: input.url,
-        description: input.description ?? null,
-        events: JSON.stringify(input.events),
-        secret: newSecret(),
-        is_active: 1,
-        created_at: now,
-        updated_at: now,
-      };
-      await trx.insertInto('webhook_endpoints').values(row).execute();
-      return endpointView(trx, ctx, row, true);
-    });
-    return { data: view };
-  },
+export interface NewEndpoint {
+  readonly url: string;
+  readonly events: readonly EventKind[];
+  readonly description: string | null;
+}
+
+/** Register an endpoint with a fresh secret (422 past maxEndpoints); its URL is checked by the caller, outside the transaction. */
+export async function createEndpoint(trx: Kysely<OrgDb>, clock: Clock, spec: NewEndpoint): Promise<EndpointWithSecret> {
+  const { n } = await trx.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  if (Number(n) >= maxEndpoints) throw new AppError('unprocessable_entity', `an organisation may register at most ${maxEndpoints} webhook endpoints`);
+  const now = timestamp(clock);
+  const row: WebhookEndpointsTable = {
+    id: newId('whe', clock.now()),
+    url: spec.url,
+    description: spec.description,
+    events: JSON.stringify(spec.events),
+    secret: newSecret(),
+    is_active: 1,
+    created_at: now,
+    updated_at: now,
+  };
+  await trx.insertInto('webhook_endpoints').values(row).execute();
+  return endpointWithSecret(trx, clock, row);
+}
+
+export interface EndpointChanges {
+  readonly url?: string | undefined;
+  readonly events?: readonly EventKind[] | undefined;
+  readonly description?: string | null | undefined;
+  readonly isActive?: boolean | undefined;
+}
+
+export async function updateEndpoint(trx: Kysely<OrgDb>, clock: Clock, id: string, changes: EndpointChanges): Promise<Endpoint> {
+  const row = await findEndpoint(trx, id);
+  await trx
+    .updateTable('webhook_endpoints')
+    .set({
+      url: changes.url,
+      events: changes.events === undefined ? undefined : JSON.stringify(changes.events),
+      description: changes.description,
+      is_active: changes.isActive === undefined ? undefined : changes.isActive ? 1 : 0,
+      updated_at: timestamp(clock),
+    })
+    .where('id', '=', row.id)
+    .execute();
+  return endpointView(trx, clock, await findEndpoint(trx, row.id));
+}
+
+/** Remove an endpoint; its deliveries go with it (on delete cascade). */
+export async function deleteEndpoint(trx: Kysely<OrgDb>, id: string): Promise<void> {
+  await findEndpoint(trx, id);
+  await trx.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
+}
+
+/** A new signing secret; the old one stops working at once. */
+export async function rotateSecret(trx: Kysely<OrgDb>, clock: Clock, id: string): Promise<EndpointWithSecret> {
+  const row = await findEndpoint(trx, id);
+  const secret = newSecret();
+  const updatedAt = timestamp(clock);
+  await trx.updateTable('webhook_endpoints').set({ secret, updated_at: updatedAt }).where('id', '=', row.id).execute();
+  return endpointWithSecret(trx, clock, { ...row, secret, updated_at: updatedAt });
+}
+
+export const deliverySchema = z.strictObject({
+  id: z.uuid().describe('the delivery, kept across its attempts (X-Service-Delivery)'),
+  endpointId: idOut('whe'),
+  eventId: idOut('evt'),
+  eventType: z.enum(eventKinds),
+  status: z.enum(deliveryStatuses),
+  attempts: z.number().int(),
+  responseStatus: z.number().int().nullable().describe("the HTTP status of the last attempt's response; null before one, or when none came"),
+  latencyMs: z.number().nullable().describe('milliseconds the last attempt took'),
+  error: z.string().nullable().describe('why the last attempt failed'),
+  createdAt: instant(),
+  lastAttemptAt: instant().nullable(),
+  nextAttemptAt: instant().nullable().describe('when it is next tried; null once succeeded or failed'),
+  completedAt: instant().nullable(),
 });
+export type Delivery = z.output<typeof deliverySchema>;
 
-export const listWebhooks = defineOperation({
-  name: 'webhooks.list',
-  summary: 'The webhook endpoints, with their 24-hour delivery stats, and the events available',
-  access: 'all-scopes',
-  method: 'GET',
-  path: '/webhooks',
-  async run(ctx) {
-    const db = orgOf(ctx).db;
-    const rows = await db.selectFrom('webhook_endpoints').selectAll().orderBy('created_at').orderBy('id').execute();
-    const endpoints = [];
-    for (const row of rows) endpoints.push(await endpointView(db, ctx, row));
-    return { data: { endpoints, availableEvents: [...eventKinds] } };
-  },
-});
-
-export const updateWebhook = defineOperation({
-  name: 'webhooks.update',
-  summary: 'Change a webhook endpoint: url, events, description, isActive (partial)',
-  access: 'all-scopes',
-  method: 'PATCH',
-  path: '/webhooks/{id}',
-  params: endpointParams,
-  body: {
-    url: z.string().max(2048).optional(),
-    events: events().optional(),
-    description: z.string().max(255).nullable().optional(),
-    isActive: z.boolean().optional(),
-  },
-  async run(ctx, input) {
-    if (input.url !== undefined) await checkWebhookUrl(input.url, ctx.webhookPolicy ?? strictPolicy);
-    const view = await orgOf(ctx).write(async (trx) => {
-      const row = await findEndpoint(trx, input.id);
-      const changes = {
-        url: input.url,
-        events: input.events === undefined ? undefined : JSON.stringify(input.events),
-        description: input.description,
-        is_active: input.isActive === undefined ? undefined : input.isActive ? 1 : 0,
-        updated_at: timestamp(ctx.clock),
-      };
-      await trx.updateTable('webhook_endpoints').set(changes).where('id', '=', row.id).execute();
-      return endpointView(trx, ctx, await findEndpoint(trx, row.id));
-    });
-    return { data: view };
-  },
-});
-
-export const deleteWebhook = defineOperation({
-  name: 'webhooks.delete',
-  summary: 'Remove a webhook endpoint and its delivery log',
-  access: 'all-scopes',
-  method: 'DELETE',
-  path: '/webhooks/{id}',
-  params: endpointParams,
-  async run(ctx, input) {
-    await orgOf(ctx).write(async (trx) => {
-      await findEndpoint(trx, input.id);
-      await trx.deleteFrom('webhook_endpoints').where('id', '=', input.id).execute();
-    });
-    return { data: { id: input.id, deleted: true } };
-  },
-});
-
-export const rotateWebhook = defineOperation({
-  name: 'webhooks.rotate',
-  secrets: ['secret'],
-  summary: 'A new signing secret for an endpoint; the old one stops working at once',
-  access: 'all-scopes',
-  method: 'POST',
-  path: '/webhooks/{id}/rotate',
-  params: endpointParams,
-  async run(ctx, input) {
-    const view = await orgOf(ctx).write(async (trx) => {
-      const row = await findEndpoint(trx, input.id);
-      const secret = newSecret();
-      const updatedAt = timestamp(ctx.clock);
-      await trx.updateTable('webhook_endpoints').set({ secret, updated_at: updatedAt }).where('id', '=', row.id).execute();
-      return endpointView(trx, ctx, { ...row, secret, updated_at: updatedAt }, true);
-    });
-    return { data: view };
-  },
-});
-
-export function deliveryView(row: WebhookDeliveriesTable) {
+export function deliveryView(row: WebhookDeliveriesTable): Delivery {
   return {
     id: row.id,
     endpointId: row.endpoint_id,
     eventId: row.event_id,
-    eventType: row.event,
+    eventType: row.event as EventKind,
     status: row.status,
     attempts: row.attempts,
     responseStatus: row.response_status,
@@ -200,32 +200,6 @@ export function deliveryView(row: WebhookDeliveriesTable) {
     completedAt: row.completed_at,
   };
 }
-
-export const listDeliveries = defineOperation({
-  name: 'webhooks.deliveries',
-  summary: "An endpoint's delivery log, newest first",
-  access: 'all-scopes',
-  method: 'GET',
-  path: '/webhook-endpoints/{id}/deliveries',
-  params: endpointParams,
-  query: { status: z.enum(['pending', 'succeeded', 'failed']).optional(), ...pageQuery(20) },
-  async run(ctx, input) {
-    const db = orgOf(ctx).db;
-    await findEndpoint(db, input.id);
-    let q = db.selectFrom('webhook_deliveries').where('endpoint_id', '=', input.id);
-    if (input.status) q = q.where('status', '=', input.status);
-    const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-    const rows = await q
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('event_at', 'desc')
-      .orderBy('event_id', 'desc')
-      .limit(input.limit)
-      .offset(pageOffset(input.page, input.limit))
-      .execute();
-    return { data: rows.map(deliveryView), meta: pageMeta(Number(total), input.page, input.limit) };
-  },
-});
 
 /** A delivery id: a UUID, kept across the delivery's attempts (X-Service-Delivery). */
 export const newDeliveryId = (): string => randomUUID();

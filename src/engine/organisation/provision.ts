@@ -12,7 +12,7 @@ import { timestamp, type Clock } from '../clock.js';
 import { monthDay } from '../schema.js';
 import { provisionChart } from '../ledger/chart.js';
 import { insertKey } from '../integration/api-keys.js';
-import { scopes } from '../integration/scopes.js';
+import { scopes } from '../scopes.js';
 import { businessTypes, vatSchemes, type BusinessType } from './organisation.js';
 import { flatRateBasisPoints, flatRatePercent } from './settings.js';
 import type { Store } from '../../store/store.js';

@@ -7,7 +7,7 @@ import { timestamp, today, type Clock } from '../clock.js';
 import { seedDemoActivity } from './demo-activity.js';
 import { seedDemoSales } from './demo-sales.js';
 import { insertKey } from '../integration/api-keys.js';
-import { scopes } from '../integration/scopes.js';
+import { scopes } from '../scopes.js';
 import { createOrganisation } from '../organisation/provision.js';
 import { platformSetting, setPlatformSetting } from './settings.js';
 import type { Store } from '../../store/store.js';

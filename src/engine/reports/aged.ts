@@ -13,14 +13,18 @@
  * report's total equals the control account's balance at that date.
  */
 import type { Kysely } from 'kysely';
+import { z } from 'zod';
 import { daysBetween } from '../dates.js';
+import { pence } from '../schema.js';
+import { day, idOut } from '../output.js';
 import { sum } from './balances.js';
 import type { InvoiceKind, OrgDb } from '../../store/tables.js';
 
 export const buckets = ['current', 'days1to30', 'days31to60', 'days61to90', 'days90plus'] as const;
 export type Bucket = (typeof buckets)[number];
+const bucketLabels = ['current', '1-30', '31-60', '61-90', '90+'] as const;
 
-const labels: Readonly<Record<Bucket, string>> = {
+const labels: Readonly<Record<Bucket, (typeof bucketLabels)[number]>> = {
   current: 'current',
   days1to30: '1-30',
   days31to60: '31-60',
@@ -36,7 +40,41 @@ export function bucketOf(daysOverdue: number): Bucket {
   return 'days90plus';
 }
 
+const bucketTotals = {
+  current: pence(),
+  days1to30: pence(),
+  days31to60: pence(),
+  days61to90: pence(),
+  days90plus: pence(),
+  total: pence(),
+};
 type Totals = Record<Bucket | 'total', number>;
+
+const agedEntry = z.strictObject({
+  id: z.string().describe('the invoice, bill or credit note'),
+  type: z.enum(['invoice', 'credit_note']),
+  invoiceNumber: z.string().nullable().describe('the number of the invoice, bill or credit note'),
+  issueDate: day(),
+  dueDate: day().describe("a credit note's own date"),
+  total: pence().describe("negative for a credit note: credit owed to the contact"),
+  amountPaid: pence().describe('paid by the report date; for a credit note, minus what was allocated or refunded'),
+  amountCredited: pence().describe('credit allocated by the report date'),
+  outstanding: pence(),
+  daysOverdue: z.number().int().describe('report date − due date, never below 0; 0 for a credit note'),
+  agingBucket: z.enum(bucketLabels),
+});
+type AgedEntry = z.output<typeof agedEntry>;
+
+export const agedReportSchema = z.strictObject({
+  reportDate: day(),
+  reportTitle: z.enum(['Aged Debtors', 'Aged Creditors']),
+  contacts: z
+    .array(z.strictObject({ contactId: idOut('cont'), contactName: z.string(), invoices: z.array(agedEntry), ...bucketTotals }))
+    .describe('by name: each contact with something outstanding, its documents by due date and its totals by bucket'),
+  totals: z.strictObject(bucketTotals),
+  summary: z.strictObject({ totalContacts: z.number().int(), totalInvoices: z.number().int() }),
+});
+export type AgedReport = z.output<typeof agedReportSchema>;
 
 const zero = (): Totals => ({ current: 0, days1to30: 0, days31to60: 0, days61to90: 0, days90plus: 0, total: 0 });
 
@@ -49,7 +87,7 @@ function sumsBy(db: Kysely<OrgDb>, table: 'payments' | 'credit_allocations' | 'r
     .groupBy(key);
 }
 
-export async function agedReport(db: Kysely<OrgDb>, kind: InvoiceKind, asOfDate: string) {
+export async function agedReport(db: Kysely<OrgDb>, kind: InvoiceKind, asOfDate: string): Promise<AgedReport> {
   const paid = sumsBy(db, 'payments', 'invoice_id', asOfDate).as('paid');
   const credited = sumsBy(db, 'credit_allocations', 'invoice_id', asOfDate).as('credited');
   const rows = await db
@@ -110,7 +148,7 @@ export async function agedReport(db: Kysely<OrgDb>, kind: InvoiceKind, asOfDate:
   ].filter((e) => e.entry.outstanding !== 0);
   entries.sort((a, b) => (a.contactName < b.contactName ? -1 : a.contactName > b.contactName ? 1 : a.contactId < b.contactId ? -1 : a.contactId > b.contactId ? 1 : 0));
 
-  const contacts: { contactId: string; contactName: string; invoices: ReturnType<typeof row>[]; totals: Totals }[] = [];
+  const contacts: { contactId: string; contactName: string; invoices: (AgedEntry & { bucket: Bucket })[]; totals: Totals }[] = [];
   const totals = zero();
   for (const { contactId, contactName, entry } of entries) {
     const outstanding = entry.outstanding;
@@ -146,7 +184,7 @@ function row(
   amountCredited: number,
   asOfDate: string,
   type: 'invoice' | 'credit_note',
-) {
+): AgedEntry & { bucket: Bucket } {
   const outstanding = r.total - amountPaid - amountCredited;
   const daysOverdue = type === 'credit_note' ? 0 : Math.max(daysBetween(r.due_date, asOfDate), 0);
   const bucket = bucketOf(daysOverdue);

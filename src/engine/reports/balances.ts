@@ -4,7 +4,12 @@
  * result is ordered by code, so the same ledger gives the same output.
  */
 import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { day } from '../output.js';
 import type { AccountsTable, OrgDb } from '../../store/tables.js';
+
+/** The dates a report covers, both included. */
+export const periodSchema = z.strictObject({ from: day(), to: day() });
 
 export interface AccountBalance {
   readonly id: string;

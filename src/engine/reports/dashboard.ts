@@ -16,14 +16,43 @@
  *   (debits to 2200), never below 0; not_registered, 0.
  */
 import type { Kysely } from 'kysely';
+import { z } from 'zod';
 import { addDays, addYears, fiscalYearContaining } from '../dates.js';
-import { loadOrganisation } from '../organisation/organisation.js';
-import { naturalBalance, postedBalances, sum, type AccountBalance } from './balances.js';
+import { loadOrganisation, vatSchemes } from '../organisation/organisation.js';
+import { pence } from '../schema.js';
+import { naturalBalance, periodSchema, postedBalances, sum, type AccountBalance } from './balances.js';
 import type { OrgDb } from '../../store/tables.js';
+
+const measureSchema = z.strictObject({
+  current: pence().describe('the fiscal year to date'),
+  prior: pence().describe('the same days a year earlier'),
+  change: z.number().nullable().describe('(current − prior) / |prior| × 100, to one decimal place; null when prior is 0'),
+});
+type Measure = z.output<typeof measureSchema>;
+
+const openDocuments = z.strictObject({ count: z.number().int(), total: pence().describe('what they still owe') });
+
+export const dashboardSchema = z.strictObject({
+  currentPeriod: periodSchema.describe('the fiscal year to date'),
+  priorPeriod: periodSchema.describe('the same days a year earlier'),
+  bankBalance: pence(),
+  accountsReceivable: pence(),
+  accountsPayable: pence(),
+  revenue: measureSchema,
+  expenses: measureSchema,
+  netProfit: measureSchema,
+  overdueInvoices: openDocuments.describe('sent or overdue sales invoices due before today'),
+  upcomingBills: openDocuments.describe('approved bills due from today to 30 days ahead'),
+  taxSetAside: z.strictObject({
+    vatScheme: z.enum(vatSchemes),
+    vat: pence().describe('VAT to set aside for HMRC today, by the scheme; negative when a refund is due'),
+  }),
+});
+export type Dashboard = z.output<typeof dashboardSchema>;
 
 const change = (current: number, prior: number): number | null => (prior === 0 ? null : Math.round(((current - prior) / Math.abs(prior)) * 1000) / 10);
 
-const measure = (current: number, prior: number) => ({ current, prior, change: change(current, prior) });
+const measure = (current: number, prior: number): Measure => ({ current, prior, change: change(current, prior) });
 
 function profit(balances: readonly AccountBalance[]) {
   const revenue = sum(balances.filter((b) => b.accountType === 'revenue').map(naturalBalance));
@@ -34,7 +63,7 @@ function profit(balances: readonly AccountBalance[]) {
 /** a × bp / 10000 to the nearest integer, halves away from zero. */
 const percentOf = (amount: number, basisPoints: number): number => Math.sign(amount) * Math.floor((2 * Math.abs(amount) * basisPoints + 10_000) / 20_000);
 
-export async function dashboard(db: Kysely<OrgDb>, todayDate: string) {
+export async function dashboard(db: Kysely<OrgDb>, todayDate: string): Promise<Dashboard> {
   const org = await loadOrganisation(db);
   const fy = fiscalYearContaining(todayDate, org.fiscal_year_start);
   const currentPeriod = { from: fy.startDate, to: todayDate };

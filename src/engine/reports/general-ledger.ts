@@ -4,12 +4,45 @@
  * order with a running balance, totals and closing balance (debit − credit).
  */
 import type { Kysely } from 'kysely';
+import { z } from 'zod';
 import { addDays } from '../dates.js';
-import { findAccount } from '../ledger/accounts.js';
-import { postedBalances } from './balances.js';
+import { accountTypes, findAccount } from '../ledger/accounts.js';
+import { pence } from '../schema.js';
+import { day, idOut } from '../output.js';
+import { periodSchema, postedBalances } from './balances.js';
 import type { OrgDb } from '../../store/tables.js';
 
-export async function generalLedger(db: Kysely<OrgDb>, from: string, to: string, accountId?: string) {
+const ledgerLine = z.strictObject({
+  id: idOut('txn').describe('the transaction'),
+  date: day(),
+  description: z.string(),
+  reference: z.string().nullable(),
+  debit: pence(),
+  credit: pence(),
+  runningBalance: pence().describe('debit − credit, from the opening balance to this line'),
+});
+
+export const generalLedgerSchema = z.strictObject({
+  period: periodSchema,
+  accounts: z
+    .array(
+      z.strictObject({
+        id: idOut('acc'),
+        code: z.string(),
+        name: z.string(),
+        accountType: z.enum(accountTypes),
+        openingBalance: pence().describe('debit − credit of the lines before from'),
+        transactions: z.array(ledgerLine),
+        closingBalance: pence(),
+        totalDebit: pence(),
+        totalCredit: pence(),
+      }),
+    )
+    .describe('by code: every account with an opening balance or lines in the period, or the one asked for'),
+});
+export type GeneralLedger = z.output<typeof generalLedgerSchema>;
+
+export async function generalLedger(db: Kysely<OrgDb>, from: string, to: string, accountId?: string): Promise<GeneralLedger> {
   const only = accountId === undefined ? undefined : await findAccount(db, accountId);
   const opening = new Map((await postedBalances(db, { to: addDays(from, -1) })).map((b) => [b.id, b.net]));
   // Lines only, in posting order; grouped by account below (the accounts come from their own query).

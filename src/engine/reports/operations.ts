@@ -3,11 +3,11 @@ import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';
 import { today } from '../clock.js';
 import { checkRange, idOf, reportDate } from '../schema.js';
-import { balanceSheet, profitLoss, trialBalance } from './statements.js';
-import { generalLedger } from './general-ledger.js';
-import { vatReturn } from './vat.js';
-import { dashboard } from './dashboard.js';
-import { agedReport } from './aged.js';
+import { balanceSheet, balanceSheetSchema, profitLoss, profitLossSchema, trialBalance, trialBalanceSchema } from './statements.js';
+import { generalLedger, generalLedgerSchema } from './general-ledger.js';
+import { vatReturn, vatReturnSchema } from './vat.js';
+import { dashboard, dashboardSchema } from './dashboard.js';
+import { agedReport, agedReportSchema } from './aged.js';
 
 const range = { from: reportDate(), to: reportDate() };
 
@@ -19,6 +19,7 @@ export const profitLossOp = defineOperation({
   path: '/reports/profit-loss',
   query: { ...range, comparative: z.boolean().default(false) },
   cli: { group: 'report' },
+  output: profitLossSchema,
   async run(ctx, input) {
     checkRange(input.from, input.to);
     return { data: await profitLoss(orgOf(ctx).db, input.from, input.to, input.comparative) };
@@ -33,6 +34,7 @@ export const balanceSheetOp = defineOperation({
   path: '/reports/balance-sheet',
   query: { asOf: reportDate() },
   cli: { group: 'report' },
+  output: balanceSheetSchema,
   async run(ctx, input) {
     return { data: await balanceSheet(orgOf(ctx).db, input.asOf) };
   },
@@ -46,6 +48,7 @@ export const trialBalanceOp = defineOperation({
   path: '/reports/trial-balance',
   query: { asOf: reportDate().optional() },
   cli: { group: 'report' },
+  output: trialBalanceSchema,
   async run(ctx, input) {
     return { data: await trialBalance(orgOf(ctx).db, input.asOf ?? today(ctx.clock)) };
   },
@@ -59,6 +62,7 @@ export const generalLedgerOp = defineOperation({
   path: '/reports/general-ledger',
   query: { ...range, accountId: idOf('acc').optional() },
   cli: { group: 'report' },
+  output: generalLedgerSchema,
   async run(ctx, input) {
     checkRange(input.from, input.to);
     return { data: await generalLedger(orgOf(ctx).db, input.from, input.to, input.accountId) };
@@ -74,6 +78,7 @@ export const vatReturnOp = defineOperation({
   path: '/reports/vat',
   query: range,
   cli: { group: 'report' },
+  output: vatReturnSchema,
   async run(ctx, input) {
     checkRange(input.from, input.to);
     return { data: await vatReturn(orgOf(ctx).db, input.from, input.to) };
@@ -87,6 +92,7 @@ export const dashboardOp = defineOperation({
   method: 'GET',
   path: '/reports/dashboard',
   cli: { group: 'report' },
+  output: dashboardSchema,
   async run(ctx) {
     return { data: await dashboard(orgOf(ctx).db, today(ctx.clock)) };
   },
@@ -100,6 +106,7 @@ export const agedDebtorsOp = defineOperation({
   path: '/reports/aged-debtors',
   query: { asOfDate: reportDate().optional() },
   cli: { group: 'report' },
+  output: agedReportSchema,
   async run(ctx, input) {
     return { data: await agedReport(orgOf(ctx).db, 'sales', input.asOfDate ?? today(ctx.clock)) };
   },
@@ -113,6 +120,7 @@ export const agedCreditorsOp = defineOperation({
   path: '/reports/aged-creditors',
   query: { asOfDate: reportDate().optional() },
   cli: { group: 'report' },
+  output: agedReportSchema,
   async run(ctx, input) {
     return { data: await agedReport(orgOf(ctx).db, 'purchase', input.asOfDate ?? today(ctx.clock)) };
   },

@@ -3,14 +3,37 @@
  * parameters and the posted ledger to data.
  */
 import type { Kysely } from 'kysely';
+import { z } from 'zod';
 import { addDays, daysBetween, fiscalYearContaining } from '../dates.js';
 import { loadOrganisation } from '../organisation/organisation.js';
-import { naturalBalance, postedBalances, sum, type AccountBalance } from './balances.js';
+import { pence } from '../schema.js';
+import { day, idOut } from '../output.js';
+import { naturalBalance, periodSchema, postedBalances, sum, type AccountBalance } from './balances.js';
 import type { OrgDb } from '../../store/tables.js';
 
-const line = (b: AccountBalance) => ({ id: b.id, code: b.code, name: b.name, balance: naturalBalance(b) });
+const statementLine = z.strictObject({
+  id: idOut('acc').nullable().describe("the account; null for the balance sheet's earnings lines, which no account holds"),
+  code: z.string().nullable().describe("null for the balance sheet's earnings lines"),
+  name: z.string(),
+  balance: pence().describe('debit − credit for assets and expenses, credit − debit for the rest'),
+});
+type StatementLine = z.output<typeof statementLine>;
 
-export async function trialBalance(db: Kysely<OrgDb>, asOf: string) {
+const section = z.strictObject({ accounts: z.array(statementLine), total: pence() });
+
+const line = (b: AccountBalance): StatementLine => ({ id: b.id, code: b.code, name: b.name, balance: naturalBalance(b) });
+
+export const trialBalanceSchema = z.strictObject({
+  asOf: day(),
+  accounts: z
+    .array(z.strictObject({ id: idOut('acc'), code: z.string(), name: z.string(), debit: pence(), credit: pence() }))
+    .describe('every account whose balance is not zero, by code; a balance is either a debit or a credit, the other 0'),
+  totals: z.strictObject({ debit: pence(), credit: pence() }),
+  balanced: z.boolean().describe('whether the debit and credit totals are equal'),
+});
+export type TrialBalance = z.output<typeof trialBalanceSchema>;
+
+export async function trialBalance(db: Kysely<OrgDb>, asOf: string): Promise<TrialBalance> {
   const balances = (await postedBalances(db, { to: asOf })).filter((b) => b.net !== 0);
   const accounts = balances.map((b) => ({ id: b.id, code: b.code, name: b.name, debit: Math.max(b.net, 0), credit: Math.max(-b.net, 0) }));
   const totals = { debit: sum(accounts.map((a) => a.debit)), credit: sum(accounts.map((a) => a.credit)) };
@@ -42,9 +65,22 @@ export function priorPeriod(from: string, to: string): { from: string; to: strin
   return { from: addDays(priorTo, -(length - 1)), to: priorTo };
 }
 
-export async function profitLoss(db: Kysely<OrgDb>, from: string, to: string, comparative: boolean) {
+export const profitLossSchema = z.strictObject({
+  period: periodSchema,
+  revenue: section,
+  expenses: section,
+  grossProfit: pence().describe('revenue less the expenses marked as cost of sales'),
+  netProfit: pence(),
+  comparative: z
+    .strictObject({ period: periodSchema, totalRevenue: pence(), totalExpenses: pence(), netProfit: pence() })
+    .nullable()
+    .describe('the prior period of the same length, ending the day before from; null unless comparative=true'),
+});
+export type ProfitLoss = z.output<typeof profitLossSchema>;
+
+export async function profitLoss(db: Kysely<OrgDb>, from: string, to: string, comparative: boolean): Promise<ProfitLoss> {
   const current = await profitAndLoss(db, from, to);
-  let prior = null;
+  let prior: ProfitLoss['comparative'] = null;
   if (comparative) {
     const period = priorPeriod(from, to);
     const p = await profitAndLoss(db, period.from, period.to);
@@ -59,7 +95,17 @@ export async function profitLoss(db: Kysely<OrgDb>, from: string, to: string, co
  * "Current year earnings", earlier years' as "Prior years' earnings", so
  * assets = liabilities + equity holds on any balanced ledger.
  */
-export async function balanceSheet(db: Kysely<OrgDb>, asOf: string) {
+export const balanceSheetSchema = z.strictObject({
+  asOf: day(),
+  assets: section,
+  liabilities: section,
+  equity: section.describe("equity accounts, then the profit not yet closed into retained earnings: \"Prior years' earnings\" and \"Current year earnings\""),
+  netAssets: pence().describe('assets less liabilities'),
+  checksum: z.boolean().describe('whether assets = liabilities + equity'),
+});
+export type BalanceSheet = z.output<typeof balanceSheetSchema>;
+
+export async function balanceSheet(db: Kysely<OrgDb>, asOf: string): Promise<BalanceSheet> {
   const org = await loadOrganisation(db);
   const yearStart = fiscalYearContaining(asOf, org.fiscal_year_start).startDate;
   const balances = await postedBalances(db, { to: asOf });
@@ -75,7 +121,7 @@ export async function balanceSheet(db: Kysely<OrgDb>, asOf: string) {
   const assets = section('asset');
   const liabilities = section('liability');
   const equity = section('equity');
-  const synthetic = [
+  const synthetic: StatementLine[] = [
     { id: null, code: null, name: "Prior years' earnings", balance: prior },
     { id: null, code: null, name: 'Current year earnings', balance: current },
   ].filter((e) => e.balance !== 0);

@@ -17,8 +17,11 @@
  * no return (422).
  */
 import { sql, type Kysely } from 'kysely';
+import { z } from 'zod';
 import { AppError } from '../errors.js';
-import { loadOrganisation } from '../organisation/organisation.js';
+import { loadOrganisation, vatSchemes } from '../organisation/organisation.js';
+import { pence } from '../schema.js';
+import { periodSchema } from './balances.js';
 import type { OrgDb } from '../../store/tables.js';
 
 export const boxDescriptions = {
@@ -42,7 +45,19 @@ const flatRateDescriptions = {
 /** a × bp / 10000 to the nearest integer, halves away from zero. */
 const percentOf = (amount: number, basisPoints: number): number => Math.sign(amount) * Math.floor((2 * Math.abs(amount) * basisPoints + 10_000) / 20_000);
 
-export async function vatReturn(db: Kysely<OrgDb>, from: string, to: string) {
+const boxNames = ['box1', 'box2', 'box3', 'box4', 'box5', 'box6', 'box7', 'box8', 'box9'] as const;
+const perBox = <T extends z.ZodType>(value: () => T) => z.strictObject(Object.fromEntries(boxNames.map((b) => [b, value()])) as Record<(typeof boxNames)[number], T>);
+
+export const vatReturnSchema = z.strictObject({
+  period: periodSchema,
+  scheme: z.enum(vatSchemes).exclude(['not_registered']),
+  flatRatePercent: z.number().nullable().describe('the flat rate percentage (16.5 for 16.5%); null under the standard scheme'),
+  boxes: perBox(() => pence()),
+  description: perBox(() => z.string()).describe("what each box holds, in the scheme's words"),
+});
+export type VatReturn = z.output<typeof vatReturnSchema>;
+
+export async function vatReturn(db: Kysely<OrgDb>, from: string, to: string): Promise<VatReturn> {
   const org = await loadOrganisation(db);
   if (org.vat_scheme === 'not_registered') {
     throw new AppError('unprocessable_entity', 'the organisation is not registered for VAT (vatScheme not_registered), so it has no VAT return');
