@@ -15,6 +15,7 @@ import { addDays } from '../dates.js';
 import { loadOrganisation } from '../organisation/organisation.js';
 import { createTransaction, removeTransaction, replaceDraft, setTransactionStatus, type LineInput, type Posting, type TransactionInput } from '../ledger/posting.js';
 import { findContact } from './contacts.js';
+import { allocateNumber, invoiceNumbers } from './document-numbers.js';
 import { itemInputsOf, itemView, loadItems, priceItems, saveItems, type ItemInput, type Priced } from './items.js';
 import type { AccountsTable, ContactsTable, InvoiceKind, InvoicesTable, InvoiceStatus, OrgDb } from '../../store/tables.js';
 
@@ -207,23 +208,11 @@ async function ledgerInput(db: Kysely<OrgDb>, k: Kind, id: string, number: strin
   };
 }
 
-/** The next invoice number from the organisation's prefix and counter, taken inside the caller's transaction. */
-async function allocateInvoiceNumber(trx: Kysely<OrgDb>): Promise<string> {
-  const org = await loadOrganisation(trx);
-  const number = `${org.invoice_prefix}${String(org.invoice_next_number).padStart(4, '0')}`;
-  const taken = await trx.selectFrom('invoices').select('id').where('kind', '=', 'sales').where('number', '=', number).executeTakeFirst();
-  if (taken) {
-    throw new AppError('duplicate_entry', `invoice number ${number} is already used by ${taken.id}: set invoiceNextNumber in the organisation settings past it`);
-  }
-  await trx.updateTable('organisation').set({ invoice_next_number: org.invoice_next_number + 1 }).execute();
-  return number;
-}
-
 /** Create a draft invoice or bill with its draft ledger entries; its row. */
 export async function createDocument(trx: Kysely<OrgDb>, k: Kind, posting: Posting, input: DocumentInput, extra: { quoteId?: string } = {}): Promise<InvoicesTable> {
   const c = await computeDocument(trx, k, posting.clock, input);
   const id = newId(k.idPrefix, posting.clock.now());
-  const number = k.kind === 'sales' ? await allocateInvoiceNumber(trx) : (input.number ?? null);
+  const number = k.kind === 'sales' ? await allocateNumber(trx, invoiceNumbers) : (input.number ?? null);
   const txn = await createTransaction(trx, posting, await ledgerInput(trx, k, id, number, c, 'draft'));
   const now = timestamp(posting.clock);
   const row: InvoicesTable = {

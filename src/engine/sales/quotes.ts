@@ -18,6 +18,7 @@ import { loadOrganisation } from '../organisation/organisation.js';
 import type { Posting } from '../ledger/posting.js';
 import { itemInputsOf, itemsInput, itemView, loadItems, priceItems, saveItems, type ItemInput } from './items.js';
 import { computeDocument, createDocument, documentView, salesInvoice } from './documents.js';
+import { allocateNumber, quoteNumbers } from './document-numbers.js';
 import type { OrgDb, QuotesTable, QuoteStatus } from '../../store/tables.js';
 
 const posting = (ctx: Ctx): Posting => ({ clock: ctx.clock, actor: actorOf(ctx) });
@@ -110,15 +111,6 @@ function validUntilOf(issueDate: string, given: string | undefined, validityDays
   return validUntil;
 }
 
-async function allocateQuoteNumber(trx: Kysely<OrgDb>): Promise<string> {
-  const org = await loadOrganisation(trx);
-  const number = `${org.quote_prefix}${String(org.quote_next_number).padStart(4, '0')}`;
-  const taken = await trx.selectFrom('quotes').select('id').where('number', '=', number).executeTakeFirst();
-  if (taken) throw new AppError('duplicate_entry', `quote number ${number} is already used by ${taken.id}: set quoteNextNumber in the organisation settings past it`);
-  await trx.updateTable('organisation').set({ quote_next_number: org.quote_next_number + 1 }).execute();
-  return number;
-}
-
 export const createQuote = defineOperation({
   name: 'quotes.create',
   summary: 'Create a draft quote, numbered with the quote prefix (never in the ledger)',
@@ -134,7 +126,7 @@ export const createQuote = defineOperation({
       const now = timestamp(ctx.clock);
       const row: QuotesTable = {
         id: newId('quo', ctx.clock.now()),
-        number: await allocateQuoteNumber(trx),
+        number: await allocateNumber(trx, quoteNumbers),
         status: 'draft',
         contact_id: c.contact.id,
         currency: c.currency,
