@@ -1,6 +1,6 @@
 /**
- * Line items of invoices, bills and quotes: the input shape, and the
- * arithmetic. Per line, in integer pence:
+ * Line items of invoices, bills and quotes: the input shape, the
+ * arithmetic, the view and storage. Per line, in integer pence:
  *   net       = quantity × unitPrice, rounded to the nearest penny (halves away from zero);
  *   vatAmount = net × rate / 100, rounded the same way;
  *   lineTotal = net + vatAmount.
@@ -16,6 +16,7 @@ import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import { sterling } from '../money.js';
 import { idOf, pence } from '../schema.js';
+import { idOut } from '../output.js';
 import type { Clock } from '../clock.js';
 import type { DocumentItemsTable, OrgDb, OrganisationTable, VatRateName } from '../../store/tables.js';
 
@@ -115,7 +116,29 @@ export function priceItems(items: readonly ItemInput[], scheme: VatScheme): Pric
   return { items: priced, subtotal, vatAmount, total };
 }
 
-export function itemView(row: DocumentItemsTable | (PricedItem & { id?: string })) {
+/** A stored line of an invoice, bill, quote or credit note. */
+export const itemSchema = z.strictObject({
+  id: idOut('line'),
+  description: z.string(),
+  quantity: z.number(),
+  unitPrice: pence(),
+  vatRate: z.number().describe('the percentage charged: 20, 5 or 0 (0 also when exempt or not VAT-registered)'),
+  vatRateName: z.enum(vatRateNames),
+  netAmount: pence().describe('quantity × unitPrice, rounded to the penny'),
+  vatAmount: pence(),
+  lineTotal: pence(),
+  accountId: z.string().nullable().describe('the revenue (invoice, quote) or expense (bill) account the line posts to'),
+});
+
+/** A line priced but not stored (a preview): no id yet. */
+export const pricedItemSchema = itemSchema.omit({ id: true });
+
+export type ItemView = z.output<typeof itemSchema>;
+export type PricedItemView = z.output<typeof pricedItemSchema>;
+
+export function itemView(row: PricedItem): PricedItemView;
+export function itemView(row: DocumentItemsTable): ItemView;
+export function itemView(row: DocumentItemsTable | PricedItem): ItemView | PricedItemView {
   if ('document_id' in row) {
     return {
       id: row.id,
@@ -131,7 +154,6 @@ export function itemView(row: DocumentItemsTable | (PricedItem & { id?: string }
     };
   }
   return {
-    ...(row.id === undefined ? {} : { id: row.id }),
     description: row.description,
     quantity: row.quantity,
     unitPrice: row.unitPrice,
@@ -143,8 +165,6 @@ export function itemView(row: DocumentItemsTable | (PricedItem & { id?: string }
     accountId: row.accountId,
   };
 }
-
-export type ItemView = ReturnType<typeof itemView>;
 
 /** Store a document's lines, replacing any it had. */
 export async function saveItems(trx: Kysely<OrgDb>, clock: Clock, documentId: string, items: readonly PricedItem[]): Promise<void> {

@@ -17,7 +17,10 @@ import { pageMeta, pageOffset, pageQuery, sortQuery } from '../pagination.js';
 import { loadOrganisation } from '../organisation/organisation.js';
 import type { Posting } from '../ledger/posting.js';
 import { itemInputsOf, itemsInput, itemView, loadItems, priceItems, saveItems, type ItemInput } from './items.js';
-import { computeDocument, createDocument, documentView, salesInvoice } from './documents.js';
+import { salesInvoice } from './documents.js';
+import { computeDocument } from './document-pricing.js';
+import { createDocument } from './document-lifecycle.js';
+import { documentView } from './document-view.js';
 import { allocateNumber, quoteNumbers } from './document-numbers.js';
 import type { OrgDb, QuotesTable, QuoteStatus } from '../../store/tables.js';
 
