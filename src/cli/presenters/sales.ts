@@ -1,5 +1,9 @@
 /** The presenters of sales and purchases: contacts, invoices, bills, quotes and credit notes, one a row. */
-import { legacy, type Presented, type Presenter } from './index.js';
+import { legacy, listPresenter, type Presented, type Presenter } from './index.js';
+import { listInvoices } from '../../engine/sales/invoice-ops.js';
+import { listBills } from '../../engine/sales/bill-ops.js';
+import type { BillSummary, InvoiceSummary } from '../../engine/sales/document-view.js';
+import type { Operation } from '../../engine/operation.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- untyped until the operations declare their outputs */
 export const salesPresenters: readonly Presenter[] = [
@@ -9,8 +13,8 @@ export const salesPresenters: readonly Presenter[] = [
     money: [],
     rows: d.map((c: any) => [c.id, c.contactType, c.name, c.company, c.email, c.paymentTerms]),
   })),
-  legacy('invoices.list', (d) => documents('Invoices', 'invoiceNumber', d)),
-  legacy('bills.list', (d) => documents('Bills', 'billNumber', d)),
+  documents(listInvoices, 'Invoices', 'invoiceNumber'),
+  documents(listBills, 'Bills', 'billNumber'),
   legacy('credit-notes.list', (d) => creditNotes('Credit notes', 'invoiceNumber', d)),
   legacy('supplier-credit-notes.list', (d) => creditNotes('Supplier credit notes', 'billNumber', d)),
   legacy('quotes.list', (d) => ({
@@ -22,14 +26,19 @@ export const salesPresenters: readonly Presenter[] = [
 ];
 
 /** Invoices or bills, one a row, amounts in pounds. */
-function documents(title: string, numberField: string, d: any[]): Presented {
-  return {
-    title,
-    columns: ['number', 'status', 'contact', 'issued', 'due', 'total', 'amount due', 'id'],
-    money: [5, 6],
-    rows: d.map((x) => [x[numberField], x.status, x.contactName, x.issueDate, x.dueDate, x.total, x.amountDue, x.id]),
-  };
+function documents<R extends InvoiceSummary | BillSummary>(op: Operation<readonly R[]>, title: string, numberField: keyof R & string): Presenter {
+  return listPresenter(op, title, [
+    ['number', numberField],
+    ['status', 'status'],
+    ['contact', 'contactName'],
+    ['issued', 'issueDate'],
+    ['due', 'dueDate'],
+    ['total', 'total'],
+    ['amount due', 'amountDue'],
+    ['id', 'id'],
+  ]);
 }
+
 /** Credit notes, one a row: what each credited and the credit it has left, in pounds. */
 function creditNotes(title: string, documentField: string, d: any[]): Presented {
   return {
