@@ -31,11 +31,11 @@ import {
   setInvoiceStatus,
   updateInvoice,
   voidInvoiceOp,
-} from './sales/invoices.js';
-import { sweepOp } from './sales/overdue.js';
+  sweepOp,
+} from './sales/invoice-ops.js';
 import { getRequest, listRequests } from './integration/request-log.js';
 import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, rotateWebhook, updateWebhook } from './integration/webhook-ops.js';
-import { approveBill, createBill, deleteBill, getBill, listBills, payBill, removeBillPayment, updateBill, voidBill } from './sales/bills.js';
+import { approveBill, createBill, deleteBill, getBill, listBills, payBill, removeBillPayment, updateBill, voidBill } from './sales/bill-ops.js';
 import { creditNoteOperations, supplierCreditNoteOperations } from './sales/credit-note-ops.js';
 import { convertQuote, createQuote, deleteQuote, getQuote, listQuotes, previewQuote, setQuoteStatus, updateQuote } from './sales/quote-ops.js';
 import {

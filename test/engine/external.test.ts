@@ -9,7 +9,7 @@ import { newBooks } from '../helpers/index.js';
 import { AppError } from '../../src/engine/errors.js';
 import { sendMail, type MailMessage, type Mailer } from '../../src/engine/mail.js';
 import { assertOutsideTransaction } from '../../src/engine/external.js';
-import { createInvoice, getInvoice, sendInvoice } from '../../src/engine/sales/invoices.js';
+import { createInvoice, getInvoice, sendInvoice } from '../../src/engine/sales/invoice-ops.js';
 import { createContact } from '../../src/engine/sales/contact-ops.js';
 import { parseOperationInput } from '../../src/engine/input.js';
 import type { Ctx, Operation } from '../../src/engine/operation.js';

@@ -1,10 +1,13 @@
 /** The presenters of sales and purchases: contacts, invoices, bills, quotes and credit notes, one a row. */
-import { legacy, listPresenter, type Presented, type Presenter } from './index.js';
+import { listPresenter, type Presenter } from './index.js';
 import { listContacts } from '../../engine/sales/contact-ops.js';
 import { listQuotes } from '../../engine/sales/quote-ops.js';
 import { listCreditNotesOp, listSupplierCreditNotesOp } from '../../engine/sales/credit-note-ops.js';
+import { listInvoices } from '../../engine/sales/invoice-ops.js';
+import { listBills } from '../../engine/sales/bill-ops.js';
+import type { BillSummary, InvoiceSummary } from '../../engine/sales/document-view.js';
+import type { Operation } from '../../engine/operation.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- untyped until the operations declare their outputs */
 export const salesPresenters: readonly Presenter[] = [
   listPresenter(listContacts, 'Contacts', [
     ['id', 'id'],
@@ -14,8 +17,8 @@ export const salesPresenters: readonly Presenter[] = [
     ['email', 'email'],
     ['terms', 'paymentTerms'],
   ]),
-  legacy('invoices.list', (d) => documents('Invoices', 'invoiceNumber', d)),
-  legacy('bills.list', (d) => documents('Bills', 'billNumber', d)),
+  documents(listInvoices, 'Invoices', 'invoiceNumber'),
+  documents(listBills, 'Bills', 'billNumber'),
   // What each credit note credited and the credit it has left.
   listPresenter(listCreditNotesOp, 'Credit notes', [
     ['number', 'creditNoteNumber'],
@@ -49,12 +52,15 @@ export const salesPresenters: readonly Presenter[] = [
 ];
 
 /** Invoices or bills, one a row, amounts in pounds. */
-function documents(title: string, numberField: string, d: any[]): Presented {
-  return {
-    title,
-    columns: ['number', 'status', 'contact', 'issued', 'due', 'total', 'amount due', 'id'],
-    money: [5, 6],
-    rows: d.map((x) => [x[numberField], x.status, x.contactName, x.issueDate, x.dueDate, x.total, x.amountDue, x.id]),
-  };
+function documents<R extends InvoiceSummary | BillSummary>(op: Operation<readonly R[]>, title: string, numberField: keyof R & string): Presenter {
+  return listPresenter(op, title, [
+    ['number', numberField],
+    ['status', 'status'],
+    ['contact', 'contactName'],
+    ['issued', 'issueDate'],
+    ['due', 'dueDate'],
+    ['total', 'total'],
+    ['amount due', 'amountDue'],
+    ['id', 'id'],
+  ]);
 }
-/* eslint-enable @typescript-eslint/no-explicit-any */

@@ -12,8 +12,7 @@ import { day, idOut, instant } from '../output.js';
 import { listPage, type Page, type Sort } from '../pagination.js';
 import { itemSchema, itemView, loadItems } from './items.js';
 import { paymentMethods } from './payments.js';
-import { invoiceStatuses } from './invoices.js';
-import { billStatuses } from './bills.js';
+import { billStatuses, invoiceStatuses } from './documents.js';
 import { remainingCredit, type CreditKind, type Credited } from './credit-notes.js';
 import type { CreditNotesTable, InvoiceStatus, OrgDb, RefundsTable } from '../../store/tables.js';
 

@@ -19,6 +19,7 @@ import { timestamp, today } from '../clock.js';
 import { loadOrganisation } from '../organisation/organisation.js';
 import { createTransaction, removeTransaction, type LineInput, type Posting } from '../ledger/posting.js';
 import { accountByCode, amountDue, findDocument, purchaseBill, salesInvoice, type Kind } from './documents.js';
+import { allocateNumber, creditNoteNumbers } from './document-numbers.js';
 import { loadItems, saveItems, type PricedItem } from './items.js';
 import { creditLines, type Creditable, type CreditChoice } from './credit-lines.js';
 import { settle, type Settled } from './settle.js';
@@ -66,18 +67,6 @@ async function creditable(db: Kysely<OrgDb>, documentId: string): Promise<Credit
     .execute();
   const byItem = new Map(credited.map((c) => [c.source_item_id, c]));
   return items.map((item) => ({ item, creditedNet: Number(byItem.get(item.id)?.net ?? 0), creditedVat: Number(byItem.get(item.id)?.vat ?? 0) }));
-}
-
-/** The next credit note number from the organisation's prefix and counter. */
-async function allocateNumber(trx: Kysely<OrgDb>): Promise<string> {
-  const org = await loadOrganisation(trx);
-  const number = `${org.credit_note_prefix}${String(org.credit_note_next_number).padStart(4, '0')}`;
-  const taken = await trx.selectFrom('credit_notes').select('id').where('kind', '=', 'sales').where('number', '=', number).executeTakeFirst();
-  if (taken) {
-    throw new AppError('duplicate_entry', `credit note number ${number} is already used by ${taken.id}: set creditNoteNextNumber in the organisation settings past it`);
-  }
-  await trx.updateTable('organisation').set({ credit_note_next_number: org.credit_note_next_number + 1 }).execute();
-  return number;
 }
 
 /** The document a body's invoiceId (or billId) names: 400 on that field when there is none. */
@@ -150,7 +139,7 @@ export async function createCreditNote(trx: Kysely<OrgDb>, ck: CreditKind, posti
   const vat = lines.reduce((s, l) => s + l.vatAmount, 0);
   const total = subtotal + vat;
   const id = newId(ck.idPrefix, posting.clock.now());
-  const number = k.kind === 'sales' ? await allocateNumber(trx) : (input.number ?? null);
+  const number = k.kind === 'sales' ? await allocateNumber(trx, creditNoteNumbers) : (input.number ?? null);
   const contact = await trx.selectFrom('contacts').select('name').where('id', '=', doc.contact_id).executeTakeFirstOrThrow();
   const txn = await createTransaction(trx, posting, {
     date,

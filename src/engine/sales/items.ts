@@ -1,6 +1,6 @@
 /**
- * Line items of invoices, bills and quotes: the input shape, and the
- * arithmetic. Per line, in integer pence:
+ * Line items of invoices, bills and quotes: the input shape, the
+ * arithmetic, the view and storage. Per line, in integer pence:
  *   net       = quantity × unitPrice, rounded to the nearest penny (halves away from zero);
  *   vatAmount = net × rate / 100, rounded the same way;
  *   lineTotal = net + vatAmount.
@@ -116,28 +116,29 @@ export function priceItems(items: readonly ItemInput[], scheme: VatScheme): Pric
   return { items: priced, subtotal, vatAmount, total };
 }
 
-/** A line of a stored document: invoice, bill, quote or credit note. */
+/** A stored line of an invoice, bill, quote or credit note. */
 export const itemSchema = z.strictObject({
   id: idOut('line'),
   description: z.string(),
   quantity: z.number(),
   unitPrice: pence(),
-  vatRate: z.number().describe('the VAT percentage the line charges (20, 5 or 0)'),
+  vatRate: z.number().describe('the percentage charged: 20, 5 or 0 (0 also when exempt or not VAT-registered)'),
   vatRateName: z.enum(vatRateNames),
-  netAmount: pence().describe('quantity × unitPrice, to the nearest penny'),
+  netAmount: pence().describe('quantity × unitPrice, rounded to the penny'),
   vatAmount: pence(),
-  lineTotal: pence().describe('netAmount + vatAmount'),
-  accountId: idOut('acc').nullable().describe('the revenue (invoices) or expense (bills) account; null: the default one'),
+  lineTotal: pence(),
+  accountId: z.string().nullable().describe('the revenue (invoice, quote) or expense (bill) account the line posts to'),
 });
-export type Item = z.output<typeof itemSchema>;
 
-/** A line worked out and not stored (a preview): without an id. */
+/** A line priced but not stored (a preview): no id yet. */
 export const pricedItemSchema = itemSchema.omit({ id: true });
+
+export type ItemView = z.output<typeof itemSchema>;
 export type PricedItemView = z.output<typeof pricedItemSchema>;
 
-export function itemView(row: DocumentItemsTable): Item;
 export function itemView(row: PricedItem): PricedItemView;
-export function itemView(row: DocumentItemsTable | PricedItem): Item | PricedItemView {
+export function itemView(row: DocumentItemsTable): ItemView;
+export function itemView(row: DocumentItemsTable | PricedItem): ItemView | PricedItemView {
   if ('document_id' in row) {
     return {
       id: row.id,

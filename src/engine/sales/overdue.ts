@@ -3,17 +3,17 @@
  * (due before today, in the UK) become overdue, each once; an invoice
  * raises invoice.overdue. `acct serve` runs it at start and every
  * --sweep-interval seconds over every organisation; `acct invoices sweep`
- * runs it for cron users.
+ * (invoice-ops.ts) runs it for cron users.
  */
 import type { Kysely } from 'kysely';
-import { actorOf, defineOperation, orgOf } from '../operation.js';
 import { emit } from '../events.js';
-import { today, type Clock } from '../clock.js';
+import { timestamp, today, type Clock } from '../clock.js';
 import type { Posting } from '../ledger/posting.js';
-import { documentView, markOverdue, purchaseBill, salesInvoice } from './documents.js';
+import { purchaseBill, salesInvoice, type Kind } from './documents.js';
+import { invoiceView } from './document-view.js';
 import type { DbHandle, Store } from '../../store/store.js';
 import { modes } from '../../store/data-dir.js';
-import type { OrgDb } from '../../store/tables.js';
+import type { InvoicesTable, OrgDb } from '../../store/tables.js';
 
 export interface Swept {
   /** Numbers of the invoices that became overdue. */
@@ -22,10 +22,35 @@ export interface Swept {
   readonly bills: string[];
 }
 
+/**
+ * Move issued documents whose due date has passed (before today) to
+ * overdue; the rows moved, each once.
+ */
+export async function markOverdue(trx: Kysely<OrgDb>, k: Kind, posting: Posting, onlyId?: string): Promise<InvoicesTable[]> {
+  let q = trx.selectFrom('invoices');
+  if (onlyId !== undefined) q = q.where('id', '=', onlyId);
+  const rows = await q
+    .selectAll()
+    .where('kind', '=', k.kind)
+    .where('status', '=', k.issued)
+    .where('due_date', '<', today(posting.clock))
+    .orderBy('due_date')
+    .orderBy('id')
+    .execute();
+  if (rows.length === 0) return [];
+  const now = timestamp(posting.clock);
+  await trx
+    .updateTable('invoices')
+    .set({ status: 'overdue', updated_at: now })
+    .where('id', 'in', rows.map((r) => r.id))
+    .execute();
+  return rows.map((r) => ({ ...r, status: 'overdue', updated_at: now }));
+}
+
 /** Sweep every overdue invoice and bill, or only the invoice named. */
 export async function sweepOverdue(trx: Kysely<OrgDb>, posting: Posting, onlyInvoiceId?: string): Promise<Swept> {
   const invoices = await markOverdue(trx, salesInvoice, posting, onlyInvoiceId);
-  for (const row of invoices) await emit(trx, posting.clock, 'invoice.overdue', await documentView(trx, salesInvoice, row));
+  for (const row of invoices) await emit(trx, posting.clock, 'invoice.overdue', await invoiceView(trx, row));
   if (onlyInvoiceId !== undefined) return { invoices: invoices.map((r) => r.number ?? r.id), bills: [] };
   const bills = await markOverdue(trx, purchaseBill, posting);
   return { invoices: invoices.map((r) => r.number ?? r.id), bills: bills.map((r) => r.id) };
@@ -35,18 +60,6 @@ export async function sweepOverdue(trx: Kysely<OrgDb>, posting: Posting, onlyInv
 export function sweepBooks(books: DbHandle<OrgDb>, clock: Clock): Promise<Swept> {
   return books.write((trx) => sweepOverdue(trx, { clock, actor: { id: 'system', name: 'overdue sweep' } }));
 }
-
-export const sweepOp = defineOperation({
-  name: 'invoices.sweep',
-  summary: 'Mark sent invoices and approved bills past their due date overdue (acct serve does this every minute)',
-  access: 'invoices:write',
-  method: 'POST',
-  path: '/invoices/sweep',
-  async run(ctx) {
-    const swept = await orgOf(ctx).write((trx) => sweepOverdue(trx, { clock: ctx.clock, actor: actorOf(ctx) }));
-    return { data: { date: today(ctx.clock), overdueInvoices: swept.invoices, overdueBills: swept.bills } };
-  },
-});
 
 /**
  * The sweep over every organisation's live and test books, as `acct serve`

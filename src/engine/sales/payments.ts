@@ -145,18 +145,3 @@ export async function removePayment(trx: Kysely<OrgDb>, k: Kind, posting: Postin
   const { row: document, change } = await settle(trx, k, posting.clock, id);
   return { payment, document, change };
 }
-
-/** The API's view of a payment of an invoice or a bill. */
-export function paymentData(k: Kind, payment: PaymentsTable) {
-  return {
-    id: payment.id,
-    [k.kind === 'sales' ? 'invoiceId' : 'billId']: payment.invoice_id,
-    amount: payment.amount,
-    date: payment.date,
-    method: payment.method,
-    reference: payment.reference,
-    accountId: payment.account_id,
-    transactionId: payment.transaction_id,
-    createdAt: payment.created_at,
-  };
-}

@@ -7,7 +7,8 @@ import { listPage, pageMetaSchema, pageQuery, sortQuery } from '../pagination.js
 import { idOut, listOf } from '../output.js';
 import { postingOf } from '../ledger/posting.js';
 import { itemsInput } from './items.js';
-import { documentView, salesInvoice } from './documents.js';
+import { salesInvoice } from './documents.js';
+import { invoiceSchema, invoiceView } from './document-view.js';
 import {
   changeQuote,
   convertToInvoice,
@@ -184,13 +185,12 @@ export const convertQuote = defineOperation({
     quoteNumber: z.string(),
     invoiceId: idOut('inv'),
     invoiceNumber: z.string().nullable(),
-    // The invoice record's schema is the invoices' own (documents.ts): until it is declared there, only what every invoice has.
-    invoice: z.looseObject({ id: idOut('inv'), total: pence() }).describe('the draft invoice, as invoices.get shows it'),
+    invoice: invoiceSchema.describe('the draft invoice, as invoices.get shows it'),
   }),
   async run(ctx, input) {
     const data = await orgOf(ctx).write(async (trx) => {
       const { quote, invoice } = await convertToInvoice(trx, postingOf(ctx), input.id);
-      const view = await documentView(trx, salesInvoice, invoice);
+      const view = await invoiceView(trx, invoice);
       await emit(trx, ctx.clock, 'invoice.created', view);
       return { quoteId: quote.id, quoteNumber: quote.number, invoiceId: invoice.id, invoiceNumber: invoice.number, invoice: view };
     });

@@ -17,7 +17,10 @@ import { day, idOut, instant } from '../output.js';
 import { loadOrganisation } from '../organisation/organisation.js';
 import type { Posting } from '../ledger/posting.js';
 import { itemInputsOf, itemSchema, itemView, loadItems, priceItems, pricedItemSchema, saveItems, type ItemInput } from './items.js';
-import { computeDocument, createDocument, salesInvoice } from './documents.js';
+import { salesInvoice } from './documents.js';
+import { computeDocument } from './document-pricing.js';
+import { createDocument } from './document-lifecycle.js';
+import { allocateNumber, quoteNumbers } from './document-numbers.js';
 import type { InvoicesTable, OrgDb, QuotesTable, QuoteStatus } from '../../store/tables.js';
 
 export const quoteStatuses = ['draft', 'sent', 'accepted', 'rejected', 'expired', 'converted'] as const;
@@ -124,15 +127,6 @@ function validUntilOf(issueDate: string, given: string | undefined, validityDays
   return validUntil;
 }
 
-async function allocateQuoteNumber(trx: Kysely<OrgDb>): Promise<string> {
-  const org = await loadOrganisation(trx);
-  const number = `${org.quote_prefix}${String(org.quote_next_number).padStart(4, '0')}`;
-  const taken = await trx.selectFrom('quotes').select('id').where('number', '=', number).executeTakeFirst();
-  if (taken) throw new AppError('duplicate_entry', `quote number ${number} is already used by ${taken.id}: set quoteNextNumber in the organisation settings past it`);
-  await trx.updateTable('organisation').set({ quote_next_number: org.quote_next_number + 1 }).execute();
-  return number;
-}
-
 /** The texts of a quote: null clears one; left out, it stays (a new quote: none). */
 interface QuoteTexts {
   readonly notes?: string | null | undefined;
@@ -148,7 +142,7 @@ export async function insertQuote(trx: Kysely<OrgDb>, posting: Posting, input: N
   const now = timestamp(posting.clock);
   const row: QuotesTable = {
     id: newId('quo', posting.clock.now()),
-    number: await allocateQuoteNumber(trx),
+    number: await allocateNumber(trx, quoteNumbers),
     status: 'draft',
     contact_id: c.contact.id,
     currency: c.currency,

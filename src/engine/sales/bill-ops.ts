@@ -3,32 +3,24 @@
  * draft entries (debit each line's expense account and 2201 VAT input,
  * credit 2100 payables); approving posts them; payments debit 2100 and
  * credit the bank; void removes them. Bills use the invoices scopes and
- * raise no events (the spec's event list has none for them).
+ * raise no events (the spec's event list has none for them) but
+ * payment.removed. Bills have no rules of their own beyond the `Kind`
+ * (documents.ts): these are the operations over the shared document code.
  */
 import { z } from 'zod';
-import { actorOf, defineOperation, orgOf, type Ctx } from '../operation.js';
-import { clearableText, idOf, isoDate } from '../schema.js';
-import type { Posting } from '../ledger/posting.js';
+import { defineOperation, orgOf } from '../operation.js';
+import { clearableText, idOf, isoDate, pence } from '../schema.js';
+import { idOut, listOf } from '../output.js';
+import { pageMetaSchema } from '../pagination.js';
+import { postingOf } from '../ledger/posting.js';
 import { itemsInput } from './items.js';
-import {
-  amountDue,
-  createDocument,
-  deleteDocument,
-  documentView,
-  findDocument,
-  issueDocument,
-  listDocuments,
-  listQuery,
-  purchaseBill as k,
-  updateDocument,
-  voidDocument,
-} from './documents.js';
-import { paymentBody, paymentData, recordPayment, removePayment } from './payments.js';
+import { amountDue, billStatuses, findDocument, purchaseBill as k, statusIn } from './documents.js';
+import { createDocument, deleteDocument, issueDocument, updateDocument, voidDocument } from './document-lifecycle.js';
+import { billSchema, billSummary, billSummarySchema, billView } from './document-view.js';
+import { listDocuments, listQuery } from './document-list.js';
+import { billPaymentSchema, billPaymentView } from './payment-view.js';
+import { paymentBody, recordPayment, removePayment } from './payments.js';
 import { emit } from '../events.js';
-
-const posting = (ctx: Ctx): Posting => ({ clock: ctx.clock, actor: actorOf(ctx) });
-
-export const billStatuses = ['draft', 'approved', 'paid', 'overdue', 'void'] as const;
 
 const billParams = { id: idOf('bill') };
 
@@ -58,8 +50,9 @@ export const createBill = defineOperation({
   path: '/bills',
   status: 201,
   body: fields,
+  output: billSchema,
   async run(ctx, input) {
-    const view = await orgOf(ctx).write(async (trx) => documentView(trx, k, await createDocument(trx, k, posting(ctx), { ...input, number: input.billNumber })));
+    const view = await orgOf(ctx).write(async (trx) => billView(trx, await createDocument(trx, k, postingOf(ctx), { ...input, number: input.billNumber })));
     return { data: view };
   },
 });
@@ -77,8 +70,10 @@ export const listBills = defineOperation({
     toDate: isoDate().optional(),
     ...listQuery('billNumber'),
   },
+  output: listOf(billSummarySchema),
+  meta: pageMetaSchema,
   async run(ctx, input) {
-    return listDocuments(orgOf(ctx).db, k, input);
+    return listDocuments(orgOf(ctx).db, k, input, billSummary);
   },
 });
 
@@ -89,9 +84,10 @@ export const getBill = defineOperation({
   method: 'GET',
   path: '/bills/{id}',
   params: billParams,
+  output: billSchema,
   async run(ctx, input) {
     const db = orgOf(ctx).db;
-    return { data: await documentView(db, k, await findDocument(db, k, input.id)) };
+    return { data: await billView(db, await findDocument(db, k, input.id)) };
   },
 });
 
@@ -103,9 +99,10 @@ export const updateBill = defineOperation({
   path: '/bills/{id}',
   params: billParams,
   body: { ...fields, contactId: fields.contactId.optional(), items: fields.items.optional() },
+  output: billSchema,
   async run(ctx, input) {
     const view = await orgOf(ctx).write(async (trx) =>
-      documentView(trx, k, await updateDocument(trx, k, posting(ctx), input.id, { ...input, number: input.billNumber })),
+      billView(trx, await updateDocument(trx, k, postingOf(ctx), input.id, { ...input, number: input.billNumber })),
     );
     return { data: view };
   },
@@ -118,9 +115,10 @@ export const deleteBill = defineOperation({
   method: 'DELETE',
   path: '/bills/{id}',
   params: billParams,
+  output: z.strictObject({ id: idOut('bill'), deleted: z.literal(true) }),
   async run(ctx, input) {
     await orgOf(ctx).write((trx) => deleteDocument(trx, k, input.id));
-    return { data: { id: input.id, deleted: true } };
+    return { data: { id: input.id, deleted: true as const } };
   },
 });
 
@@ -131,9 +129,10 @@ export const approveBill = defineOperation({
   method: 'POST',
   path: '/bills/{id}/approve',
   params: billParams,
+  output: billSummarySchema.pick({ id: true, billNumber: true, status: true }).extend({ approvedAt: billSummarySchema.shape.approvedAt.unwrap() }),
   async run(ctx, input) {
-    const row = await orgOf(ctx).write((trx) => issueDocument(trx, k, posting(ctx), input.id));
-    return { data: { id: row.id, billNumber: row.number, status: row.status, approvedAt: row.sent_at } };
+    const row = await orgOf(ctx).write((trx) => issueDocument(trx, k, postingOf(ctx), input.id));
+    return { data: { id: row.id, billNumber: row.number, status: statusIn(billStatuses, row), approvedAt: row.sent_at } };
   },
 });
 
@@ -147,9 +146,10 @@ export const payBill = defineOperation({
   params: billParams,
   status: 201,
   body: paymentBody,
+  output: billPaymentSchema.extend({ billStatus: billSummarySchema.shape.status, amountDue: pence() }),
   async run(ctx, input) {
-    const { payment, document } = await orgOf(ctx).write((trx) => recordPayment(trx, k, posting(ctx), input.id, input));
-    return { data: { ...paymentData(k, payment), billStatus: document.status, amountDue: amountDue(document) } };
+    const { payment, document } = await orgOf(ctx).write((trx) => recordPayment(trx, k, postingOf(ctx), input.id, input));
+    return { data: { ...billPaymentView(payment), billStatus: statusIn(billStatuses, document), amountDue: amountDue(document) } };
   },
 });
 
@@ -163,12 +163,18 @@ export const removeBillPayment = defineOperation({
   method: 'DELETE',
   path: '/bills/{id}/payments/{paymentId}',
   params: { ...billParams, paymentId: idOf('pay') },
+  output: billPaymentSchema.extend({
+    billNumber: billSummarySchema.shape.billNumber,
+    billStatus: billSummarySchema.shape.status,
+    amountDue: pence(),
+    deleted: z.literal(true),
+  }),
   async run(ctx, input) {
     const data = await orgOf(ctx).write(async (trx) => {
-      const { payment, document } = await removePayment(trx, k, posting(ctx), input.id, input.paymentId);
-      const removed = { ...paymentData(k, payment), billNumber: document.number, billStatus: document.status, amountDue: amountDue(document) };
+      const { payment, document } = await removePayment(trx, k, postingOf(ctx), input.id, input.paymentId);
+      const removed = { ...billPaymentView(payment), billNumber: document.number, billStatus: statusIn(billStatuses, document), amountDue: amountDue(document) };
       await emit(trx, ctx.clock, 'payment.removed', removed);
-      return { ...removed, deleted: true };
+      return { ...removed, deleted: true as const };
     });
     return { data };
   },
@@ -181,8 +187,9 @@ export const voidBill = defineOperation({
   method: 'POST',
   path: '/bills/{id}/void',
   params: billParams,
+  output: billSchema,
   async run(ctx, input) {
-    const view = await orgOf(ctx).write(async (trx) => documentView(trx, k, await voidDocument(trx, k, posting(ctx), input.id)));
+    const view = await orgOf(ctx).write(async (trx) => billView(trx, await voidDocument(trx, k, postingOf(ctx), input.id)));
     return { data: view };
   },
 });

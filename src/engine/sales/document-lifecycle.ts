@@ -1,0 +1,141 @@
+/**
+ * The life of an invoice or a bill: created as a draft with draft entries,
+ * changed or deleted while a draft, issued (sent, approved: its entries
+ * are posted), voided (its entries leave the ledger).
+ */
+import type { Kysely } from 'kysely';
+import { AppError } from '../errors.js';
+import { newId } from '../ids.js';
+import { timestamp } from '../clock.js';
+import { createTransaction, removeTransaction, replaceDraft, setTransactionStatus, type Posting } from '../ledger/posting.js';
+import { itemInputsOf, loadItems, saveItems } from './items.js';
+import { findDocument, refuseUnlessDraft, type Kind } from './documents.js';
+import { computeDocument, type DocumentInput } from './document-pricing.js';
+import { ledgerInput } from './document-entries.js';
+import { allocateNumber, invoiceNumbers } from './document-numbers.js';
+import type { InvoicesTable, OrgDb } from '../../store/tables.js';
+
+/** Create a draft invoice or bill with its draft ledger entries; its row. */
+export async function createDocument(trx: Kysely<OrgDb>, k: Kind, posting: Posting, input: DocumentInput, extra: { quoteId?: string } = {}): Promise<InvoicesTable> {
+  const c = await computeDocument(trx, k, posting.clock, input);
+  const id = newId(k.idPrefix, posting.clock.now());
+  const number = k.kind === 'sales' ? await allocateNumber(trx, invoiceNumbers) : (input.number ?? null);
+  const txn = await createTransaction(trx, posting, await ledgerInput(trx, k, id, number, c, 'draft'));
+  const now = timestamp(posting.clock);
+  const row: InvoicesTable = {
+    id,
+    kind: k.kind,
+    number,
+    status: 'draft',
+    contact_id: c.contact.id,
+    currency: c.currency,
+    issue_date: c.issueDate,
+    due_date: c.dueDate,
+    paid_date: null,
+    notes: input.notes ?? null,
+    reference: input.reference ?? null,
+    subtotal: c.priced.subtotal,
+    vat_amount: c.priced.vatAmount,
+    total: c.priced.total,
+    amount_paid: 0,
+    amount_credited: 0,
+    transaction_id: txn.id,
+    quote_id: extra.quoteId ?? null,
+    sent_at: null,
+    voided_at: null,
+    created_by: posting.actor.id,
+    created_at: now,
+    updated_at: now,
+  };
+  await trx.insertInto('invoices').values(row).execute();
+  await saveItems(trx, posting.clock, id, c.priced.items);
+  return row;
+}
+
+export type DocumentChange = Partial<DocumentInput>;
+
+/** Change a draft: fields left out stay; items, when sent, replace all lines; the draft entries follow. */
+export async function updateDocument(trx: Kysely<OrgDb>, k: Kind, posting: Posting, id: string, change: DocumentChange): Promise<InvoicesTable> {
+  const row = await findDocument(trx, k, id);
+  refuseUnlessDraft(k, row, 'changed');
+  const items = change.items ?? itemInputsOf((await loadItems(trx, [id])).get(id) ?? []);
+  const keepsDueDate = change.dueDate === undefined && change.dueDays === undefined;
+  const input: DocumentInput = {
+    contactId: change.contactId ?? row.contact_id,
+    currency: change.currency ?? row.currency,
+    items,
+    issueDate: change.issueDate ?? row.issue_date,
+    dueDate: keepsDueDate ? row.due_date : change.dueDate,
+    dueDays: change.dueDays,
+    notes: change.notes === undefined ? row.notes : change.notes,
+    reference: change.reference === undefined ? row.reference : change.reference,
+    number: change.number === undefined ? row.number : change.number,
+  };
+  const c = await computeDocument(trx, k, posting.clock, input);
+  const number = k.kind === 'sales' ? row.number : (input.number ?? null);
+  const entries = await ledgerInput(trx, k, id, number, c, 'draft');
+  await replaceDraft(trx, posting, row.transaction_id as string, entries);
+  const changes: Partial<InvoicesTable> = {
+    number,
+    contact_id: c.contact.id,
+    currency: c.currency,
+    issue_date: c.issueDate,
+    due_date: c.dueDate,
+    notes: input.notes ?? null,
+    reference: input.reference ?? null,
+    subtotal: c.priced.subtotal,
+    vat_amount: c.priced.vatAmount,
+    total: c.priced.total,
+    updated_at: timestamp(posting.clock),
+  };
+  await trx.updateTable('invoices').set(changes).where('id', '=', id).execute();
+  await saveItems(trx, posting.clock, id, c.priced.items);
+  return { ...row, ...changes };
+}
+
+/** Issue a draft (send an invoice, approve a bill): its entries are posted. */
+export async function issueDocument(trx: Kysely<OrgDb>, k: Kind, posting: Posting, id: string): Promise<InvoicesTable & { sent_at: string }> {
+  const row = await findDocument(trx, k, id);
+  refuseUnlessDraft(k, row, k.issued);
+  await setTransactionStatus(trx, posting, row.transaction_id as string, 'posted');
+  const now = timestamp(posting.clock);
+  const changes = { status: k.issued, sent_at: now, updated_at: now };
+  await trx.updateTable('invoices').set(changes).where('id', '=', id).execute();
+  return { ...row, ...changes };
+}
+
+/** Void a document without payments: its entries leave the ledger. */
+export async function voidDocument(trx: Kysely<OrgDb>, k: Kind, posting: Posting, id: string): Promise<InvoicesTable> {
+  const row = await findDocument(trx, k, id);
+  const name = row.number ?? row.id;
+  if (row.status === 'void') throw new AppError('already_voided', `${k.noun} ${name} is already void`);
+  const payments = await trx.selectFrom('payments').select('id').where('invoice_id', '=', id).limit(1).executeTakeFirst();
+  if (payments) {
+    throw new AppError('unprocessable_entity', `${k.noun} ${name} has payments recorded and cannot be voided: correct it with a credit note, or remove the payments first`);
+  }
+  const credit = await trx
+    .selectFrom('credit_notes')
+    .select('id')
+    .where('status', '=', 'issued')
+    .where((eb) => eb.or([eb('invoice_id', '=', id), eb('id', 'in', eb.selectFrom('credit_allocations').select('credit_note_id').where('invoice_id', '=', id))]))
+    .limit(1)
+    .executeTakeFirst();
+  if (credit) throw new AppError('unprocessable_entity', `${k.noun} ${name} has credit notes against it or credit allocated to it (${credit.id}) and cannot be voided`);
+  if (row.transaction_id) await removeTransaction(trx, row.transaction_id);
+  const now = timestamp(posting.clock);
+  const changes = { status: 'void' as const, voided_at: now, transaction_id: null, updated_at: now };
+  await trx.updateTable('invoices').set(changes).where('id', '=', id).execute();
+  return { ...row, ...changes };
+}
+
+/** Delete a draft with its lines and draft entries. */
+export async function deleteDocument(trx: Kysely<OrgDb>, k: Kind, id: string): Promise<void> {
+  const row = await findDocument(trx, k, id);
+  refuseUnlessDraft(k, row, 'deleted');
+  if (row.transaction_id) await removeTransaction(trx, row.transaction_id);
+  await trx.deleteFrom('document_items').where('document_id', '=', id).execute();
+  // A quote converted into this draft can be converted again.
+  await trx.updateTable('quotes').set({ converted_invoice_id: null, status: 'accepted' }).where('converted_invoice_id', '=', id).execute();
+  await trx.deleteFrom('invoices').where('id', '=', id).execute();
+}
+
