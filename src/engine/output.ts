@@ -14,7 +14,7 @@ export const instant = () => z.iso.datetime();
 export const day = () => z.iso.date();
 
 /** An id with its prefix (`inv_…`). */
-export const idOut = (prefix: string) => z.string().startsWith(`${prefix}_`);
+export const idOut = (prefix: string) => z.string().regex(new RegExp(`^${prefix}_`));
 
 /** A list's records: `data` of a paginated list (its `meta` is pageMetaSchema). */
 export const listOf = <T extends z.ZodType>(record: T) => z.array(record);
