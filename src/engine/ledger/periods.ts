@@ -83,11 +83,6 @@ export async function findPeriod(db: Kysely<OrgDb>, clock: Clock, id: string): P
   return periodOf(fiscalYearFrom(start), clock, closed);
 }
 
-export async function hasClosedPeriods(db: Kysely<OrgDb>): Promise<boolean> {
-  const row = await db.selectFrom('closed_periods').select('id').limit(1).executeTakeFirst();
-  return row !== undefined;
-}
-
 export type ClosedRange = Pick<ClosedPeriodsTable, 'start_date' | 'end_date'>;
 
 /** The closed periods, for checking many dates at once. */

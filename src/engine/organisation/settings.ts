@@ -7,9 +7,9 @@ import { defineOperation, orgOf } from '../operation.js';
 import { AppError } from '../errors.js';
 import { timestamp } from '../clock.js';
 import { monthDay } from '../schema.js';
-import { hasClosedPeriods } from '../ledger/periods.js';
 import { loadOrganisation, vatSchemes, type OrganisationRow } from './organisation.js';
-import type { OrganisationTable } from '../../store/tables.js';
+import type { Kysely } from 'kysely';
+import type { OrgDb, OrganisationTable } from '../../store/tables.js';
 
 export function settingsView(row: OrganisationRow) {
   return {
@@ -41,6 +41,16 @@ export const flatRatePercent = () =>
     .gt(0)
     .max(100)
     .refine((v) => flatRateBasisPoints(v) !== null, { message: 'must have at most two decimal places' });
+
+/**
+ * Whether any period has been closed. Read here rather than asked of
+ * ledger/periods, which builds its periods from these settings: the
+ * organisation stays the layer below the ledger.
+ */
+async function hasClosedPeriods(db: Kysely<OrgDb>): Promise<boolean> {
+  const row = await db.selectFrom('closed_periods').select('id').limit(1).executeTakeFirst();
+  return row !== undefined;
+}
 
 const prefix = () =>
   z
