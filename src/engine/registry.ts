@@ -5,7 +5,7 @@ import { getOrganisation, updateOrganisation } from './organisation/profile.js';
 import { getSettings, updateSettings } from './organisation/settings.js';
 import { closePeriodOp, getPeriodOp, listPeriodsOp } from './ledger/periods.js';
 import { createKey, listKeys, listScopes, renameKey, revokeKey, rotateKey } from './integration/api-keys.js';
-import { accountBalance, accountTypesOp, createAccount, deleteAccount, getAccount, listAccounts, updateAccount } from './ledger/accounts.js';
+import { accountBalance, accountTypesOp, createAccount, deleteAccount, getAccount, listAccounts, updateAccount } from './ledger/account-ops.js';
 import {
   createTransactionOp,
   deleteTransactionOp,
