@@ -7,6 +7,7 @@ import { closePeriodOp, getPeriodOp, listPeriodsOp } from './ledger/periods.js';
 import { createKey, listKeys, listScopes, renameKey, revokeKey, rotateKey } from './integration/api-keys.js';
 import { accountBalance, accountTypesOp, createAccount, deleteAccount, getAccount, listAccounts, updateAccount } from './ledger/account-ops.js';
 import {
+  accountLedgerOp,
   createTransactionOp,
   deleteTransactionOp,
   getTransaction,
@@ -14,8 +15,7 @@ import {
   reconcileOp,
   setStatusOp,
   updateTransaction,
-} from './ledger/transactions.js';
-import { accountLedgerOp } from './ledger/account-ledger.js';
+} from './ledger/transaction-ops.js';
 import { getImport, listImports, undoImport } from './imports/batches.js';
 import { contactSummary, createContact, deleteContact, getContact, listContacts, updateContact } from './sales/contacts.js';
 import {
