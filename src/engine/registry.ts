@@ -3,7 +3,7 @@ import type { Operation } from './operation.js';
 import { health } from './platform/health.js';
 import { getOrganisation, updateOrganisation } from './organisation/profile.js';
 import { getSettings, updateSettings } from './organisation/settings.js';
-import { closePeriodOp, getPeriodOp, listPeriodsOp } from './ledger/periods.js';
+import { closePeriodOp, getPeriodOp, listPeriodsOp } from './ledger/period-ops.js';
 import { createKey, listKeys, listScopes, renameKey, revokeKey, rotateKey } from './integration/api-keys.js';
 import { accountBalance, accountTypesOp, createAccount, deleteAccount, getAccount, listAccounts, updateAccount } from './ledger/account-ops.js';
 import {
