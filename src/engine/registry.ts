@@ -1,8 +1,7 @@
 /** Every operation of the engine. The HTTP routes, CLI commands, OpenAPI and man pages come from this list. */
 import type { Operation } from './operation.js';
 import { health } from './platform/health.js';
-import { getOrganisation, updateOrganisation } from './organisation/profile.js';
-import { getSettings, updateSettings } from './organisation/settings.js';
+import { getOrganisation, getSettings, updateOrganisation, updateSettings } from './organisation/organisation-ops.js';
 import { closePeriodOp, getPeriodOp, listPeriodsOp } from './ledger/period-ops.js';
 import { createKey, listKeys, listScopes, renameKey, revokeKey, rotateKey } from './integration/api-keys.js';
 import { accountBalance, accountTypesOp, createAccount, deleteAccount, getAccount, listAccounts, updateAccount } from './ledger/account-ops.js';
