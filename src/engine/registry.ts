@@ -15,7 +15,7 @@ import {
   setStatusOp,
   updateTransaction,
 } from './ledger/transaction-ops.js';
-import { getImport, listImports, undoImport } from './imports/batches.js';
+import { getImport, listImports, undoImport } from './imports/import-ops.js';
 import { contactSummary, createContact, deleteContact, getContact, listContacts, updateContact } from './sales/contacts.js';
 import {
   createInvoice,
