@@ -1,12 +1,12 @@
 /** Every operation of the engine. The HTTP routes, CLI commands, OpenAPI and man pages come from this list. */
 import type { Operation } from './operation.js';
 import { health } from './platform/health.js';
-import { getOrganisation, updateOrganisation } from './organisation/profile.js';
-import { getSettings, updateSettings } from './organisation/settings.js';
-import { closePeriodOp, getPeriodOp, listPeriodsOp } from './ledger/periods.js';
+import { getOrganisation, getSettings, updateOrganisation, updateSettings } from './organisation/organisation-ops.js';
+import { closePeriodOp, getPeriodOp, listPeriodsOp } from './ledger/period-ops.js';
 import { createKey, listKeys, listScopes, renameKey, revokeKey, rotateKey } from './integration/key-ops.js';
-import { accountBalance, accountTypesOp, createAccount, deleteAccount, getAccount, listAccounts, updateAccount } from './ledger/accounts.js';
+import { accountBalance, accountTypesOp, createAccount, deleteAccount, getAccount, listAccounts, updateAccount } from './ledger/account-ops.js';
 import {
+  accountLedgerOp,
   createTransactionOp,
   deleteTransactionOp,
   getTransaction,
@@ -14,9 +14,8 @@ import {
   reconcileOp,
   setStatusOp,
   updateTransaction,
-} from './ledger/transactions.js';
-import { accountLedgerOp } from './ledger/account-ledger.js';
-import { getImport, listImports, undoImport } from './imports/batches.js';
+} from './ledger/transaction-ops.js';
+import { getImport, listImports, undoImport } from './imports/import-ops.js';
 import { createContact, deleteContact, getContact, getContactSummary, listContacts, updateContact } from './sales/contact-ops.js';
 import {
   createInvoice,

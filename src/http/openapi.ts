@@ -4,16 +4,35 @@ import { jsonSchemaOf, outputJsonSchemaOf, type JsonSchema } from '../engine/inp
 import { describeAccess, pathParams, type Operation } from '../engine/operation.js';
 import { version } from '../version.js';
 
+/**
+ * An output's JSON Schema with its named definitions (`$defs`: a record
+ * that refers to itself, such as an account and its children) moved into
+ * `shared`, the document's components, where its references can reach them.
+ */
+function hoisted(schema: JsonSchema, shared: Record<string, JsonSchema>): JsonSchema {
+  const { $defs, ...rest } = schema as JsonSchema & { $defs?: Record<string, JsonSchema> };
+  if ($defs === undefined) return schema;
+  const relinked = (s: JsonSchema): JsonSchema => JSON.parse(JSON.stringify(s).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema;
+  for (const [name, def] of Object.entries($defs)) {
+    const moved = relinked(def);
+    if (shared[name] !== undefined && JSON.stringify(shared[name]) !== JSON.stringify(moved)) {
+      throw new Error(`two output schemas define ${name} differently: give one another .meta({ id })`);
+    }
+    shared[name] = moved;
+  }
+  return relinked(rest);
+}
+
 /** The success envelope of an operation: its declared data and, for a list, its page meta. */
-function envelope(op: Operation): JsonSchema {
+function envelope(op: Operation, shared: Record<string, JsonSchema>): JsonSchema {
   const { output, meta } = op.schemas;
   return {
     type: 'object',
     required: meta ? ['success', 'data', 'meta'] : ['success', 'data'],
     properties: {
       success: { const: true },
-      data: output ? outputJsonSchemaOf(output) : {},
-      ...(meta ? { meta: outputJsonSchemaOf(meta) } : {}),
+      data: output ? hoisted(outputJsonSchemaOf(output), shared) : {},
+      ...(meta ? { meta: hoisted(outputJsonSchemaOf(meta), shared) } : {}),
     },
     additionalProperties: false,
   };
@@ -39,6 +58,7 @@ function security(op: Operation) {
 
 export function openApiDocument(operations: readonly Operation[]) {
   const paths: Record<string, Record<string, unknown>> = {};
+  const shared: Record<string, JsonSchema> = {};
   for (const op of operations) {
     const item = (paths[op.path] ??= {});
     item[op.method.toLowerCase()] = {
@@ -55,7 +75,7 @@ export function openApiDocument(operations: readonly Operation[]) {
       responses: {
         [String(op.status)]: op.produces
           ? { description: 'The document', content: { [op.produces]: { schema: { type: 'string', contentMediaType: op.produces } } } }
-          : { description: 'Success', content: { 'application/json': { schema: envelope(op) } } },
+          : { description: 'Success', content: { 'application/json': { schema: envelope(op, shared) } } },
         '4XX': { $ref: '#/components/responses/Error' },
         default: { $ref: '#/components/responses/Error' },
       },
@@ -75,6 +95,7 @@ export function openApiDocument(operations: readonly Operation[]) {
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'sk_live_… or sk_test_… API key' } },
       schemas: {
+        ...shared,
         Error: {
           type: 'object',
           required: ['success', 'error'],

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { exportJournal } from '../../src/engine/reports/export.js';
-import { updateAccount } from '../../src/engine/ledger/accounts.js';
+import { updateAccount } from '../../src/engine/ledger/account-ops.js';
 import { orgOf } from '../../src/engine/operation.js';
 import { newBooks, runCli, runCliJson, type Books } from '../helpers/index.js';
 import { beanQuery, hledgerCsv, pence, requireTools, totalsAndNet } from './ledger-tools.js';

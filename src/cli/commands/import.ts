@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import type { Command } from 'commander';
-import { actorOf, orgOf } from '../../engine/operation.js';
+import { orgOf } from '../../engine/operation.js';
+import { postingOf } from '../../engine/ledger/posting.js';
 import { importJournal } from '../../engine/imports/journal.js';
 import { withCli, type GlobalOptions } from '../context.js';
 import { examplesText, groupSummaries, handWritten } from '../help.js';
@@ -27,7 +28,7 @@ export function addImport(program: Command): void {
           if (tty) process.stderr.write(`\r  importing ${file}: ${n.toLocaleString('en-GB')} lines read`);
         };
         try {
-          const result = await importJournal(orgOf(ctx), { clock: ctx.clock, actor: actorOf(ctx) }, lines, {
+          const result = await importJournal(orgOf(ctx), postingOf(ctx), lines, {
             source: file === '-' ? '-' : path.basename(file),
             allowDuplicate: flags.allowDuplicate === true,
             onProgress: progress,

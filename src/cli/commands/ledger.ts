@@ -3,28 +3,12 @@ import chalk from 'chalk';
 import { displayPounds } from '../../engine/money.js';
 import { orgOf } from '../../engine/operation.js';
 import { findAccountByCode } from '../../engine/ledger/accounts.js';
-import { accountLedgerOp } from '../../engine/ledger/account-ledger.js';
+import { accountLedgerOp } from '../../engine/ledger/transaction-ops.js';
+import type { AccountLedger } from '../../engine/ledger/account-ledger.js';
+import type { PageMeta } from '../../engine/pagination.js';
 import { withCli, type GlobalOptions } from '../context.js';
 import { examplesText, handWritten } from '../help.js';
 import { renderRows } from '../render.js';
-
-interface Entry {
-  date: string;
-  description: string;
-  reference: string | null;
-  debit: number;
-  credit: number;
-  runningBalance: number;
-}
-
-interface Ledger {
-  account: { code: string; name: string };
-  openingBalance: number;
-  closingBalance: number;
-  totalDebit: number;
-  totalCredit: number;
-  entries: Entry[];
-}
 
 const money = (pence: number): string => (pence === 0 ? '' : displayPounds(pence));
 
@@ -42,17 +26,17 @@ export function addLedger(program: Command): void {
       await withCli(globals, async (cli) => {
         const account = await findAccountByCode(orgOf(await cli.ctx()).db, code);
         const query = { ...(flags.from ? { from: flags.from } : {}), ...(flags.to ? { to: flags.to } : {}), limit: '100' };
-        let ledger: Ledger | undefined;
+        let ledger: AccountLedger | undefined;
         for (let page = 1; ; page++) {
           const result = await cli.run(accountLedgerOp, { params: { accountId: account.id }, query: { ...query, page: String(page) }, body: undefined });
-          const data = result.data as Ledger;
+          const data = result.data as AccountLedger;
           if (ledger) ledger.entries.push(...data.entries);
           else ledger = data;
-          if (!(result.meta as { hasMore: boolean }).hasMore) break;
+          if (!(result.meta as PageMeta).hasMore) break;
         }
         if (!ledger) return;
         if (globals.json) {
-          cli.print(ledger);
+          cli.print(ledger, undefined, accountLedgerOp);
           return;
         }
         process.stdout.write(`${chalk.bold(`${ledger.account.code} ${ledger.account.name}`)}\n`);

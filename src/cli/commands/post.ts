@@ -3,7 +3,7 @@ import { AppError } from '../../engine/errors.js';
 import { parsePounds } from '../../engine/money.js';
 import { orgOf } from '../../engine/operation.js';
 import { findAccountByCode } from '../../engine/ledger/accounts.js';
-import { createTransactionOp } from '../../engine/ledger/transactions.js';
+import { createTransactionOp } from '../../engine/ledger/transaction-ops.js';
 import { withCli, type GlobalOptions } from '../context.js';
 import { examplesText, handWritten } from '../help.js';
 
@@ -35,7 +35,7 @@ export function addPost(program: Command): void {
         }
         const body = { date, description, reference: flags.ref, status: flags.draft ? 'draft' : 'posted', lines };
         const result = await cli.run(createTransactionOp, { params: {}, query: {}, body });
-        cli.print(result.data);
+        cli.print(result.data, result.meta, createTransactionOp);
       });
     });
 }

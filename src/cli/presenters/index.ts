@@ -32,22 +32,24 @@ export function presenter<D>(op: Operation<D>, present: (data: D) => Presented):
   return { operation: op.name, present: (data) => present(data as D) };
 }
 
+/** A column of a list: its label, the field it shows, and how to show the field when not as it is. */
+export type Column<R> = {
+  [F in keyof R & string]: readonly [label: string, field: F, format?: (value: R[F], record: R) => Cell];
+}[keyof R & string];
+
 /**
  * A list as a table: one row per record, one column per named field;
  * which columns are money comes from the operation's output schema.
  */
-export function listPresenter<R extends object>(
-  op: Operation<readonly R[]>,
-  title: string,
-  columns: readonly (readonly [label: string, field: keyof R & string])[],
-): Presenter {
+export function listPresenter<R extends object>(op: Operation<readonly R[]>, title: string, columns: readonly Column<R>[]): Presenter {
   const isMoney = moneyTestOf(op);
   const money = columns.flatMap(([, field], i) => (isMoney(field) ? [i] : []));
+  const cell = (r: R, [, field, format]: Column<R>): Cell => (format ? format(r[field] as never, r) : ((r[field] ?? null) as Cell));
   return presenter(op, (rows) => ({
     title,
     columns: columns.map(([label]) => label),
     money,
-    rows: rows.map((r) => columns.map(([, field]) => (r[field] ?? null) as Cell)),
+    rows: rows.map((r) => columns.map((c) => cell(r, c))),
   }));
 }
 

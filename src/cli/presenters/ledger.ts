@@ -1,13 +1,18 @@
 /** The presenters of the ledger: journal imports. */
-import { legacy, type Presenter } from './index.js';
+import { listImports } from '../../engine/imports/import-ops.js';
+import type { Batch } from '../../engine/imports/batches.js';
+import { listPresenter, type Presenter } from './index.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- untyped until the operations declare their outputs */
+/** 2026-04-01T09:30:00.000Z as 2026-04-01 09:30. */
+const minute = (instant: string): string => instant.slice(0, 16).replace('T', ' ');
+
 export const ledgerPresenters: readonly Presenter[] = [
-  legacy('imports.list', (d) => ({
-    title: 'Journal imports',
-    columns: ['id', 'imported at (UTC)', 'source', 'transactions', 'total debit', 'status'],
-    money: [4],
-    rows: d.map((b: any) => [b.id, b.createdAt.slice(0, 16).replace('T', ' '), b.source, b.transactionCount, b.totalDebit, b.undoneAt === null ? b.status : `${b.status} ${b.undoneAt.slice(0, 10)}`]),
-  })),
+  listPresenter(listImports, 'Journal imports', [
+    ['id', 'id'],
+    ['imported at (UTC)', 'createdAt', minute],
+    ['source', 'source'],
+    ['transactions', 'transactionCount'],
+    ['total debit', 'totalDebit'],
+    ['status', 'status', (status: Batch['status'], b: Batch) => (b.undoneAt === null ? status : `${status} ${b.undoneAt.slice(0, 10)}`)],
+  ]),
 ];
-/* eslint-enable @typescript-eslint/no-explicit-any */

@@ -2,17 +2,18 @@
  * Import batches: the record every journal import leaves (what was read,
  * what it made, by whom and when), the refusal of the same content twice,
  * and undoing a whole import through posting. An undone batch stays on
- * record, marked undone; its content may then be imported again.
+ * record, marked undone; its content may then be imported again. The
+ * operations are in import-ops.ts.
  */
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { actorOf, defineOperation, orgOf } from '../operation.js';
 import { AppError } from '../errors.js';
 import { found } from '../lookup.js';
 import { timestamp } from '../clock.js';
-import { idOf } from '../schema.js';
-import { listPage, pageQuery, sortQuery } from '../pagination.js';
+import { pence } from '../schema.js';
+import { day, idOut, instant } from '../output.js';
+import { listPage, type Page, type Sort } from '../pagination.js';
 import { removeTransactionsOf, type Posting } from '../ledger/posting.js';
 import type { ImportBatchesTable, OrgDb } from '../../store/tables.js';
 
@@ -97,12 +98,33 @@ export async function recordBatch(trx: Kysely<OrgDb>, posting: Posting, batch: N
     .execute();
 }
 
-function batchView(row: ImportBatchesTable) {
+export const batchStatuses = ['imported', 'undone'] as const;
+
+export const batchSchema = z.strictObject({
+  id: idOut('dimp'),
+  source: z.string().describe('the file name, or - for standard input'),
+  contentHash: z.string().describe("sha256 of the journal's non-blank lines, hex"),
+  status: z.enum(batchStatuses),
+  transactionCount: z.number().int(),
+  lineCount: z.number().int(),
+  totalDebit: pence(),
+  firstDate: day().nullable(),
+  lastDate: day().nullable(),
+  createdAt: instant(),
+  createdBy: z.string(),
+  createdByName: z.string(),
+  undoneAt: instant().nullable(),
+  undoneBy: z.string().nullable(),
+  undoneByName: z.string().nullable(),
+});
+export type Batch = z.output<typeof batchSchema>;
+
+export function batchView(row: ImportBatchesTable): Batch {
   return {
     id: row.id,
     source: row.source,
     contentHash: row.content_hash,
-    status: row.undone_at === null ? ('imported' as const) : ('undone' as const),
+    status: row.undone_at === null ? 'imported' : 'undone',
     transactionCount: row.transaction_count,
     lineCount: row.line_count,
     totalDebit: row.total_debit,
@@ -117,69 +139,35 @@ function batchView(row: ImportBatchesTable) {
   };
 }
 
-async function findBatch(db: Kysely<OrgDb>, id: string): Promise<ImportBatchesTable> {
+export async function findBatch(db: Kysely<OrgDb>, id: string): Promise<ImportBatchesTable> {
   return found(db.selectFrom('import_batches').selectAll().where('id', '=', id).executeTakeFirst(), 'import', id);
 }
 
-const statuses = ['imported', 'undone'] as const;
-const batchParams = { id: idOf('dimp') };
+export interface BatchQuery {
+  readonly status?: (typeof batchStatuses)[number];
+  readonly page: number;
+  readonly limit: number;
+  readonly sort: Sort<'createdAt'>;
+}
 
-export const listImports = defineOperation({
-  name: 'imports.list',
-  summary: 'List journal imports, newest first, undone ones included (status filters)',
-  access: 'transactions:read',
-  method: 'GET',
-  path: '/imports',
-  query: {
-    status: z.enum(statuses).optional(),
-    ...pageQuery(),
-    ...sortQuery(['createdAt']),
-  },
-  cli: { group: 'import', action: 'list' },
-  async run(ctx, input) {
-    const db = orgOf(ctx).db;
-    let q = db.selectFrom('import_batches');
-    if (input.status) q = q.where('undone_at', input.status === 'undone' ? 'is not' : 'is', null);
-    const { direction } = input.sort;
-    const { rows, meta } = await listPage(q, (all) => all.selectAll().orderBy('created_at', direction).orderBy('id', direction), input);
-    return { data: rows.map(batchView), meta };
-  },
-});
+/** One page of batches, undone ones included unless the status says otherwise. */
+export async function listBatches(db: Kysely<OrgDb>, query: BatchQuery): Promise<Page<Batch>> {
+  let q = db.selectFrom('import_batches');
+  if (query.status) q = q.where('undone_at', query.status === 'undone' ? 'is not' : 'is', null);
+  const { direction } = query.sort;
+  const { rows, meta } = await listPage(q, (all) => all.selectAll().orderBy('created_at', direction).orderBy('id', direction), query);
+  return { rows: rows.map(batchView), meta };
+}
 
-export const getImport = defineOperation({
-  name: 'imports.get',
-  summary: 'Show one journal import: source, content hash, counts, total debit, dates, who imported it and whether it was undone',
-  access: 'transactions:read',
-  method: 'GET',
-  path: '/imports/{id}',
-  params: batchParams,
-  cli: { group: 'import', action: 'get' },
-  async run(ctx, input) {
-    return { data: batchView(await findBatch(orgOf(ctx).db, input.id)) };
-  },
-});
+export const undoneBatchSchema = z.strictObject({ ...batchSchema.shape, transactionsRemoved: z.number().int() });
+export type UndoneBatch = z.output<typeof undoneBatchSchema>;
 
-export const undoImport = defineOperation({
-  name: 'imports.undo',
-  summary: 'Undo a journal import: remove every transaction it made, unless one is reconciled or in a closed period',
-  description:
-    'Drafts and posted transactions alike go, including any edited since the import; the batch stays on record, ' +
-    'marked undone, and its content may be imported again.',
-  access: 'transactions:write',
-  method: 'POST',
-  path: '/imports/{id}/undo',
-  params: batchParams,
-  cli: { group: 'import', action: 'undo' },
-  async run(ctx, input) {
-    const actor = actorOf(ctx);
-    const done = await orgOf(ctx).write(async (trx) => {
-      const batch = await findBatch(trx, input.id);
-      if (batch.undone_at !== null) throw new AppError('already_voided', `import ${batch.id} was already undone at ${batch.undone_at}`);
-      const removed = await removeTransactionsOf(trx, importSource, batch.id);
-      const change = { undone_at: timestamp(ctx.clock), undone_by: actor.id, undone_by_name: actor.name };
-      await trx.updateTable('import_batches').set(change).where('id', '=', batch.id).execute();
-      return { row: { ...batch, ...change }, removed };
-    });
-    return { data: { ...batchView(done.row), transactionsRemoved: done.removed } };
-  },
-});
+/** Remove every transaction of a batch through posting and mark it undone; undoing it twice is 409. */
+export async function undoBatch(trx: Kysely<OrgDb>, posting: Posting, id: string): Promise<UndoneBatch> {
+  const batch = await findBatch(trx, id);
+  if (batch.undone_at !== null) throw new AppError('already_voided', `import ${batch.id} was already undone at ${batch.undone_at}`);
+  const removed = await removeTransactionsOf(trx, importSource, batch.id);
+  const change = { undone_at: timestamp(posting.clock), undone_by: posting.actor.id, undone_by_name: posting.actor.name };
+  await trx.updateTable('import_batches').set(change).where('id', '=', batch.id).execute();
+  return { ...batchView({ ...batch, ...change }), transactionsRemoved: removed };
+}

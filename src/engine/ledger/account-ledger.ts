@@ -4,10 +4,11 @@
  * balance at the end (closing). Balances are debit − credit.
  */
 import type { Kysely } from 'kysely';
-import { defineOperation, orgOf } from '../operation.js';
-import { checkRange, idOf, isoDate } from '../schema.js';
-import { pageMeta, pageOffset, pageQuery, type PageMeta } from '../pagination.js';
-import { findAccount } from './accounts.js';
+import { z } from 'zod';
+import { checkRange, pence } from '../schema.js';
+import { day, idOut } from '../output.js';
+import { pageMeta, pageOffset, type PageMeta } from '../pagination.js';
+import { accountRef, accountRefSchema, findAccount, rangeSchema } from './accounts.js';
 import type { OrgDb } from '../../store/tables.js';
 
 export interface LedgerQuery {
@@ -36,7 +37,30 @@ const linesOf = (db: Kysely<OrgDb>, accountId: string) =>
     .where('lines.account_id', '=', accountId)
     .where('lines.posted', '=', 1);
 
-export async function accountLedger(db: Kysely<OrgDb>, query: LedgerQuery) {
+export const ledgerEntrySchema = z.strictObject({
+  transactionId: idOut('txn'),
+  lineId: idOut('line'),
+  date: day(),
+  description: z.string().describe("the line's description, else its transaction's"),
+  reference: z.string().nullable(),
+  debit: pence(),
+  credit: pence(),
+  runningBalance: pence().describe('debit − credit, from the opening balance to this line'),
+});
+
+export const accountLedgerSchema = z.strictObject({
+  account: accountRefSchema,
+  period: rangeSchema,
+  openingBalance: pence().describe('debit − credit of the posted lines before from'),
+  entries: z.array(ledgerEntrySchema).describe("this page's lines"),
+  totalDebit: pence().describe('of every line in the range, not only this page'),
+  totalCredit: pence(),
+  closingBalance: pence(),
+});
+export type AccountLedger = z.output<typeof accountLedgerSchema>;
+
+/** One page of an account's ledger: its entries, and balances and totals over the whole range. */
+export async function accountLedger(db: Kysely<OrgDb>, query: LedgerQuery): Promise<{ readonly ledger: AccountLedger; readonly meta: PageMeta }> {
   checkRange(query.from, query.to);
   const account = await findAccount(db, query.accountId);
   const opening = query.from ? (await sumOf(db, account.id, (q) => q.where('lines.date', '<', query.from as string))).net : 0;
@@ -68,40 +92,23 @@ export async function accountLedger(db: Kysely<OrgDb>, query: LedgerQuery) {
     .limit(query.limit)
     .offset(pageOffset(query.page, query.limit))
     .execute();
-  const meta: PageMeta = pageMeta(totals.count, query.page, query.limit);
-  return {
-    data: {
-      account: { id: account.id, code: account.code, name: account.name, accountType: account.account_type },
-      period: { from: query.from ?? null, to: query.to ?? null },
-      openingBalance: opening,
-      entries: rows.map((r) => ({
-        transactionId: r.transaction_id,
-        lineId: r.id,
-        date: r.date,
-        description: r.line_description ?? r.description,
-        reference: r.reference,
-        debit: r.amount > 0 ? r.amount : 0,
-        credit: r.amount < 0 ? -r.amount : 0,
-        runningBalance: opening + Number(r.running),
-      })),
-      totalDebit: totals.debit,
-      totalCredit: totals.debit - totals.net,
-      closingBalance: opening + totals.net,
-    },
-    meta,
+  const ledger: AccountLedger = {
+    account: accountRef(account),
+    period: { from: query.from ?? null, to: query.to ?? null },
+    openingBalance: opening,
+    entries: rows.map((r) => ({
+      transactionId: r.transaction_id,
+      lineId: r.id,
+      date: r.date,
+      description: r.line_description ?? r.description,
+      reference: r.reference,
+      debit: r.amount > 0 ? r.amount : 0,
+      credit: r.amount < 0 ? -r.amount : 0,
+      runningBalance: opening + Number(r.running),
+    })),
+    totalDebit: totals.debit,
+    totalCredit: totals.debit - totals.net,
+    closingBalance: opening + totals.net,
   };
+  return { ledger, meta: pageMeta(totals.count, query.page, query.limit) };
 }
-
-export const accountLedgerOp = defineOperation({
-  name: 'transactions.ledger',
-  summary: "An account's ledger: posted lines in date order with opening, running and closing balances",
-  access: 'transactions:read',
-  method: 'GET',
-  path: '/transactions/account/{accountId}',
-  params: { accountId: idOf('acc') },
-  query: { from: isoDate().optional(), to: isoDate().optional(), ...pageQuery(50) },
-  cli: { group: 'transactions', action: 'account' },
-  async run(ctx, input) {
-    return accountLedger(orgOf(ctx).db, input);
-  },
-});

@@ -1,24 +1,45 @@
 /**
- * The chart of accounts: list (tree or flat), types, one account, its
- * balance, create, update and delete with the spec's rules for system
- * accounts and accounts that carry transactions.
+ * The chart of accounts: an account as the API shows it (flat or in a tree),
+ * finding one, its balance from posted lines, and adding, changing and
+ * removing accounts with the spec's rules for system accounts and accounts
+ * that carry transactions. The operations are in account-ops.ts.
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { defineOperation, orgOf } from '../operation.js';
-import { AppError, notFound } from '../errors.js';
+import { AppError } from '../errors.js';
+import { found } from '../lookup.js';
 import { newId } from '../ids.js';
-import { timestamp } from '../clock.js';
-import { checkRange, idOf, isoDate } from '../schema.js';
+import { timestamp, type Clock } from '../clock.js';
+import { pence } from '../schema.js';
+import { day, idOut, instant } from '../output.js';
 import type { AccountsTable, OrgDb } from '../../store/tables.js';
 
 export const accountTypes = ['asset', 'liability', 'equity', 'revenue', 'expense'] as const;
 export type AccountType = (typeof accountTypes)[number];
 export const controlTypes = ['bank', 'receivables', 'payables', 'vat'] as const;
+export type ControlType = (typeof controlTypes)[number];
 
 export type AccountRow = AccountsTable;
 
-export function accountView(row: AccountRow) {
+export const accountSchema = z.strictObject({
+  id: idOut('acc'),
+  code: z.string(),
+  name: z.string(),
+  accountType: z.enum(accountTypes),
+  parentId: idOut('acc').nullable(),
+  description: z.string().nullable(),
+  defaultVatRate: z.number().int().nullable().describe('percent'),
+  isActive: z.boolean(),
+  isSystem: z.boolean().describe('provisioned with the chart: never deleted, and only isActive can change'),
+  isControlAccount: z.boolean().describe('kept by the features that own it (bank, receivables, payables, VAT)'),
+  controlType: z.enum(controlTypes).nullable(),
+  isCostOfSales: z.boolean().describe('counted in cost of sales, which gross profit deducts from revenue'),
+  createdAt: instant(),
+  updatedAt: instant(),
+});
+export type Account = z.output<typeof accountSchema>;
+
+export function accountView(row: AccountRow): Account {
   return {
     id: row.id,
     code: row.code,
@@ -37,23 +58,20 @@ export function accountView(row: AccountRow) {
   };
 }
 
-type AccountView = ReturnType<typeof accountView>;
-type AccountNode = AccountView & { children: AccountNode[] };
+export type AccountNode = Account & { children: AccountNode[] };
 
-export async function findAccount(db: Kysely<OrgDb>, id: string): Promise<AccountRow> {
-  const row = await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) throw notFound('account', id);
-  return row;
-}
-
-export async function findAccountByCode(db: Kysely<OrgDb>, code: string): Promise<AccountRow> {
-  const row = await db.selectFrom('accounts').selectAll().where('code', '=', code).executeTakeFirst();
-  if (!row) throw new AppError('not_found', `no account with code ${code}`);
-  return row;
-}
+/** An account with its children, for the tree of accounts.list; named, as it refers to itself. */
+export const accountNodeSchema: z.ZodType<AccountNode> = z
+  .strictObject({
+    ...accountSchema.shape,
+    get children() {
+      return z.array(accountNodeSchema).describe('the accounts whose parentId is this account');
+    },
+  })
+  .meta({ id: 'AccountNode' });
 
 /** Nest accounts under their parents; an account whose parent is not in the list is a root. */
-function tree(rows: readonly AccountRow[]): AccountNode[] {
+export function accountTree(rows: readonly AccountRow[]): AccountNode[] {
   const nodes = new Map(rows.map((r) => [r.id, { ...accountView(r), children: [] as AccountNode[] }]));
   const roots: AccountNode[] = [];
   for (const node of nodes.values()) {
@@ -63,113 +81,97 @@ function tree(rows: readonly AccountRow[]): AccountNode[] {
   return roots;
 }
 
-const boolean = () => z.boolean();
+export async function findAccount(db: Kysely<OrgDb>, id: string): Promise<AccountRow> {
+  return found(db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst(), 'account', id);
+}
 
-export const listAccounts = defineOperation({
-  name: 'accounts.list',
-  summary: 'List the chart of accounts: a tree of children by default, flat with flat=true',
-  access: 'accounts:read',
-  method: 'GET',
-  path: '/accounts',
-  query: {
-    type: z.enum(accountTypes).optional(),
-    active: boolean().optional(),
-    flat: boolean().default(false),
-  },
-  async run(ctx, input) {
-    let q = orgOf(ctx).db.selectFrom('accounts').selectAll().orderBy('code').orderBy('id');
-    if (input.type) q = q.where('account_type', '=', input.type);
-    if (input.active !== undefined) q = q.where('is_active', '=', input.active ? 1 : 0);
-    const rows = await q.execute();
-    return { data: { accounts: input.flat ? rows.map(accountView) : tree(rows), meta: { total: rows.length } } };
-  },
+export async function findAccountByCode(db: Kysely<OrgDb>, code: string): Promise<AccountRow> {
+  const row = await db.selectFrom('accounts').selectAll().where('code', '=', code).executeTakeFirst();
+  if (!row) throw new AppError('not_found', `no account with code ${code}`);
+  return row;
+}
+
+export interface AccountFilter {
+  readonly type?: AccountType;
+  readonly active?: boolean;
+}
+
+/** The accounts in code order. */
+export async function accountRows(db: Kysely<OrgDb>, filter: AccountFilter): Promise<AccountRow[]> {
+  let q = db.selectFrom('accounts').selectAll().orderBy('code').orderBy('id');
+  if (filter.type) q = q.where('account_type', '=', filter.type);
+  if (filter.active !== undefined) q = q.where('is_active', '=', filter.active ? 1 : 0);
+  return q.execute();
+}
+
+export const typeCountSchema = z.strictObject({
+  type: z.enum(accountTypes),
+  count: z.number().int(),
+  activeCount: z.number().int(),
 });
+export type TypeCount = z.output<typeof typeCountSchema>;
 
-export const accountTypesOp = defineOperation({
-  name: 'accounts.types',
-  summary: 'Count the accounts of each type, and how many are active',
-  access: 'accounts:read',
-  method: 'GET',
-  path: '/accounts/types',
-  async run(ctx) {
-    const rows = await orgOf(ctx)
-      .db.selectFrom('accounts')
-      .select((eb) => ['account_type', eb.fn.countAll<number>().as('count'), eb.fn.sum<number>('is_active').as('active')])
-      .groupBy('account_type')
-      .execute();
-    const byType = new Map(rows.map((r) => [r.account_type, r]));
-    return {
-      data: {
-        types: accountTypes.map((type) => ({
-          type,
-          count: Number(byType.get(type)?.count ?? 0),
-          activeCount: Number(byType.get(type)?.active ?? 0),
-        })),
-      },
-    };
-  },
+/** How many accounts each type has, and how many of them are active; every type, even with none. */
+export async function countByType(db: Kysely<OrgDb>): Promise<TypeCount[]> {
+  const rows = await db
+    .selectFrom('accounts')
+    .select((eb) => ['account_type', eb.fn.countAll<number>().as('count'), eb.fn.sum<number>('is_active').as('active')])
+    .groupBy('account_type')
+    .execute();
+  const byType = new Map(rows.map((r) => [r.account_type, r]));
+  return accountTypes.map((type) => ({
+    type,
+    count: Number(byType.get(type)?.count ?? 0),
+    activeCount: Number(byType.get(type)?.active ?? 0),
+  }));
+}
+
+/** An account named in a report or ledger: who it is, without its settings. */
+export const accountRefSchema = z.strictObject({
+  id: idOut('acc'),
+  code: z.string(),
+  name: z.string(),
+  accountType: z.enum(accountTypes),
 });
+export type AccountRef = z.output<typeof accountRefSchema>;
 
-const accountParams = { id: idOf('acc') };
+export const accountRef = (row: AccountRow): AccountRef => ({ id: row.id, code: row.code, name: row.name, accountType: row.account_type });
 
-export const getAccount = defineOperation({
-  name: 'accounts.get',
-  summary: 'Show one account',
-  access: 'accounts:read',
-  method: 'GET',
-  path: '/accounts/{id}',
-  params: accountParams,
-  async run(ctx, input) {
-    return { data: accountView(await findAccount(orgOf(ctx).db, input.id)) };
-  },
+/** The dates a figure covers; null where it is open-ended. */
+export const rangeSchema = z.strictObject({ from: day().nullable(), to: day().nullable() });
+
+export const balanceSchema = z.strictObject({
+  account: accountRefSchema,
+  balance: z.strictObject({ debit: pence(), credit: pence(), net: pence().describe('debit − credit') }),
+  period: rangeSchema,
+  transactionCount: z.number().int(),
 });
+export type Balance = z.output<typeof balanceSchema>;
 
-export const accountBalance = defineOperation({
-  name: 'accounts.balance',
-  summary: 'The balance of an account from posted transactions: debit, credit and net (debit − credit)',
-  access: 'accounts:read',
-  method: 'GET',
-  path: '/accounts/{id}/balance',
-  params: accountParams,
-  query: { from: isoDate().optional(), to: isoDate().optional() },
-  async run(ctx, input) {
-    checkRange(input.from, input.to);
-    const db = orgOf(ctx).db;
-    const account = await findAccount(db, input.id);
-    let q = db
-      .selectFrom('lines')
-      .where('account_id', '=', account.id)
-      .where('posted', '=', 1)
-      .select((eb) => [
-        eb.fn.sum<number>(eb.case().when('amount', '>', 0).then(eb.ref('amount')).else(0).end()).as('debit'),
-        eb.fn.sum<number>(eb.case().when('amount', '<', 0).then(eb.neg(eb.ref('amount'))).else(0).end()).as('credit'),
-        eb.fn.count<number>('transaction_id').distinct().as('transactions'),
-      ]);
-    if (input.from) q = q.where('date', '>=', input.from);
-    if (input.to) q = q.where('date', '<=', input.to);
-    const sums = await q.executeTakeFirstOrThrow();
-    const debit = Number(sums.debit ?? 0);
-    const credit = Number(sums.credit ?? 0);
-    return {
-      data: {
-        account: { id: account.id, code: account.code, name: account.name, accountType: account.account_type },
-        balance: { debit, credit, net: debit - credit },
-        period: { from: input.from ?? null, to: input.to ?? null },
-        transactionCount: Number(sums.transactions ?? 0),
-      },
-    };
-  },
-});
-
-const code = () =>
-  z
-    .string()
-    .trim()
-    .min(1)
-    .max(20)
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'may contain only letters, digits and . _ - (starting with a letter or digit)');
-const vatRate = () => z.number().int().min(0).max(100).nullable();
-const costOfSales = () => z.boolean().describe('counted in cost of sales, which gross profit deducts from revenue; expense accounts only');
+/** An account's balance from its posted lines, over a range of dates or all time. */
+export async function accountBalance(db: Kysely<OrgDb>, id: string, range: { readonly from?: string; readonly to?: string }): Promise<Balance> {
+  const account = await findAccount(db, id);
+  let q = db
+    .selectFrom('lines')
+    .where('account_id', '=', account.id)
+    .where('posted', '=', 1)
+    .select((eb) => [
+      eb.fn.sum<number>(eb.case().when('amount', '>', 0).then(eb.ref('amount')).else(0).end()).as('debit'),
+      eb.fn.sum<number>(eb.case().when('amount', '<', 0).then(eb.neg(eb.ref('amount'))).else(0).end()).as('credit'),
+      eb.fn.count<number>('transaction_id').distinct().as('transactions'),
+    ]);
+  if (range.from) q = q.where('date', '>=', range.from);
+  if (range.to) q = q.where('date', '<=', range.to);
+  const sums = await q.executeTakeFirstOrThrow();
+  const debit = Number(sums.debit ?? 0);
+  const credit = Number(sums.credit ?? 0);
+  return {
+    account: accountRef(account),
+    balance: { debit, credit, net: debit - credit },
+    period: { from: range.from ?? null, to: range.to ?? null },
+    transactionCount: Number(sums.transactions ?? 0),
+  };
+}
 
 /** Only an expense account can be cost of sales; false is always allowed. */
 function checkCostOfSales(isCostOfSales: boolean | undefined, accountType: AccountType): void {
@@ -178,142 +180,111 @@ function checkCostOfSales(isCostOfSales: boolean | undefined, accountType: Accou
   }
 }
 
-export const createAccount = defineOperation({
-  name: 'accounts.create',
-  summary: 'Add an account to the chart',
-  access: 'accounts:write',
-  method: 'POST',
-  path: '/accounts',
-  status: 201,
-  body: {
-    code: code(),
-    name: z.string().trim().min(1).max(200),
-    accountType: z.enum(accountTypes),
-    parentId: idOf('acc').nullable().optional(),
-    description: z.string().max(500).nullable().optional(),
-    defaultVatRate: vatRate().optional(),
-    isControlAccount: z.boolean().optional(),
-    controlType: z.enum(controlTypes).nullable().optional(),
-    isCostOfSales: costOfSales().optional(),
-  },
-  async run(ctx, input) {
-    const org = orgOf(ctx);
-    checkCostOfSales(input.isCostOfSales, input.accountType);
-    const row = await org.write(async (trx) => {
-      if (await trx.selectFrom('accounts').select('id').where('code', '=', input.code).executeTakeFirst()) {
-        throw new AppError('conflict', `an account with code ${input.code} already exists`);
-      }
-      if (input.parentId) {
-        const parent = await trx.selectFrom('accounts').selectAll().where('id', '=', input.parentId).executeTakeFirst();
-        if (!parent) throw new AppError('validation_error', `parentId: no account ${input.parentId}`, 'parentId');
-        if (parent.account_type !== input.accountType) {
-          throw new AppError('validation_error', `accountType must be ${parent.account_type}, the type of the parent account ${parent.code}`, 'accountType');
-        }
-      }
-      const controlType = input.controlType ?? null;
-      if (input.isControlAccount === false && controlType !== null) {
-        throw new AppError('validation_error', 'controlType needs isControlAccount true', 'controlType');
-      }
-      const now = timestamp(ctx.clock);
-      const account: AccountRow = {
-        id: newId('acc', ctx.clock.now()),
-        code: input.code,
-        name: input.name,
-        account_type: input.accountType,
-        parent_id: input.parentId ?? null,
-        description: input.description ?? null,
-        default_vat_rate: input.defaultVatRate ?? null,
-        is_active: 1,
-        is_system: 0,
-        is_control_account: input.isControlAccount === true || controlType !== null ? 1 : 0,
-        control_type: controlType,
-        is_cost_of_sales: input.isCostOfSales ? 1 : 0,
-        created_at: now,
-        updated_at: now,
-      };
-      await trx.insertInto('accounts').values(account).execute();
-      return account;
-    });
-    return { data: accountView(row) };
-  },
-});
+export interface NewAccount {
+  readonly code: string;
+  readonly name: string;
+  readonly accountType: AccountType;
+  readonly parentId?: string | null;
+  readonly description?: string | null;
+  readonly defaultVatRate?: number | null;
+  readonly isControlAccount?: boolean;
+  readonly controlType?: ControlType | null;
+  readonly isCostOfSales?: boolean;
+}
 
-const fixedAfterCreation = <T extends z.ZodType>(schema: T) => schema.optional().describe('cannot change once the account exists (422)');
+/** Add an account: a unique code, under a parent of the same type. */
+export async function addAccount(trx: Kysely<OrgDb>, clock: Clock, input: NewAccount): Promise<AccountRow> {
+  checkCostOfSales(input.isCostOfSales, input.accountType);
+  if (await trx.selectFrom('accounts').select('id').where('code', '=', input.code).executeTakeFirst()) {
+    throw new AppError('conflict', `an account with code ${input.code} already exists`);
+  }
+  if (input.parentId) {
+    const parent = await trx.selectFrom('accounts').selectAll().where('id', '=', input.parentId).executeTakeFirst();
+    if (!parent) throw new AppError('validation_error', `parentId: no account ${input.parentId}`, 'parentId');
+    if (parent.account_type !== input.accountType) {
+      throw new AppError('validation_error', `accountType must be ${parent.account_type}, the type of the parent account ${parent.code}`, 'accountType');
+    }
+  }
+  const controlType = input.controlType ?? null;
+  if (input.isControlAccount === false && controlType !== null) {
+    throw new AppError('validation_error', 'controlType needs isControlAccount true', 'controlType');
+  }
+  const now = timestamp(clock);
+  const account: AccountRow = {
+    id: newId('acc', clock.now()),
+    code: input.code,
+    name: input.name,
+    account_type: input.accountType,
+    parent_id: input.parentId ?? null,
+    description: input.description ?? null,
+    default_vat_rate: input.defaultVatRate ?? null,
+    is_active: 1,
+    is_system: 0,
+    is_control_account: input.isControlAccount === true || controlType !== null ? 1 : 0,
+    control_type: controlType,
+    is_cost_of_sales: input.isCostOfSales ? 1 : 0,
+    created_at: now,
+    updated_at: now,
+  };
+  await trx.insertInto('accounts').values(account).execute();
+  return account;
+}
 
-export const updateAccount = defineOperation({
-  name: 'accounts.update',
-  summary: 'Change an account: name, description, defaultVatRate, isCostOfSales and isActive; on system accounts only isActive',
-  access: 'accounts:write',
-  method: 'PUT',
-  path: '/accounts/{id}',
-  params: accountParams,
-  body: {
-    name: z.string().trim().min(1).max(200).optional(),
-    description: z.string().max(500).nullable().optional(),
-    defaultVatRate: vatRate().optional(),
-    isCostOfSales: costOfSales().optional(),
-    isActive: z.boolean().optional(),
-    // Accepted so that a change to them gets the 422 the spec gives, rather than an unknown-field 400.
-    code: fixedAfterCreation(z.string()),
-    accountType: fixedAfterCreation(z.string()),
-    parentId: fixedAfterCreation(z.string().nullable()),
-    isControlAccount: fixedAfterCreation(z.boolean()),
-    controlType: fixedAfterCreation(z.string().nullable()),
-  },
-  async run(ctx, input) {
-    const org = orgOf(ctx);
-    await org.write(async (trx) => {
-      const account = await findAccount(trx, input.id);
-      const fixed = (['code', 'accountType', 'parentId', 'isControlAccount', 'controlType'] as const).find((f) => input[f] !== undefined);
-      if (fixed) throw new AppError('unprocessable_entity', `${fixed} cannot change once an account exists`);
-      checkCostOfSales(input.isCostOfSales, account.account_type);
-      if (account.is_system === 1) {
-        const edited = (['name', 'description', 'defaultVatRate', 'isCostOfSales'] as const).find((f) => input[f] !== undefined);
-        if (edited) throw new AppError('unprocessable_entity', `${account.code} ${account.name} is a system account: only isActive can change`);
-      }
-      await trx
-        .updateTable('accounts')
-        .set({
-          name: input.name,
-          description: input.description,
-          default_vat_rate: input.defaultVatRate,
-          is_cost_of_sales: input.isCostOfSales === undefined ? undefined : input.isCostOfSales ? 1 : 0,
-          is_active: input.isActive === undefined ? undefined : input.isActive ? 1 : 0,
-          updated_at: timestamp(ctx.clock),
-        })
-        .where('id', '=', account.id)
-        .execute();
-    });
-    return { data: { id: input.id, updated: true } };
-  },
-});
+export interface AccountChange {
+  readonly name?: string;
+  readonly description?: string | null;
+  readonly defaultVatRate?: number | null;
+  readonly isCostOfSales?: boolean;
+  readonly isActive?: boolean;
+}
 
-export const deleteAccount = defineOperation({
-  name: 'accounts.delete',
-  summary: 'Delete an account; one with transactions is deactivated instead',
-  access: 'accounts:write',
-  method: 'DELETE',
-  path: '/accounts/{id}',
-  params: accountParams,
-  async run(ctx, input) {
-    const org = orgOf(ctx);
-    const data = await org.write(async (trx) => {
-      const account = await findAccount(trx, input.id);
-      if (account.is_system === 1) throw new AppError('unprocessable_entity', `${account.code} ${account.name} is a system account and cannot be deleted`);
-      const child = await trx.selectFrom('accounts').select('code').where('parent_id', '=', account.id).executeTakeFirst();
-      if (child) throw new AppError('unprocessable_entity', `${account.code} has child accounts (${child.code}); delete or move them first`);
-      const used = await trx.selectFrom('lines').select('id').where('account_id', '=', account.id).limit(1).executeTakeFirst();
-      if (used) {
-        await trx.updateTable('accounts').set({ is_active: 0, updated_at: timestamp(ctx.clock) }).where('id', '=', account.id).execute();
-        return {
-          id: account.id,
-          deactivated: true,
-          message: `${account.code} ${account.name} has transactions, so it was deactivated instead of deleted`,
-        };
-      }
-      await trx.deleteFrom('accounts').where('id', '=', account.id).execute();
-      return { id: account.id, deleted: true };
-    });
-    return { data };
-  },
-});
+/** Change what may change of an account; of a system account, only isActive (422). */
+export async function changeAccount(trx: Kysely<OrgDb>, clock: Clock, id: string, change: AccountChange): Promise<void> {
+  const account = await findAccount(trx, id);
+  checkCostOfSales(change.isCostOfSales, account.account_type);
+  if (account.is_system === 1) {
+    const edited = (['name', 'description', 'defaultVatRate', 'isCostOfSales'] as const).find((f) => change[f] !== undefined);
+    if (edited) throw new AppError('unprocessable_entity', `${account.code} ${account.name} is a system account: only isActive can change`);
+  }
+  await trx
+    .updateTable('accounts')
+    .set({
+      name: change.name,
+      description: change.description,
+      default_vat_rate: change.defaultVatRate,
+      is_cost_of_sales: change.isCostOfSales === undefined ? undefined : change.isCostOfSales ? 1 : 0,
+      is_active: change.isActive === undefined ? undefined : change.isActive ? 1 : 0,
+      updated_at: timestamp(clock),
+    })
+    .where('id', '=', account.id)
+    .execute();
+}
+
+export const removedAccountSchema = z.union([
+  z.strictObject({ id: idOut('acc'), deleted: z.literal(true) }),
+  z.strictObject({
+    id: idOut('acc'),
+    deactivated: z.literal(true).describe('the account has transactions, so it was deactivated instead of deleted'),
+    message: z.string(),
+  }),
+]);
+export type RemovedAccount = z.output<typeof removedAccountSchema>;
+
+/** Delete an account, or deactivate one that has transactions; system accounts and parents stay (422). */
+export async function removeAccount(trx: Kysely<OrgDb>, clock: Clock, id: string): Promise<RemovedAccount> {
+  const account = await findAccount(trx, id);
+  if (account.is_system === 1) throw new AppError('unprocessable_entity', `${account.code} ${account.name} is a system account and cannot be deleted`);
+  const child = await trx.selectFrom('accounts').select('code').where('parent_id', '=', account.id).executeTakeFirst();
+  if (child) throw new AppError('unprocessable_entity', `${account.code} has child accounts (${child.code}); delete or move them first`);
+  const used = await trx.selectFrom('lines').select('id').where('account_id', '=', account.id).limit(1).executeTakeFirst();
+  if (used) {
+    await trx.updateTable('accounts').set({ is_active: 0, updated_at: timestamp(clock) }).where('id', '=', account.id).execute();
+    return {
+      id: account.id,
+      deactivated: true,
+      message: `${account.code} ${account.name} has transactions, so it was deactivated instead of deleted`,
+    };
+  }
+  await trx.deleteFrom('accounts').where('id', '=', account.id).execute();
+  return { id: account.id, deleted: true };
+}

@@ -2,26 +2,28 @@
  * Financial periods are the organisation's fiscal years, derived from the
  * fiscal year start; only closing one is stored. A period's id is
  * `period_` + its start date (period_20260406), so it never changes.
- * A closed period is read-only: posting checks `assertDateOpen`.
+ * A closed period is read-only: posting checks `assertDateOpen`. The
+ * operations are in period-ops.ts.
  */
 import type { Kysely } from 'kysely';
-import { defineOperation, orgOf } from '../operation.js';
-import { AppError } from '../errors.js';
+import { z } from 'zod';
+import { AppError, notFound } from '../errors.js';
 import { timestamp, today, type Clock } from '../clock.js';
 import { firstYear, fiscalYearContaining, fiscalYearFrom, lastYear, type DateRange } from '../dates.js';
-import { idOf } from '../schema.js';
+import { day, idOut, instant } from '../output.js';
 import { loadOrganisation } from '../organisation/organisation.js';
 import type { ClosedPeriodsTable, OrgDb } from '../../store/tables.js';
 
-export interface Period {
-  readonly id: string;
-  readonly name: string;
-  readonly startDate: string;
-  readonly endDate: string;
-  readonly isCurrent: boolean;
-  readonly isClosed: boolean;
-  readonly closedAt: string | null;
-}
+export const periodSchema = z.strictObject({
+  id: idOut('period').describe('period_ and the start date, such as period_20260406'),
+  name: z.string().describe('FY 2026/27, or FY 2026 for a year within one calendar year'),
+  startDate: day(),
+  endDate: day(),
+  isCurrent: z.boolean().describe('today falls in it'),
+  isClosed: z.boolean().describe('closed periods are read-only'),
+  closedAt: instant().nullable(),
+});
+export type Period = z.output<typeof periodSchema>;
 
 export const periodId = (startDate: string): string => `period_${startDate.replaceAll('-', '')}`;
 
@@ -78,14 +80,9 @@ export async function findPeriod(db: Kysely<OrgDb>, clock: Clock, id: string): P
   const m = /^period_(\d{4})(\d{2})(\d{2})$/.exec(id);
   const start = m ? `${m[1]}-${m[2]}-${m[3]}` : '';
   const year = m ? Number(m[1]) : 0;
-  if (!m || `${m[2]}-${m[3]}` !== org.fiscal_year_start || year < firstYear || year >= lastYear) throw new AppError('not_found', `period ${id} not found`);
+  if (!m || `${m[2]}-${m[3]}` !== org.fiscal_year_start || year < firstYear || year >= lastYear) throw notFound('period', id);
   const closed = await db.selectFrom('closed_periods').selectAll().where('start_date', '=', start).executeTakeFirst();
   return periodOf(fiscalYearFrom(start), clock, closed);
-}
-
-export async function hasClosedPeriods(db: Kysely<OrgDb>): Promise<boolean> {
-  const row = await db.selectFrom('closed_periods').select('id').limit(1).executeTakeFirst();
-  return row !== undefined;
 }
 
 export type ClosedRange = Pick<ClosedPeriodsTable, 'start_date' | 'end_date'>;
@@ -118,54 +115,16 @@ export async function assertDateOpen(db: Kysely<OrgDb>, date: string): Promise<v
   }
 }
 
-const periodParams = { id: idOf('period') };
-
-export const listPeriodsOp = defineOperation({
-  name: 'periods.list',
-  summary: 'List the financial periods (fiscal years), newest first',
-  access: 'reports:read',
-  method: 'GET',
-  path: '/reports/periods',
-  async run(ctx) {
-    return { data: { periods: await listPeriods(orgOf(ctx).db, ctx.clock) } };
-  },
-});
-
-export const getPeriodOp = defineOperation({
-  name: 'periods.get',
-  summary: 'Show one financial period',
-  access: 'reports:read',
-  method: 'GET',
-  path: '/reports/periods/{id}',
-  params: periodParams,
-  async run(ctx, input) {
-    return { data: await findPeriod(orgOf(ctx).db, ctx.clock, input.id) };
-  },
-});
-
-export const closePeriodOp = defineOperation({
-  name: 'periods.close',
-  summary: 'Close a financial period that has ended; it becomes read-only, irreversibly',
-  access: 'all-scopes',
-  method: 'POST',
-  path: '/reports/periods/{id}/close',
-  params: periodParams,
-  body: {},
-  async run(ctx, input) {
-    const org = orgOf(ctx);
-    const period = await org.write(async (trx) => {
-      const found = await findPeriod(trx, ctx.clock, input.id);
-      if (found.isClosed) throw new AppError('conflict', `${found.name} is already closed`);
-      if (found.endDate >= today(ctx.clock)) {
-        throw new AppError('unprocessable_entity', `${found.name} has not ended yet (it ends ${found.endDate})`);
-      }
-      await trx
-        .insertInto('closed_periods')
-        .values({ id: found.id, start_date: found.startDate, end_date: found.endDate, closed_at: timestamp(ctx.clock) })
-        .execute();
-      return findPeriod(trx, ctx.clock, input.id);
-    });
-    return { data: period };
-  },
-});
-
+/** Close a period that has ended (irreversibly); closing it twice is 409, before its end 422. */
+export async function closePeriod(trx: Kysely<OrgDb>, clock: Clock, id: string): Promise<Period> {
+  const period = await findPeriod(trx, clock, id);
+  if (period.isClosed) throw new AppError('conflict', `${period.name} is already closed`);
+  if (period.endDate >= today(clock)) {
+    throw new AppError('unprocessable_entity', `${period.name} has not ended yet (it ends ${period.endDate})`);
+  }
+  await trx
+    .insertInto('closed_periods')
+    .values({ id: period.id, start_date: period.startDate, end_date: period.endDate, closed_at: timestamp(clock) })
+    .execute();
+  return findPeriod(trx, clock, id);
+}

@@ -1,12 +1,38 @@
-/** Reading transactions: one with its lines, as the API shows it. */
+/** Reading transactions: one with its lines, or a summary without them, as the API shows them. */
 import type { Kysely } from 'kysely';
-import { notFound } from '../errors.js';
+import { z } from 'zod';
+import { found } from '../lookup.js';
+import { pence } from '../schema.js';
+import { vatTreatments } from '../vat.js';
+import { day, idOut, instant } from '../output.js';
 import type { OrgDb, TransactionsTable } from '../../store/tables.js';
 
 export type TransactionRow = TransactionsTable;
 
+export const transactionStatuses = ['draft', 'posted'] as const;
+
 /** A transaction without its lines, as lists show it. */
-export function transactionSummary(row: TransactionRow) {
+export const transactionSummarySchema = z.strictObject({
+  id: idOut('txn'),
+  date: day(),
+  description: z.string(),
+  reference: z.string().nullable(),
+  status: z.enum(transactionStatuses),
+  isReconciled: z.boolean(),
+  reconciledAt: instant().nullable(),
+  sourceType: z.string().describe('what made it: manual, import, invoice, payment, bill…'),
+  sourceId: z.string().nullable().describe('the id of the record that made it (an invoice, an import…)'),
+  totalDebit: pence(),
+  totalCredit: pence(),
+  accountCodes: z.string().describe('the codes of the accounts its lines use, comma-separated, in line order'),
+  createdBy: z.string().describe('the API key id, or cli'),
+  createdByName: z.string(),
+  createdAt: instant(),
+  updatedAt: instant(),
+});
+export type TransactionSummary = z.output<typeof transactionSummarySchema>;
+
+export function transactionSummary(row: TransactionRow): TransactionSummary {
   return {
     id: row.id,
     date: row.date,
@@ -27,14 +53,29 @@ export function transactionSummary(row: TransactionRow) {
   };
 }
 
+export const lineSchema = z.strictObject({
+  id: idOut('line'),
+  accountId: idOut('acc'),
+  accountCode: z.string(),
+  accountName: z.string(),
+  contactId: idOut('cont').nullable(),
+  amount: pence().describe('positive debit, negative credit'),
+  vatRate: z.number().int().nullable().describe('percent'),
+  vatTreatment: z.enum(vatTreatments).nullable(),
+  vatAmount: pence().nullable().describe('the VAT inside or on top of amount, as metadata: no line of its own'),
+  description: z.string().nullable(),
+});
+
+/** A transaction with its lines. */
+export const transactionSchema = z.strictObject({ ...transactionSummarySchema.shape, lines: z.array(lineSchema) });
+export type TransactionView = z.output<typeof transactionSchema>;
+
 export async function findTransactionRow(db: Kysely<OrgDb>, id: string): Promise<TransactionRow> {
-  const row = await db.selectFrom('transactions').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) throw notFound('transaction', id);
-  return row;
+  return found(db.selectFrom('transactions').selectAll().where('id', '=', id).executeTakeFirst(), 'transaction', id);
 }
 
 /** A transaction with its lines in the order they were given. */
-export async function loadTransaction(db: Kysely<OrgDb>, id: string) {
+export async function loadTransaction(db: Kysely<OrgDb>, id: string): Promise<TransactionView> {
   const row = await findTransactionRow(db, id);
   const lines = await db
     .selectFrom('lines')
@@ -70,5 +111,3 @@ export async function loadTransaction(db: Kysely<OrgDb>, id: string) {
     })),
   };
 }
-
-export type TransactionView = Awaited<ReturnType<typeof loadTransaction>>;

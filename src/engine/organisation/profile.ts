@@ -1,20 +1,36 @@
-/** The organisation profile: GET /organisation (address nested) and PUT /organisation (address flat). */
+/**
+ * The organisation profile: as GET /organisation shows it (address nested,
+ * with its settings, the mode of the key and the subscription), and
+ * changing it. The operations are in organisation-ops.ts.
+ */
+import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { defineOperation, orgOf, type Ctx } from '../operation.js';
-import { AppError } from '../errors.js';
+import { found } from '../lookup.js';
 import { daysBetween } from '../dates.js';
-import { timestamp, today } from '../clock.js';
-import { clearableText } from '../schema.js';
+import { timestamp, today, type Clock } from '../clock.js';
+import { instant } from '../output.js';
 import { businessTypes, loadOrganisation, type OrganisationRow } from './organisation.js';
-import { settingsView } from './settings.js';
-import type { OrganisationsTable } from '../../store/tables.js';
+import { settingsSchema, settingsView } from './settings.js';
+import type { OrganisationsTable, OrgDb, PlatformDb } from '../../store/tables.js';
 import type { Mode } from '../../store/store.js';
 
-function subscriptionView(platformRow: OrganisationsTable, plan: string, ctx: Ctx) {
+export const subscriptionStatuses = ['trialing', 'trial_expired'] as const;
+
+const subscriptionSchema = z.strictObject({
+  status: z.enum(subscriptionStatuses),
+  plan: z.enum(businessTypes).describe('the plan a trial counts as: the business type'),
+  trialDays: z.number().int(),
+  trialEndsAt: instant(),
+  trialDaysRemaining: z.number().int(),
+  earlyAccess: z.boolean().describe('one of the first organisations of the data directory: a longer trial'),
+});
+type Subscription = z.output<typeof subscriptionSchema>;
+
+function subscriptionView(platformRow: OrganisationsTable, plan: OrganisationRow['business_type'], clock: Clock): Subscription {
   const ends = platformRow.trial_ends_at;
-  const remaining = Math.max(0, daysBetween(today(ctx.clock), ends.slice(0, 10)));
+  const remaining = Math.max(0, daysBetween(today(clock), ends.slice(0, 10)));
   return {
-    status: timestamp(ctx.clock) < ends ? 'trialing' : 'trial_expired',
+    status: timestamp(clock) < ends ? 'trialing' : 'trial_expired',
     plan,
     trialDays: platformRow.trial_days,
     trialEndsAt: ends,
@@ -23,7 +39,32 @@ function subscriptionView(platformRow: OrganisationsTable, plan: string, ctx: Ct
   };
 }
 
-export function organisationView(row: OrganisationRow, platformRow: OrganisationsTable, mode: Mode, ctx: Ctx) {
+export const organisationSchema = z.strictObject({
+  id: z.uuid(),
+  name: z.string(),
+  businessType: z.enum(businessTypes),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  website: z.string().nullable(),
+  vatNumber: z.string().nullable(),
+  companyNumber: z.string().nullable(),
+  address: z.strictObject({
+    line1: z.string().nullable(),
+    line2: z.string().nullable(),
+    city: z.string().nullable(),
+    region: z.string().nullable(),
+    postalCode: z.string().nullable(),
+    country: z.string().describe('ISO 3166-1 alpha-2'),
+  }),
+  settings: settingsSchema,
+  mode: z.enum(['live', 'test'] as const satisfies readonly Mode[]).describe('the books the key opens: live, or test for sk_test_ keys'),
+  subscription: subscriptionSchema,
+  createdAt: instant(),
+  updatedAt: instant(),
+});
+export type Organisation = z.output<typeof organisationSchema>;
+
+export function organisationView(row: OrganisationRow, platformRow: OrganisationsTable, mode: Mode, clock: Clock): Organisation {
   return {
     id: row.id,
     name: row.name,
@@ -43,97 +84,53 @@ export function organisationView(row: OrganisationRow, platformRow: Organisation
     },
     settings: settingsView(row),
     mode,
-    subscription: subscriptionView(platformRow, row.business_type, ctx),
+    subscription: subscriptionView(platformRow, row.business_type, clock),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
 }
 
-async function platformRowOf(ctx: Ctx, id: string): Promise<OrganisationsTable> {
-  const row = await ctx.platform.db.selectFrom('organisations').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) throw new AppError('not_found', `organisation ${id} not found`);
-  return row;
+/** The platform's record of an organisation: its trial. */
+export async function platformRowOf(platform: Kysely<PlatformDb>, id: string): Promise<OrganisationsTable> {
+  return found(platform.selectFrom('organisations').selectAll().where('id', '=', id).executeTakeFirst(), 'organisation', id);
 }
 
-export const getOrganisation = defineOperation({
-  name: 'organisation.get',
-  summary: 'Show the organisation (any valid key may call it: it verifies a key)',
-  access: 'any-key',
-  method: 'GET',
-  path: '/organisation',
-  async run(ctx) {
-    const org = orgOf(ctx);
-    const row = await loadOrganisation(org.db);
-    return { data: organisationView(row, await platformRowOf(ctx, org.id), org.mode, ctx) };
-  },
-});
+export interface ProfileChange {
+  readonly name?: string;
+  readonly businessType?: OrganisationRow['business_type'];
+  readonly email?: string | null;
+  readonly phone?: string | null;
+  readonly website?: string | null;
+  readonly vatNumber?: string | null;
+  readonly companyNumber?: string | null;
+  readonly addressLine1?: string | null;
+  readonly addressLine2?: string | null;
+  readonly city?: string | null;
+  readonly region?: string | null;
+  readonly postalCode?: string | null;
+  readonly country?: string;
+}
 
-const email = () =>
-  z
-    .string()
-    .max(255)
-    .refine((v) => v === '' || z.email().safeParse(v).success, { message: 'must be a valid email address' })
-    .nullable()
-    .optional()
-    .transform((v) => (v === '' ? null : v));
-
-export const updateOrganisation = defineOperation({
-  name: 'organisation.update',
-  summary: 'Change the organisation profile (partial; address fields are flat)',
-  description:
-    'Address fields are sent flat (addressLine1, addressLine2, city, region, postalCode, country); ' +
-    'the nested address object that GET returns is refused. Empty strings clear optional fields.',
-  access: 'all-scopes',
-  method: 'PUT',
-  path: '/organisation',
-  body: {
-    name: z.string().trim().min(1).max(255).optional(),
-    businessType: z.enum(businessTypes).optional(),
-    email: email(),
-    phone: clearableText(30),
-    website: clearableText(255),
-    vatNumber: clearableText(20),
-    companyNumber: clearableText(20),
-    addressLine1: clearableText(255),
-    addressLine2: clearableText(255),
-    city: clearableText(100),
-    region: clearableText(100),
-    postalCode: clearableText(20),
-    country: z
-      .string()
-      .regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as GB')
-      .transform((v) => v.toUpperCase())
-      .optional(),
-    address: z
-      .unknown()
-      .refine(() => false, { message: 'is not accepted here: send addressLine1, addressLine2, city, region, postalCode and country as flat fields' })
-      .optional()
-      .describe('not accepted: send the address as flat fields'),
-  },
-  async run(ctx, input) {
-    const org = orgOf(ctx);
-    const row = await org.write(async (trx) => {
-      await trx
-        .updateTable('organisation')
-        .set({
-          name: input.name,
-          business_type: input.businessType,
-          email: input.email,
-          phone: input.phone,
-          website: input.website,
-          vat_number: input.vatNumber,
-          company_number: input.companyNumber,
-          address_line1: input.addressLine1,
-          address_line2: input.addressLine2,
-          city: input.city,
-          region: input.region,
-          postal_code: input.postalCode,
-          country: input.country,
-          updated_at: timestamp(ctx.clock),
-        })
-        .execute();
-      return loadOrganisation(trx);
-    });
-    return { data: organisationView(row, await platformRowOf(ctx, org.id), org.mode, ctx) };
-  },
-});
+/** Change the fields given; the row as it is now. */
+export async function changeProfile(trx: Kysely<OrgDb>, clock: Clock, change: ProfileChange): Promise<OrganisationRow> {
+  await trx
+    .updateTable('organisation')
+    .set({
+      name: change.name,
+      business_type: change.businessType,
+      email: change.email,
+      phone: change.phone,
+      website: change.website,
+      vat_number: change.vatNumber,
+      company_number: change.companyNumber,
+      address_line1: change.addressLine1,
+      address_line2: change.addressLine2,
+      city: change.city,
+      region: change.region,
+      postal_code: change.postalCode,
+      country: change.country,
+      updated_at: timestamp(clock),
+    })
+    .execute();
+  return loadOrganisation(trx);
+}

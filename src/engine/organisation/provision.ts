@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { timestamp, type Clock } from '../clock.js';
 import { monthDay } from '../schema.js';
-import { provisionChart } from '../ledger/chart.js';
+import { provisionChart } from './chart.js';
 import { insertKey } from '../integration/api-keys.js';
 import { scopes } from '../scopes.js';
 import { businessTypes, vatSchemes, type BusinessType } from './organisation.js';

@@ -1,17 +1,35 @@
 /**
  * Organisation settings: currency, VAT scheme, fiscal year start, and the
- * numbering of invoices, quotes and credit notes. GET and PUT /organisation/settings.
+ * numbering of invoices, quotes and credit notes; as shown, and changing
+ * them. The operations are in organisation-ops.ts.
  */
+import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { defineOperation, orgOf } from '../operation.js';
 import { AppError } from '../errors.js';
-import { timestamp } from '../clock.js';
-import { monthDay } from '../schema.js';
-import { hasClosedPeriods } from '../ledger/periods.js';
-import { loadOrganisation, vatSchemes, type OrganisationRow } from './organisation.js';
-import type { OrganisationTable } from '../../store/tables.js';
+import { timestamp, type Clock } from '../clock.js';
+import { loadOrganisation, vatSchemes, type OrganisationRow, type VatScheme } from './organisation.js';
+import type { OrgDb, OrganisationTable } from '../../store/tables.js';
 
-export function settingsView(row: OrganisationRow) {
+const nextNumber = () => z.number().int().describe('the number the next one gets');
+
+export const settingsSchema = z.strictObject({
+  currency: z.string().describe('ISO 4217'),
+  vatScheme: z.enum(vatSchemes),
+  vatRegistered: z.boolean().describe('vatScheme is not not_registered'),
+  vatFlatRatePercent: z.number().nullable().describe('the flat rate of the flat_rate scheme, else null'),
+  fiscalYearStart: z.string().describe('MM-DD: the day each fiscal year (financial period) starts'),
+  invoicePrefix: z.string(),
+  invoiceNextNumber: nextNumber(),
+  quotePrefix: z.string(),
+  quoteNextNumber: nextNumber(),
+  creditNotePrefix: z.string(),
+  creditNoteNextNumber: nextNumber(),
+  defaultPaymentTerms: z.number().int().describe('days'),
+  quoteValidityDays: z.number().int(),
+});
+export type Settings = z.output<typeof settingsSchema>;
+
+export function settingsView(row: OrganisationRow): Settings {
   return {
     currency: row.currency,
     vatScheme: row.vat_scheme,
@@ -42,87 +60,69 @@ export const flatRatePercent = () =>
     .max(100)
     .refine((v) => flatRateBasisPoints(v) !== null, { message: 'must have at most two decimal places' });
 
-const prefix = () =>
-  z
-    .string()
-    .max(20)
-    .regex(/^[A-Za-z0-9\-_/.]*$/, 'may contain only letters, digits and - _ / .');
+/**
+ * Whether any period has been closed. Read here rather than asked of
+ * ledger/periods, which builds its periods from these settings: the
+ * organisation stays the layer below the ledger.
+ */
+async function hasClosedPeriods(db: Kysely<OrgDb>): Promise<boolean> {
+  const row = await db.selectFrom('closed_periods').select('id').limit(1).executeTakeFirst();
+  return row !== undefined;
+}
 
-export const getSettings = defineOperation({
-  name: 'settings.get',
-  summary: 'Show the organisation settings',
-  access: 'any-key',
-  method: 'GET',
-  path: '/organisation/settings',
-  async run(ctx) {
-    return { data: settingsView(await loadOrganisation(orgOf(ctx).db)) };
-  },
-});
+export interface SettingsChange {
+  readonly currency?: string;
+  readonly vatScheme?: VatScheme;
+  readonly vatFlatRatePercent?: number | null;
+  readonly fiscalYearStart?: string;
+  readonly invoicePrefix?: string;
+  readonly invoiceNextNumber?: number;
+  readonly quotePrefix?: string;
+  readonly quoteNextNumber?: number;
+  readonly creditNotePrefix?: string;
+  readonly creditNoteNextNumber?: number;
+  readonly defaultPaymentTerms?: number;
+  readonly quoteValidityDays?: number;
+}
 
-export const updateSettings = defineOperation({
-  name: 'settings.update',
-  summary: 'Change organisation settings (partial: fields left out stay as they are)',
-  description:
-    'Changing vatScheme to flat_rate needs vatFlatRatePercent; leaving flat_rate clears it. ' +
-    'fiscalYearStart cannot change once a period has been closed.',
-  access: 'all-scopes',
-  method: 'PUT',
-  path: '/organisation/settings',
-  body: {
-    currency: z
-      .string()
-      .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as GBP')
-      .optional(),
-    vatScheme: z.enum(vatSchemes).optional(),
-    vatFlatRatePercent: flatRatePercent().nullable().optional(),
-    fiscalYearStart: monthDay().optional(),
-    invoicePrefix: prefix().optional(),
-    invoiceNextNumber: z.number().int().min(1).max(999_999_999).optional(),
-    quotePrefix: prefix().optional(),
-    quoteNextNumber: z.number().int().min(1).max(999_999_999).optional(),
-    creditNotePrefix: prefix().optional(),
-    creditNoteNextNumber: z.number().int().min(1).max(999_999_999).optional(),
-    defaultPaymentTerms: z.number().int().min(0).max(365).optional(),
-    quoteValidityDays: z.number().int().min(1).max(365).optional(),
-  },
-  async run(ctx, input) {
-    const org = orgOf(ctx);
-    const row = await org.write(async (trx) => {
-      const current = await loadOrganisation(trx);
-      const scheme = input.vatScheme ?? current.vat_scheme;
-      let flatRate = current.vat_flat_rate_bp;
-      if (scheme === 'flat_rate') {
-        if (input.vatFlatRatePercent !== undefined) flatRate = input.vatFlatRatePercent === null ? null : flatRateBasisPoints(input.vatFlatRatePercent);
-        if (flatRate === null) {
-          throw new AppError('validation_error', 'vatFlatRatePercent is required for the flat_rate scheme', 'vatFlatRatePercent');
-        }
-      } else {
-        if (input.vatFlatRatePercent !== undefined && input.vatFlatRatePercent !== null) {
-          throw new AppError('validation_error', 'vatFlatRatePercent applies only to the flat_rate scheme', 'vatFlatRatePercent');
-        }
-        flatRate = null;
-      }
-      if (input.fiscalYearStart !== undefined && input.fiscalYearStart !== current.fiscal_year_start && (await hasClosedPeriods(trx))) {
-        throw new AppError('unprocessable_entity', 'fiscalYearStart cannot change after a period has been closed');
-      }
-      const changes: Partial<OrganisationTable> = {
-        currency: input.currency,
-        vat_scheme: input.vatScheme,
-        vat_flat_rate_bp: flatRate,
-        fiscal_year_start: input.fiscalYearStart,
-        invoice_prefix: input.invoicePrefix,
-        invoice_next_number: input.invoiceNextNumber,
-        quote_prefix: input.quotePrefix,
-        quote_next_number: input.quoteNextNumber,
-        credit_note_prefix: input.creditNotePrefix,
-        credit_note_next_number: input.creditNoteNextNumber,
-        default_payment_terms: input.defaultPaymentTerms,
-        quote_validity_days: input.quoteValidityDays,
-        updated_at: timestamp(ctx.clock),
-      };
-      await trx.updateTable('organisation').set(changes).execute();
-      return loadOrganisation(trx);
-    });
-    return { data: settingsView(row) };
-  },
-});
+/**
+ * Change the settings given. The flat_rate scheme needs its rate, leaving
+ * it clears the rate; the fiscal year start is fixed once a period has
+ * been closed. The row as it is now.
+ */
+export async function changeSettings(trx: Kysely<OrgDb>, clock: Clock, change: SettingsChange): Promise<OrganisationRow> {
+  const current = await loadOrganisation(trx);
+  const scheme = change.vatScheme ?? current.vat_scheme;
+  let flatRate = current.vat_flat_rate_bp;
+  if (scheme === 'flat_rate') {
+    if (change.vatFlatRatePercent !== undefined) flatRate = change.vatFlatRatePercent === null ? null : flatRateBasisPoints(change.vatFlatRatePercent);
+    if (flatRate === null) {
+      throw new AppError('validation_error', 'vatFlatRatePercent is required for the flat_rate scheme', 'vatFlatRatePercent');
+    }
+  } else {
+    if (change.vatFlatRatePercent !== undefined && change.vatFlatRatePercent !== null) {
+      throw new AppError('validation_error', 'vatFlatRatePercent applies only to the flat_rate scheme', 'vatFlatRatePercent');
+    }
+    flatRate = null;
+  }
+  if (change.fiscalYearStart !== undefined && change.fiscalYearStart !== current.fiscal_year_start && (await hasClosedPeriods(trx))) {
+    throw new AppError('unprocessable_entity', 'fiscalYearStart cannot change after a period has been closed');
+  }
+  const changes: Partial<OrganisationTable> = {
+    currency: change.currency,
+    vat_scheme: change.vatScheme,
+    vat_flat_rate_bp: flatRate,
+    fiscal_year_start: change.fiscalYearStart,
+    invoice_prefix: change.invoicePrefix,
+    invoice_next_number: change.invoiceNextNumber,
+    quote_prefix: change.quotePrefix,
+    quote_next_number: change.quoteNextNumber,
+    credit_note_prefix: change.creditNotePrefix,
+    credit_note_next_number: change.creditNoteNextNumber,
+    default_payment_terms: change.defaultPaymentTerms,
+    quote_validity_days: change.quoteValidityDays,
+    updated_at: timestamp(clock),
+  };
+  await trx.updateTable('organisation').set(changes).execute();
+  return loadOrganisation(trx);
+}

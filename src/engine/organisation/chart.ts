@@ -1,9 +1,9 @@
-/** Provisioning the UK chart of accounts from fixtures/chart-of-accounts/uk.json. */
+/** Provisioning the UK chart of accounts from fixtures/chart-of-accounts/uk.json: the accounts a new organisation starts with. */
 import fs from 'node:fs';
 import type { Kysely } from 'kysely';
 import { newId } from '../ids.js';
 import { timestamp, type Clock } from '../clock.js';
-import type { BusinessType } from '../organisation/organisation.js';
+import type { BusinessType } from './organisation.js';
 import type { AccountsTable, OrgDb } from '../../store/tables.js';
 import { projectFile } from '../../paths.js';
 

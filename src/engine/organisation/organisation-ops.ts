@@ -1,0 +1,124 @@
+/** The operations of the organisation: its profile (GET and PUT /organisation) and settings (GET and PUT /organisation/settings). */
+import { z } from 'zod';
+import { defineOperation, orgOf } from '../operation.js';
+import { clearableText, monthDay } from '../schema.js';
+import { businessTypes, loadOrganisation, vatSchemes } from './organisation.js';
+import { changeProfile, organisationSchema, organisationView, platformRowOf } from './profile.js';
+import { changeSettings, flatRatePercent, settingsSchema, settingsView } from './settings.js';
+
+export const getOrganisation = defineOperation({
+  name: 'organisation.get',
+  summary: 'Show the organisation (any valid key may call it: it verifies a key)',
+  access: 'any-key',
+  method: 'GET',
+  path: '/organisation',
+  output: organisationSchema,
+  async run(ctx) {
+    const org = orgOf(ctx);
+    const row = await loadOrganisation(org.db);
+    return { data: organisationView(row, await platformRowOf(ctx.platform.db, org.id), org.mode, ctx.clock) };
+  },
+});
+
+const email = () =>
+  z
+    .string()
+    .max(255)
+    .refine((v) => v === '' || z.email().safeParse(v).success, { message: 'must be a valid email address' })
+    .nullable()
+    .optional()
+    .transform((v) => (v === '' ? null : v));
+
+export const updateOrganisation = defineOperation({
+  name: 'organisation.update',
+  summary: 'Change the organisation profile (partial; address fields are flat)',
+  description:
+    'Address fields are sent flat (addressLine1, addressLine2, city, region, postalCode, country); ' +
+    'the nested address object that GET returns is refused. Empty strings clear optional fields.',
+  access: 'all-scopes',
+  method: 'PUT',
+  path: '/organisation',
+  body: {
+    name: z.string().trim().min(1).max(255).optional(),
+    businessType: z.enum(businessTypes).optional(),
+    email: email(),
+    phone: clearableText(30),
+    website: clearableText(255),
+    vatNumber: clearableText(20),
+    companyNumber: clearableText(20),
+    addressLine1: clearableText(255),
+    addressLine2: clearableText(255),
+    city: clearableText(100),
+    region: clearableText(100),
+    postalCode: clearableText(20),
+    country: z
+      .string()
+      .regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as GB')
+      .transform((v) => v.toUpperCase())
+      .optional(),
+    address: z
+      .unknown()
+      .refine(() => false, { message: 'is not accepted here: send addressLine1, addressLine2, city, region, postalCode and country as flat fields' })
+      .optional()
+      .describe('not accepted: send the address as flat fields'),
+  },
+  output: organisationSchema,
+  async run(ctx, input) {
+    const org = orgOf(ctx);
+    const row = await org.write((trx) => changeProfile(trx, ctx.clock, input));
+    return { data: organisationView(row, await platformRowOf(ctx.platform.db, org.id), org.mode, ctx.clock) };
+  },
+});
+
+export const getSettings = defineOperation({
+  name: 'settings.get',
+  summary: 'Show the organisation settings',
+  access: 'any-key',
+  method: 'GET',
+  path: '/organisation/settings',
+  output: settingsSchema,
+  async run(ctx) {
+    return { data: settingsView(await loadOrganisation(orgOf(ctx).db)) };
+  },
+});
+
+const prefix = () =>
+  z
+    .string()
+    .max(20)
+    .regex(/^[A-Za-z0-9\-_/.]*$/, 'may contain only letters, digits and - _ / .');
+
+const nextNumber = () => z.number().int().min(1).max(999_999_999).optional();
+
+export const updateSettings = defineOperation({
+  name: 'settings.update',
+  summary: 'Change organisation settings (partial: fields left out stay as they are)',
+  description:
+    'Changing vatScheme to flat_rate needs vatFlatRatePercent; leaving flat_rate clears it. ' +
+    'fiscalYearStart cannot change once a period has been closed.',
+  access: 'all-scopes',
+  method: 'PUT',
+  path: '/organisation/settings',
+  body: {
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as GBP')
+      .optional(),
+    vatScheme: z.enum(vatSchemes).optional(),
+    vatFlatRatePercent: flatRatePercent().nullable().optional(),
+    fiscalYearStart: monthDay().optional(),
+    invoicePrefix: prefix().optional(),
+    invoiceNextNumber: nextNumber(),
+    quotePrefix: prefix().optional(),
+    quoteNextNumber: nextNumber(),
+    creditNotePrefix: prefix().optional(),
+    creditNoteNextNumber: nextNumber(),
+    defaultPaymentTerms: z.number().int().min(0).max(365).optional(),
+    quoteValidityDays: z.number().int().min(1).max(365).optional(),
+  },
+  output: settingsSchema,
+  async run(ctx, input) {
+    const row = await orgOf(ctx).write((trx) => changeSettings(trx, ctx.clock, input));
+    return { data: settingsView(row) };
+  },
+});
