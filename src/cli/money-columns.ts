@@ -6,9 +6,11 @@
  */
 import { isPence, outputJsonSchemaOf, type JsonSchema } from '../engine/input.js';
 import type { Operation } from '../engine/operation.js';
-import { isMoneyField } from './money-fields.js';
 
 export type MoneyTest = (path: string) => boolean;
+
+/** For data that is not an operation's (a list of organisations): nothing is money. */
+export const noMoney: MoneyTest = () => false;
 
 const moneyTests = new WeakMap<Operation, MoneyTest>();
 
@@ -27,12 +29,9 @@ function collect(schema: JsonSchema | undefined, prefix: string, into: Set<strin
 export function moneyTestOf(op: Operation): MoneyTest {
   let test = moneyTests.get(op);
   if (!test) {
-    if (op.schemas.output === null) test = isMoneyField;
-    else {
-      const paths = new Set<string>();
-      collect(outputJsonSchemaOf(op.schemas.output), '', paths);
-      test = (path) => paths.has(path);
-    }
+    const paths = new Set<string>();
+    collect(outputJsonSchemaOf(op.schemas.output), '', paths);
+    test = (path) => paths.has(path);
     moneyTests.set(op, test);
   }
   return test;

@@ -4,8 +4,7 @@ import { createRequire } from 'node:module';
 import type { ColumnUserConfig } from 'table';
 import type { AppError } from '../engine/errors.js';
 import { displayPounds } from '../engine/money.js';
-import { isMoneyField } from './money-fields.js';
-import type { MoneyTest } from './money-columns.js';
+import { noMoney, type MoneyTest } from './money-columns.js';
 
 type Row = Record<string, unknown>;
 
@@ -40,7 +39,7 @@ export function plainTable(data: readonly (readonly string[])[], columns?: Recor
 }
 
 /** A table of records: one column per field that holds a plain value. */
-export function renderRows(rows: readonly Row[], isMoney: MoneyTest = isMoneyField): string {
+export function renderRows(rows: readonly Row[], isMoney: MoneyTest = noMoney): string {
   if (rows.length === 0) return chalk.dim('(none)\n');
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r).filter((k) => !isRecord(r[k]))))];
   const money = Object.fromEntries(columns.flatMap((c, i) => (isMoney(c) ? [[i, { alignment: 'right' as const }]] : [])));
@@ -54,14 +53,14 @@ function flatten(record: Row, prefix = ''): [string, unknown][] {
 }
 
 /** A record as a two-column table, nested objects flattened as a.b. */
-export function renderRecord(record: Row, isMoney: MoneyTest = isMoneyField): string {
+export function renderRecord(record: Row, isMoney: MoneyTest = noMoney): string {
   const lines = flatten(record);
   if (lines.length === 0) return chalk.dim('(empty)\n');
   return plainTable(lines.map(([k, v]) => [chalk.bold(k), cell(v, k, isMoney)]));
 }
 
 /** An operation's data for people; `isMoney` says which fields are pence (from the operation's output schema). */
-export function renderData(data: unknown, meta?: unknown, isMoney: MoneyTest = isMoneyField): string {
+export function renderData(data: unknown, meta?: unknown, isMoney: MoneyTest = noMoney): string {
   let out: string;
   if (Array.isArray(data)) out = renderRows(data.filter(isRecord), isMoney);
   else if (isRecord(data)) {

@@ -115,7 +115,7 @@ export interface OperationSpec<P extends Shape, Q extends Shape, B extends Shape
    * beside the file). Objects are declared strict, so a field the handler
    * returns and the schema lacks fails the contract check of the tests.
    */
-  readonly output?: O;
+  readonly output: O;
   /** The `meta` of a success response: `pageMetaSchema` for a paginated list. */
   readonly meta?: z.ZodType;
   /**
@@ -144,7 +144,7 @@ export interface Operation<D = unknown> {
     readonly params: z.ZodObject;
     readonly query: z.ZodObject;
     readonly body: z.ZodObject | null;
-    readonly output: z.ZodType<D> | null;
+    readonly output: z.ZodType<D>;
     readonly meta: z.ZodType | null;
   };
   /** The whole operation: `external`, then `local`. */
@@ -175,7 +175,7 @@ export function defineOperation<P extends Shape = {}, Q extends Shape = {}, B ex
       params: z.object(spec.params ?? {}),
       query: z.object(spec.query ?? {}),
       body: spec.body ? z.strictObject(spec.body) : null,
-      output: (spec.output ?? null) as z.ZodType<z.output<O>> | null,
+      output: spec.output as z.ZodType<z.output<O>>,
       meta: spec.meta ?? null,
     },
     run: async (ctx, input) => {

@@ -31,6 +31,7 @@ function probe(seen: Record<string, unknown>[]) {
       lines: z.array(z.object({ amount: z.number() })).optional(),
       json: z.string().optional(),
     },
+    output: z.strictObject({ probe: z.boolean() }),
     async run(_ctx, input) {
       seen.push(input as Record<string, unknown>);
       return { data: { probe: true } };
@@ -53,6 +54,7 @@ function moneyProbe(seen: Record<string, unknown>[]) {
       allocated: pence().default(0),
       count: z.number().int().optional(),
     },
+    output: z.strictObject({ probe: z.boolean() }),
     async run(_ctx, input) {
       seen.push(input as Record<string, unknown>);
       return { data: { probe: true } };

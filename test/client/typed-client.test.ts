@@ -79,14 +79,40 @@ t.test('typed calls to operations of each area', async (t) => {
   const quote = await client.POST('/quotes', { body: { contactId, items: [{ description: 'Audit', quantity: 2, unitPrice: 10000, vatRate: 'standard' }] } });
   t.equal(quote.data?.data.total, 24000);
 
-  // 10. reports: the trial balance has the sale: debtors 1100 owe £1,000.00, the bank 1200 holds £620.00
+  // 10. reports: so far debtors 1100 owe £1,000.00 and the bank 1200 holds the £620.00 received
   const trial = await client.GET('/reports/trial-balance', { params: { query: { asOf: '2026-03-31' } } });
   const byCode = new Map((trial.data?.data.accounts ?? []).map((a) => [a.code, a]));
   t.equal(byCode.get('1100')?.debit, 100000);
   t.equal(byCode.get('1200')?.debit, 62000);
   t.equal(trial.data?.data.balanced, true);
 
-  // 11. an error comes back typed as the error envelope
+  // 11. organisation: its settings
+  const settings = await client.GET('/organisation/settings');
+  t.equal(settings.data?.data.invoicePrefix, 'INV-');
+
+  // 12. ledger: the flat chart, then a journal of £75.00 = 7500p of stationery (an expense account) paid from the bank 1200
+  const chart = await client.GET('/accounts', { params: { query: { flat: true } } });
+  const accountId = (code: string) => (chart.data?.data.accounts ?? []).find((a) => a.code === code)?.id ?? '';
+  const expense = (chart.data?.data.accounts ?? []).find((a) => a.accountType === 'expense' && !a.isControlAccount);
+  t.ok(expense, 'the chart has an expense account');
+  const journal = await client.POST('/transactions', {
+    body: {
+      date: '2026-03-02',
+      description: 'Stationery',
+      lines: [
+        { accountId: expense?.id ?? '', amount: 7500 },
+        { accountId: accountId('1200'), amount: -7500 },
+      ],
+    },
+  });
+  t.equal(journal.data?.data.totalDebit, 7500);
+  t.equal(journal.data?.data.status, 'posted');
+
+  // 13. imports: none yet
+  const imports = await client.GET('/imports');
+  t.equal(imports.data?.meta.total, 0);
+
+  // 14. an error comes back typed as the error envelope
   const missing = await client.GET('/invoices/{id}', { params: { path: { id: 'inv_00000000000000000000000000' } } });
   t.equal(missing.response.status, 404);
   t.equal(missing.error?.error.code, 'not_found');

@@ -221,6 +221,7 @@ t.test('a 5xx releases the key: the writes are rolled back and the same key runs
     path: '/test/flaky',
     status: 201,
     body: { name: z.string() },
+    output: z.strictObject({ id: z.string(), call: z.number().int() }),
     async run(ctx, input) {
       calls++;
       const id = await orgOf(ctx).write(async (trx) => {

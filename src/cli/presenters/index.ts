@@ -69,7 +69,3 @@ const csvField = (v: string): string => (/[",\n]/.test(v) ? `"${v.replaceAll('"'
 export function renderCsv(p: Presented): string {
   return [p.columns, ...cells(p, formatPounds)].map((row) => row.map(csvField).join(',')).join('\n') + '\n';
 }
-
-/** A presenter keyed by operation name, its data untyped: only until the operation declares its output. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- transitional
-export const legacy = (operation: string, present: (data: any) => Presented): Presenter => ({ operation, present });
