@@ -14,15 +14,18 @@ export const noMoney: MoneyTest = () => false;
 
 const moneyTests = new WeakMap<Operation, MoneyTest>();
 
-function collect(schema: JsonSchema | undefined, prefix: string, into: Set<string>): void {
+function collect(schema: JsonSchema | undefined, prefix: string, into: Set<string>, defs: Record<string, JsonSchema>, seen = new Set<string>()): void {
   if (!schema) return;
-  for (const alt of schema.anyOf ?? []) collect(alt, prefix, into);
+  // A named schema (the account tree's AccountNode) is a reference into $defs; each is followed once.
+  const ref = typeof schema['$ref'] === 'string' ? schema['$ref'].replace('#/$defs/', '') : undefined;
+  if (ref !== undefined && !seen.has(ref)) collect(defs[ref], prefix, into, defs, new Set([...seen, ref]));
+  for (const alt of schema.anyOf ?? []) collect(alt, prefix, into, defs, seen);
   for (const [name, prop] of Object.entries(schema.properties ?? {})) {
     if (isPence(prop)) into.add(`${prefix}${name}`);
-    collect(prop, `${prefix}${name}.`, into);
+    collect(prop, `${prefix}${name}.`, into, defs, seen);
   }
   // The records of a list are tables of their own: their fields are named from the record.
-  if (schema.items) collect(schema.items, '', into);
+  if (schema.items) collect(schema.items, '', into, defs, seen);
 }
 
 /** The money test of an operation's output. */
@@ -30,7 +33,8 @@ export function moneyTestOf(op: Operation): MoneyTest {
   let test = moneyTests.get(op);
   if (!test) {
     const paths = new Set<string>();
-    collect(outputJsonSchemaOf(op.schemas.output), '', paths);
+    const schema = outputJsonSchemaOf(op.schemas.output);
+    collect(schema, '', paths, (schema['$defs'] ?? {}) as Record<string, JsonSchema>);
     test = (path) => paths.has(path);
     moneyTests.set(op, test);
   }
