@@ -111,7 +111,8 @@ function commandFor(parent: Command, op: Operation): Command {
       const params = Object.fromEntries(pathParams(op.path).map((p, i) => [p, String(args[i])]));
       let body: unknown;
       if (op.schemas.body) {
-        const sent = options['body'] === undefined ? {} : readBodyArgument(String(options['body']));
+        const given = options['body'];
+        const sent = typeof given === 'string' ? readBodyArgument(given) : {};
         if (sent === null || typeof sent !== 'object' || Array.isArray(sent)) {
           throw new AppError('validation_error', 'the request body must be a JSON object', 'body');
         }

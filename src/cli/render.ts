@@ -19,7 +19,7 @@ function cell(v: unknown, key: string, isMoney: MoneyTest): string {
   // A long list would swamp the table: show how many, and --json for the items.
   if (Array.isArray(v)) return v.length <= 4 && v.every(isPrimitive) ? v.map(String).join(', ') : `(${v.length} items)`;
   if (isRecord(v)) return JSON.stringify(v);
-  return String(v);
+  return typeof v === 'string' ? v : (JSON.stringify(v) ?? '');
 }
 
 let tableModule: typeof import('table') | undefined;

@@ -84,15 +84,16 @@ export async function serve(globals: GlobalOptions, options: ServeOptions, prepa
     const stop = async () => {
       clearInterval(timer);
       clearInterval(sender);
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
       await running.close();
       await sweeping;
       await sending;
       await opened.close();
     };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
+    const onSignal = () => void stop();
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
   } catch (e) {
     await store?.close();
     const code = (e as NodeJS.ErrnoException).code;

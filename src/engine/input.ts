@@ -100,15 +100,15 @@ export interface RawInput {
 
 /** Validate each part of a request against the operation's schemas and merge them. */
 export function parseOperationInput(op: Operation, raw: RawInput): Record<string, unknown> {
-  const params = parseWith(op.schemas.params, raw.params) as Record<string, unknown>;
-  const query = parseWith(op.schemas.query, coerceText(op.schemas.query, raw.query)) as Record<string, unknown>;
+  const params: Record<string, unknown> = parseWith(op.schemas.params, raw.params);
+  const query: Record<string, unknown> = parseWith(op.schemas.query, coerceText(op.schemas.query, raw.query));
   let body: Record<string, unknown> = {};
   if (op.schemas.body) {
     const sent = raw.body ?? {};
     if (sent === null || typeof sent !== 'object' || Array.isArray(sent)) {
       throw new AppError('validation_error', 'the request body must be a JSON object');
     }
-    body = parseWith(op.schemas.body, sent) as Record<string, unknown>;
+    body = parseWith(op.schemas.body, sent);
   }
   return { ...body, ...query, ...params };
 }

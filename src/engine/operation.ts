@@ -155,6 +155,7 @@ export interface Operation<D = unknown> {
   local(ctx: Ctx, input: unknown): Promise<Result<D>>;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- {} is zod's empty shape: an operation without params, query or body
 export function defineOperation<P extends Shape = {}, Q extends Shape = {}, B extends Shape = {}, O extends z.ZodType = z.ZodType>(
   spec: OperationSpec<P, Q, B, O>,
 ): Operation<z.output<O>> {

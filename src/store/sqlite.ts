@@ -141,7 +141,7 @@ export function handleFor<DB>(database: SqliteDatabase): DbHandle<DB> {
     db,
     write: <T>(work: (trx: Kysely<DB>) => Promise<T>) =>
       new Promise<T>((resolve, reject) => {
-        queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+        queue.push({ work, resolve: resolve, reject });
         if (!running) {
           running = true;
           // Start on the next turn of the event loop, so that writes arriving together go in one transaction.

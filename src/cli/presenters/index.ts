@@ -44,7 +44,7 @@ export type Column<R> = {
 export function listPresenter<R extends object>(op: Operation<readonly R[]>, title: string, columns: readonly Column<R>[]): Presenter {
   const isMoney = moneyTestOf(op);
   const money = columns.flatMap(([, field], i) => (isMoney(field) ? [i] : []));
-  const cell = (r: R, [, field, format]: Column<R>): Cell => (format ? format(r[field] as never, r) : ((r[field] ?? null) as Cell));
+  const cell = (r: R, [, field, format]: Column<R>): Cell => (format ? format(r[field], r) : ((r[field] ?? null) as Cell));
   return presenter(op, (rows) => ({
     title,
     columns: columns.map(([label]) => label),

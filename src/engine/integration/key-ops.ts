@@ -44,8 +44,8 @@ export const listScopes = defineOperation({
   method: 'GET',
   path: '/api-keys/scopes',
   output: z.strictObject({ scopes: z.array(z.strictObject({ scope: z.enum(scopes), description: z.string() })) }),
-  async run() {
-    return { data: { scopes: scopes.map((scope) => ({ scope, description: scopeDescriptions[scope] })) } };
+  run() {
+    return Promise.resolve({ data: { scopes: scopes.map((scope) => ({ scope, description: scopeDescriptions[scope] })) } });
   },
 });
 

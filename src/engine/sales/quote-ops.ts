@@ -2,12 +2,11 @@
 import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';
 import { emit } from '../events.js';
-import { clearableText, idOf, isoDate, pence } from '../schema.js';
+import { clearableText, idOf, isoDate } from '../schema.js';
 import { listPage, pageMetaSchema, pageQuery, sortQuery } from '../pagination.js';
 import { idOut, listOf } from '../output.js';
 import { postingOf } from '../ledger/posting.js';
 import { itemsInput } from './items.js';
-import { salesInvoice } from './documents.js';
 import { invoiceSchema, invoiceView } from './document-view.js';
 import {
   changeQuote,

@@ -45,7 +45,7 @@ export async function settle(trx: Kysely<OrgDb>, k: Kind, clock: Clock, id: stri
   let change: Settled['change'] = null;
   if (due === 0 && openStatuses(k).includes(row.status)) {
     status = 'paid';
-    paidDate = latest([paid.date as string | null, credited.date as string | null]);
+    paidDate = latest([paid.date, credited.date]);
     change = 'paid';
   } else if (due > 0 && row.status === 'paid') {
     status = row.due_date < today(clock) ? 'overdue' : k.issued;
