@@ -1,6 +1,7 @@
 /** Errors: the code and message on standard error, JSON with --json, and the exit status of each code. */
 import t from 'tap';
-import { acctJson, books, currentFiscalYearStart, runCli } from './support.js';
+import { acctJson, books, currentFiscalYearStart } from './support.js';
+import { runCli, runCliInProcess } from '../helpers/index.js';
 
 t.test('a period that does not exist is not_found, exit 3', async (t) => {
   const { dir } = await books(t, { fiscalYearStart: '04-01' });
@@ -17,27 +18,27 @@ t.test('a period that does not exist is not_found, exit 3', async (t) => {
 
 t.test('a malformed id is invalid_id, exit 2', async (t) => {
   const { dir } = await books(t);
-  const r = runCli(['--data', dir, 'periods', 'get', '2020-01-01']);
+  const r = await runCliInProcess(['--data', dir, 'periods', 'get', '2020-01-01']);
   t.equal(r.status, 2);
   t.equal(r.stdout, '');
   t.equal(r.stderr, 'error invalid_id: id must be an id starting period_ (field id)\n');
 
-  const json = runCli(['--data', dir, '--json', 'keys', 'revoke', 'period_20200101']);
+  const json = await runCliInProcess(['--data', dir, '--json', 'keys', 'revoke', 'period_20200101']);
   t.equal(json.status, 2);
   t.strictSame(JSON.parse(json.stderr), { error: { code: 'invalid_id', message: 'id must be an id starting key_', field: 'id' } });
 });
 
 t.test('a flag of the wrong type is invalid_type, exit 2', async (t) => {
   const { dir } = await books(t);
-  const r = runCli(['--data', dir, 'keys', 'list', '--limit', 'ten']);
+  const r = await runCliInProcess(['--data', dir, 'keys', 'list', '--limit', 'ten']);
   t.equal(r.status, 2);
   t.equal(r.stdout, '');
   t.equal(r.stderr, 'error invalid_type: limit must be a number, not string (field limit)\n');
 
-  const json = runCli(['--data', dir, '--json', 'settings', 'update', '--invoice-next-number', 'forty-two']);
+  const json = await runCliInProcess(['--data', dir, '--json', 'settings', 'update', '--invoice-next-number', 'forty-two']);
   t.equal(json.status, 2);
   t.strictSame(JSON.parse(json.stderr), { error: { code: 'invalid_type', message: 'invoiceNextNumber must be a number, not string', field: 'invoiceNextNumber' } });
-  t.equal(acctJson(t, dir, ['settings', 'get']).invoiceNextNumber, 1, 'nothing changed');
+  t.equal((await acctJson(t, dir, ['settings', 'get'])).invoiceNextNumber, 1, 'nothing changed');
 });
 
 t.test('closing the current period is unprocessable_entity, exit 5', async (t) => {
@@ -51,18 +52,18 @@ t.test('closing the current period is unprocessable_entity, exit 5', async (t) =
   t.equal(r.stdout, '');
   t.equal(r.stderr, `error unprocessable_entity: ${message}\n`);
 
-  const json = runCli(['--data', dir, '--json', 'periods', 'close', id]);
+  const json = await runCliInProcess(['--data', dir, '--json', 'periods', 'close', id]);
   t.equal(json.status, 5);
   t.strictSame(JSON.parse(json.stderr), { error: { code: 'unprocessable_entity', message } });
-  t.equal(acctJson(t, dir, ['periods', 'get', id]).isClosed, false, 'the period is still open');
+  t.equal((await acctJson(t, dir, ['periods', 'get', id])).isClosed, false, 'the period is still open');
 });
 
 t.test('a validation error names its field, in text and in JSON', async (t) => {
   const { dir } = await books(t);
-  const r = runCli(['--data', dir, 'settings', 'update', '--vat-scheme', 'flat_rate']);
+  const r = await runCliInProcess(['--data', dir, 'settings', 'update', '--vat-scheme', 'flat_rate']);
   t.equal(r.status, 2);
   t.equal(r.stderr, 'error validation_error: vatFlatRatePercent is required for the flat_rate scheme (field vatFlatRatePercent)\n');
-  const json = runCli(['--data', dir, '--json', 'settings', 'update', '--vat-scheme', 'barter']);
+  const json = await runCliInProcess(['--data', dir, '--json', 'settings', 'update', '--vat-scheme', 'barter']);
   t.equal(json.status, 2);
   t.strictSame(JSON.parse(json.stderr), {
     error: { code: 'validation_error', message: 'vatScheme must be one of not_registered, standard, flat_rate', field: 'vatScheme' },
@@ -76,22 +77,22 @@ t.test('an unknown command, an unknown option and a missing argument exit 2', as
   t.equal(command.stdout, '');
   t.match(command.stderr, /unknown command 'frobnicate'/);
 
-  const action = runCli(['--data', dir, 'periods', 'frobnicate']);
+  const action = await runCliInProcess(['--data', dir, 'periods', 'frobnicate']);
   t.equal(action.status, 2);
   t.match(action.stderr, /unknown command 'frobnicate'/);
 
-  const option = runCli(['--data', dir, 'keys', 'list', '--bogus']);
+  const option = await runCliInProcess(['--data', dir, 'keys', 'list', '--bogus']);
   t.equal(option.status, 2);
   t.match(option.stderr, /unknown option '--bogus'/);
 
-  const argument = runCli(['--data', dir, 'periods', 'get']);
+  const argument = await runCliInProcess(['--data', dir, 'periods', 'get']);
   t.equal(argument.status, 2);
   t.match(argument.stderr, /missing required argument 'id'/);
 });
 
 t.test('a command that needs an organisation, on an empty data directory, is not_found', async (t) => {
   const dir = t.testdir();
-  const r = runCli(['--data', dir, 'organisation', 'get']);
+  const r = await runCliInProcess(['--data', dir, 'organisation', 'get']);
   t.equal(r.status, 3);
   t.equal(r.stdout, '');
   t.equal(r.stderr, `error not_found: no organisation in ${dir}: run acct init first\n`);

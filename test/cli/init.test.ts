@@ -2,7 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { acctJson, currentFiscalYearStart, init, liveKeyShape, runCli, testKeyShape, uuidShape } from './support.js';
+import { acctJson, currentFiscalYearStart, init, liveKeyShape, testKeyShape, uuidShape } from './support.js';
+import { runCli, runCliInProcess } from '../helpers/index.js';
 
 const companyFlags = ['--name', 'Acme Widgets Ltd', '--business-type', 'limited_company', '--vat-scheme', 'standard'];
 
@@ -21,7 +22,7 @@ t.test('init --yes --json prints exactly {organisationId, apiKey, testApiKey} an
 
 t.test('init creates platform.sqlite and orgs/<uuid>/live.sqlite and test.sqlite', async (t) => {
   const dir = t.testdir();
-  const { organisationId } = init(t, dir);
+  const { organisationId } = await init(t, dir);
   t.ok(fs.statSync(path.join(dir, 'platform.sqlite')).isFile(), 'platform.sqlite');
   t.ok(fs.statSync(path.join(dir, 'orgs', organisationId, 'live.sqlite')).isFile(), 'live.sqlite');
   t.ok(fs.statSync(path.join(dir, 'orgs', organisationId, 'test.sqlite')).isFile(), 'test.sqlite');
@@ -30,16 +31,16 @@ t.test('init creates platform.sqlite and orgs/<uuid>/live.sqlite and test.sqlite
 
 t.test('the printed keys are the organisation\'s live and test keys, with all scopes; a company\'s year starts on 1 April', async (t) => {
   const dir = t.testdir();
-  const { apiKey, testApiKey } = init(t, dir);
-  const live = acctJson(t, dir, ['keys', 'list']);
+  const { apiKey, testApiKey } = await init(t, dir);
+  const live = await acctJson(t, dir, ['keys', 'list']);
   t.equal(live.length, 1);
   t.equal(live[0].name, 'Default live key');
   t.equal(live[0].mode, 'live');
   t.equal(live[0].prefix, apiKey.slice(0, 8));
   t.equal(live[0].keyPreview, `${apiKey.slice(0, 8)}…${apiKey.slice(-4)}`);
   t.equal(live[0].scopes.length, 17);
-  t.equal(acctJson(t, dir, ['settings', 'get']).fiscalYearStart, '04-01', 'a company\'s year starts on 1 April');
-  const test = acctJson(t, dir, ['--test', 'keys', 'list']);
+  t.equal((await acctJson(t, dir, ['settings', 'get'])).fiscalYearStart, '04-01', 'a company\'s year starts on 1 April');
+  const test = await acctJson(t, dir, ['--test', 'keys', 'list']);
   t.equal(test.length, 1);
   t.equal(test[0].name, 'Default test key');
   t.equal(test[0].mode, 'test');
@@ -48,8 +49,8 @@ t.test('the printed keys are the organisation\'s live and test keys, with all sc
 
 t.test('init records the name, business type, VAT scheme and default fiscal year start', async (t) => {
   const dir = t.testdir();
-  init(t, dir, ['--name', 'Jo Bloggs', '--business-type', 'sole_trader', '--vat-scheme', 'not_registered']);
-  const org = acctJson(t, dir, ['organisation', 'get']);
+  await init(t, dir, ['--name', 'Jo Bloggs', '--business-type', 'sole_trader', '--vat-scheme', 'not_registered']);
+  const org = await acctJson(t, dir, ['organisation', 'get']);
   t.equal(org.name, 'Jo Bloggs');
   t.equal(org.businessType, 'sole_trader');
   t.equal(org.settings.vatScheme, 'not_registered');
@@ -60,17 +61,17 @@ t.test('init records the name, business type, VAT scheme and default fiscal year
 
 t.test('init --vat-scheme flat_rate --flat-rate-percent N stores the percentage', async (t) => {
   const dir = t.testdir();
-  init(t, dir, ['--name', 'Flat Co', '--business-type', 'sole_trader', '--vat-scheme', 'flat_rate', '--flat-rate-percent', '12.5']);
-  const settings = acctJson(t, dir, ['settings', 'get']);
+  await init(t, dir, ['--name', 'Flat Co', '--business-type', 'sole_trader', '--vat-scheme', 'flat_rate', '--flat-rate-percent', '12.5']);
+  const settings = await acctJson(t, dir, ['settings', 'get']);
   t.equal(settings.vatScheme, 'flat_rate');
   t.equal(settings.vatFlatRatePercent, 12.5);
 });
 
 t.test('init --fiscal-year-start MM-DD sets the year and the periods', async (t) => {
   const dir = t.testdir();
-  init(t, dir, [...companyFlags, '--fiscal-year-start', '01-01']);
-  t.equal(acctJson(t, dir, ['settings', 'get']).fiscalYearStart, '01-01');
-  const { periods } = acctJson(t, dir, ['periods', 'list']);
+  await init(t, dir, [...companyFlags, '--fiscal-year-start', '01-01']);
+  t.equal((await acctJson(t, dir, ['settings', 'get'])).fiscalYearStart, '01-01');
+  const { periods } = await acctJson(t, dir, ['periods', 'list']);
   const start = currentFiscalYearStart('01-01');
   t.equal(periods[0].id, `period_${start.replaceAll('-', '')}`, 'the newest period starts on 1 January');
   t.equal(periods[0].startDate, start);
@@ -80,12 +81,12 @@ t.test('init --fiscal-year-start MM-DD sets the year and the periods', async (t)
 
 t.test('a second init on the same data directory adds another organisation', async (t) => {
   const dir = t.testdir();
-  const first = init(t, dir, ['--name', 'First Ltd', '--business-type', 'limited_company', '--vat-scheme', 'standard']);
-  const second = init(t, dir, ['--name', 'Second Ltd', '--business-type', 'sole_trader', '--vat-scheme', 'not_registered']);
+  const first = await init(t, dir, ['--name', 'First Ltd', '--business-type', 'limited_company', '--vat-scheme', 'standard']);
+  const second = await init(t, dir, ['--name', 'Second Ltd', '--business-type', 'sole_trader', '--vat-scheme', 'not_registered']);
   t.not(second.organisationId, first.organisationId);
   t.not(second.apiKey, first.apiKey);
   t.not(second.testApiKey, first.testApiKey);
-  const orgs = acctJson(t, dir, ['use']);
+  const orgs = await acctJson(t, dir, ['use']);
   t.same(
     orgs.map((o: { id: string; name: string; businessType: string }) => [o.id, o.name, o.businessType]),
     [
@@ -99,13 +100,13 @@ t.test('a second init on the same data directory adds another organisation', asy
 
 t.test('init without --name and without a terminal fails with validation_error and creates nothing', async (t) => {
   const dir = t.testdir();
-  const r = runCli(['--data', dir, 'init', '--business-type', 'limited_company', '--vat-scheme', 'standard']);
+  const r = await runCliInProcess(['--data', dir, 'init', '--business-type', 'limited_company', '--vat-scheme', 'standard']);
   t.equal(r.status, 2);
   t.equal(r.stdout, '');
   t.equal(r.stderr, 'error validation_error: --name is required (or run init in a terminal to be asked) (field name)\n');
-  t.same(acctJson(t, dir, ['use']), [], 'no organisation');
+  t.same(await acctJson(t, dir, ['use']), [], 'no organisation');
 
-  const json = runCli(['--data', dir, '--json', 'init', '--name', 'X', '--vat-scheme', 'standard']);
+  const json = await runCliInProcess(['--data', dir, '--json', 'init', '--name', 'X', '--vat-scheme', 'standard']);
   t.equal(json.status, 2);
   t.equal(json.stdout, '');
   t.same(JSON.parse(json.stderr), {
@@ -115,19 +116,19 @@ t.test('init without --name and without a terminal fails with validation_error a
 
 t.test('init --vat-scheme flat_rate without --flat-rate-percent is refused', async (t) => {
   const dir = t.testdir();
-  const r = runCli(['--data', dir, 'init', '--name', 'Flat Co', '--business-type', 'sole_trader', '--vat-scheme', 'flat_rate', '--yes']);
+  const r = await runCliInProcess(['--data', dir, 'init', '--name', 'Flat Co', '--business-type', 'sole_trader', '--vat-scheme', 'flat_rate', '--yes']);
   t.equal(r.status, 2);
   t.equal(r.stdout, '');
   t.equal(r.stderr, 'error validation_error: the flat_rate scheme needs a flat rate percentage (field vatFlatRatePercent)\n');
-  t.same(acctJson(t, dir, ['use']), [], 'no organisation');
+  t.same(await acctJson(t, dir, ['use']), [], 'no organisation');
 });
 
 t.test('init refuses a flat rate percentage outside the flat_rate scheme, and one that is not a number', async (t) => {
   const dir = t.testdir();
-  const r = runCli(['--data', dir, 'init', ...companyFlags, '--flat-rate-percent', '5', '--yes']);
+  const r = await runCliInProcess(['--data', dir, 'init', ...companyFlags, '--flat-rate-percent', '5', '--yes']);
   t.equal(r.status, 2);
   t.equal(r.stderr, 'error validation_error: a flat rate percentage applies only to the flat_rate scheme (field vatFlatRatePercent)\n');
-  const nan = runCli(['--data', dir, 'init', '--name', 'F', '--business-type', 'sole_trader', '--vat-scheme', 'flat_rate', '--flat-rate-percent', 'abc', '--yes']);
+  const nan = await runCliInProcess(['--data', dir, 'init', '--name', 'F', '--business-type', 'sole_trader', '--vat-scheme', 'flat_rate', '--flat-rate-percent', 'abc', '--yes']);
   t.equal(nan.status, 2);
   t.equal(nan.stderr, 'error invalid_type: vatFlatRatePercent must be a number, not string (field vatFlatRatePercent)\n');
 });
@@ -135,7 +136,7 @@ t.test('init refuses a flat rate percentage outside the flat_rate scheme, and on
 t.test('init refuses a bad --fiscal-year-start', async (t) => {
   const dir = t.testdir();
   for (const bad of ['13-01', '02-29', 'April']) {
-    const r = runCli(['--data', dir, '--json', 'init', ...companyFlags, '--fiscal-year-start', bad, '--yes']);
+    const r = await runCliInProcess(['--data', dir, '--json', 'init', ...companyFlags, '--fiscal-year-start', bad, '--yes']);
     t.equal(r.status, 2, bad);
     t.equal(r.stdout, '', bad);
     t.same(
@@ -144,15 +145,15 @@ t.test('init refuses a bad --fiscal-year-start', async (t) => {
       bad,
     );
   }
-  t.same(acctJson(t, dir, ['use']), [], 'no organisation');
+  t.same(await acctJson(t, dir, ['use']), [], 'no organisation');
 });
 
 t.test('init refuses an unknown business type or VAT scheme', async (t) => {
   const dir = t.testdir();
-  const type = runCli(['--data', dir, 'init', '--name', 'X', '--business-type', 'partnership', '--vat-scheme', 'standard', '--yes']);
+  const type = await runCliInProcess(['--data', dir, 'init', '--name', 'X', '--business-type', 'partnership', '--vat-scheme', 'standard', '--yes']);
   t.equal(type.status, 2);
   t.equal(type.stderr, 'error validation_error: businessType must be one of sole_trader, limited_company (field businessType)\n');
-  const scheme = runCli(['--data', dir, 'init', '--name', 'X', '--business-type', 'sole_trader', '--vat-scheme', 'cash', '--yes']);
+  const scheme = await runCliInProcess(['--data', dir, 'init', '--name', 'X', '--business-type', 'sole_trader', '--vat-scheme', 'cash', '--yes']);
   t.equal(scheme.status, 2);
   t.equal(scheme.stderr, 'error validation_error: vatScheme must be one of not_registered, standard, flat_rate (field vatScheme)\n');
 });
@@ -161,7 +162,7 @@ t.test('init without --json prints the id and both keys for a person', async (t)
   const dir = t.testdir();
   const r = runCli(['--data', dir, 'init', ...companyFlags, '--yes']);
   t.equal(r.status, 0);
-  const [org] = acctJson(t, dir, ['use']);
+  const [org] = await acctJson(t, dir, ['use']);
   t.match(r.stdout, `Created Acme Widgets Ltd (${org.id}) in ${dir}\n`);
   t.match(r.stdout, /\n {2}live API key: sk_live_[0-9A-Za-z]{32}\n/);
   t.match(r.stdout, /\n {2}test API key: sk_test_[0-9A-Za-z]{32}\n/);

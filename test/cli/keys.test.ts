@@ -1,12 +1,13 @@
 /** `acct keys create|list|rotate|revoke`, checked against a running `acct serve` on the same files. */
 import t from 'tap';
-import { acctJson, books, call, liveKeyShape, runCli, startAcct, testKeyShape } from './support.js';
+import { acctJson, books, liveKeyShape, testKeyShape } from './support.js';
+import { request, runCliInProcess, startAcct } from '../helpers/index.js';
 
 const serveArgs = (dir: string) => ['--data', dir, 'serve', '--host', '127.0.0.1', '--port', '0'];
 
 t.test('keys create prints the key once, with its scopes', async (t) => {
   const { dir } = await books(t);
-  const r = runCli(['--data', dir, '--json', 'keys', 'create', '--name', 'CI', '--scopes', 'reports:read,accounts:read']);
+  const r = await runCliInProcess(['--data', dir, '--json', 'keys', 'create', '--name', 'CI', '--scopes', 'reports:read,accounts:read']);
   t.equal(r.status, 0, r.stderr);
   const created = JSON.parse(r.stdout);
   t.match(created.key, liveKeyShape);
@@ -17,19 +18,19 @@ t.test('keys create prints the key once, with its scopes', async (t) => {
   t.equal(created.isActive, true);
   t.equal(r.stdout.split(created.key).length, 2, 'the key appears once');
 
-  const all = acctJson(t, dir, ['keys', 'create', '--name', 'Everything']);
+  const all = await acctJson(t, dir, ['keys', 'create', '--name', 'Everything']);
   t.equal(all.scopes.length, 17, 'no scopes given: all of them');
   t.not(all.key, created.key);
 
-  const human = runCli(['--data', dir, 'keys', 'create', '--name', 'Readable']);
+  const human = await runCliInProcess(['--data', dir, 'keys', 'create', '--name', 'Readable']);
   t.equal(human.status, 0);
   t.match(human.stdout, /^key\s+sk_live_[0-9A-Za-z]{32}\s*$/m, 'the readable output shows the key too');
 });
 
 t.test('keys list never prints a key', async (t) => {
   const { dir, apiKey } = await books(t);
-  const created = acctJson(t, dir, ['keys', 'create', '--name', 'CI', '--scopes', 'reports:read']);
-  const json = runCli(['--data', dir, '--json', 'keys', 'list']);
+  const created = await acctJson(t, dir, ['keys', 'create', '--name', 'CI', '--scopes', 'reports:read']);
+  const json = await runCliInProcess(['--data', dir, '--json', 'keys', 'list']);
   t.equal(json.status, 0);
   const listed = JSON.parse(json.stdout);
   t.strictSame(listed.map((k: { name: string }) => k.name), ['CI', 'Default live key']);
@@ -38,7 +39,7 @@ t.test('keys list never prints a key', async (t) => {
   t.notOk(json.stdout.includes(created.key.slice(8)));
   t.notOk(json.stdout.includes(apiKey.slice(8)));
 
-  const human = runCli(['--data', dir, 'keys', 'list']);
+  const human = await runCliInProcess(['--data', dir, 'keys', 'list']);
   t.equal(human.status, 0);
   t.match(human.stdout, /Default live key/);
   t.notMatch(human.stdout, /sk_live_[0-9A-Za-z]{32}/, 'no full key in the table');
@@ -46,11 +47,11 @@ t.test('keys list never prints a key', async (t) => {
 
 t.test('keys rotate and revoke take effect at once on a running server', async (t) => {
   const { dir, apiKey } = await books(t);
-  const created = acctJson(t, dir, ['keys', 'create', '--name', 'CI', '--scopes', 'reports:read,accounts:read']);
+  const created = await acctJson(t, dir, ['keys', 'create', '--name', 'CI', '--scopes', 'reports:read,accounts:read']);
   const server = await startAcct(t, serveArgs(dir));
-  t.equal((await call(server.url, 'GET', '/v1/reports/periods', created.key)).status, 200, 'the new key answers');
+  t.equal((await request(server.url, 'GET', '/v1/reports/periods', { key: created.key })).status, 200, 'the new key answers');
 
-  const rotated = acctJson(t, dir, ['keys', 'rotate', created.id]);
+  const rotated = await acctJson(t, dir, ['keys', 'rotate', created.id]);
   t.match(rotated.key, liveKeyShape);
   t.not(rotated.key, created.key);
   t.not(rotated.id, created.id);
@@ -58,29 +59,29 @@ t.test('keys rotate and revoke take effect at once on a running server', async (
   t.equal(rotated.name, 'CI');
   t.strictSame(rotated.scopes, ['accounts:read', 'reports:read'], 'same scopes');
 
-  const old = await call(server.url, 'GET', '/v1/reports/periods', created.key);
+  const old = await request(server.url, 'GET', '/v1/reports/periods', { key: created.key });
   t.equal(old.status, 401, 'the old key is refused');
   t.equal(old.body.error.code, 'unauthorized');
-  const fresh = await call(server.url, 'GET', '/v1/reports/periods', rotated.key);
+  const fresh = await request(server.url, 'GET', '/v1/reports/periods', { key: rotated.key });
   t.equal(fresh.status, 200, 'the new key answers');
-  const listed = acctJson(t, dir, ['keys', 'list']);
+  const listed = await acctJson(t, dir, ['keys', 'list']);
   const oldRow = listed.find((k: { id: string }) => k.id === created.id);
   t.equal(oldRow.isActive, false);
   t.equal(oldRow.replacedBy, rotated.id);
 
-  const revoked = acctJson(t, dir, ['keys', 'revoke', rotated.id]);
+  const revoked = await acctJson(t, dir, ['keys', 'revoke', rotated.id]);
   t.equal(revoked.id, rotated.id);
   t.equal(revoked.revoked, true);
   t.match(revoked.revokedAt, /^\d{4}-\d{2}-\d{2}T/);
-  const gone = await call(server.url, 'GET', '/v1/organisation', rotated.key);
+  const gone = await request(server.url, 'GET', '/v1/organisation', { key: rotated.key });
   t.equal(gone.status, 401, 'a revoked key is refused');
   t.equal(gone.body.error.code, 'unauthorized');
-  t.equal((await call(server.url, 'GET', '/v1/organisation', apiKey)).status, 200, 'other keys still answer');
+  t.equal((await request(server.url, 'GET', '/v1/organisation', { key: apiKey })).status, 200, 'other keys still answer');
 
-  const again = runCli(['--data', dir, 'keys', 'revoke', rotated.id]);
+  const again = await runCliInProcess(['--data', dir, 'keys', 'revoke', rotated.id]);
   t.equal(again.status, 4);
   t.equal(again.stderr, `error conflict: API key ${rotated.id} is already revoked\n`);
-  const rotateRevoked = runCli(['--data', dir, 'keys', 'rotate', created.id]);
+  const rotateRevoked = await runCliInProcess(['--data', dir, 'keys', 'rotate', created.id]);
   t.equal(rotateRevoked.status, 4);
   t.equal(rotateRevoked.stderr, `error conflict: API key ${created.id} is revoked and cannot be rotated\n`);
 
@@ -90,19 +91,19 @@ t.test('keys rotate and revoke take effect at once on a running server', async (
 
 t.test('--test keys create makes an sk_test_ key that only the test books know', async (t) => {
   const { dir } = await books(t);
-  const created = acctJson(t, dir, ['--test', 'keys', 'create', '--name', 'Sandbox']);
+  const created = await acctJson(t, dir, ['--test', 'keys', 'create', '--name', 'Sandbox']);
   t.match(created.key, testKeyShape);
   t.equal(created.mode, 'test');
-  t.strictSame(acctJson(t, dir, ['--test', 'keys', 'list']).map((k: { name: string }) => k.name), ['Sandbox', 'Default test key']);
-  t.strictSame(acctJson(t, dir, ['keys', 'list']).map((k: { name: string }) => k.name), ['Default live key'], 'not among the live keys');
+  t.strictSame((await acctJson(t, dir, ['--test', 'keys', 'list'])).map((k: { name: string }) => k.name), ['Sandbox', 'Default test key']);
+  t.strictSame((await acctJson(t, dir, ['keys', 'list'])).map((k: { name: string }) => k.name), ['Default live key'], 'not among the live keys');
 
-  const live = runCli(['--data', dir, 'keys', 'revoke', created.id]);
+  const live = await runCliInProcess(['--data', dir, 'keys', 'revoke', created.id]);
   t.equal(live.status, 3, 'a test key is not found among the live keys');
   t.equal(live.stderr, `error not_found: API key ${created.id} not found\n`);
 
-  acctJson(t, dir, ['--test', 'organisation', 'update', '--name', 'Sandbox Ltd']);
+  await acctJson(t, dir, ['--test', 'organisation', 'update', '--name', 'Sandbox Ltd']);
   const server = await startAcct(t, serveArgs(dir));
-  const res = await call(server.url, 'GET', '/v1/organisation', created.key);
+  const res = await request(server.url, 'GET', '/v1/organisation', { key: created.key });
   t.equal(res.status, 200);
   t.equal(res.body.data.mode, 'test');
   t.equal(res.body.data.name, 'Sandbox Ltd', 'the test key sees the test books');
@@ -110,14 +111,14 @@ t.test('--test keys create makes an sk_test_ key that only the test books know',
 
 t.test('keys refuse unknown scopes, unknown ids and malformed ids', async (t) => {
   const { dir } = await books(t);
-  const scopes = runCli(['--data', dir, '--json', 'keys', 'create', '--scopes', 'reports:read,bogus']);
+  const scopes = await runCliInProcess(['--data', dir, '--json', 'keys', 'create', '--scopes', 'reports:read,bogus']);
   t.equal(scopes.status, 2);
   t.strictSame(JSON.parse(scopes.stderr), { error: { code: 'validation_error', message: 'scopes contains unknown scopes: bogus', field: 'scopes' } });
-  const unknown = runCli(['--data', dir, 'keys', 'rotate', 'key_doesnotexist']);
+  const unknown = await runCliInProcess(['--data', dir, 'keys', 'rotate', 'key_doesnotexist']);
   t.equal(unknown.status, 3);
   t.equal(unknown.stderr, 'error not_found: API key key_doesnotexist not found\n');
-  const malformed = runCli(['--data', dir, 'keys', 'revoke', 'sk_live_x']);
+  const malformed = await runCliInProcess(['--data', dir, 'keys', 'revoke', 'sk_live_x']);
   t.equal(malformed.status, 2);
   t.equal(malformed.stderr, 'error invalid_id: id must be an id starting key_ (field id)\n');
-  t.strictSame(acctJson(t, dir, ['keys', 'list']).map((k: { name: string }) => k.name), ['Default live key'], 'no key was made');
+  t.strictSame((await acctJson(t, dir, ['keys', 'list'])).map((k: { name: string }) => k.name), ['Default live key'], 'no key was made');
 });

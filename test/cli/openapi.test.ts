@@ -3,12 +3,12 @@ import fs from 'node:fs';
 import t from 'tap';
 import { operations } from '../../src/engine/registry.js';
 import { pathParams } from '../../src/engine/operation.js';
-import { runCli } from './support.js';
+import { runCli, runCliInProcess } from '../helpers/index.js';
 
 const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string; scripts: Record<string, string> };
 
 t.test('acct openapi prints an OpenAPI 3.1.0 document with every operation of the registry', async (t) => {
-  const r = runCli(['openapi']);
+  const r = await runCliInProcess(['openapi']);
   t.equal(r.status, 0);
   t.equal(r.stderr, '');
   const doc = JSON.parse(r.stdout);
@@ -41,7 +41,7 @@ t.test('acct --version prints the version of package.json', async (t) => {
 });
 
 t.test('acct --help lists the commands and the global options', async (t) => {
-  const r = runCli(['--help']);
+  const r = await runCliInProcess(['--help']);
   t.equal(r.status, 0);
   for (const command of ['init', 'serve', 'use', 'demo', 'openapi', 'health', 'organisation', 'settings', 'periods', 'keys']) {
     t.match(r.stdout, new RegExp(`^ {2}${command}\\b`, 'm'), command);
@@ -49,9 +49,9 @@ t.test('acct --help lists the commands and the global options', async (t) => {
   for (const option of ['--data <dir>', '--org <id>', '--test', '--json', '--version']) {
     t.match(r.stdout, new RegExp(`^ {2}(-\\w, )?${option}\\s`, 'm'), option);
   }
-  const keys = runCli(['keys', '--help']);
+  const keys = await runCliInProcess(['keys', '--help']);
   t.equal(keys.status, 0);
   for (const action of ['list', 'scopes', 'create', 'rotate', 'revoke']) t.match(keys.stdout, new RegExp(`^ {2}${action}\\b`, 'm'), `keys ${action}`);
-  const periods = runCli(['periods', '--help']);
+  const periods = await runCliInProcess(['periods', '--help']);
   for (const action of ['list', 'get', 'close']) t.match(periods.stdout, new RegExp(`^ {2}${action}\\b`, 'm'), `periods ${action}`);
 });

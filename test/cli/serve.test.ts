@@ -2,17 +2,18 @@
 import http from 'node:http';
 import { once } from 'node:events';
 import t from 'tap';
-import { acctJson, books, call, init, runCli, startAcct, waitUntilRefused, type Reply } from './support.js';
+import { acctJson, books, init, waitUntilRefused } from './support.js';
+import { request, runCli, runCliInProcess, startAcct } from '../helpers/index.js';
 
 const serveArgs = (dir: string) => ['--data', dir, 'serve', '--host', '127.0.0.1', '--port', '0'];
 
 t.test('serve prints one line with the URL once it accepts connections, and exits 0 on SIGTERM', async (t) => {
   const dir = t.testdir();
-  const { organisationId, apiKey } = init(t, dir);
+  const { organisationId, apiKey } = await init(t, dir);
   const server = await startAcct(t, serveArgs(dir));
   t.match(server.url, /^http:\/\/127\.0\.0\.1:[1-9]\d*$/, 'an ephemeral port was chosen');
   // No retry: the line is printed only once connections are accepted.
-  const res = await call(server.url, 'GET', '/v1/organisation', apiKey);
+  const res = await request(server.url, 'GET', '/v1/organisation', { key: apiKey });
   t.equal(res.status, 200);
   t.equal(res.body.success, true);
   t.equal(res.body.data.id, organisationId);
@@ -28,7 +29,7 @@ t.test('serve prints one line with the URL once it accepts connections, and exit
 t.test('serve exits 0 on SIGINT', async (t) => {
   const { dir, apiKey } = await books(t);
   const server = await startAcct(t, serveArgs(dir));
-  t.equal((await call(server.url, 'GET', '/v1/organisation', apiKey)).status, 200);
+  t.equal((await request(server.url, 'GET', '/v1/organisation', { key: apiKey })).status, 200);
   server.child.kill('SIGINT');
   t.same(await server.exited, { code: 0, signal: null });
   t.equal(server.stderr(), '');
@@ -49,7 +50,8 @@ t.test('a request in flight when SIGTERM arrives gets its full response', async 
       expect: '100-continue',
     },
   });
-  const response = new Promise<Reply>((resolve, reject) => {
+  // node:http rather than fetch, for Expect: 100-continue.
+  const response = new Promise<{ status: number; body: { success: boolean; data: { name: string } } }>((resolve, reject) => {
     req.on('error', reject);
     req.on('response', (res) => {
       let text = '';
@@ -71,25 +73,25 @@ t.test('a request in flight when SIGTERM arrives gets its full response', async 
   t.equal(reply.body.success, true);
   t.equal(reply.body.data.name, 'In Flight Ltd');
   t.same(await server.exited, { code: 0, signal: null }, 'then the process exits 0');
-  t.equal(acctJson(t, dir, ['organisation', 'get']).name, 'In Flight Ltd', 'and the change was committed');
+  t.equal((await acctJson(t, dir, ['organisation', 'get'])).name, 'In Flight Ltd', 'and the change was committed');
 });
 
 t.test('the CLI reads and writes the same organisation while the server runs', async (t) => {
   const { dir, organisationId, apiKey } = await books(t);
   const server = await startAcct(t, serveArgs(dir));
 
-  const org = acctJson(t, dir, ['--org', organisationId, 'organisation', 'get']);
+  const org = await acctJson(t, dir, ['--org', organisationId, 'organisation', 'get']);
   t.equal(org.id, organisationId, 'the CLI reads the organisation while it is served');
 
-  const put = await call(server.url, 'PUT', '/v1/organisation', apiKey, { name: 'Renamed Over HTTP Ltd', city: 'Leeds' });
+  const put = await request(server.url, 'PUT', '/v1/organisation', { key: apiKey, body: { name: 'Renamed Over HTTP Ltd', city: 'Leeds' } });
   t.equal(put.status, 200);
-  const seen = acctJson(t, dir, ['--org', organisationId, 'organisation', 'get']);
+  const seen = await acctJson(t, dir, ['--org', organisationId, 'organisation', 'get']);
   t.equal(seen.name, 'Renamed Over HTTP Ltd', 'a PUT through HTTP is visible to the CLI');
   t.equal(seen.address.city, 'Leeds');
 
-  const updated = acctJson(t, dir, ['--org', organisationId, 'settings', 'update', '--invoice-prefix', 'CLI-', '--invoice-next-number', '7']);
+  const updated = await acctJson(t, dir, ['--org', organisationId, 'settings', 'update', '--invoice-prefix', 'CLI-', '--invoice-next-number', '7']);
   t.equal(updated.invoicePrefix, 'CLI-');
-  const got = await call(server.url, 'GET', '/v1/organisation/settings', apiKey);
+  const got = await request(server.url, 'GET', '/v1/organisation/settings', { key: apiKey });
   t.equal(got.status, 200);
   t.equal(got.body.data.invoicePrefix, 'CLI-', 'a CLI settings update is visible through HTTP');
   t.equal(got.body.data.invoiceNextNumber, 7);
@@ -109,32 +111,32 @@ t.test('--json output is exactly the data the API returns', async (t) => {
     [['--test', 'organisation', 'get'], '/v1/organisation', testApiKey],
   ];
   for (const [args, path, key] of cases) {
-    const res = await call(server.url, 'GET', path, key);
+    const res = await request(server.url, 'GET', path, { key });
     t.equal(res.status, 200, path);
-    t.same(acctJson(t, dir, ['--org', organisationId, ...args]), res.body.data, `acct ${args.join(' ')} = GET ${path}`);
+    t.same(await acctJson(t, dir, ['--org', organisationId, ...args]), res.body.data, `acct ${args.join(' ')} = GET ${path}`);
   }
-  const { periods } = acctJson(t, dir, ['periods', 'list']);
-  const res = await call(server.url, 'GET', `/v1/reports/periods/${periods[0].id}`, apiKey);
-  t.same(acctJson(t, dir, ['periods', 'get', periods[0].id]), res.body.data, 'periods get = GET /reports/periods/{id}');
+  const { periods } = await acctJson(t, dir, ['periods', 'list']);
+  const res = await request(server.url, 'GET', `/v1/reports/periods/${periods[0].id}`, { key: apiKey });
+  t.same(await acctJson(t, dir, ['periods', 'get', periods[0].id]), res.body.data, 'periods get = GET /reports/periods/{id}');
 
   // and the JSON is printed as such: nothing but the data on standard output
-  const raw = runCli(['--data', dir, '--org', organisationId, '--json', 'settings', 'get']);
-  t.equal(raw.stdout, `${JSON.stringify((await call(server.url, 'GET', '/v1/organisation/settings', apiKey)).body.data, null, 2)}\n`);
+  const raw = await runCliInProcess(['--data', dir, '--org', organisationId, '--json', 'settings', 'get']);
+  t.equal(raw.stdout, `${JSON.stringify((await request(server.url, 'GET', '/v1/organisation/settings', { key: apiKey })).body.data, null, 2)}\n`);
   t.equal(raw.stderr, '');
 });
 
 t.test('one serve answers every organisation of the data directory', async (t) => {
   const dir = t.testdir();
-  const first = init(t, dir, ['--name', 'First Ltd', '--business-type', 'limited_company', '--vat-scheme', 'standard']);
-  const second = init(t, dir, ['--name', 'Second Ltd', '--business-type', 'sole_trader', '--vat-scheme', 'not_registered']);
+  const first = await init(t, dir, ['--name', 'First Ltd', '--business-type', 'limited_company', '--vat-scheme', 'standard']);
+  const second = await init(t, dir, ['--name', 'Second Ltd', '--business-type', 'sole_trader', '--vat-scheme', 'not_registered']);
   const server = await startAcct(t, serveArgs(dir));
-  const a = await call(server.url, 'GET', '/v1/organisation', first.apiKey);
-  const b = await call(server.url, 'GET', '/v1/organisation', second.apiKey);
+  const a = await request(server.url, 'GET', '/v1/organisation', { key: first.apiKey });
+  const b = await request(server.url, 'GET', '/v1/organisation', { key: second.apiKey });
   t.equal(a.body.data.name, 'First Ltd');
   t.equal(b.body.data.name, 'Second Ltd');
   // an organisation created while the server runs is served at once
-  const third = init(t, dir, ['--name', 'Third Ltd', '--business-type', 'sole_trader', '--vat-scheme', 'standard']);
-  const c = await call(server.url, 'GET', '/v1/organisation', third.apiKey);
+  const third = await init(t, dir, ['--name', 'Third Ltd', '--business-type', 'sole_trader', '--vat-scheme', 'standard']);
+  const c = await request(server.url, 'GET', '/v1/organisation', { key: third.apiKey });
   t.equal(c.status, 200);
   t.equal(c.body.data.name, 'Third Ltd');
 });

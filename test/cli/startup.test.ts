@@ -7,7 +7,8 @@
 import t from 'tap';
 import { commandWord } from '../../src/cli/main.js';
 import { operations } from '../../src/engine/registry.js';
-import { acctJson, books, runCli } from './support.js';
+import { acctJson, books } from './support.js';
+import { runCli, runCliInProcess } from '../helpers/index.js';
 
 t.test('the command word is the first word that is not a global option or its value', async (t) => {
   t.equal(commandWord(['report', 'trial-balance']), 'report');
@@ -33,16 +34,16 @@ t.test('a group named on the command line is built whole: its help, its flags, i
   const help = runCli(['contacts', '--help']);
   t.equal(help.status, 0);
   for (const op of operations.filter((o) => o.cli.group === 'contacts')) t.match(help.stdout, new RegExp(`^  ${op.cli.action}\\b`, 'm'), `contacts ${op.cli.action}`);
-  const full = runCli(['help', 'invoices']);
+  const full = await runCliInProcess(['help', 'invoices']);
   t.match(full.stdout, /^ {2}create\b/m, 'acct help GROUP lists its commands too');
 
   const { dir } = await books(t);
-  const created = acctJson(t, dir, ['contacts', 'create', '--name', 'Lazy Ltd', '--contact-type', 'customer']);
+  const created = await acctJson(t, dir, ['contacts', 'create', '--name', 'Lazy Ltd', '--contact-type', 'customer']);
   t.equal(created.name, 'Lazy Ltd');
   const tb = runCli(['--data', dir, '--json', 'report', 'trial-balance']);
   t.equal(tb.status, 0, tb.stderr);
   t.ok(Array.isArray(JSON.parse(tb.stdout).accounts));
-  const health = runCli(['--data', dir, 'health', '--json']);
+  const health = await runCliInProcess(['--data', dir, 'health', '--json']);
   t.equal(health.status, 0, 'a group that is itself the operation still runs');
 });
 
@@ -55,7 +56,8 @@ t.test('an unknown command is still a usage error with a suggestion', async (t) 
 
 t.test('output piped into a reader that stops early ends quietly', async (t) => {
   const { spawnSync } = await import('node:child_process');
-  const { acctBin, childEnv } = await import('../helpers/index.js');
+  const { acctBin, assertDistFresh, childEnv } = await import('../helpers/index.js');
+  assertDistFresh();
   const r = spawnSync('sh', ['-c', `env -u NODE_OPTIONS "${process.execPath}" "${acctBin}" contacts create --help | head -1`], { env: childEnv(), encoding: 'utf8' });
   t.equal(r.stdout, 'Usage: acct contacts create [options]\n', r.stderr);
   t.equal(r.stderr, '', 'no EPIPE stack');

@@ -4,67 +4,67 @@ import path from 'node:path';
 import t from 'tap';
 import { systemClock } from '../../src/engine/clock.js';
 import { createOrganisation } from '../../src/engine/organisation/provision.js';
-import { newBooks } from '../helpers/index.js';
-import { acctJson, init, runCli, runCliJson } from './support.js';
+import { newBooks, runCli, runCliInProcess, runCliInProcessJson } from '../helpers/index.js';
+import { acctJson, init } from './support.js';
 
 const org = (name: string) => ['--name', name, '--business-type', 'limited_company', '--vat-scheme', 'standard'];
 
 t.test('init makes the newest organisation the chosen one; acct use ID chooses another', async (t) => {
   const dir = t.testdir();
-  const first = init(t, dir, org('First Ltd'));
-  t.equal(acctJson(t, dir, ['organisation', 'get']).id, first.organisationId, 'the only organisation');
-  const second = init(t, dir, org('Second Ltd'));
-  t.equal(acctJson(t, dir, ['organisation', 'get']).name, 'Second Ltd', 'without --org, the newest is used');
+  const first = await init(t, dir, org('First Ltd'));
+  t.equal((await acctJson(t, dir, ['organisation', 'get'])).id, first.organisationId, 'the only organisation');
+  const second = await init(t, dir, org('Second Ltd'));
+  t.equal((await acctJson(t, dir, ['organisation', 'get'])).name, 'Second Ltd', 'without --org, the newest is used');
   t.strictSame(
-    acctJson(t, dir, ['use']).map((o: { id: string; current: boolean }) => [o.id, o.current]),
+    (await acctJson(t, dir, ['use'])).map((o: { id: string; current: boolean }) => [o.id, o.current]),
     [
       [first.organisationId, false],
       [second.organisationId, true],
     ],
   );
 
-  const r = runCli(['--data', dir, 'use', first.organisationId]);
+  const r = await runCliInProcess(['--data', dir, 'use', first.organisationId]);
   t.equal(r.status, 0);
   t.equal(r.stdout, `Using First Ltd (${first.organisationId})\n`);
-  t.equal(acctJson(t, dir, ['organisation', 'get']).name, 'First Ltd', 'the chosen one is used');
-  const again = acctJson(t, dir, ['use', second.organisationId]);
+  t.equal((await acctJson(t, dir, ['organisation', 'get'])).name, 'First Ltd', 'the chosen one is used');
+  const again = await acctJson(t, dir, ['use', second.organisationId]);
   t.strictSame([again.id, again.name, again.current], [second.organisationId, 'Second Ltd', true], 'use ID --json prints the chosen organisation');
-  t.equal(acctJson(t, dir, ['organisation', 'get']).name, 'Second Ltd');
-  acctJson(t, dir, ['use', first.organisationId]);
-  t.equal(acctJson(t, dir, ['settings', 'update', '--invoice-prefix', 'ONE-']).invoicePrefix, 'ONE-');
-  t.equal(acctJson(t, dir, ['--org', second.organisationId, 'settings', 'get']).invoicePrefix, 'INV-', 'the other one is untouched');
+  t.equal((await acctJson(t, dir, ['organisation', 'get'])).name, 'Second Ltd');
+  await acctJson(t, dir, ['use', first.organisationId]);
+  t.equal((await acctJson(t, dir, ['settings', 'update', '--invoice-prefix', 'ONE-'])).invoicePrefix, 'ONE-');
+  t.equal((await acctJson(t, dir, ['--org', second.organisationId, 'settings', 'get'])).invoicePrefix, 'INV-', 'the other one is untouched');
 
-  const listed = runCli(['--data', dir, 'use']);
+  const listed = await runCliInProcess(['--data', dir, 'use']);
   t.match(listed.stdout, new RegExp(`^${first.organisationId}\\s+First Ltd\\s+limited_company\\s+\\S+\\s+\\*\\s*$`, 'm'), 'the chosen one is starred');
   t.match(listed.stdout, new RegExp(`^${second.organisationId}\\s+Second Ltd\\s+limited_company\\s+\\S+\\s*$`, 'm'));
 });
 
 t.test('--org selects among several organisations, whatever was chosen', async (t) => {
   const dir = t.testdir();
-  const first = init(t, dir, org('First Ltd'));
-  const second = init(t, dir, org('Second Ltd')); // init chose Second Ltd
-  t.equal(acctJson(t, dir, ['--org', first.organisationId, 'organisation', 'get']).name, 'First Ltd');
-  t.equal(acctJson(t, dir, ['--org', second.organisationId, 'organisation', 'get']).name, 'Second Ltd');
-  acctJson(t, dir, ['--org', first.organisationId, 'organisation', 'update', '--name', 'First Renamed Ltd']);
-  t.equal(acctJson(t, dir, ['--org', first.organisationId, 'organisation', 'get']).name, 'First Renamed Ltd');
-  t.equal(acctJson(t, dir, ['organisation', 'get']).name, 'Second Ltd', 'the chosen one is unchanged');
+  const first = await init(t, dir, org('First Ltd'));
+  const second = await init(t, dir, org('Second Ltd')); // init chose Second Ltd
+  t.equal((await acctJson(t, dir, ['--org', first.organisationId, 'organisation', 'get'])).name, 'First Ltd');
+  t.equal((await acctJson(t, dir, ['--org', second.organisationId, 'organisation', 'get'])).name, 'Second Ltd');
+  await acctJson(t, dir, ['--org', first.organisationId, 'organisation', 'update', '--name', 'First Renamed Ltd']);
+  t.equal((await acctJson(t, dir, ['--org', first.organisationId, 'organisation', 'get'])).name, 'First Renamed Ltd');
+  t.equal((await acctJson(t, dir, ['organisation', 'get'])).name, 'Second Ltd', 'the chosen one is unchanged');
 });
 
 t.test('use and --org with an unknown id are not_found', async (t) => {
   const dir = t.testdir();
-  const first = init(t, dir, org('First Ltd'));
+  const first = await init(t, dir, org('First Ltd'));
   const unknown = '00000000-0000-4000-8000-000000000000';
-  const r = runCli(['--data', dir, 'use', unknown]);
+  const r = await runCliInProcess(['--data', dir, 'use', unknown]);
   t.equal(r.status, 3);
   t.equal(r.stdout, '');
   t.equal(r.stderr, `error not_found: organisation ${unknown} not found in ${dir}\n`);
-  t.equal(acctJson(t, dir, ['organisation', 'get']).id, first.organisationId, 'the choice is unchanged');
+  t.equal((await acctJson(t, dir, ['organisation', 'get'])).id, first.organisationId, 'the choice is unchanged');
 
-  const json = runCliJson(['--data', dir, '--json', '--org', unknown, 'organisation', 'get']);
+  const json = await runCliInProcessJson(['--data', dir, '--json', '--org', unknown, 'organisation', 'get']);
   t.equal(json.status, 3);
   t.strictSame(JSON.parse(json.stderr), { error: { code: 'not_found', message: `organisation ${unknown} not found in ${dir}` } });
 
-  const notUuid = runCli(['--data', dir, 'use', '../other']);
+  const notUuid = await runCliInProcess(['--data', dir, 'use', '../other']);
   t.equal(notUuid.status, 3);
   t.match(notUuid.stderr, /^error not_found: /);
 });
@@ -72,13 +72,13 @@ t.test('use and --org with an unknown id are not_found', async (t) => {
 t.test('without --org or a choice: the only organisation is used; several is an error naming --org', async (t) => {
   const books = await newBooks(t, { organisation: { name: 'Only Ltd' } });
   // newBooks creates the organisation in-process, so nothing was chosen with acct use
-  t.equal(acctJson(t, books.dataDir, ['organisation', 'get']).id, books.organisationId, 'the only one');
+  t.equal((await acctJson(t, books.dataDir, ['organisation', 'get'])).id, books.organisationId, 'the only one');
   await createOrganisation(books.store, systemClock, { name: 'Another Ltd', businessType: 'sole_trader', vatScheme: 'not_registered' });
-  const r = runCli(['--data', books.dataDir, 'organisation', 'get']);
+  const r = await runCliInProcess(['--data', books.dataDir, 'organisation', 'get']);
   t.equal(r.status, 2);
   t.equal(r.stdout, '');
   t.equal(r.stderr, `error validation_error: several organisations in ${books.dataDir}: pass --org ID, or choose one with acct use ID (field org)\n`);
-  t.equal(acctJson(t, books.dataDir, ['--org', books.organisationId, 'organisation', 'get']).name, 'Only Ltd');
+  t.equal((await acctJson(t, books.dataDir, ['--org', books.organisationId, 'organisation', 'get'])).name, 'Only Ltd');
 });
 
 t.test('ACCT_DATA names the data directory when --data is absent; --data wins over it', async (t) => {
@@ -93,12 +93,12 @@ t.test('ACCT_DATA names the data directory when --data is absent; --data wins ov
   t.ok(fs.existsSync(path.join(data, 'orgs', organisationId, 'live.sqlite')), 'the organisation in $ACCT_DATA');
   t.notOk(fs.existsSync(path.join(cwd, 'acct-data')), 'nothing in ./acct-data');
 
-  const got = runCliJson(['--json', 'organisation', 'get'], { env, cwd });
+  const got = await runCliInProcessJson(['--json', 'organisation', 'get'], { env, cwd });
   t.equal(got.status, 0);
   t.equal((got.data as { name: string }).name, 'Env Ltd');
 
   const other = path.join(root, 'other');
-  const wins = runCli(['--data', other, 'organisation', 'get'], { env, cwd });
+  const wins = await runCliInProcess(['--data', other, 'organisation', 'get'], { env, cwd });
   t.equal(wins.status, 3);
   t.equal(wins.stderr, `error not_found: no organisation in ${other}: run acct init first\n`, '--data, not $ACCT_DATA');
 });

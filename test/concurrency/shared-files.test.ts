@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import t from 'tap';
-import { acctBin, childEnv, newBooks, nodeCommand, serveBooks } from '../helpers/index.js';
+import { acctCommand, childEnv, newBooks, serveBooks } from '../helpers/index.js';
 
 /** Run bin/acct asynchronously, so several can run at once. */
 function acct(args: readonly string[]): Promise<{ code: number | null; stderr: string }> {
-  const [cmd, argv] = nodeCommand([acctBin, ...args]);
+  const [cmd, argv] = acctCommand([...args]);
   const child = spawn(cmd, argv, { env: childEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));

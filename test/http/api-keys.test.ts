@@ -1,9 +1,9 @@
 /** API keys: create (key shown once), list (never the key), rotate, revoke, other organisations. */
 import { createHash } from 'node:crypto';
 import t from 'tap';
-import { newBooks, serveBooks } from '../helpers/index.js';
+import { movingClock, newBooks, serveBooks } from '../helpers/index.js';
 import { createOrganisation } from '../../src/engine/organisation/provision.js';
-import { allScopes, createKey, expectError, steppingClock } from './support.js';
+import { allScopes, createKey, expectError } from './support.js';
 
 const clock = '2026-11-21T10:00:00Z';
 
@@ -70,7 +70,7 @@ t.test('GET /api-keys never shows the key or its hash', async (t) => {
 });
 
 t.test('GET /api-keys pages newest first with meta {total, page, limit, hasMore}', async (t) => {
-  const time = steppingClock(clock);
+  const time = movingClock(clock);
   const books = await newBooks(t, { clock: time });
   const api = await serveBooks(t, books);
   time.advance(60_000);

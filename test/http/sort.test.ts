@@ -1,9 +1,8 @@
 import t from 'tap';
-import { newBooks, serveBooks } from '../helpers/index.js';
-import { steppingClock } from './support.js';
+import { movingClock, newBooks, serveBooks } from '../helpers/index.js';
 
 t.test('GET /api-keys sorts by -createdAt by default, and by any listed field either way', async (t) => {
-  const clock = steppingClock('2026-11-21T10:00:00Z');
+  const clock = movingClock('2026-11-21T10:00:00Z');
   const books = await newBooks(t, { clock });
   const api = await serveBooks(t, books);
   for (const name of ['Zebra', 'alpha', 'Mango']) {

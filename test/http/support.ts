@@ -56,14 +56,3 @@ export async function createKey(
   t.equal(r.status, 201, 'key created');
   return { key: r.body.data.key as string, id: r.body.data.id as string };
 }
-
-/** A clock that stands still until moved: deterministic but ordered timestamps. */
-export function steppingClock(iso: string): { now(): Date; advance(ms: number): void } {
-  let at = Date.parse(iso);
-  return {
-    now: () => new Date(at),
-    advance: (ms) => {
-      at += ms;
-    },
-  };
-}

@@ -7,19 +7,19 @@
 import t from 'tap';
 import type { Test } from 'tap';
 import { z } from 'zod';
-import { newBooks, type Books } from '../helpers/index.js';
+import { movingClock, newBooks, type Api, type Books, type MovingClock, type Reply } from '../helpers/index.js';
 import { accountIds, balanceOf, outbox } from '../ledger-http/support.js';
 import { item } from '../sales-http/invoice-support.js';
 import { newId } from '../../src/engine/ids.js';
 import { defineOperation, orgOf } from '../../src/engine/operation.js';
 import { operations } from '../../src/engine/registry.js';
 import { timestamp } from '../../src/engine/clock.js';
-import { expectError, movingClock, rowCount, serveWith, type MovingClock, type RawApi, type RawReply } from './support.js';
+import { expectError, rowCount, serveWith } from './support.js';
 
 const start = '2026-11-21T10:00:00Z';
 const hour = 60 * 60 * 1000;
 
-async function setup(t: Test): Promise<{ books: Books; api: RawApi; clock: MovingClock }> {
+async function setup(t: Test): Promise<{ books: Books; api: Api; clock: MovingClock }> {
   const clock = movingClock(start);
   const books = await newBooks(t, { clock });
   const api = await serveWith(t, books, { rateLimits: false });
@@ -30,30 +30,30 @@ const withKey = (key: string, extra: Record<string, string> = {}) => ({ 'Idempot
 
 const contactBody = { contactType: 'customer', name: 'Client One Ltd' };
 
-function postContact(api: RawApi, key: string | undefined, body: Record<string, unknown> = contactBody, prefix = '/v1'): Promise<RawReply> {
+function postContact(api: Api, key: string | undefined, body: Record<string, unknown> = contactBody, prefix = '/v1'): Promise<Reply> {
   return api.request('POST', `${prefix}/contacts`, { body, ...(key === undefined ? {} : { headers: withKey(key) }) });
 }
 
-async function contactTotal(api: RawApi): Promise<number> {
+async function contactTotal(api: Api): Promise<number> {
   const r = await api.request('GET', '/v1/contacts');
   if (r.status !== 200) throw new Error(`GET /v1/contacts gave ${r.status}`);
   return r.body.meta.total as number;
 }
 
-async function invoiceTotal(api: RawApi): Promise<number> {
+async function invoiceTotal(api: Api): Promise<number> {
   const r = await api.request('GET', '/v1/invoices');
   if (r.status !== 200) throw new Error(`GET /v1/invoices gave ${r.status}`);
   return r.body.meta.total as number;
 }
 
-async function contactOf(t: Test, api: RawApi, body: Record<string, unknown> = contactBody): Promise<string> {
+async function contactOf(t: Test, api: Api, body: Record<string, unknown> = contactBody): Promise<string> {
   const r = await postContact(api, undefined, body);
   t.equal(r.status, 201, 'contact created');
   return r.body.data.id as string;
 }
 
 /** The second reply is a replay of the first: same status and bytes, marked idempotent-replayed. */
-function expectReplay(t: Test, first: RawReply, second: RawReply): void {
+function expectReplay(t: Test, first: Reply, second: Reply): void {
   t.equal(second.status, first.status, `replayed status ${first.status}`);
   t.equal(second.text, first.text, 'replayed body is byte for byte the first');
   t.equal(first.headers.get('idempotent-replayed'), null, 'the first response is not marked replayed');
@@ -268,7 +268,7 @@ t.test('a 5xx releases the key: the writes are rolled back and the same key runs
   const failed = await api.request('POST', '/v1/test/flaky', { body, headers: withKey('k5') });
   expectError(t, failed, 500, 'internal_error');
   t.equal(calls, 1);
-  t.equal(api.internalErrors.length, 1, 'the failure was reported');
+  t.equal(api.logged.length, 1, 'the failure was reported');
   t.equal(await rowCount(books, 'contacts'), 0, 'the contact row was rolled back');
   t.equal(await rowCount(books, 'idempotency_keys'), 0, 'no record kept for a 5xx');
 

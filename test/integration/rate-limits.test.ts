@@ -6,15 +6,15 @@
  */
 import t from 'tap';
 import type { Test } from 'tap';
-import { newBooks, serveBooks, type Books } from '../helpers/index.js';
+import { movingClock, newBooks, serveBooks, type Api, type Books, type MovingClock, type Reply } from '../helpers/index.js';
 import { createOrganisation, type NewOrganisation } from '../../src/engine/organisation/provision.js';
-import { createKey, expectError, movingClock, serveWith, type MovingClock, type RawApi, type RawReply } from './support.js';
+import { createKey, expectError, serveWith } from './support.js';
 
 const start = '2026-11-21T10:00:00Z';
 const soleTrader: NewOrganisation = { businessType: 'sole_trader', name: 'Jo Bloggs Plumbing', vatScheme: 'not_registered' };
 const company: NewOrganisation = { businessType: 'limited_company', name: 'Acme Widgets Ltd', vatScheme: 'standard' };
 
-async function limited(t: Test, organisation: NewOrganisation = soleTrader): Promise<{ books: Books; api: RawApi; clock: MovingClock }> {
+async function limited(t: Test, organisation: NewOrganisation = soleTrader): Promise<{ books: Books; api: Api; clock: MovingClock }> {
   const clock = movingClock(start);
   const books = await newBooks(t, { clock, organisation });
   const api = await serveWith(t, books, { clock });
@@ -22,14 +22,14 @@ async function limited(t: Test, organisation: NewOrganisation = soleTrader): Pro
 }
 
 /** `n` GETs of `path` one after another; their statuses. */
-async function statuses(api: RawApi, n: number, path = '/v1/accounts', key?: string): Promise<number[]> {
+async function statuses(api: Api, n: number, path = '/v1/accounts', key?: string): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < n; i++) out.push((await api.request('GET', path, key === undefined ? {} : { key })).status);
   return out;
 }
 
 /** A 429 rate_limited in the error envelope with an integer Retry-After of 1..60; the seconds. */
-function expectLimited(t: Test, r: RawReply): number {
+function expectLimited(t: Test, r: Reply): number {
   expectError(t, r, 429, 'rate_limited', { field: null });
   const header = r.headers.get('retry-after');
   t.match(header, /^\d+$/, 'Retry-After is an integer number of seconds');

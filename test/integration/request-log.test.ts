@@ -5,13 +5,13 @@
  */
 import t from 'tap';
 import type { Test } from 'tap';
-import { newBooks } from '../helpers/index.js';
-import { createKey, expectError, movingClock, serveWith, type RawApi } from './support.js';
+import { movingClock, newBooks, type Api } from '../helpers/index.js';
+import { createKey, expectError, serveWith } from './support.js';
 
 /** The log, polled until it holds at least `n` entries (it is written in batches). */
 async function logOf(
   t: Test,
-  api: RawApi,
+  api: Api,
   n: number,
   query = '',
   key?: string,

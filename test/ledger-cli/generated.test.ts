@@ -1,18 +1,18 @@
 import t from 'tap';
-import { newBooks, runCli, runCliJson } from '../helpers/index.js';
+import { newBooks, runCli, runCliInProcess, runCliInProcessJson } from '../helpers/index.js';
 
-t.test('the generated accounts and transactions commands, through the real bin', async (t) => {
+t.test('the generated accounts and transactions commands, through the CLI', async (t) => {
   const books = await newBooks(t, { clock: '2026-11-21T10:00:00Z' });
-  const acct = (...args: string[]) => runCliJson(['--data', books.dataDir, '--json', ...args]);
+  const acct = (...args: string[]) => runCliInProcessJson(['--data', books.dataDir, '--json', ...args]);
 
-  const expenses = acct('accounts', 'list', '--flat', '--type', 'expense').data as { accounts: { code: string; id: string }[]; meta: { total: number } };
+  const expenses = (await acct('accounts', 'list', '--flat', '--type', 'expense')).data as { accounts: { code: string; id: string }[]; meta: { total: number } };
   t.equal(expenses.meta.total, 16);
-  const id = (code: string) => {
-    const all = (acct('accounts', 'list', '--flat').data as { accounts: { code: string; id: string }[] }).accounts;
+  const id = async (code: string) => {
+    const all = ((await acct('accounts', 'list', '--flat')).data as { accounts: { code: string; id: string }[] }).accounts;
     return all.find((a) => a.code === code)?.id as string;
   };
 
-  const created = acct('accounts', 'create', '--code', '5150', '--name', 'Workshop Consumables', '--account-type', 'expense', '--default-vat-rate', '20');
+  const created = await acct('accounts', 'create', '--code', '5150', '--name', 'Workshop Consumables', '--account-type', 'expense', '--default-vat-rate', '20');
   t.equal(created.status, 0, created.stderr);
   t.match(created.data, { code: '5150', accountType: 'expense', defaultVatRate: 20, isSystem: false });
   const duplicate = runCli(['--data', books.dataDir, 'accounts', 'create', '--code', '5150', '--name', 'Again', '--account-type', 'expense']);
@@ -20,36 +20,36 @@ t.test('the generated accounts and transactions commands, through the real bin',
   t.match(duplicate.stderr, 'conflict: an account with code 5150 already exists');
 
   const consumables = (created.data as { id: string }).id;
-  const body = JSON.stringify({ lines: [{ accountId: consumables, amount: 2500 }, { accountId: id('1200'), amount: -2500 }] });
-  const draft = acct('transactions', 'create', '--date', '2026-10-01', '--description', 'Glue and screws', '--status', 'draft', '--body', body);
+  const body = JSON.stringify({ lines: [{ accountId: consumables, amount: 2500 }, { accountId: await id('1200'), amount: -2500 }] });
+  const draft = await acct('transactions', 'create', '--date', '2026-10-01', '--description', 'Glue and screws', '--status', 'draft', '--body', body);
   t.equal(draft.status, 0, draft.stderr);
   const txn = (draft.data as { id: string }).id;
-  t.match(acct('transactions', 'list', '--status', 'draft').data, [{ id: txn, status: 'draft', accountCodes: '5150,1200' }]);
+  t.match((await acct('transactions', 'list', '--status', 'draft')).data, [{ id: txn, status: 'draft', accountCodes: '5150,1200' }]);
 
-  t.same(acct('transactions', 'status', txn, '--status', 'posted').data, { id: txn, status: 'posted' });
-  t.match(acct('transactions', 'reconcile', txn, '--reconciled', 'true').data, { id: txn, isReconciled: true, reconciledAt: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/ });
-  const refused = runCli(['--data', books.dataDir, 'transactions', 'delete', txn]);
+  t.same((await acct('transactions', 'status', txn, '--status', 'posted')).data, { id: txn, status: 'posted' });
+  t.match((await acct('transactions', 'reconcile', txn, '--reconciled', 'true')).data, { id: txn, isReconciled: true, reconciledAt: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/ });
+  const refused = await runCliInProcess(['--data', books.dataDir, 'transactions', 'delete', txn]);
   t.equal(refused.status, 4);
   t.match(refused.stderr, 'already_reconciled');
-  t.match(acct('transactions', 'reconcile', txn, '--reconciled', 'false').data, { isReconciled: false, reconciledAt: null });
+  t.match((await acct('transactions', 'reconcile', txn, '--reconciled', 'false')).data, { isReconciled: false, reconciledAt: null });
 
-  t.match(acct('accounts', 'balance', consumables).data, { balance: { debit: 2500, credit: 0, net: 2500 }, transactionCount: 1 });
-  t.match(acct('transactions', 'account', consumables, '--from', '2026-10-01').data, {
+  t.match((await acct('accounts', 'balance', consumables)).data, { balance: { debit: 2500, credit: 0, net: 2500 }, transactionCount: 1 });
+  t.match((await acct('transactions', 'account', consumables, '--from', '2026-10-01')).data, {
     openingBalance: 0,
     entries: [{ transactionId: txn, debit: 2500, credit: 0, runningBalance: 2500 }],
     closingBalance: 2500,
   });
 
-  const deleteUsed = acct('accounts', 'delete', consumables);
+  const deleteUsed = await acct('accounts', 'delete', consumables);
   t.match(deleteUsed.data, { id: consumables, deactivated: true });
-  t.match(acct('accounts', 'get', consumables).data, { isActive: false });
-  t.same(acct('accounts', 'update', consumables, '--is-active', 'true').data, { id: consumables, updated: true });
-  const system = runCli(['--data', books.dataDir, 'accounts', 'update', id('1200'), '--name', 'Renamed']);
+  t.match((await acct('accounts', 'get', consumables)).data, { isActive: false });
+  t.same((await acct('accounts', 'update', consumables, '--is-active', 'true')).data, { id: consumables, updated: true });
+  const system = await runCliInProcess(['--data', books.dataDir, 'accounts', 'update', await id('1200'), '--name', 'Renamed']);
   t.equal(system.status, 5);
   t.match(system.stderr, 'unprocessable_entity: 1200 Bank Account is a system account: only isActive can change');
 
-  t.match(acct('accounts', 'types').data, { types: [{ type: 'asset', count: 13, activeCount: 13 }] });
-  const malformed = runCli(['--data', books.dataDir, 'transactions', 'get', 'inv_1']);
+  t.match((await acct('accounts', 'types')).data, { types: [{ type: 'asset', count: 13, activeCount: 13 }] });
+  const malformed = await runCliInProcess(['--data', books.dataDir, 'transactions', 'get', 'inv_1']);
   t.equal(malformed.status, 2);
   t.match(malformed.stderr, 'invalid_id');
 });

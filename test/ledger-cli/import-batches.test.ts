@@ -1,5 +1,5 @@
 /**
- * Journal imports as batches, through the real bin/acct: each import is
+ * Journal imports as batches, through the CLI (standard input through the real bin/acct): each import is
  * recorded, the same content twice is refused (duplicate_import, exit 4)
  * unless --allow-duplicate, import list shows the batches, and import undo
  * removes a whole batch unless one of its transactions is reconciled or in
@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import type { Test } from 'tap';
-import { newBooks, runCli, runCliJson, type Books } from '../helpers/index.js';
+import { newBooks, runCli, runCliInProcess, runCliInProcessJson, runCliJson, type Books } from '../helpers/index.js';
 
 const entry = (date: string, description: string, lines: [string, number][], status?: 'draft') =>
   JSON.stringify({ date, description, ...(status ? { status } : {}), lines: lines.map(([accountCode, amount]) => ({ accountCode, amount })) });
@@ -58,12 +58,12 @@ interface Batch {
 }
 
 function acct(books: Books, ...args: string[]) {
-  return runCliJson(['--data', books.dataDir, '--json', ...args]);
+  return runCliInProcessJson(['--data', books.dataDir, '--json', ...args]);
 }
 
 /** The trial balance as code → [debit, credit], with its totals. */
-function trialBalance(t: Test, books: Books): { accounts: Record<string, [number, number]>; totals: [number, number] } {
-  const r = acct(books, 'report', 'trial-balance');
+async function trialBalance(t: Test, books: Books): Promise<{ accounts: Record<string, [number, number]>; totals: [number, number] }> {
+  const r = await acct(books, 'report', 'trial-balance');
   t.equal(r.status, 0, r.stderr);
   const data = r.data as { accounts: { code: string; debit: number; credit: number }[]; totals: { debit: number; credit: number } };
   return {
@@ -72,14 +72,14 @@ function trialBalance(t: Test, books: Books): { accounts: Record<string, [number
   };
 }
 
-function transactionIds(t: Test, books: Books): { id: string; sourceId: string | null }[] {
-  const r = acct(books, 'transactions', 'list', '--limit', '100');
+async function transactionIds(t: Test, books: Books): Promise<{ id: string; sourceId: string | null }[]> {
+  const r = await acct(books, 'transactions', 'list', '--limit', '100');
   t.equal(r.status, 0, r.stderr);
   return r.data as { id: string; sourceId: string | null }[];
 }
 
-function importOk(t: Test, books: Books, file: string, ...flags: string[]): string {
-  const r = acct(books, 'import', 'journal', file, ...flags);
+async function importOk(t: Test, books: Books, file: string, ...flags: string[]): Promise<string> {
+  const r = await acct(books, 'import', 'journal', file, ...flags);
   t.equal(r.status, 0, r.stderr);
   return (r.data as { importId: string }).importId;
 }
@@ -87,8 +87,8 @@ function importOk(t: Test, books: Books, file: string, ...flags: string[]): stri
 t.test('an import records its batch: source, content hash, counts, total debit, dates, who and when', async (t) => {
   const books = await newBooks(t);
   const file = writeJournal(books, 'history.jsonl', journal.join('\n') + '\n');
-  const id = importOk(t, books, file);
-  const got = acct(books, 'import', 'get', id);
+  const id = await importOk(t, books, file);
+  const got = await acct(books, 'import', 'get', id);
   t.equal(got.status, 0, got.stderr);
   t.match(got.data, {
     id,
@@ -107,7 +107,7 @@ t.test('an import records its batch: source, content hash, counts, total debit, 
   });
   t.type((got.data as Batch).createdByName, 'string');
 
-  const list = acct(books, 'import', 'list');
+  const list = await acct(books, 'import', 'list');
   t.equal(list.status, 0, list.stderr);
   t.same(
     (list.data as Batch[]).map((b) => [b.id, b.transactionCount, b.lineCount, b.totalDebit, b.status]),
@@ -115,7 +115,7 @@ t.test('an import records its batch: source, content hash, counts, total debit, 
     '--json: the batch with its counts, total debit in pence',
   );
 
-  const table = runCli(['--data', books.dataDir, 'import', 'list']);
+  const table = await runCliInProcess(['--data', books.dataDir, 'import', 'list']);
   t.equal(table.status, 0, table.stderr);
   const row = table.stdout.split('\n').find((l) => l.startsWith(id));
   t.ok(row, 'the table has a row for the batch');
@@ -127,45 +127,45 @@ t.test('an import records its batch: source, content hash, counts, total debit, 
 t.test('the same content imported again is refused (409 duplicate_import, exit 4), CRLF or not; --allow-duplicate imports it once more', async (t) => {
   const books = await newBooks(t);
   const file = writeJournal(books, 'history.jsonl', journal.join('\n') + '\n');
-  const first = importOk(t, books, file);
+  const first = await importOk(t, books, file);
   const once = {
     accounts: { '1200': [509500, 0], '2200': [0, 2000], '3000': [0, 500000], '4000': [0, 10000], '5100': [2500, 0] },
     totals: [512000, 512000],
   };
-  t.same(trialBalance(t, books), once, 'the journal once');
+  t.same(await trialBalance(t, books), once, 'the journal once');
 
-  const again = runCli(['--data', books.dataDir, 'import', 'journal', file]);
+  const again = await runCliInProcess(['--data', books.dataDir, 'import', 'journal', file]);
   t.equal(again.status, 4, 'exit 4');
   t.match(again.stderr, 'duplicate_import');
   t.match(again.stderr, first, 'the message names the earlier batch');
   t.match(again.stderr, /imported as \S+ at \d{4}-\d\d-\d\dT/, 'and when it was imported');
-  t.equal(transactionIds(t, books).length, 3, 'still 3 transactions');
-  t.same(trialBalance(t, books), once, 'the trial balance is unchanged');
+  t.equal((await transactionIds(t, books)).length, 3, 'still 3 transactions');
+  t.same(await trialBalance(t, books), once, 'the trial balance is unchanged');
 
   // The same entries with CRLF endings, a blank line in between and no final newline.
   const crlf = writeJournal(books, 'history-windows.jsonl', `${journal[0]}\r\n\r\n${journal[1]}\r\n${journal[2]}`);
-  const windows = runCliJson(['--data', books.dataDir, '--json', 'import', 'journal', crlf]);
+  const windows = await runCliInProcessJson(['--data', books.dataDir, '--json', 'import', 'journal', crlf]);
   t.equal(windows.status, 4, 'CRLF endings are the same content');
   t.match(windows.stderr, /"code":\s*"duplicate_import"/);
   const piped = runCli(['--data', books.dataDir, 'import', 'journal', '-'], { input: journal.join('\n') });
   t.equal(piped.status, 4, 'so is the same content on standard input');
-  t.equal(transactionIds(t, books).length, 3);
+  t.equal((await transactionIds(t, books)).length, 3);
   t.same(
-    (acct(books, 'import', 'list').data as Batch[]).map((b) => b.id),
+    ((await acct(books, 'import', 'list')).data as Batch[]).map((b) => b.id),
     [first],
     'a refused import records no batch',
   );
 
-  const second = importOk(t, books, crlf, '--allow-duplicate');
+  const second = await importOk(t, books, crlf, '--allow-duplicate');
   t.not(second, first);
-  t.equal(transactionIds(t, books).length, 6, '3 more transactions');
+  t.equal((await transactionIds(t, books)).length, 6, '3 more transactions');
   // Everything doubled: 1200 Dr 2 × 509500 = 1019000; 3000 Cr 2 × 500000 = 1000000; 4000 Cr 2 × 10000 = 20000;
   // 2200 Cr 2 × 2000 = 4000; 5100 Dr 2 × 2500 = 5000; totals 2 × 512000 = 1024000.
-  t.same(trialBalance(t, books), {
+  t.same(await trialBalance(t, books), {
     accounts: { '1200': [1019000, 0], '2200': [0, 4000], '3000': [0, 1000000], '4000': [0, 20000], '5100': [5000, 0] },
     totals: [1024000, 1024000],
   });
-  const batches = acct(books, 'import', 'list').data as Batch[];
+  const batches = (await acct(books, 'import', 'list')).data as Batch[];
   t.same(
     batches.map((b) => [b.id, b.source, b.totalDebit]),
     [
@@ -179,104 +179,104 @@ t.test('the same content imported again is refused (409 duplicate_import, exit 4
 
 t.test('an undone import: the trial balance is back to before it, its transactions are gone, the batch shows undone, and the file imports again', async (t) => {
   const books = await newBooks(t);
-  const posted = runCli(['--data', books.dataDir, 'post', '2025-04-10', 'Float', '1200=100.00', '3000=-100.00']);
+  const posted = await runCliInProcess(['--data', books.dataDir, 'post', '2025-04-10', 'Float', '1200=100.00', '3000=-100.00']);
   t.equal(posted.status, 0, posted.stderr);
   // Before: 1200 Dr 10000, 3000 Cr 10000.
   const before = { accounts: { '1200': [10000, 0], '3000': [0, 10000] }, totals: [10000, 10000] };
-  t.same(trialBalance(t, books), before);
+  t.same(await trialBalance(t, books), before);
 
   const file = writeJournal(books, 'history.jsonl', journal.join('\n'));
-  const id = importOk(t, books, file);
+  const id = await importOk(t, books, file);
   // With the journal: 1200 Dr 10000 + 509500 = 519500; 3000 Cr 10000 + 500000 = 510000; totals 512000 + 10000 = 522000.
-  t.same(trialBalance(t, books), {
+  t.same(await trialBalance(t, books), {
     accounts: { '1200': [519500, 0], '2200': [0, 2000], '3000': [0, 510000], '4000': [0, 10000], '5100': [2500, 0] },
     totals: [522000, 522000],
   });
 
-  const undo = acct(books, 'import', 'undo', id);
+  const undo = await acct(books, 'import', 'undo', id);
   t.equal(undo.status, 0, undo.stderr);
   t.match(undo.data, { id, status: 'undone', transactionsRemoved: 3, undoneAt: /^\d{4}-/, undoneBy: 'cli' });
-  t.same(trialBalance(t, books), before, 'the trial balance is what it was before the import');
-  const left = transactionIds(t, books);
+  t.same(await trialBalance(t, books), before, 'the trial balance is what it was before the import');
+  const left = await transactionIds(t, books);
   t.equal(left.length, 1, 'only the manual transaction is left');
   t.equal(left[0]!.sourceId, null);
 
-  const list = acct(books, 'import', 'list').data as Batch[];
+  const list = (await acct(books, 'import', 'list')).data as Batch[];
   t.match(list, [{ id, status: 'undone', transactionCount: 3, undoneAt: /^\d{4}-/ }], 'the batch stays on record, undone');
-  const table = runCli(['--data', books.dataDir, 'import', 'list']);
+  const table = await runCliInProcess(['--data', books.dataDir, 'import', 'list']);
   t.match(table.stdout, new RegExp(`${id}.*undone \\d{4}-\\d\\d-\\d\\d`));
   t.same(
-    (acct(books, 'import', 'list', '--status', 'imported').data as Batch[]).map((b) => b.id),
+    ((await acct(books, 'import', 'list', '--status', 'imported')).data as Batch[]).map((b) => b.id),
     [],
     '--status imported leaves it out',
   );
 
-  const twice = runCli(['--data', books.dataDir, 'import', 'undo', id]);
+  const twice = await runCliInProcess(['--data', books.dataDir, 'import', 'undo', id]);
   t.equal(twice.status, 4, 'undoing it again is a conflict');
   t.match(twice.stderr, 'already_voided');
 
-  const again = importOk(t, books, file);
+  const again = await importOk(t, books, file);
   t.not(again, id);
-  t.same(trialBalance(t, books).totals, [522000, 522000], 'an undone batch is no duplicate: the file imports again');
+  t.same((await trialBalance(t, books)).totals, [522000, 522000], 'an undone batch is no duplicate: the file imports again');
 });
 
 t.test('undo is refused, and nothing removed, when one transaction is reconciled or dated in a closed period', async (t) => {
   const books = await newBooks(t);
   const file = writeJournal(books, 'history.jsonl', journal.join('\n'));
-  const id = importOk(t, books, file);
-  const sale = (acct(books, 'transactions', 'list', '--search', 'Sale').data as { id: string }[])[0]!.id;
-  t.equal(acct(books, 'transactions', 'reconcile', sale, '--reconciled', 'true').status, 0);
-  const once = trialBalance(t, books);
+  const id = await importOk(t, books, file);
+  const sale = ((await acct(books, 'transactions', 'list', '--search', 'Sale')).data as { id: string }[])[0]!.id;
+  t.equal((await acct(books, 'transactions', 'reconcile', sale, '--reconciled', 'true')).status, 0);
+  const once = await trialBalance(t, books);
 
-  const reconciled = runCli(['--data', books.dataDir, 'import', 'undo', id]);
+  const reconciled = await runCliInProcess(['--data', books.dataDir, 'import', 'undo', id]);
   t.equal(reconciled.status, 4, '409 already_reconciled exits 4');
   t.match(reconciled.stderr, 'already_reconciled');
   t.match(reconciled.stderr, sale, 'the message names the reconciled transaction');
-  t.equal(transactionIds(t, books).length, 3, 'nothing removed');
-  t.same(trialBalance(t, books), once);
-  t.match(acct(books, 'import', 'get', id).data, { status: 'imported', undoneAt: null });
+  t.equal((await transactionIds(t, books)).length, 3, 'nothing removed');
+  t.same(await trialBalance(t, books), once);
+  t.match((await acct(books, 'import', 'get', id)).data, { status: 'imported', undoneAt: null });
 
-  t.equal(acct(books, 'transactions', 'reconcile', sale, '--reconciled', 'false').status, 0);
+  t.equal((await acct(books, 'transactions', 'reconcile', sale, '--reconciled', 'false')).status, 0);
   // FY 2025/26 (1 April 2025 to 31 March 2026) has ended by the time these tests run; all three entries are in it.
-  const close = acct(books, 'periods', 'close', 'period_20250401');
+  const close = await acct(books, 'periods', 'close', 'period_20250401');
   t.equal(close.status, 0, close.stderr);
-  const closed = runCli(['--data', books.dataDir, 'import', 'undo', id]);
+  const closed = await runCliInProcess(['--data', books.dataDir, 'import', 'undo', id]);
   t.equal(closed.status, 5, '422 exits 5');
   t.match(closed.stderr, 'unprocessable_entity');
   t.match(closed.stderr, /transaction txn_\w+ of import dimp_\w+: 2025-04-02 falls in FY 2025\/26, which is closed/);
-  t.equal(transactionIds(t, books).length, 3, 'nothing removed');
-  t.same(trialBalance(t, books), once);
-  t.match(acct(books, 'import', 'get', id).data, { status: 'imported', undoneAt: null });
+  t.equal((await transactionIds(t, books)).length, 3, 'nothing removed');
+  t.same(await trialBalance(t, books), once);
+  t.match((await acct(books, 'import', 'get', id)).data, { status: 'imported', undoneAt: null });
 });
 
 t.test('imported transactions are journals: reverted to draft, edited and deleted like manual ones; undo takes what is left', async (t) => {
   const books = await newBooks(t);
   const file = writeJournal(books, 'history.jsonl', journal.join('\n'));
-  const id = importOk(t, books, file);
-  const stationery = (acct(books, 'transactions', 'list', '--search', 'Stationery').data as { id: string }[])[0]!.id;
-  const sale = (acct(books, 'transactions', 'list', '--search', 'Sale').data as { id: string }[])[0]!.id;
+  const id = await importOk(t, books, file);
+  const stationery = ((await acct(books, 'transactions', 'list', '--search', 'Stationery')).data as { id: string }[])[0]!.id;
+  const sale = ((await acct(books, 'transactions', 'list', '--search', 'Sale')).data as { id: string }[])[0]!.id;
 
-  const posted = runCli(['--data', books.dataDir, 'transactions', 'delete', stationery]);
+  const posted = await runCliInProcess(['--data', books.dataDir, 'transactions', 'delete', stationery]);
   t.equal(posted.status, 5, 'a posted import is not deleted: revert it to draft first, as a manual one');
   t.match(posted.stderr, 'revert it to draft first');
 
-  t.match(acct(books, 'transactions', 'status', stationery, '--status', 'draft').data, { id: stationery, status: 'draft' });
-  t.equal(acct(books, 'transactions', 'delete', stationery).status, 0, 'a draft import is deleted');
+  t.match((await acct(books, 'transactions', 'status', stationery, '--status', 'draft')).data, { id: stationery, status: 'draft' });
+  t.equal((await acct(books, 'transactions', 'delete', stationery)).status, 0, 'a draft import is deleted');
 
-  t.match(acct(books, 'transactions', 'status', sale, '--status', 'draft').data, { status: 'draft' });
+  t.match((await acct(books, 'transactions', 'status', sale, '--status', 'draft')).data, { status: 'draft' });
   const body = JSON.stringify({ description: 'Sale, corrected', status: 'posted' });
-  t.equal(acct(books, 'transactions', 'update', sale, '--body', body).status, 0, 'a draft import is edited and posted again');
-  const edited = acct(books, 'transactions', 'get', sale).data;
+  t.equal((await acct(books, 'transactions', 'update', sale, '--body', body)).status, 0, 'a draft import is edited and posted again');
+  const edited = (await acct(books, 'transactions', 'get', sale)).data;
   t.match(edited, { description: 'Sale, corrected', status: 'posted', sourceType: 'import', sourceId: id }, 'it keeps its import');
 
   // Left: capital (1200 Dr 500000, 3000 Cr 500000) and the sale (1200 Dr 12000, 4000 Cr 10000, 2200 Cr 2000).
-  t.same(trialBalance(t, books), {
+  t.same(await trialBalance(t, books), {
     accounts: { '1200': [512000, 0], '2200': [0, 2000], '3000': [0, 500000], '4000': [0, 10000] },
     totals: [512000, 512000],
   });
-  const undo = acct(books, 'import', 'undo', id);
+  const undo = await acct(books, 'import', 'undo', id);
   t.match(undo.data, { status: 'undone', transactionCount: 3, transactionsRemoved: 2 }, 'the edited one goes too; the deleted one was gone');
-  t.same(trialBalance(t, books), { accounts: {}, totals: [0, 0] });
+  t.same(await trialBalance(t, books), { accounts: {}, totals: [0, 0] });
 });
 
 t.test('an empty journal records a batch of 0 transactions, which is never a duplicate', async (t) => {
@@ -285,17 +285,17 @@ t.test('an empty journal records a batch of 0 transactions, which is never a dup
   t.equal(first.status, 0, first.stderr);
   const second = runCliJson(['--data', books.dataDir, '--json', 'import', 'journal', '-'], { input: '' });
   t.equal(second.status, 0, second.stderr);
-  t.match(acct(books, 'import', 'list').data, [
+  t.match((await acct(books, 'import', 'list')).data, [
     { source: '-', transactionCount: 0, lineCount: 0, totalDebit: 0, firstDate: null, lastDate: null },
     { source: '-', transactionCount: 0, lineCount: 0, totalDebit: 0, firstDate: null, lastDate: null },
   ]);
 });
 
 t.test('acct import --help lists journal, list, get and undo; acct import journal --help tells of batches', async (t) => {
-  const help = runCli(['import', '--help']);
+  const help = await runCliInProcess(['import', '--help']);
   t.equal(help.status, 0);
   for (const cmd of ['journal', 'list', 'get', 'undo']) t.match(help.stdout, new RegExp(`^  ${cmd}\\b`, 'm'), cmd);
-  const journalHelp = runCli(['import', 'journal', '--help']);
+  const journalHelp = await runCliInProcess(['import', 'journal', '--help']);
   t.match(journalHelp.stdout, '--allow-duplicate');
   t.match(journalHelp.stdout, 'duplicate_import');
   t.match(journalHelp.stdout, 'import undo');

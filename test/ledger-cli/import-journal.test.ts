@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { newBooks, runCli, runCliJson } from '../helpers/index.js';
+import { newBooks, runCliInProcess, runCliInProcessJson, runCliJson } from '../helpers/index.js';
 
 const entry = (date: string, description: string, lines: [string, number][]) =>
   JSON.stringify({ date, description, lines: lines.map(([accountCode, amount]) => ({ accountCode, amount })) });
@@ -25,16 +25,16 @@ t.test('acct import journal loads every entry through posting', async (t) => {
       JSON.stringify({ date: '2025-05-02', description: 'Draft', reference: 'D1', status: 'draft', lines: [{ accountCode: '5100', amount: 1 }, { accountCode: '1200', amount: -1 }] }),
     ].join('\n'),
   );
-  const r = runCliJson(['--data', books.dataDir, '--json', 'import', 'journal', file]);
+  const r = await runCliInProcessJson(['--data', books.dataDir, '--json', 'import', 'journal', file]);
   t.equal(r.status, 0, r.stderr);
   t.match(r.data, { transactions: 3, lines: 7, importId: /^dimp_/ });
-  const list = runCliJson(['--data', books.dataDir, '--json', 'transactions', 'list', '--sort', 'date']).data as { sourceType: string; sourceId: string; status: string }[];
+  const list = (await runCliInProcessJson(['--data', books.dataDir, '--json', 'transactions', 'list', '--sort', 'date'])).data as { sourceType: string; sourceId: string; status: string }[];
   t.same(
     list.map((x) => x.status),
     ['posted', 'posted', 'draft'],
   );
   for (const x of list) t.match(x, { sourceType: 'import', sourceId: (r.data as { importId: string }).importId });
-  const bank = runCliJson(['--data', books.dataDir, '--json', 'ledger', '1200']);
+  const bank = await runCliInProcessJson(['--data', books.dataDir, '--json', 'ledger', '1200']);
   t.match(bank.data, { closingBalance: 512000 });
 });
 
@@ -63,14 +63,14 @@ t.test('a journal with any refused entry imports nothing and lists every refusal
       ]),
     ].join('\n'),
   );
-  const r = runCli(['--data', books.dataDir, 'import', 'journal', file]);
+  const r = await runCliInProcess(['--data', books.dataDir, 'import', 'journal', file]);
   t.equal(r.status, 2);
   t.match(r.stderr, "validation_error: 4 of the journal's entries were refused, so nothing was imported:");
   t.match(r.stderr, 'line 2: lines do not balance: debits £1.00, credits £0.90, difference £0.10');
   t.match(r.stderr, 'line 3: not JSON');
   t.match(r.stderr, 'line 4: date must be a date in YYYY-MM-DD format');
   t.match(r.stderr, 'line 5: lines[1].accountCode: no account with code 7777');
-  const list = runCliJson(['--data', books.dataDir, '--json', 'transactions', 'list']);
+  const list = await runCliInProcessJson(['--data', books.dataDir, '--json', 'transactions', 'list']);
   t.same(list.data, [], 'not even the good entry was written');
 });
 
@@ -87,7 +87,7 @@ t.test('a journal can come on standard input, and an import raises no per-transa
   t.match(r.data, { transactions: 2500, lines: 5000 });
   const outbox = await books.store.org(books.organisationId, 'live').db.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   t.equal(Number(outbox.n), 0);
-  const ledger = runCliJson(['--data', books.dataDir, '--json', 'ledger', '5100']);
+  const ledger = await runCliInProcessJson(['--data', books.dataDir, '--json', 'ledger', '5100']);
   // 1 + 2 + … + 2500 = 2500 × 2501 / 2
   t.match(ledger.data, { closingBalance: 3126250 });
 });

@@ -1,9 +1,9 @@
 import t from 'tap';
-import { newBooks, runCli, runCliJson } from '../helpers/index.js';
+import { newBooks, runCliInProcess, runCliInProcessJson } from '../helpers/index.js';
 
 t.test('acct post records a transaction by account codes with amounts in pounds', async (t) => {
   const books = await newBooks(t);
-  const r = runCliJson(['--data', books.dataDir, '--json', 'post', '2026-03-01', 'Office chairs', '5100=120.00', '2201=24', '1200=-144.00', '--ref', 'PO-7']);
+  const r = await runCliInProcessJson(['--data', books.dataDir, '--json', 'post', '2026-03-01', 'Office chairs', '5100=120.00', '2201=24', '1200=-144.00', '--ref', 'PO-7']);
   t.equal(r.status, 0, r.stderr);
   const txn = r.data as { status: string; reference: string; totalDebit: number; lines: { accountCode: string; amount: number }[] };
   t.match(txn, { status: 'posted', reference: 'PO-7', totalDebit: 14400, sourceType: 'manual' });
@@ -15,7 +15,7 @@ t.test('acct post records a transaction by account codes with amounts in pounds'
       ['1200', -14400],
     ],
   );
-  const draft = runCliJson(['--data', books.dataDir, '--json', 'post', '2026-03-02', 'Stamps', '5100=1,234.56', '1200=-1234.56', '--draft']);
+  const draft = await runCliInProcessJson(['--data', books.dataDir, '--json', 'post', '2026-03-02', 'Stamps', '5100=1,234.56', '1200=-1234.56', '--draft']);
   t.match(draft.data, { status: 'draft', totalDebit: 123456 });
 });
 
@@ -30,24 +30,24 @@ t.test('acct post refuses, naming the problem, and writes nothing', async (t) =>
     [['5100=1'], /validation_error: lines must have at least 2 items/],
   ];
   for (const [lines, message] of cases) {
-    const r = runCli(['--data', books.dataDir, 'post', '2026-03-01', 'Bad', ...lines]);
+    const r = await runCliInProcess(['--data', books.dataDir, 'post', '2026-03-01', 'Bad', ...lines]);
     t.equal(r.status, 2, lines.join(' '));
     t.match(r.stderr, message);
   }
-  const bad = runCli(['--data', books.dataDir, 'post', '2026-02-30', 'Bad date', '5100=1', '1200=-1']);
+  const bad = await runCliInProcess(['--data', books.dataDir, 'post', '2026-02-30', 'Bad date', '5100=1', '1200=-1']);
   t.match(bad.stderr, /invalid_date: date must be a date in YYYY-MM-DD format/);
-  const list = runCliJson(['--data', books.dataDir, '--json', 'transactions', 'list']);
+  const list = await runCliInProcessJson(['--data', books.dataDir, '--json', 'transactions', 'list']);
   t.same(list.data, [], 'nothing was written');
 });
 
 t.test('acct ledger prints the running balance in pounds, thousands grouped, opening and closing', async (t) => {
   const books = await newBooks(t);
-  const post = (...args: string[]) => t.equal(runCli(['--data', books.dataDir, 'post', ...args]).status, 0);
-  post('2026-01-10', 'Capital introduced', '1200=1000', '3000=-1000');
-  post('2026-02-01', 'Chairs', '5100=120.00', '2201=24.00', '1200=-144.00', '--ref', 'INV-9');
-  post('2026-03-01', 'Draft only', '5100=5', '1200=-5', '--draft');
-  post('2026-03-05', 'Sale', '1200=60', '4000=-50', '2200=-10');
-  const all = runCli(['--data', books.dataDir, 'ledger', '1200']);
+  const post = async (...args: string[]) => t.equal((await runCliInProcess(['--data', books.dataDir, 'post', ...args])).status, 0);
+  await post('2026-01-10', 'Capital introduced', '1200=1000', '3000=-1000');
+  await post('2026-02-01', 'Chairs', '5100=120.00', '2201=24.00', '1200=-144.00', '--ref', 'INV-9');
+  await post('2026-03-01', 'Draft only', '5100=5', '1200=-5', '--draft');
+  await post('2026-03-05', 'Sale', '1200=60', '4000=-50', '2200=-10');
+  const all = await runCliInProcess(['--data', books.dataDir, 'ledger', '1200']);
   t.equal(all.status, 0, all.stderr);
   t.equal(
     all.stdout,
@@ -62,7 +62,7 @@ t.test('acct ledger prints the running balance in pounds, thousands grouped, ope
       '',
     ].join('\n'),
   );
-  const from = runCli(['--data', books.dataDir, 'ledger', '1200', '--from', '2026-02-01', '--to', '2026-02-28']);
+  const from = await runCliInProcess(['--data', books.dataDir, 'ledger', '1200', '--from', '2026-02-01', '--to', '2026-02-28']);
   t.equal(
     from.stdout,
     [
@@ -74,9 +74,9 @@ t.test('acct ledger prints the running balance in pounds, thousands grouped, ope
       '',
     ].join('\n'),
   );
-  const json = runCliJson(['--data', books.dataDir, '--json', 'ledger', '1200', '--from', '2026-03-01']);
+  const json = await runCliInProcessJson(['--data', books.dataDir, '--json', 'ledger', '1200', '--from', '2026-03-01']);
   t.match(json.data, { openingBalance: 85600, closingBalance: 91600, totalDebit: 6000, totalCredit: 0 });
-  const unknown = runCli(['--data', books.dataDir, 'ledger', '7777']);
+  const unknown = await runCliInProcess(['--data', books.dataDir, 'ledger', '7777']);
   t.equal(unknown.status, 3);
   t.match(unknown.stderr, /not_found: no account with code 7777/);
 });

@@ -1,7 +1,8 @@
 /** GET /transactions/account/{accountId}: opening balance, entries in date order with a running balance, closing balance. */
 import t from 'tap';
 import type { Test } from 'tap';
-import { expectError, ledger, postOk, steppingClock } from './support.js';
+import { expectError, ledger, postOk } from './support.js';
+import { movingClock } from '../helpers/index.js';
 
 /**
  * Bank (1200), made out of date order on purpose:
@@ -141,7 +142,7 @@ t.test('pagination keeps the running balance right on page 2', async (t) => {
 });
 
 t.test('entries on the same date keep the order in which they were made', async (t) => {
-  const clock = steppingClock('2026-11-21T10:00:00Z');
+  const clock = movingClock('2026-11-21T10:00:00Z');
   const { api, acc } = await ledger(t, { clock });
   const made: string[] = [];
   for (const amount of [500, -200, 300]) {

@@ -3,14 +3,14 @@
  * /v1/imports/{id}/undo with its refusals (reconciled 409, closed period
  * 422, undone twice 409), another organisation's batch (404), malformed ids
  * (invalid_id), and imported transactions changed through the transactions
- * API like manual ones. The journals are imported by the real bin/acct.
+ * API like manual ones. The journals are imported by the CLI (in-process).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import type { Test } from 'tap';
 import { createOrganisation } from '../../src/engine/organisation/provision.js';
-import { runCliJson, type Books } from '../helpers/index.js';
+import { runCliInProcessJson, type Books } from '../helpers/index.js';
 import { accountIds, balanceOf, closeFy2025, createKey, expectError, ledger, lineCount, transactionTotal } from './support.js';
 
 const entry = (date: string, description: string, lines: [string, number][], status?: 'draft') =>
@@ -32,11 +32,11 @@ const journal = [
   ]),
 ].join('\n');
 
-/** Import a journal with the real bin/acct into the books' organisation; the batch id. */
-function importJournal(t: Test, books: Books, text: string, name = 'journal.jsonl'): string {
+/** Import a journal with the CLI into the books' organisation; the batch id. */
+async function importJournal(t: Test, books: Books, text: string, name = 'journal.jsonl'): Promise<string> {
   const file = path.join(books.dataDir, name);
   fs.writeFileSync(file, text);
-  const r = runCliJson(['--data', books.dataDir, '--org', books.organisationId, '--json', 'import', 'journal', file]);
+  const r = await runCliInProcessJson(['--data', books.dataDir, '--org', books.organisationId, '--json', 'import', 'journal', file]);
   t.equal(r.status, 0, r.stderr);
   return (r.data as { importId: string }).importId;
 }
@@ -49,8 +49,8 @@ async function transactionsOf(t: Test, api: Awaited<ReturnType<typeof ledger>>['
 
 t.test('GET /v1/imports lists batches newest first with pagination; GET /v1/imports/{id} shows one; status filters', async (t) => {
   const { books, api } = await ledger(t);
-  const first = importJournal(t, books, journal);
-  const second = importJournal(t, books, journal.split('\n')[0]!, 'one.jsonl');
+  const first = await importJournal(t, books, journal);
+  const second = await importJournal(t, books, journal.split('\n')[0]!, 'one.jsonl');
   const list = await api.request('GET', '/v1/imports');
   t.equal(list.status, 200);
   t.equal(list.body.success, true);
@@ -94,7 +94,7 @@ t.test('GET /v1/imports lists batches newest first with pagination; GET /v1/impo
 
 t.test('POST /v1/imports/{id}/undo removes every transaction of the batch and marks it undone; again is 409 already_voided', async (t) => {
   const { books, api, acc } = await ledger(t);
-  const id = importJournal(t, books, journal);
+  const id = await importJournal(t, books, journal);
   t.equal(await transactionTotal(api), 3);
   // 1200: +30000 − 6000 − 1500 = 22500; 5100: 6000 + 1500 = 7500.
   t.equal((await balanceOf(api, acc['1200']!)).net, 22500);
@@ -115,7 +115,7 @@ t.test('POST /v1/imports/{id}/undo removes every transaction of the batch and ma
 
 t.test('undo refused: a reconciled transaction is 409 already_reconciled, one in a closed period 422; nothing is removed', async (t) => {
   const { books, api, acc } = await ledger(t);
-  const id = importJournal(t, books, journal);
+  const id = await importJournal(t, books, journal);
   const consulting = await transactionsOf(t, api, 'Consulting');
   t.equal((await api.request('PATCH', `/v1/transactions/${consulting}/reconcile`, { body: { reconciled: true } })).status, 200);
 
@@ -142,7 +142,7 @@ t.test('undo refused: a reconciled transaction is 409 already_reconciled, one in
   t.match((await api.request('GET', `/v1/imports/${id}`)).body.data, { status: 'imported', undoneAt: null });
 
   // A batch wholly after the closed year still undoes.
-  const later = importJournal(t, books, journal.split('\n')[2]!, 'later.jsonl');
+  const later = await importJournal(t, books, journal.split('\n')[2]!, 'later.jsonl');
   const r = await api.request('POST', `/v1/imports/${later}/undo`);
   t.equal(r.status, 200);
   t.equal(r.body.data.transactionsRemoved, 1);
@@ -151,7 +151,7 @@ t.test('undo refused: a reconciled transaction is 409 already_reconciled, one in
 
 t.test("another organisation's batch behaves as nonexistent (404) and stays; malformed ids are 400 invalid_id", async (t) => {
   const { books, api } = await ledger(t);
-  const id = importJournal(t, books, journal);
+  const id = await importJournal(t, books, journal);
   const other = await createOrganisation(books.store, books.clock, { name: 'Other Ltd', businessType: 'limited_company', vatScheme: 'standard' });
   await accountIds(t, api, other.apiKey);
   expectError(t, await api.request('GET', `/v1/imports/${id}`, { key: other.apiKey }), 404, 'not_found');
@@ -171,7 +171,7 @@ t.test("another organisation's batch behaves as nonexistent (404) and stays; mal
 
 t.test('scopes: transactions:read lists and shows imports, undo needs transactions:write', async (t) => {
   const { books, api } = await ledger(t);
-  const id = importJournal(t, books, journal);
+  const id = await importJournal(t, books, journal);
   const reader = await createKey(t, api, { name: 'reader', scopes: ['transactions:read'] });
   const writer = await createKey(t, api, { name: 'writer', scopes: ['transactions:write'] });
   t.equal((await api.request('GET', '/v1/imports', { key: reader.key })).status, 200);
@@ -183,7 +183,7 @@ t.test('scopes: transactions:read lists and shows imports, undo needs transactio
 
 t.test('an imported transaction is a journal: reverted to draft, edited (PUT) and deleted over HTTP under the rules of a manual one', async (t) => {
   const { books, api, acc } = await ledger(t);
-  const id = importJournal(t, books, journal);
+  const id = await importJournal(t, books, journal);
   const software = await transactionsOf(t, api, 'Software');
   const train = await transactionsOf(t, api, 'Train fare');
 

@@ -3,7 +3,7 @@ import type { Test } from 'tap';
 import { newBooks, serveBooks, type Api, type Books, type Reply } from '../helpers/index.js';
 import type { Clock } from '../../src/engine/clock.js';
 
-export { expectError, createKey, steppingClock } from '../http/support.js';
+export { expectError, createKey } from '../http/support.js';
 
 /** 21 November 2026: FY 2025/26 (2025-04-01..2026-03-31) has ended and can be closed. */
 export const clock = '2026-11-21T10:00:00Z';

@@ -1,7 +1,8 @@
 /** GET /transactions: summaries without lines, every filter, sorting and pagination A (default limit 50). */
 import t, { type Test } from 'tap';
 import type { Api } from '../helpers/index.js';
-import { contactOk, expectError, ledger, postOk, steppingClock } from './support.js';
+import { contactOk, expectError, ledger, postOk } from './support.js';
+import { movingClock } from '../helpers/index.js';
 
 interface Five {
   api: Api;
@@ -11,7 +12,7 @@ interface Five {
 
 /** Five transactions made a second apart (so newest first is a known order). */
 async function five(t: Test): Promise<Five> {
-  const clock = steppingClock('2026-11-21T10:00:00Z');
+  const clock = movingClock('2026-11-21T10:00:00Z');
   const { api, acc } = await ledger(t, { clock });
   const client = await contactOk(t, api);
   const t1 = await postOk(t, api, {
@@ -167,7 +168,7 @@ t.test('bad list parameters are 400: from after to, bad dates, ids, status, reco
 });
 
 t.test('pagination: default limit 50, page 2, limit 1..100, 101 refused', async (t) => {
-  const clock = steppingClock('2026-11-21T10:00:00Z');
+  const clock = movingClock('2026-11-21T10:00:00Z');
   const { api, acc } = await ledger(t, { clock });
   const made: string[] = [];
   for (let i = 1; i <= 51; i++) {

@@ -7,7 +7,8 @@ import t from 'tap';
 import type { Test } from 'tap';
 import { createTransaction } from '../../src/engine/ledger/posting.js';
 import type { Books } from '../helpers/index.js';
-import { balanceOf, closeFy2025, expectError, ledger, lineCount, outbox, post, postOk, steppingClock, transactionTotal } from './support.js';
+import { balanceOf, closeFy2025, expectError, ledger, lineCount, outbox, post, postOk, transactionTotal } from './support.js';
+import { movingClock } from '../helpers/index.js';
 
 /** A chairs purchase: 5100 +12000, 1200 −12000. */
 const chairs = (acc: Readonly<Record<string, string>>, status: 'draft' | 'posted' = 'posted') => ({
@@ -73,7 +74,7 @@ async function snapshot(t: Test, api: Awaited<ReturnType<typeof ledger>>['api'],
 }
 
 t.test('PUT of a draft replaces its fields and all its lines: {id, updatedAt}, old line ids gone', async (t) => {
-  const clock = steppingClock('2026-11-21T10:00:00Z');
+  const clock = movingClock('2026-11-21T10:00:00Z');
   const { books, api, acc } = await ledger(t, { clock });
   const created = await post(api, chairs(acc, 'draft'));
   t.equal(created.status, 201);
@@ -237,7 +238,7 @@ t.test('posting a draft re-checks its accounts: a draft on an account deactivate
 });
 
 t.test('PATCH reconcile true on a posted transaction: isReconciled true, reconciledAt set', async (t) => {
-  const clock = steppingClock('2026-11-21T10:00:00Z');
+  const clock = movingClock('2026-11-21T10:00:00Z');
   const { api, acc } = await ledger(t, { clock });
   const id = await postOk(t, api, chairs(acc));
   clock.advance(5 * 60_000);
@@ -252,7 +253,7 @@ t.test('PATCH reconcile true on a posted transaction: isReconciled true, reconci
 });
 
 t.test('reconciling again keeps the first reconciledAt; setting the status a transaction already has answers 200 and changes nothing', async (t) => {
-  const clock = steppingClock('2026-11-21T10:00:00Z');
+  const clock = movingClock('2026-11-21T10:00:00Z');
   const { books, api, acc } = await ledger(t, { clock });
   const id = await postOk(t, api, chairs(acc));
   clock.advance(5 * 60_000);

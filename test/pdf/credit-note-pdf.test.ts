@@ -24,11 +24,11 @@ t.test('a credit note for a line of a part-paid invoice, as a PDF', async (t) =>
   t.equal(created.status, 201);
   const note = created.body.data;
 
-  const res = await fetch(`${l.api.url}/v1/credit-notes/${note.id}/pdf`, { headers: { authorization: `Bearer ${l.books.apiKey}` } });
+  const res = await l.api.request('GET', `/v1/credit-notes/${note.id}/pdf`, { key: l.books.apiKey });
   t.equal(res.status, 200);
   t.equal(res.headers.get('content-type'), 'application/pdf');
   t.match(res.headers.get('content-disposition') ?? '', /CN-0001\.pdf/);
-  const text = pdfText(new Uint8Array(await res.arrayBuffer()));
+  const text = pdfText(res.bytes);
   t.match(text, 'CREDIT NOTE');
   t.match(text, row('Credit note number', 'CN-0001'));
   t.match(text, row('Credit note date', '2 November 2026'));
@@ -44,8 +44,8 @@ t.test('a credit note for a line of a part-paid invoice, as a PDF', async (t) =>
   t.notMatch(text, 'Due date');
 
   // The invoice's own PDF shows the credit and that it is settled.
-  const invoicePdf = await fetch(`${l.api.url}/v1/invoices/${inv.id}/pdf`, { headers: { authorization: `Bearer ${l.books.apiKey}` } });
-  const invoiceText = pdfText(new Uint8Array(await invoicePdf.arrayBuffer()));
+  const invoicePdf = await l.api.request('GET', `/v1/invoices/${inv.id}/pdf`, { key: l.books.apiKey });
+  const invoiceText = pdfText(invoicePdf.bytes);
   t.match(invoiceText, row('Amount paid', '£500.00'));
   t.match(invoiceText, row('Credited', '£1,220.00'));
   t.match(invoiceText, row('Amount due', '£0.00'));

@@ -5,10 +5,10 @@
  */
 import { spawn } from 'node:child_process';
 import t from 'tap';
-import { acctBin, childEnv, newBooks, nodeCommand, serveBooks } from '../helpers/index.js';
+import { acctCommand, childEnv, newBooks, serveBooks } from '../helpers/index.js';
 
 function post(dataDir: string, reference: string): Promise<{ code: number | null; stderr: string }> {
-  const [cmd, argv] = nodeCommand([acctBin, '--data', dataDir, 'post', '2026-06-01', 'CLI posting', '5100=1.00', '1200=-1.00', '--ref', reference]);
+  const [cmd, argv] = acctCommand(['--data', dataDir, 'post', '2026-06-01', 'CLI posting', '5100=1.00', '1200=-1.00', '--ref', reference]);
   const child = spawn(cmd, argv, { env: childEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));

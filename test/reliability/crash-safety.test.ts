@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import t from 'tap';
-import { acctBin, childEnv, newBooks, nodeCommand } from '../helpers/index.js';
+import { acctCommand, childEnv, newBooks } from '../helpers/index.js';
 import { orgFile } from '../../src/store/data-dir.js';
 
 const entries = 3000;
@@ -36,7 +36,7 @@ function journal(): string {
 }
 
 function importProcess(dataDir: string, file: string) {
-  const [cmd, argv] = nodeCommand([acctBin, '--data', dataDir, 'import', 'journal', file]);
+  const [cmd, argv] = acctCommand(['--data', dataDir, 'import', 'journal', file]);
   const child = spawn(cmd, argv, { env: childEnv(), stdio: 'ignore' });
   const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? code)));
   return { child, exited };

@@ -63,20 +63,12 @@ function describe(r: Hostile): string {
 
 const showAnswer = (a: Answer): string => `${a.status} ${clip(a.text, 400)}`;
 
-/** Send exactly these bytes with the organisation's all-scope live key (the helper's `raw` is text only). */
-async function send(api: Api, books: Books, r: Hostile): Promise<Answer> {
-  const headers: Record<string, string> = { authorization: `Bearer ${books.apiKey}` };
+/** Send exactly these bytes with the organisation's all-scope live key (serveBooks' default). */
+async function send(api: Api, r: Hostile): Promise<Answer> {
+  const headers: Record<string, string> = {};
   if (r.contentType !== undefined) headers['content-type'] = r.contentType;
-  const body = r.body === undefined || typeof r.body === 'string' ? r.body : new Uint8Array(r.body);
-  const res = await fetch(`${api.url}${r.path}`, { method: r.method, headers, body });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // not JSON: the envelope check says so
-  }
-  return { status: res.status, text, body: parsed };
+  const raw = r.body === undefined || typeof r.body === 'string' ? r.body : new Uint8Array(r.body);
+  return api.request(r.method, r.path, { raw, headers });
 }
 
 /** A sha256 of every row of each table, by table name. */
@@ -144,7 +136,7 @@ class Harness {
     const before = (this.last ??= await snapshot(this.books));
     let a: Answer;
     try {
-      a = await send(this.api, this.books, r);
+      a = await send(this.api, r);
     } catch (e) {
       this.last = undefined;
       throw new assert.AssertionError({ message: `no answer: ${describe(r)}: ${String(e)} (${String((e as Error).cause)})` });

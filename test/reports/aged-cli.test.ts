@@ -1,29 +1,29 @@
 /**
- * acct report aged-debtors / aged-creditors / dashboard through the real
- * bin/acct (the compiled dist/). The CLI runs on the real clock, so the
+ * acct report aged-debtors / aged-creditors / dashboard through the CLI
+ * (in-process). The CLI runs on the real clock, so the
  * aged reports are asked for at a fixed past date with --as-of-date, and the
  * dashboard's data sits at fixed past dates or on dates taken from today.
  */
 import t, { type Test } from 'tap';
-import { runCli } from '../helpers/index.js';
+import { runCliInProcess } from '../helpers/index.js';
 import { init } from '../cli/support.js';
 import { acctOk, noSmtp } from '../sales-cli/support.js';
 
 const company = ['--name', 'Acme Widgets Ltd', '--business-type', 'limited_company', '--vat-scheme', 'standard', '--fiscal-year-start', '04-01'];
 
-const acct = (t: Test, dir: string, args: readonly string[]) => {
-  const r = runCli(['--data', dir, ...args], { env: noSmtp });
+const acct = async (t: Test, dir: string, args: readonly string[]) => {
+  const r = await runCliInProcess(['--data', dir, ...args], { env: noSmtp });
   t.equal(r.status, 0, `acct ${args.join(' ')}: ${r.stderr}`);
   return r.stdout;
 };
 
-const contact = (t: Test, dir: string, type: string, name: string): string =>
-  acctOk(t, dir, ['contacts', 'create', '--contact-type', type, '--name', name]).id as string;
+const contact = async (t: Test, dir: string, type: string, name: string): Promise<string> =>
+  (await acctOk(t, dir, ['contacts', 'create', '--contact-type', type, '--name', name])).id as string;
 
 /** `acct invoices create` then, unless a draft is wanted, `acct invoices send`; the invoice id. */
-function invoice(t: Test, dir: string, contactId: string, issueDate: string, dueDate: string, items: string[], send = true): string {
-  const created = acctOk(t, dir, ['invoices', 'create', '--contact-id', contactId, '--issue-date', issueDate, '--due-date', dueDate, ...items.flatMap((i) => ['--item', i])]);
-  if (send) t.equal(acctOk(t, dir, ['invoices', 'send', created.id]).status, 'sent', `${created.invoiceNumber} sent`);
+async function invoice(t: Test, dir: string, contactId: string, issueDate: string, dueDate: string, items: string[], send = true): Promise<string> {
+  const created = await acctOk(t, dir, ['invoices', 'create', '--contact-id', contactId, '--issue-date', issueDate, '--due-date', dueDate, ...items.flatMap((i) => ['--item', i])]);
+  if (send) t.equal((await acctOk(t, dir, ['invoices', 'send', created.id])).status, 'sent', `${created.invoiceNumber} sent`);
   return created.id as string;
 }
 
@@ -34,30 +34,30 @@ function invoice(t: Test, dir: string, contactId: string, issueDate: string, due
  * Paper Supplies is owed a bill of £50.00 + VAT = £60.00 due 2026-09-15, and
  * has a draft bill.
  */
-function agedBooks(t: Test): string {
+async function agedBooks(t: Test): Promise<string> {
   const dir = t.testdir();
-  init(t, dir, company);
-  const beta = contact(t, dir, 'customer', 'Beta Services Ltd');
-  const alpha = contact(t, dir, 'customer', 'Alpha Trading Ltd');
-  const first = invoice(t, dir, alpha, '2026-10-01', '2026-10-31', ['Consulting;1;100.00;standard']);
-  acctOk(t, dir, ['invoices', 'pay', first, '--amount', '20.00', '--date', '2026-11-05']);
-  invoice(t, dir, alpha, '2026-11-01', '2026-12-01', ['Design;2;250.00;standard']);
-  invoice(t, dir, beta, '2026-07-01', '2026-07-31', ['Books;3;10.50;zero']);
-  invoice(t, dir, beta, '2026-07-01', '2026-07-31', ['Not sent;1;999.00;zero'], false);
-  const supplier = contact(t, dir, 'supplier', 'Paper Supplies Ltd');
-  const bill = (item: string) =>
-    acctOk(t, dir, ['bills', 'create', '--contact-id', supplier, '--issue-date', '2026-09-01', '--due-date', '2026-09-15', '--item', item]).id as string;
-  acctOk(t, dir, ['bills', 'approve', bill('Paper;1;50.00;standard')]);
-  bill('Ink;1;70.00;standard');
+  await init(t, dir, company);
+  const beta = await contact(t, dir, 'customer', 'Beta Services Ltd');
+  const alpha = await contact(t, dir, 'customer', 'Alpha Trading Ltd');
+  const first = await invoice(t, dir, alpha, '2026-10-01', '2026-10-31', ['Consulting;1;100.00;standard']);
+  await acctOk(t, dir, ['invoices', 'pay', first, '--amount', '20.00', '--date', '2026-11-05']);
+  await invoice(t, dir, alpha, '2026-11-01', '2026-12-01', ['Design;2;250.00;standard']);
+  await invoice(t, dir, beta, '2026-07-01', '2026-07-31', ['Books;3;10.50;zero']);
+  await invoice(t, dir, beta, '2026-07-01', '2026-07-31', ['Not sent;1;999.00;zero'], false);
+  const supplier = await contact(t, dir, 'supplier', 'Paper Supplies Ltd');
+  const bill = async (item: string) =>
+    (await acctOk(t, dir, ['bills', 'create', '--contact-id', supplier, '--issue-date', '2026-09-01', '--due-date', '2026-09-15', '--item', item])).id as string;
+  await acctOk(t, dir, ['bills', 'approve', await bill('Paper;1;50.00;standard')]);
+  await bill('Ink;1;70.00;standard');
   return dir;
 }
 
 t.test('acct report aged-debtors and aged-creditors: table, --csv and --json', async (t) => {
-  const dir = agedBooks(t);
+  const dir = await agedBooks(t);
   // At 2026-11-21: INV-0001 is 21 days overdue (1-30) with £100.00 left; INV-0002 is current;
   // INV-0003 is 31 (Aug) + 30 + 31 + 21 = 113 days overdue: 90+. The draft is not shown.
   t.equal(
-    acct(t, dir, ['report', 'aged-debtors', '--as-of-date', '2026-11-21']),
+    await acct(t, dir, ['report', 'aged-debtors', '--as-of-date', '2026-11-21']),
     [
       'Aged Debtors at 2026-11-21',
       'contact            current    1-30  31-60  61-90    90+   total  ',
@@ -68,7 +68,7 @@ t.test('acct report aged-debtors and aged-creditors: table, --csv and --json', a
     ].join('\n'),
   );
   t.equal(
-    acct(t, dir, ['report', 'aged-debtors', '--as-of-date', '2026-11-21', '--csv']),
+    await acct(t, dir, ['report', 'aged-debtors', '--as-of-date', '2026-11-21', '--csv']),
     [
       'contact,current,1-30,31-60,61-90,90+,total',
       'Alpha Trading Ltd,600.00,100.00,0.00,0.00,0.00,700.00',
@@ -80,7 +80,7 @@ t.test('acct report aged-debtors and aged-creditors: table, --csv and --json', a
   // On 2026-11-01: INV-0001 one day overdue and nothing paid yet; INV-0002 issued that day, current;
   // INV-0003 31 (Aug) + 30 + 31 + 1 = 93 days: 90+.
   t.equal(
-    acct(t, dir, ['report', 'aged-debtors', '--as-of-date', '2026-11-01', '--csv']),
+    await acct(t, dir, ['report', 'aged-debtors', '--as-of-date', '2026-11-01', '--csv']),
     [
       'contact,current,1-30,31-60,61-90,90+,total',
       'Alpha Trading Ltd,600.00,120.00,0.00,0.00,0.00,720.00',
@@ -90,7 +90,7 @@ t.test('acct report aged-debtors and aged-creditors: table, --csv and --json', a
     ].join('\n'),
   );
 
-  const data = acctOk(t, dir, ['report', 'aged-debtors', '--as-of-date', '2026-11-21']);
+  const data = await acctOk(t, dir, ['report', 'aged-debtors', '--as-of-date', '2026-11-21']);
   t.match(data, {
     reportDate: '2026-11-21',
     reportTitle: 'Aged Debtors',
@@ -119,7 +119,7 @@ t.test('acct report aged-debtors and aged-creditors: table, --csv and --json', a
 
   // The bill: 15 + 31 + 21 = 67 days past 2026-09-15: 61-90. The draft bill is not shown.
   t.equal(
-    acct(t, dir, ['report', 'aged-creditors', '--as-of-date', '2026-11-21']),
+    await acct(t, dir, ['report', 'aged-creditors', '--as-of-date', '2026-11-21']),
     [
       'Aged Creditors at 2026-11-21',
       'contact             current  1-30  31-60  61-90   90+  total  ',
@@ -130,11 +130,11 @@ t.test('acct report aged-debtors and aged-creditors: table, --csv and --json', a
   );
   // Before the bill was issued: only the Total row.
   t.equal(
-    acct(t, dir, ['report', 'aged-creditors', '--as-of-date', '2026-08-31', '--csv']),
+    await acct(t, dir, ['report', 'aged-creditors', '--as-of-date', '2026-08-31', '--csv']),
     ['contact,current,1-30,31-60,61-90,90+,total', 'Total,0.00,0.00,0.00,0.00,0.00,0.00', ''].join('\n'),
   );
 
-  const bad = runCli(['--data', dir, 'report', 'aged-debtors', '--as-of-date', '2026-02-30'], { env: noSmtp });
+  const bad = await runCliInProcess(['--data', dir, 'report', 'aged-debtors', '--as-of-date', '2026-02-30'], { env: noSmtp });
   t.equal(bad.status, 2, 'a bad date is a usage error');
   t.equal(bad.stdout, '');
   t.match(bad.stderr, /validation_error: asOfDate/);
@@ -145,7 +145,7 @@ const ukToday = (): string => new Intl.DateTimeFormat('en-CA', { timeZone: 'Euro
 
 t.test('acct report dashboard prints its table', async (t) => {
   const dir = t.testdir();
-  init(t, dir, company);
+  await init(t, dir, company);
   const today = ukToday();
   const [year, monthDay] = [Number(today.slice(0, 4)), today.slice(5)];
   const fyStart = `${monthDay >= '04-01' ? year : year - 1}-04-01`;
@@ -153,20 +153,20 @@ t.test('acct report dashboard prints its table', async (t) => {
 
   // Long ago (before both periods): £120.00 invoiced and £50.00 of it paid, £20.00 invoiced zero-rated
   // and unpaid, both long overdue; a £60.00 bill long past due; a draft invoice.
-  const client = contact(t, dir, 'customer', 'Client One Ltd');
-  const first = invoice(t, dir, client, '2020-01-10', '2020-02-09', ['Consulting;1;100.00;standard']);
-  acctOk(t, dir, ['invoices', 'pay', first, '--amount', '50.00', '--date', '2020-01-20']);
-  invoice(t, dir, client, '2020-03-01', '2020-03-31', ['Books;2;10.00;zero']);
-  invoice(t, dir, client, '2020-03-01', '2020-03-31', ['Draft;1;500.00;standard'], false);
-  const supplier = contact(t, dir, 'supplier', 'Paper Supplies Ltd');
-  const bill = acctOk(t, dir, ['bills', 'create', '--contact-id', supplier, '--issue-date', '2020-01-05', '--due-date', '2020-02-04', '--item', 'Paper;1;50.00;standard']);
-  acctOk(t, dir, ['bills', 'approve', bill.id]);
+  const client = await contact(t, dir, 'customer', 'Client One Ltd');
+  const first = await invoice(t, dir, client, '2020-01-10', '2020-02-09', ['Consulting;1;100.00;standard']);
+  await acctOk(t, dir, ['invoices', 'pay', first, '--amount', '50.00', '--date', '2020-01-20']);
+  await invoice(t, dir, client, '2020-03-01', '2020-03-31', ['Books;2;10.00;zero']);
+  await invoice(t, dir, client, '2020-03-01', '2020-03-31', ['Draft;1;500.00;standard'], false);
+  const supplier = await contact(t, dir, 'supplier', 'Paper Supplies Ltd');
+  const bill = await acctOk(t, dir, ['bills', 'create', '--contact-id', supplier, '--issue-date', '2020-01-05', '--due-date', '2020-02-04', '--item', 'Paper;1;50.00;standard']);
+  await acctOk(t, dir, ['bills', 'approve', bill.id]);
   // Sales of £300.00 today and of £200.00 a year ago today, in the two periods compared.
-  acct(t, dir, ['post', today, 'Cash sale', '1200=300', '4000=-300']);
-  acct(t, dir, ['post', yearAgo, 'Cash sale', '1200=200', '4000=-200']);
+  await acct(t, dir, ['post', today, 'Cash sale', '1200=300', '4000=-300']);
+  await acct(t, dir, ['post', yearAgo, 'Cash sale', '1200=200', '4000=-200']);
 
   t.equal(
-    acct(t, dir, ['report', 'dashboard']),
+    await acct(t, dir, ['report', 'dashboard']),
     [
       `Dashboard ${fyStart} to ${today}`,
       'measure                      amount  a year earlier  change %  ',
@@ -182,10 +182,10 @@ t.test('acct report dashboard prints its table', async (t) => {
       '',
     ].join('\n'),
   );
-  const csv = acct(t, dir, ['report', 'dashboard', '--csv']);
+  const csv = await acct(t, dir, ['report', 'dashboard', '--csv']);
   t.match(csv, /^measure,amount,a year earlier,change %\nBank balance,550\.00,,\n/);
   t.match(csv, /\nRevenue,300\.00,200\.00,50\n/);
-  t.match(acctOk(t, dir, ['report', 'dashboard']), {
+  t.match(await acctOk(t, dir, ['report', 'dashboard']), {
     currentPeriod: { from: fyStart, to: today },
     bankBalance: 55_000,
     accountsReceivable: 9_000,

@@ -1,19 +1,19 @@
 import t from 'tap';
-import { newBooks, runCli, runCliJson } from '../helpers/index.js';
+import { newBooks, runCliInProcess, runCliInProcessJson } from '../helpers/index.js';
 
 async function books(t: Parameters<typeof newBooks>[0]) {
   const b = await newBooks(t);
-  const post = (...args: string[]) => t.equal(runCli(['--data', b.dataDir, 'post', ...args]).status, 0, args.join(' '));
-  post('2025-04-10', 'Capital', '1200=10000', '3000=-10000');
-  post('2025-06-15', 'Sale, with VAT', '1100=1200', '4000=-1000', '2200=-200');
-  post('2025-07-01', 'Materials', '5000=300', '2201=60', '2100=-360');
-  post('2026-01-20', 'Rent', '5200=500', '1200=-500');
+  const post = async (...args: string[]) => t.equal((await runCliInProcess(['--data', b.dataDir, 'post', ...args])).status, 0, args.join(' '));
+  await post('2025-04-10', 'Capital', '1200=10000', '3000=-10000');
+  await post('2025-06-15', 'Sale, with VAT', '1100=1200', '4000=-1000', '2200=-200');
+  await post('2025-07-01', 'Materials', '5000=300', '2201=60', '2100=-360');
+  await post('2026-01-20', 'Rent', '5200=500', '1200=-500');
   return b;
 }
 
 t.test('acct report prints tables in pounds, thousands grouped', async (t) => {
   const b = await books(t);
-  const tb = runCli(['--data', b.dataDir, 'report', 'trial-balance', '--as-of', '2026-03-31']);
+  const tb = await runCliInProcess(['--data', b.dataDir, 'report', 'trial-balance', '--as-of', '2026-03-31']);
   t.equal(tb.status, 0, tb.stderr);
   t.equal(
     tb.stdout,
@@ -37,7 +37,7 @@ t.test('acct report prints tables in pounds, thousands grouped', async (t) => {
 
 t.test('acct report --csv and --json', async (t) => {
   const b = await books(t);
-  const csv = runCli(['--data', b.dataDir, 'report', 'profit-loss', '--from', '2025-04-01', '--to', '2026-03-31', '--csv']);
+  const csv = await runCliInProcess(['--data', b.dataDir, 'report', 'profit-loss', '--from', '2025-04-01', '--to', '2026-03-31', '--csv']);
   // CSV keeps plain pounds, 1000.00 and not 1,000.00, for programs that read it
   t.equal(
     csv.stdout,
@@ -53,17 +53,17 @@ t.test('acct report --csv and --json', async (t) => {
       '',
     ].join('\n'),
   );
-  const json = runCliJson(['--data', b.dataDir, '--json', 'report', 'balance-sheet', '--as-of', '2026-03-31']);
+  const json = await runCliInProcessJson(['--data', b.dataDir, '--json', 'report', 'balance-sheet', '--as-of', '2026-03-31']);
   t.match(json.data, { assets: { total: 1_070_000 }, liabilities: { total: 50_000 }, equity: { total: 1_020_000 }, netAssets: 1_020_000, checksum: true });
-  const bad = runCli(['--data', b.dataDir, 'report', 'profit-loss', '--from', '2026-04-01']);
+  const bad = await runCliInProcess(['--data', b.dataDir, 'report', 'profit-loss', '--from', '2026-04-01']);
   t.equal(bad.status, 2);
   t.match(bad.stderr, 'validation_error: to is required');
 });
 
 t.test('acct export writes a journal of the posted ledger', async (t) => {
   const b = await books(t);
-  runCli(['--data', b.dataDir, 'post', '2026-02-01', 'Draft: not exported', '5100=1', '1200=-1', '--draft']);
-  const r = runCli(['--data', b.dataDir, 'export', '--from', '2026-01-01']);
+  await runCliInProcess(['--data', b.dataDir, 'post', '2026-02-01', 'Draft: not exported', '5100=1', '1200=-1', '--draft']);
+  const r = await runCliInProcess(['--data', b.dataDir, 'export', '--from', '2026-01-01']);
   t.equal(r.status, 0, r.stderr);
   const body = r.stdout.split('\n\n').slice(1).join('\n\n');
   t.match(
@@ -83,7 +83,7 @@ t.test('acct export writes a journal of the posted ledger', async (t) => {
     ].join('\n'),
   );
   t.notMatch(r.stdout, 'Draft');
-  const bad = runCli(['--data', b.dataDir, 'export', '--format', 'gnucash']);
+  const bad = await runCliInProcess(['--data', b.dataDir, 'export', '--format', 'gnucash']);
   t.equal(bad.status, 2);
   t.match(bad.stderr, 'validation_error: format must be one of hledger, beancount, not gnucash');
 });

@@ -5,7 +5,7 @@
  * Figures are worked out by hand in the comments.
  */
 import t from 'tap';
-import { runCli } from '../helpers/index.js';
+import { runCliInProcess } from '../helpers/index.js';
 import { expectError, ledger, postOk } from '../ledger-http/support.js';
 import type { Api } from '../helpers/index.js';
 
@@ -86,12 +86,12 @@ t.test('only an expense account can be cost of sales: 400 validation_error on is
 
 t.test('the CLI: --is-cost-of-sales on create, and the field in accounts get', async (t) => {
   const { books } = await ledger(t);
-  const created = runCli(['--data', books.dataDir, '--json', 'accounts', 'create', '--code', '5970', '--name', 'Freight In', '--account-type', 'expense', '--is-cost-of-sales']);
+  const created = await runCliInProcess(['--data', books.dataDir, '--json', 'accounts', 'create', '--code', '5970', '--name', 'Freight In', '--account-type', 'expense', '--is-cost-of-sales']);
   t.equal(created.status, 0, created.stderr);
   const id = (JSON.parse(created.stdout) as { id: string; isCostOfSales: boolean }).id;
-  const shown = runCli(['--data', books.dataDir, 'accounts', 'get', id]);
+  const shown = await runCliInProcess(['--data', books.dataDir, 'accounts', 'get', id]);
   t.match(shown.stdout, /^isCostOfSales +yes +$/m);
-  const refused = runCli(['--data', books.dataDir, 'accounts', 'create', '--code', '4300', '--name', 'Grants', '--account-type', 'revenue', '--is-cost-of-sales', 'true']);
+  const refused = await runCliInProcess(['--data', books.dataDir, 'accounts', 'create', '--code', '4300', '--name', 'Grants', '--account-type', 'revenue', '--is-cost-of-sales', 'true']);
   t.equal(refused.status, 2);
   t.match(refused.stderr, 'validation_error');
 });

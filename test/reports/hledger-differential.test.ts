@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { addDays } from '../../src/engine/dates.js';
-import { newBooks, runCli, runCliJson } from '../helpers/index.js';
+import { newBooks, runCliInProcess, runCliInProcessJson } from '../helpers/index.js';
 import { beanCheck, beanQuery, codeOf, hledgerBalances, hledgerCheck, hledgerCsv, requireTools, totalsAndNet } from './ledger-tools.js';
 import { seeded } from './seeded-books.js';
 
@@ -50,16 +50,16 @@ for (const seed of [1, 2]) {
     const books = await newBooks(t);
     const journalFile = path.join(books.dataDir, 'random.jsonl');
     fs.writeFileSync(journalFile, randomJournal(seed, 400));
-    const imported = runCli(['--data', books.dataDir, 'import', 'journal', journalFile]);
+    const imported = await runCliInProcess(['--data', books.dataDir, 'import', 'journal', journalFile]);
     t.equal(imported.status, 0, imported.stderr);
-    const exported = runCli(['--data', books.dataDir, 'export', '--format', 'hledger']);
+    const exported = await runCliInProcess(['--data', books.dataDir, 'export', '--format', 'hledger']);
     t.equal(exported.status, 0, exported.stderr);
     const ledgerFile = path.join(books.dataDir, 'books.journal');
     fs.writeFileSync(ledgerFile, exported.stdout);
     t.equal(hledgerCheck(ledgerFile), null, 'hledger reads the export without error');
 
     for (const asOf of ['2022-03-31', '2024-09-30', '2026-12-31']) {
-      const tb = runCliJson(['--data', books.dataDir, '--json', 'report', 'trial-balance', '--as-of', asOf]).data as {
+      const tb = (await runCliInProcessJson(['--data', books.dataDir, '--json', 'report', 'trial-balance', '--as-of', asOf])).data as {
         accounts: { code: string; debit: number; credit: number }[];
         balanced: boolean;
       };
@@ -67,7 +67,7 @@ for (const seed of [1, 2]) {
       const ours = Object.fromEntries(tb.accounts.map((a) => [a.code, a.debit - a.credit]));
       t.same(hledgerBalances(ledgerFile, ['-e', addDays(asOf, 1)]), ours, `every account's balance at ${asOf}`);
 
-      const bs = runCliJson(['--data', books.dataDir, '--json', 'report', 'balance-sheet', '--as-of', asOf]).data as {
+      const bs = (await runCliInProcessJson(['--data', books.dataDir, '--json', 'report', 'balance-sheet', '--as-of', asOf])).data as {
         assets: { total: number };
         liabilities: { total: number };
         netAssets: number;
@@ -77,20 +77,20 @@ for (const seed of [1, 2]) {
       t.same([bs.assets.total, bs.liabilities.total, bs.netAssets, bs.checksum], [...hbs, true], `balance sheet at ${asOf}`);
     }
 
-    const bean = runCli(['--data', books.dataDir, 'export', '--format', 'beancount']);
+    const bean = await runCliInProcess(['--data', books.dataDir, 'export', '--format', 'beancount']);
     t.equal(bean.status, 0, bean.stderr);
     const beanFile = path.join(books.dataDir, 'books.beancount');
     fs.writeFileSync(beanFile, bean.stdout);
     t.equal(beanCheck(beanFile), null, 'bean-check reads the beancount export without error');
     const beanTotals = Object.fromEntries(Object.entries(beanQuery(beanFile, 'SELECT account, sum(number) AS total GROUP BY account')).map(([account, total]) => [codeOf(account), total]));
-    const tb = runCliJson(['--data', books.dataDir, '--json', 'report', 'trial-balance', '--as-of', '2099-12-31']).data as { accounts: { code: string; debit: number; credit: number }[] };
+    const tb = (await runCliInProcessJson(['--data', books.dataDir, '--json', 'report', 'trial-balance', '--as-of', '2099-12-31'])).data as { accounts: { code: string; debit: number; credit: number }[] };
     t.same(beanTotals, Object.fromEntries(tb.accounts.map((a) => [a.code, a.debit - a.credit])), 'beancount agrees on every balance');
 
     for (const [from, to] of [
       ['2021-04-01', '2022-03-31'],
       ['2023-01-01', '2025-06-30'],
     ] as const) {
-      const pl = runCliJson(['--data', books.dataDir, '--json', 'report', 'profit-loss', '--from', from, '--to', to]).data as {
+      const pl = (await runCliInProcessJson(['--data', books.dataDir, '--json', 'report', 'profit-loss', '--from', from, '--to', to])).data as {
         revenue: { total: number };
         expenses: { total: number };
         netProfit: number;

@@ -17,7 +17,7 @@ import path from 'node:path';
 import t from 'tap';
 import type { Test } from 'tap';
 import { addDays } from '../../src/engine/dates.js';
-import { newBooks, runCli, type Books } from '../helpers/index.js';
+import { newBooks, runCliInProcess, type Books } from '../helpers/index.js';
 import { beanCheck, beanQuery, codeOf, hledgerBalances, hledgerCheck, hledgerCsv, requireTools, totalsAndNet } from './ledger-tools.js';
 import { call, seedBooks } from './seeded-books.js';
 import { beancountFile, hledgerJournal, modelEntries } from './model-journal.js';
@@ -28,8 +28,8 @@ requireTools(t);
 /** The clock stands after the last fiscal year the books fill (FY 2021/22 to FY 2025/26). */
 const clock = '2026-06-30T10:00:00Z';
 
-function exported(t: Test, books: Books, name: string, args: readonly string[]): string {
-  const r = runCli(['--data', books.dataDir, 'export', ...args]);
+async function exported(t: Test, books: Books, name: string, args: readonly string[]): Promise<string> {
+  const r = await runCliInProcess(['--data', books.dataDir, 'export', ...args]);
   t.equal(r.status, 0, `acct export ${args.join(' ')} ${r.stderr}`);
   const file = path.join(books.dataDir, name);
   fs.writeFileSync(file, r.stdout);
@@ -66,8 +66,8 @@ for (const seed of seeds) {
     fs.writeFileSync(model, hledgerJournal(entries));
     const modelBean = path.join(books.dataDir, 'model.beancount');
     fs.writeFileSync(modelBean, beancountFile(entries));
-    const full = exported(t, books, 'books.journal', ['--format', 'hledger']);
-    const fullBean = exported(t, books, 'books.beancount', ['--format', 'beancount']);
+    const full = await exported(t, books, 'books.journal', ['--format', 'hledger']);
+    const fullBean = await exported(t, books, 'books.beancount', ['--format', 'beancount']);
     t.same([hledgerCheck(full), hledgerCheck(model), beanCheck(fullBean), beanCheck(modelBean)], [null, null, null, null], 'hledger and bean-check read all four files without error');
 
     for (const asOf of ['2022-03-31', '2023-10-15', '2025-03-31', seeded.last]) {
@@ -95,8 +95,8 @@ for (const seed of seeds) {
       const last = to ?? seeded.last;
       const window = to ? ['--from', from, '--to', to] : ['--from', from];
       const name = `fy${from.slice(0, 4)}`;
-      const journal = exported(t, books, `${name}.journal`, ['--format', 'hledger', ...window]);
-      const bean = exported(t, books, `${name}.beancount`, ['--format', 'beancount', ...window]);
+      const journal = await exported(t, books, `${name}.journal`, ['--format', 'hledger', ...window]);
+      const bean = await exported(t, books, `${name}.beancount`, ['--format', 'beancount', ...window]);
       t.same([hledgerCheck(journal), beanCheck(bean)], [null, null], `hledger and bean-check read the window from ${from}`);
 
       const pl = await call(ctx, 'reports.profit-loss', {}, undefined, { from, to: last });

@@ -1,5 +1,5 @@
 /**
- * Putting a sales mistake right through the real bin/acct, amounts in
+ * Putting a sales mistake right through the CLI, amounts in
  * pounds: a payment removed, a credit note by an amount, a refund, credit
  * allocated to another invoice, and the tables and PDF a user sees.
  * Figures worked by hand; the documents are dated in 2025, well before
@@ -8,27 +8,27 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { runCli } from '../helpers/index.js';
+import { runCliInProcess } from '../helpers/index.js';
 import { books } from '../cli/support.js';
 import { acctOk, customerOk, noSmtp, pdfText, row } from './support.js';
 
 t.test('remove a payment, credit an amount, refund and allocate the credit, in pounds', async (t) => {
   const { dir } = await books(t);
-  const customer = customerOk(t, dir);
+  const customer = await customerOk(t, dir);
   // 3 × £450.00 at 20% = £1,350.00 + £270.00 VAT; 1 × £100.00 at 0%. Total £1,720.00.
-  const inv = acctOk(t, dir, ['invoices', 'create', '--contact-id', customer, '--item', 'Oak tables;3;450.00;standard', '--item', 'Delivery;1;100.00;zero', '--issue-date', '2025-10-01', '--due-date', '2025-10-31']);
-  acctOk(t, dir, ['invoices', 'send', inv.id]);
-  const wrong = acctOk(t, dir, ['invoices', 'pay', inv.id, '--amount', '1,720.00', '--date', '2025-10-15']);
+  const inv = await acctOk(t, dir, ['invoices', 'create', '--contact-id', customer, '--item', 'Oak tables;3;450.00;standard', '--item', 'Delivery;1;100.00;zero', '--issue-date', '2025-10-01', '--due-date', '2025-10-31']);
+  await acctOk(t, dir, ['invoices', 'send', inv.id]);
+  const wrong = await acctOk(t, dir, ['invoices', 'pay', inv.id, '--amount', '1,720.00', '--date', '2025-10-15']);
   t.equal(wrong.invoiceStatus, 'paid');
   // The customer paid £500.00, not £1,720.00: remove the payment and record the right one.
-  const removed = acctOk(t, dir, ['invoices', 'remove-payment', inv.id, wrong.id]);
+  const removed = await acctOk(t, dir, ['invoices', 'remove-payment', inv.id, wrong.id]);
   t.same([removed.deleted, removed.amount, removed.invoiceStatus, removed.amountDue], [true, 172000, 'overdue', 172000], 'owed again, and past its due date');
-  acctOk(t, dir, ['invoices', 'pay', inv.id, '--amount', '500', '--date', '2025-10-15']);
+  await acctOk(t, dir, ['invoices', 'pay', inv.id, '--amount', '500', '--date', '2025-10-15']);
 
   // £1,500.00 credited, VAT included, shared over what is left of the lines (£1,620.00 and £100.00 of £1,720.00):
   // 150000 × 162000/172000 = 141279.07 → 141279; 150000 × 10000/172000 = 8720.93 → 8720; the spare penny to the larger fraction: 8721.
   // Tables' share at 20%: net 141279 × 135000/162000 = 117732.5 → 117733, VAT 23546. Subtotal 117733 + 8721 = 126454.
-  const table = runCli(['--data', dir, 'credit-notes', 'create', '--invoice-id', inv.id, '--amount', '£1,500.00', '--date', '2025-11-02', '--reason', 'Damaged'], { env: noSmtp });
+  const table = await runCliInProcess(['--data', dir, 'credit-notes', 'create', '--invoice-id', inv.id, '--amount', '£1,500.00', '--date', '2025-11-02', '--reason', 'Damaged'], { env: noSmtp });
   t.equal(table.status, 0, table.stderr);
   t.match(table.stdout, row('creditNoteNumber', 'CN-0001'));
   t.match(table.stdout, row('subtotal', '1,264.54'));
@@ -38,34 +38,34 @@ t.test('remove a payment, credit an amount, refund and allocate the credit, in p
   t.match(table.stdout, row('allocated', '1,220.00'));
   t.match(table.stdout, row('remainingCredit', '280.00'));
   t.match(table.stdout, row('invoiceStatus', 'paid'));
-  const note = acctOk(t, dir, ['credit-notes', 'list'])[0];
+  const note = (await acctOk(t, dir, ['credit-notes', 'list']))[0];
   t.same([note.creditNoteNumber, note.total, note.remainingCredit], ['CN-0001', 150000, 28000], '--json stays pence');
 
-  const tooMuch = runCli(['--data', dir, 'credit-notes', 'create', '--invoice-id', inv.id, '--amount', '1000'], { env: noSmtp });
+  const tooMuch = await runCliInProcess(['--data', dir, 'credit-notes', 'create', '--invoice-id', inv.id, '--amount', '1000'], { env: noSmtp });
   t.equal(tooMuch.status, 5, 'a business rule: exit 5');
   // Left to credit: £1,720.00 − £1,500.00 = £220.00.
   t.match(tooMuch.stderr, 'a credit of £1,000.00 is more than the £220.00 of the invoice left to credit');
 
   // £80.00 refunded: £200.00 left. Then a new £150.00 zero-rated invoice takes £150.00 of it: £50.00 left.
-  t.equal(acctOk(t, dir, ['credit-notes', 'refund', note.id, '--amount', '80.00', '--date', '2025-11-05']).remainingCredit, 20000);
-  const next = acctOk(t, dir, ['invoices', 'create', '--contact-id', customer, '--item', 'Chairs;1;150.00;zero', '--issue-date', '2025-11-10', '--due-date', '2025-12-10']);
-  acctOk(t, dir, ['invoices', 'send', next.id]);
-  const allocated = acctOk(t, dir, ['credit-notes', 'allocate', note.id, '--invoice-id', next.id, '--date', '2025-11-10']);
+  t.equal((await acctOk(t, dir, ['credit-notes', 'refund', note.id, '--amount', '80.00', '--date', '2025-11-05'])).remainingCredit, 20000);
+  const next = await acctOk(t, dir, ['invoices', 'create', '--contact-id', customer, '--item', 'Chairs;1;150.00;zero', '--issue-date', '2025-11-10', '--due-date', '2025-12-10']);
+  await acctOk(t, dir, ['invoices', 'send', next.id]);
+  const allocated = await acctOk(t, dir, ['credit-notes', 'allocate', note.id, '--invoice-id', next.id, '--date', '2025-11-10']);
   t.same([allocated.amount, allocated.remainingCredit, allocated.invoiceStatus], [15000, 5000, 'paid']);
 
-  const list = runCli(['--data', dir, 'credit-notes', 'list'], { env: noSmtp });
+  const list = await runCliInProcess(['--data', dir, 'credit-notes', 'list'], { env: noSmtp });
   t.equal(list.status, 0, list.stderr);
   t.match(list.stdout, row('CN-0001', 'issued', 'INV-0001', 'Client One Ltd', '2025-11-02', '1,500.00', '50.00'));
 
   // The customer's account: 1100 = £1,720.00 + £150.00 − £500.00 − £1,500.00 + £80.00 = −£50.00, the credit left.
-  const summary = acctOk(t, dir, ['contacts', 'summary', customer]);
+  const summary = await acctOk(t, dir, ['contacts', 'summary', customer]);
   t.same([summary.summary.unallocatedCredit, summary.summary.outstanding], [5000, -5000]);
-  const tb = acctOk(t, dir, ['report', 'trial-balance', '--as-of', '2025-12-31']);
+  const tb = await acctOk(t, dir, ['report', 'trial-balance', '--as-of', '2025-12-31']);
   const receivable = tb.accounts.find((a: { code: string }) => a.code === '1100');
   t.same([receivable.debit, receivable.credit], [0, 5000]);
 
   const out = path.join(dir, 'cn.pdf');
-  acctOk(t, dir, ['credit-notes', 'pdf', note.id, '-o', out]);
+  await acctOk(t, dir, ['credit-notes', 'pdf', note.id, '-o', out]);
   const text = pdfText(fs.readFileSync(out));
   t.match(text, 'CREDIT NOTE');
   t.match(text, row('Credits invoice', 'INV-0001'));

@@ -1,33 +1,32 @@
 /**
- * `acct invoices send --send-email` through the real bin/acct: refused
+ * `acct invoices send --send-email` through the CLI (in-process): refused
  * without an SMTP server, delivered over --smtp or $ACCT_SMTP_URL to a real
  * SMTP server in this process, and a refused delivery leaves a draft.
  */
 import t from 'tap';
-import { runCli } from '../helpers/index.js';
+import { runCliAsync, runCliInProcess } from '../helpers/index.js';
 import { init } from '../cli/support.js';
-import { acctOk, attachments, customerOk, mailText, noSmtp, parseMail, pdfText, row, runCliAsync, startDroppingSmtp, startSmtp, twoItems } from './support.js';
+import { acctOk, attachments, customerOk, mailText, noSmtp, parseMail, pdfText, row, startDroppingSmtp, startSmtp, twoItems } from './support.js';
 
 t.test('invoices send --send-email without an SMTP server: exit 5, still a draft', async (t) => {
   const dir = t.testdir();
-  init(t, dir);
-  const contactId = customerOk(t, dir);
-  const { id } = acctOk(t, dir, ['invoices', 'create', '--contact-id', contactId, ...twoItems]);
-  const r = runCli(['--data', dir, 'invoices', 'send', id, '--send-email'], { env: noSmtp });
+  await init(t, dir);
+  const contactId = await customerOk(t, dir);
+  const { id } = await acctOk(t, dir, ['invoices', 'create', '--contact-id', contactId, ...twoItems]);
+  const r = await runCliInProcess(['--data', dir, 'invoices', 'send', id, '--send-email'], { env: noSmtp });
   t.equal(r.status, 5, 'unprocessable_entity (422) is exit status 5');
   t.equal(r.stdout, '');
   t.match(r.stderr, /unprocessable_entity: .*SMTP/);
-  t.equal(acctOk(t, dir, ['invoices', 'get', id]).status, 'draft', 'still a draft');
+  t.equal((await acctOk(t, dir, ['invoices', 'get', id])).status, 'draft', 'still a draft');
 });
 
 t.test('invoices send --send-email with --smtp delivers the PDF', async (t) => {
   const smtp = await startSmtp(t);
   const dir = t.testdir();
-  init(t, dir);
-  const contactId = customerOk(t, dir);
-  const { id } = acctOk(t, dir, ['invoices', 'create', '--contact-id', contactId, ...twoItems, '--issue-date', '2026-11-01']);
-  // runCliAsync: the SMTP server lives in this process and must answer while the CLI runs.
-  const r = await runCliAsync(['--data', dir, '--json', '--smtp', smtp.url(), 'invoices', 'send', id, '--send-email'], { env: noSmtp });
+  await init(t, dir);
+  const contactId = await customerOk(t, dir);
+  const { id } = await acctOk(t, dir, ['invoices', 'create', '--contact-id', contactId, ...twoItems, '--issue-date', '2026-11-01']);
+  const r = await runCliInProcess(['--data', dir, '--json', '--smtp', smtp.url(), 'invoices', 'send', id, '--send-email'], { env: noSmtp });
   t.equal(r.status, 0, r.stderr);
   t.match(JSON.parse(r.stdout), { id, invoiceNumber: 'INV-0001', status: 'sent', emailed: true });
   t.equal(smtp.messages.length, 1, 'the message arrived');
@@ -43,16 +42,16 @@ t.test('invoices send --send-email with --smtp delivers the PDF', async (t) => {
     [['application/pdf', 'INV-0001.pdf']],
   );
   t.match(pdfText(files[0]!.bytes), row('Total', '£920.00'));
-  t.equal(acctOk(t, dir, ['invoices', 'get', id]).status, 'sent');
+  t.equal((await acctOk(t, dir, ['invoices', 'get', id])).status, 'sent');
 });
 
 t.test('$ACCT_SMTP_URL configures the CLI as --smtp does', async (t) => {
   const smtp = await startSmtp(t);
   const dir = t.testdir();
-  init(t, dir);
-  const contactId = customerOk(t, dir);
-  const { id } = acctOk(t, dir, ['invoices', 'create', '--contact-id', contactId, ...twoItems]);
-  const r = await runCliAsync(['--data', dir, '--json', 'invoices', 'send', id, '--send-email'], {
+  await init(t, dir);
+  const contactId = await customerOk(t, dir);
+  const { id } = await acctOk(t, dir, ['invoices', 'create', '--contact-id', contactId, ...twoItems]);
+  const r = await runCliInProcess(['--data', dir, '--json', 'invoices', 'send', id, '--send-email'], {
     env: { ACCT_SMTP_URL: smtp.url({ from: 'invoices@acme.test' }) },
   });
   t.equal(r.status, 0, r.stderr);
@@ -63,26 +62,26 @@ t.test('$ACCT_SMTP_URL configures the CLI as --smtp does', async (t) => {
 t.test('invoices send --send-email when the SMTP server refuses: exit 1 (503), still a draft', async (t) => {
   const smtp = await startSmtp(t, { refuse: 'mailbox unavailable' });
   const dir = t.testdir();
-  init(t, dir);
-  const contactId = customerOk(t, dir);
-  const { id } = acctOk(t, dir, ['invoices', 'create', '--contact-id', contactId, ...twoItems]);
-  const r = await runCliAsync(['--data', dir, '--smtp', smtp.url(), 'invoices', 'send', id, '--send-email'], { env: noSmtp });
+  await init(t, dir);
+  const contactId = await customerOk(t, dir);
+  const { id } = await acctOk(t, dir, ['invoices', 'create', '--contact-id', contactId, ...twoItems]);
+  const r = await runCliInProcess(['--data', dir, '--smtp', smtp.url(), 'invoices', 'send', id, '--send-email'], { env: noSmtp });
   t.equal(r.status, 1, 'service_unavailable is exit status 1');
   t.match(r.stderr, /service_unavailable: the invoice could not be e-mailed: .*mailbox unavailable/);
-  t.equal(acctOk(t, dir, ['invoices', 'get', id]).status, 'draft');
+  t.equal((await acctOk(t, dir, ['invoices', 'get', id])).status, 'draft');
 });
 
 t.test('invoices send --send-email when the SMTP server drops the connection: exit 1 (503), still a draft, nothing posted', async (t) => {
   const url = await startDroppingSmtp(t);
   const dir = t.testdir();
-  init(t, dir);
-  const contactId = customerOk(t, dir);
-  const { id, transactionId } = acctOk(t, dir, ['invoices', 'create', '--contact-id', contactId, ...twoItems]);
-  const r = await runCliAsync(['--data', dir, '--smtp', url, 'invoices', 'send', id, '--send-email'], { env: noSmtp });
+  await init(t, dir);
+  const contactId = await customerOk(t, dir);
+  const { id, transactionId } = await acctOk(t, dir, ['invoices', 'create', '--contact-id', contactId, ...twoItems]);
+  const r = await runCliInProcess(['--data', dir, '--smtp', url, 'invoices', 'send', id, '--send-email'], { env: noSmtp });
   t.equal(r.status, 1, 'service_unavailable is exit status 1');
   t.match(r.stderr, /service_unavailable: the invoice could not be e-mailed: .*still a draft/);
-  t.equal(acctOk(t, dir, ['invoices', 'get', id]).status, 'draft');
-  t.equal(acctOk(t, dir, ['transactions', 'get', transactionId]).status, 'draft', 'its entries are not posted');
+  t.equal((await acctOk(t, dir, ['invoices', 'get', id])).status, 'draft');
+  t.equal((await acctOk(t, dir, ['transactions', 'get', transactionId])).status, 'draft', 'its entries are not posted');
 });
 
 t.test('while the SMTP server hangs, another acct process writes to the books at once; then it refuses: exit 1, a draft', async (t) => {
@@ -98,9 +97,9 @@ t.test('while the SMTP server hangs, another acct process writes to the books at
     },
   });
   const dir = t.testdir();
-  init(t, dir);
-  const contactId = customerOk(t, dir);
-  const { id } = acctOk(t, dir, ['invoices', 'create', '--contact-id', contactId, ...twoItems]);
+  await init(t, dir);
+  const contactId = await customerOk(t, dir);
+  const { id } = await acctOk(t, dir, ['invoices', 'create', '--contact-id', contactId, ...twoItems]);
   let settled = false;
   const sending = runCliAsync(['--data', dir, '--smtp', smtp.url(), 'invoices', 'send', id, '--send-email'], { env: noSmtp }).finally(() => (settled = true));
   await reached;
@@ -112,6 +111,6 @@ t.test('while the SMTP server hangs, another acct process writes to the books at
   const r = await sending;
   t.equal(r.status, 1);
   t.match(r.stderr, /service_unavailable: .*mailbox unavailable/);
-  t.equal(acctOk(t, dir, ['invoices', 'get', id]).status, 'draft');
-  t.equal(acctOk(t, dir, ['contacts', 'list', '--type', 'supplier']).length, 1, 'the supplier written meanwhile is kept');
+  t.equal((await acctOk(t, dir, ['invoices', 'get', id])).status, 'draft');
+  t.equal((await acctOk(t, dir, ['contacts', 'list', '--type', 'supplier'])).length, 1, 'the supplier written meanwhile is kept');
 });

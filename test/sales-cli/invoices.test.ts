@@ -1,19 +1,19 @@
 /**
- * Invoices through the real bin/acct: create with --item lines in pounds,
- * send, pay, the PDF to a file and the list table.
+ * Invoices through the CLI: create with --item lines in pounds, send, pay,
+ * the PDF to a file and the list table (that one through the real bin/acct).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { runCli } from '../helpers/index.js';
+import { runCli, runCliInProcess } from '../helpers/index.js';
 import { init } from '../cli/support.js';
 import { acctOk, customerOk, noSmtp, pdfText, row, twoItems } from './support.js';
 
 t.test('invoices create takes --item lines in pounds and works out the figures', async (t) => {
   const dir = t.testdir();
-  init(t, dir);
-  const contactId = customerOk(t, dir);
-  const invoice = acctOk(t, dir, ['invoices', 'create', '--contact-id', contactId, ...twoItems, '--issue-date', '2026-11-01']);
+  await init(t, dir);
+  const contactId = await customerOk(t, dir);
+  const invoice = await acctOk(t, dir, ['invoices', 'create', '--contact-id', contactId, ...twoItems, '--issue-date', '2026-11-01']);
   t.match(invoice, {
     invoiceNumber: 'INV-0001',
     status: 'draft',
@@ -34,39 +34,39 @@ t.test('invoices create takes --item lines in pounds and works out the figures',
 
 t.test('a bad --item is a usage error (exit 2) naming the field, and nothing is written', async (t) => {
   const dir = t.testdir();
-  init(t, dir);
-  const contactId = customerOk(t, dir);
+  await init(t, dir);
+  const contactId = await customerOk(t, dir);
   const cases: [string, RegExp][] = [
     ['Consulting;1.5;500.00', /validation_error: --item "Consulting;1\.5;500\.00": expected "description;quantity;unit price;vatRate" \(field items\[0\]\)/],
     ['Consulting;x;500.00;standard', /validation_error: items\[0\]\.quantity must be a number, not x \(field items\[0\]\.quantity\)/],
     ['Consulting;1;12.345;standard', /validation_error: items\[0\]\.unitPrice must be an amount in pounds such as 120\.00, not 12\.345 \(field items\[0\]\.unitPrice\)/],
   ];
   for (const [item, message] of cases) {
-    const r = runCli(['--data', dir, 'invoices', 'create', '--contact-id', contactId, '--item', item], { env: noSmtp });
+    const r = await runCliInProcess(['--data', dir, 'invoices', 'create', '--contact-id', contactId, '--item', item], { env: noSmtp });
     t.equal(r.status, 2, item);
     t.equal(r.stdout, '');
     t.match(r.stderr, message);
   }
-  const second = runCli(['--data', dir, 'invoices', 'create', '--contact-id', contactId, '--item', 'Fine;1;1;zero', '--item', 'Bad;1;1'], { env: noSmtp });
+  const second = await runCliInProcess(['--data', dir, 'invoices', 'create', '--contact-id', contactId, '--item', 'Fine;1;1;zero', '--item', 'Bad;1;1'], { env: noSmtp });
   t.equal(second.status, 2);
   t.match(second.stderr, /field items\[1\]/, 'the second --item is named as items[1]');
-  t.same(acctOk(t, dir, ['invoices', 'list']), [], 'no invoice was written');
+  t.same(await acctOk(t, dir, ['invoices', 'list']), [], 'no invoice was written');
 });
 
 t.test('send, pay, the PDF to a file and the list table', async (t) => {
   const dir = t.testdir();
-  init(t, dir);
-  const contactId = customerOk(t, dir);
-  const { id } = acctOk(t, dir, ['invoices', 'create', '--contact-id', contactId, ...twoItems, '--issue-date', '2026-11-01']);
+  await init(t, dir);
+  const contactId = await customerOk(t, dir);
+  const { id } = await acctOk(t, dir, ['invoices', 'create', '--contact-id', contactId, ...twoItems, '--issue-date', '2026-11-01']);
 
-  t.match(acctOk(t, dir, ['invoices', 'send', id]), { id, invoiceNumber: 'INV-0001', status: 'sent', emailed: false });
+  t.match(await acctOk(t, dir, ['invoices', 'send', id]), { id, invoiceNumber: 'INV-0001', status: 'sent', emailed: false });
   // --amount is in pounds: £500.00 = 50000p paid of £920.00, leaving £420.00 = 42000p
-  const paid = acctOk(t, dir, ['invoices', 'pay', id, '--amount', '500.00', '--date', '2026-11-10']);
+  const paid = await acctOk(t, dir, ['invoices', 'pay', id, '--amount', '500.00', '--date', '2026-11-10']);
   t.match(paid, { invoiceId: id, amount: 50000, date: '2026-11-10', method: 'bank_transfer', invoiceStatus: 'sent', amountDue: 42000 });
-  t.match(acctOk(t, dir, ['invoices', 'get', id]), { status: 'sent', amountPaid: 50000, amountDue: 42000 });
+  t.match(await acctOk(t, dir, ['invoices', 'get', id]), { status: 'sent', amountPaid: 50000, amountDue: 42000 });
 
   const out = path.join(dir, 'out.pdf');
-  const written = acctOk(t, dir, ['invoices', 'pdf', id, '-o', out]);
+  const written = await acctOk(t, dir, ['invoices', 'pdf', id, '-o', out]);
   t.match(written, { id, invoiceNumber: 'INV-0001', file: out });
   const bytes = fs.readFileSync(out);
   t.equal(written.bytes, bytes.length, 'the size reported is the size written');

@@ -4,15 +4,16 @@
  * server still exits 0 on SIGTERM.
  */
 import t from 'tap';
-import { call, delay, init, startAcct } from '../cli/support.js';
+import { delay, init } from '../cli/support.js';
 import { customerOk, sentPastDueOk } from './support.js';
+import { request, startAcct } from '../helpers/index.js';
 
 /** GET /v1/invoices/{id} until its status is `status`; the statuses seen, or a failure after `ms`. */
 async function waitForStatus(url: string, key: string, id: string, status: string, ms: number): Promise<string[]> {
   const seen: string[] = [];
   const deadline = Date.now() + ms;
   for (;;) {
-    const r = await call(url, 'GET', `/v1/invoices/${id}`, key);
+    const r = await request(url, 'GET', `/v1/invoices/${id}`, { key });
     if (r.status !== 200) throw new Error(`GET /v1/invoices/${id} gave ${r.status}: ${JSON.stringify(r.body)}`);
     const now = r.body.data.status as string;
     if (seen.at(-1) !== now) seen.push(now);
@@ -23,23 +24,23 @@ async function waitForStatus(url: string, key: string, id: string, status: strin
 
 t.test('serve sweeps at start and every --sweep-interval seconds', async (t) => {
   const dir = t.testdir();
-  const { apiKey } = init(t, dir);
-  const contactId = customerOk(t, dir);
-  const before = sentPastDueOk(t, dir, contactId);
+  const { apiKey } = await init(t, dir);
+  const contactId = await customerOk(t, dir);
+  const before = await sentPastDueOk(t, dir, contactId);
 
   const server = await startAcct(t, ['--data', dir, 'serve', '--host', '127.0.0.1', '--port', '0', '--sweep-interval', '1']);
   const first = await waitForStatus(server.url, apiKey, before.id, 'overdue', 10_000);
   t.equal(first.at(-1), 'overdue', `the invoice sent before serving became overdue (seen ${first.join(' → ')})`);
 
-  const created = await call(server.url, 'POST', '/v1/invoices', apiKey, {
+  const created = await request(server.url, 'POST', '/v1/invoices', { key: apiKey, body: {
     contactId,
     issueDate: '2026-01-01',
     dueDate: '2026-01-31',
     items: [{ description: 'Consulting', quantity: 1, unitPrice: 10000, vatRate: 'standard' }],
-  });
+  } });
   t.equal(created.status, 201, JSON.stringify(created.body?.error ?? ''));
   const id = created.body.data.id as string;
-  const sent = await call(server.url, 'POST', `/v1/invoices/${id}/send`, apiKey, {});
+  const sent = await request(server.url, 'POST', `/v1/invoices/${id}/send`, { key: apiKey, body: {} });
   t.equal(sent.status, 200, JSON.stringify(sent.body?.error ?? ''));
   t.equal(sent.body.data.status, 'sent', 'sent, not yet swept');
   const later = await waitForStatus(server.url, apiKey, id, 'overdue', 5_000);

@@ -2,14 +2,13 @@
  * Helpers shared by the invoice CLI tests and the invoice e-mail test (not a
  * test file itself): a real SMTP server on a loopback port, the messages it
  * received taken apart by hand (MIME, base64, quoted-printable), the text of
- * a PDF through pdftotext, and bin/acct run without blocking the test's own
- * event loop (which the SMTP server needs to answer the child).
+ * a PDF through pdftotext, and the CLI's steps of an invoice's life.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import net, { type AddressInfo } from 'node:net';
 import type { Test } from 'tap';
 import { SMTPServer } from 'smtp-server';
-import { acctBin, childEnv, nodeCommand, runCliJson, type CliResult } from '../helpers/index.js';
+import { runCliInProcessJson } from '../helpers/index.js';
 
 export interface Received {
   /** The envelope: MAIL FROM (false when empty) and RCPT TO addresses. */
@@ -195,45 +194,28 @@ export function row(...parts: string[]): RegExp {
   return new RegExp(parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[ \\t]+'));
 }
 
-/**
- * Run the real bin/acct without blocking (runCli waits synchronously, which
- * would stop an in-process SMTP server from answering the child).
- */
-export function runCliAsync(args: readonly string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
-  const [cmd, argv] = nodeCommand([acctBin, ...args]);
-  const child = spawn(cmd, argv, { env: childEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
-
 /** No SMTP server from the environment running the tests. */
 export const noSmtp: NodeJS.ProcessEnv = { ACCT_SMTP_URL: '' };
 
-/** `acct --data DIR --json ARGS…`, parsed; the test fails when it exits non-zero. */
+/** `acct --data DIR --json ARGS…` (in-process), parsed; the test fails when it exits non-zero. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- results are checked field by field
-export function acctOk(t: Test, dir: string, args: readonly string[]): any {
-  const r = runCliJson(['--data', dir, '--json', ...args], { env: noSmtp });
+export async function acctOk(t: Test, dir: string, args: readonly string[]): Promise<any> {
+  const r = await runCliInProcessJson(['--data', dir, '--json', ...args], { env: noSmtp });
   t.equal(r.status, 0, `acct ${args.join(' ')}: ${r.stderr}`);
   return r.data;
 }
 
 /** `acct contacts create` of a customer (Client One Ltd, jo@client.test unless told otherwise); its id. */
-export function customerOk(t: Test, dir: string, extra: readonly string[] = ['--email', 'jo@client.test']): string {
-  return acctOk(t, dir, ['contacts', 'create', '--contact-type', 'customer', '--name', 'Client One Ltd', ...extra]).id as string;
+export async function customerOk(t: Test, dir: string, extra: readonly string[] = ['--email', 'jo@client.test']): Promise<string> {
+  return (await acctOk(t, dir, ['contacts', 'create', '--contact-type', 'customer', '--name', 'Client One Ltd', ...extra])).id as string;
 }
 
 /** Items worked by hand: 1.5 × £500.00 at 20% (net 750.00, VAT 150.00) and 2 × £10.00 at 0%; subtotal £770.00, VAT £150.00, total £920.00. */
 export const twoItems = ['--item', 'Consulting;1.5;500.00;standard', '--item', 'Books;2;10;zero'] as const;
 
 /** A past-due invoice (issued 2026-01-01, due 2026-01-31) for the contact, sent; its id and number. */
-export function sentPastDueOk(t: Test, dir: string, contactId: string): { id: string; invoiceNumber: string } {
-  const created = acctOk(t, dir, ['invoices', 'create', '--contact-id', contactId, ...twoItems, '--issue-date', '2026-01-01', '--due-date', '2026-01-31']);
-  t.equal(acctOk(t, dir, ['invoices', 'send', created.id]).status, 'sent', `${created.invoiceNumber} sent`);
+export async function sentPastDueOk(t: Test, dir: string, contactId: string): Promise<{ id: string; invoiceNumber: string }> {
+  const created = await acctOk(t, dir, ['invoices', 'create', '--contact-id', contactId, ...twoItems, '--issue-date', '2026-01-01', '--due-date', '2026-01-31']);
+  t.equal((await acctOk(t, dir, ['invoices', 'send', created.id])).status, 'sent', `${created.invoiceNumber} sent`);
   return { id: created.id as string, invoiceNumber: created.invoiceNumber as string };
 }

@@ -5,8 +5,8 @@
  * scopes. Every expected figure is written out by hand.
  */
 import t, { type Test } from 'tap';
-import type { Api, Books, Reply } from '../helpers/index.js';
-import { contactOk, createKey, expectError, ledger, outbox, post, steppingClock } from '../ledger-http/support.js';
+import { movingClock, type Api, type Books, type Reply } from '../helpers/index.js';
+import { contactOk, createKey, expectError, ledger, outbox, post } from '../ledger-http/support.js';
 
 const at = '2026-11-21T10:00:00.000Z';
 
@@ -280,7 +280,7 @@ t.test('list: pagination A', async (t) => {
 });
 
 t.test('list: type filter (customer and supplier include both)', async (t) => {
-  const clock = steppingClock('2026-11-21T10:00:00Z');
+  const clock = movingClock('2026-11-21T10:00:00Z');
   const { api } = await ledger(t, { clock });
   await contactOk(t, api, { contactType: 'customer', name: 'Cust' });
   clock.advance(1000);
@@ -326,7 +326,7 @@ t.test('list: search over name, company and email, case-insensitive, % and _ lit
 });
 
 t.test('list: active defaults to true; active=false lists only inactive ones; reactivation brings a contact back', async (t) => {
-  const clock = steppingClock('2026-11-21T10:00:00Z');
+  const clock = movingClock('2026-11-21T10:00:00Z');
   const { api } = await ledger(t, { clock });
   await contactOk(t, api, { name: 'Stays' });
   clock.advance(1000);
@@ -358,7 +358,7 @@ t.test('list: active defaults to true; active=false lists only inactive ones; re
 });
 
 t.test('list: sort -createdAt by default (newest first), createdAt, name, -name', async (t) => {
-  const clock = steppingClock('2026-11-21T10:00:00Z');
+  const clock = movingClock('2026-11-21T10:00:00Z');
   const { api } = await ledger(t, { clock });
   await contactOk(t, api, { name: 'Bravo' });
   clock.advance(60_000);
@@ -379,7 +379,7 @@ t.test('list: sort -createdAt by default (newest first), createdAt, name, -name'
 });
 
 t.test('PUT /contacts/{id}: partial update', async (t) => {
-  const clock = steppingClock('2026-11-21T10:00:00Z');
+  const clock = movingClock('2026-11-21T10:00:00Z');
   const { books, api } = await ledger(t, { clock });
   const id = (await api.request('POST', '/v1/contacts', { body: fullBody })).body.data.id as string;
   const created = (await api.request('GET', `/v1/contacts/${id}`)).body.data;
@@ -647,7 +647,7 @@ t.test('GET /contacts/{id}/summary', async (t) => {
 });
 
 t.test('events', async (t) => {
-  const clock = steppingClock('2026-11-21T10:00:00Z');
+  const clock = movingClock('2026-11-21T10:00:00Z');
   const { books, api } = await ledger(t, { clock });
 
   const created = await api.request('POST', '/v1/contacts', { body: { contactType: 'customer', name: 'Eventful Ltd', email: 'e@eventful.example' } });

@@ -7,17 +7,17 @@
  */
 import t from 'tap';
 import type { Test } from 'tap';
-import { newBooks, type Books } from '../helpers/index.js';
+import { movingClock, newBooks, type Api, type Books, type Reply } from '../helpers/index.js';
 import { accountIds, outbox } from '../ledger-http/support.js';
 import { item } from './invoice-support.js';
-import { expectError, movingClock, rowCount, serveWith, type RawApi, type RawReply } from '../integration/support.js';
+import { expectError, rowCount, serveWith } from '../integration/support.js';
 import { fingerprintOf } from '../../src/engine/integration/idempotency.js';
 import { smtpMailer } from '../../src/mail/smtp.js';
 import { startDroppingSmtp, startSmtp } from '../sales-cli/support.js';
 
 const start = '2026-11-21T10:00:00Z';
 
-type Serve = (smtpUrl: string) => Promise<RawApi & { readonly internalErrors: { code: string }[] }>;
+type Serve = (smtpUrl: string) => Promise<Api & { readonly logged: { code: string }[] }>;
 
 interface Draft {
   readonly books: Books;
@@ -46,16 +46,16 @@ async function draft(t: Test, email: string | null = 'jo@client.test'): Promise<
 
 const headers = (key: string | undefined) => (key === undefined ? {} : { headers: { 'Idempotency-Key': key } });
 
-function sendEmail(api: RawApi, id: string, key: string | undefined): Promise<RawReply> {
+function sendEmail(api: Api, id: string, key: string | undefined): Promise<Reply> {
   return api.request('POST', `/v1/invoices/${id}/send`, { body: { sendEmail: true }, ...headers(key) });
 }
 
-async function balance(api: RawApi, accountId: string): Promise<unknown> {
+async function balance(api: Api, accountId: string): Promise<unknown> {
   return (await api.request('GET', `/v1/accounts/${accountId}/balance`)).body.data.balance;
 }
 
 /** Still a draft, its entries unposted, no invoice.sent, receivable and sales untouched, no idempotency record. */
-async function untouched(t: Test, api: RawApi, d: Draft): Promise<void> {
+async function untouched(t: Test, api: Api, d: Draft): Promise<void> {
   const got = await api.request('GET', `/v1/invoices/${d.invoice.id}`);
   t.match(got.body.data, { status: 'draft', sentAt: null }, 'still a draft');
   t.equal((await api.request('GET', `/v1/transactions/${d.invoice.transactionId}`)).body.data.status, 'draft', 'its entries are not posted');
@@ -69,7 +69,7 @@ async function untouched(t: Test, api: RawApi, d: Draft): Promise<void> {
 }
 
 /** Sent once: posted, £120.00 receivable (12000p), £100.00 sales (10000p), one invoice.sent. */
-async function sentOnce(t: Test, api: RawApi, d: Draft): Promise<void> {
+async function sentOnce(t: Test, api: Api, d: Draft): Promise<void> {
   t.equal((await api.request('GET', `/v1/invoices/${d.invoice.id}`)).body.data.status, 'sent');
   t.equal((await api.request('GET', `/v1/transactions/${d.invoice.transactionId}`)).body.data.status, 'posted', 'its entries are posted');
   t.same(await balance(api, d.acc['1100']!), { debit: 12000, credit: 0, net: 12000 }, 'receivable £120.00');
@@ -108,7 +108,7 @@ for (const [failure, failing] of Object.entries(failures)) {
       const r = await sendEmail(broken, d.invoice.id, key);
       expectError(t, r, 503, 'service_unavailable', { message: /could not be e-mailed.*still a draft/ });
       t.same(
-        broken.internalErrors.map((e) => e.code),
+        broken.logged.map((e) => e.code),
         ['service_unavailable'],
         'logged as a service failure',
       );

@@ -7,55 +7,23 @@
 import t from 'tap';
 import type { Test } from 'tap';
 import { newBooks, serveBooks, type Api, type Books } from '../helpers/index.js';
-import { operations } from '../../src/engine/registry.js';
-import { startServer } from '../../src/http/server.js';
 import { smtpMailer } from '../../src/mail/smtp.js';
 import type { AppError } from '../../src/engine/errors.js';
 import { clock, contactOk, expectError, outbox } from '../ledger-http/support.js';
 import { attachments, mailText, parseMail, pdfText, row, startSmtp, type Smtp } from '../sales-cli/support.js';
 
 /**
- * Like serveBooks, with a mailer: a real HTTP server over the books. Errors
- * of status 500 and above are collected (a refused SMTP delivery is a 503
- * and is logged), so a test can tell them from an unexpected internal error.
+ * A real HTTP server over the books with a mailer. Failures of status 500
+ * and above are collected (a refused SMTP delivery is a 503 and is logged),
+ * so a test can tell them from an unexpected internal error.
  */
-async function serveWithMailer(t: Test, books: Books, smtpUrl: string): Promise<Api & { logged: AppError[] }> {
-  const logged: AppError[] = [];
-  const running = await startServer({
-    store: books.store,
-    clock: books.clock,
-    operations,
-    host: '127.0.0.1',
-    port: 0,
+function serveWithMailer(t: Test, books: Books, smtpUrl: string): Promise<Api & { logged: AppError[] }> {
+  return serveBooks(t, books, {
     mailer: smtpMailer(smtpUrl),
-    logError: (e) => {
-      logged.push(e);
+    onLogError: (e) => {
       if (e.code === 'internal_error') t.fail(`unexpected internal error: ${String(e.cause)}`);
     },
   });
-  t.teardown(() => running.close());
-  return {
-    url: running.url,
-    logged,
-    async request(method, path, { key = books.apiKey, body, raw, headers = {} } = {}) {
-      const h: Record<string, string> = { ...headers };
-      if (key !== null) h['authorization'] = `Bearer ${key}`;
-      let payload: string | undefined = raw;
-      if (body !== undefined) {
-        payload = JSON.stringify(body);
-        h['content-type'] = 'application/json';
-      }
-      const res = await fetch(`${running.url}${path}`, { method, headers: h, body: payload });
-      const text = await res.text();
-      let parsed: unknown = text;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        // not JSON: the test sees the text
-      }
-      return { status: res.status, headers: res.headers, body: parsed };
-    },
-  };
 }
 
 /** The mailer URL the tests serve with: this SMTP server, sender invoices@acme.test. */

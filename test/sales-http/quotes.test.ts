@@ -9,8 +9,9 @@ import t from 'tap';
 import type { Test } from 'tap';
 import { sql } from 'kysely';
 import type { Api, Books, Reply } from '../helpers/index.js';
-import { balanceOf, contactOk, createKey, expectError, ledger, steppingClock, transactionTotal } from '../ledger-http/support.js';
+import { balanceOf, contactOk, createKey, expectError, ledger, transactionTotal } from '../ledger-http/support.js';
 import { item } from './invoice-support.js';
+import { movingClock } from '../helpers/index.js';
 
 /** POST /v1/quotes for the contact, 1 × £100.00 standard unless the body says otherwise. */
 function createQuote(api: Api, contactId: string | undefined, body: Record<string, unknown> = {}, key?: string): Promise<Reply> {
@@ -263,7 +264,7 @@ t.test('preview takes the create body (man/acct-api.7: "take the create body (co
 });
 
 t.test('list: pagination A, filters by status and contact, sorts; no lines in the list', async (t) => {
-  const clock = steppingClock('2026-11-21T10:00:00Z');
+  const clock = movingClock('2026-11-21T10:00:00Z');
   const { api } = await ledger(t, { clock });
   const first = await contactOk(t, api);
   const other = await contactOk(t, api, { name: 'Other Client Ltd' });
@@ -415,7 +416,7 @@ t.test('DELETE removes a draft only (422 otherwise)', async (t) => {
 });
 
 t.test('status: draft → sent → accepted, rejected or expired; other moves 422; the same status is a no-op; converted is not a status to ask for', async (t) => {
-  const clock = steppingClock('2026-11-21T10:00:00Z');
+  const clock = movingClock('2026-11-21T10:00:00Z');
   const { books, api, acc } = await ledger(t, { clock });
   const contactId = await contactOk(t, api);
   const q = await quoteOk(t, api, contactId);

@@ -6,12 +6,12 @@
  * rotation, inactive endpoints, and the address rule at delivery time.
  */
 import t, { type Test } from 'tap';
-import { newBooks, type Api, type Books } from '../helpers/index.js';
+import { type Api, type Books, movingClock, type MovingClock, newBooks } from '../helpers/index.js';
 import { contactOk } from '../ledger-http/support.js';
 import { deliverDue, fanOut, maxAttempts, responseTimeoutMs, retryDelaysMs, sendWebhooks, type SenderOptions } from '../../src/engine/integration/webhook-sender.js';
 import type { DbHandle } from '../../src/store/store.js';
 import type { OrgDb } from '../../src/store/tables.js';
-import { cliVerify, loopbackPolicy, movingClock, type MovingClock, opensslSignature, selfSigned, serveWebhooks, startReceiver, uuidShape, type Hit, type Receiver, type Tls } from './support.js';
+import { cliVerify, loopbackPolicy, opensslSignature, selfSigned, serveWebhooks, startReceiver, uuidShape, type Hit, type Receiver, type Tls } from './support.js';
 
 /** 21 November 2026 10:00:00 UTC: Unix time 1795255200. */
 const start = '2026-11-21T10:00:00.000Z';

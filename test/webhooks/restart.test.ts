@@ -6,15 +6,16 @@
  */
 import path from 'node:path';
 import t from 'tap';
-import { call, delay, init, startAcct } from '../cli/support.js';
+import { delay, init } from '../cli/support.js';
 import { cliVerify, freePort, opensslSignature, selfSigned, startReceiver, uuidShape, type Hit } from './support.js';
+import { request, startAcct } from '../helpers/index.js';
 
 /** Poll the endpoint's delivery log until `done` holds for the newest delivery; that delivery. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- deliveries are checked field by field
 async function newestDelivery(url: string, key: string, endpointId: string, done: (d: any) => boolean, ms: number): Promise<any> {
   const deadline = Date.now() + ms;
   for (;;) {
-    const r = await call(url, 'GET', `/v1/webhook-endpoints/${endpointId}/deliveries`, key);
+    const r = await request(url, 'GET', `/v1/webhook-endpoints/${endpointId}/deliveries`, { key });
     const d = r.status === 200 ? r.body.data[0] : undefined;
     if (d !== undefined && done(d)) return d;
     if (Date.now() > deadline) throw new Error(`no such delivery within ${ms} ms: ${JSON.stringify(r.body)}`);
@@ -25,16 +26,16 @@ async function newestDelivery(url: string, key: string, endpointId: string, done
 t.test('a pending delivery survives SIGKILL and is delivered by the next server on schedule', async (t) => {
   t.setTimeout(150_000);
   const dir = t.testdir();
-  const { apiKey } = init(t, dir);
+  const { apiKey } = await init(t, dir);
   const tls = selfSigned(path.join(dir, 'tls'));
   const port = await freePort();
   const serveArgs = ['--data', dir, 'serve', '--host', '127.0.0.1', '--port', '0', '--allow-private-webhooks', '--webhook-ca', tls.certPath];
 
   const first = await startAcct(t, serveArgs);
-  const registered = await call(first.url, 'POST', '/v1/webhooks', apiKey, { url: `https://127.0.0.1:${port}/hook`, events: ['contact.created'] });
+  const registered = await request(first.url, 'POST', '/v1/webhooks', { key: apiKey, body: { url: `https://127.0.0.1:${port}/hook`, events: ['contact.created'] } });
   t.equal(registered.status, 201, `endpoint registered: ${JSON.stringify(registered.body?.error ?? '')}`);
   const { id: endpointId, secret } = registered.body.data as { id: string; secret: string };
-  const contact = await call(first.url, 'POST', '/v1/contacts', apiKey, { contactType: 'customer', name: 'Survivor Ltd' });
+  const contact = await request(first.url, 'POST', '/v1/contacts', { key: apiKey, body: { contactType: 'customer', name: 'Survivor Ltd' } });
   t.equal(contact.status, 201);
 
   const failed = await newestDelivery(first.url, apiKey, endpointId, (d) => d.attempts === 1, 10_000);

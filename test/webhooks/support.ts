@@ -2,36 +2,19 @@
  * Helpers of the webhook tests (not a test file itself): a server that
  * lets endpoints point at loopback, a throw-away self-signed certificate,
  * an HTTPS receiver that records what it is sent, and two checks of a
- * signature that share no code with the sender (openssl, and the real
+ * signature that share no code with the sender (openssl, and
  * `acct webhooks verify`).
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import net, { type AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import type { Test } from 'tap';
-import type { Clock } from '../../src/engine/clock.js';
-import { operations } from '../../src/engine/registry.js';
 import type { WebhookPolicy } from '../../src/engine/webhook-policy.js';
-import { startServer } from '../../src/http/server.js';
-import { acctBin, checkContract, childEnv, nodeCommand, type Api, type Books, type CliResult } from '../helpers/index.js';
-
-/** A clock that stands still until the test moves it. */
-export interface MovingClock extends Clock {
-  advance(ms: number): void;
-}
-
-export function movingClock(iso: string): MovingClock {
-  let at = Date.parse(iso);
-  return {
-    now: () => new Date(at),
-    advance: (ms) => {
-      at += ms;
-    },
-  };
-}
+import { runCliInProcess, serveBooks, type Api, type Books, type CliResult } from '../helpers/index.js';
 
 export const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const secretShape = /^whsec_[0-9A-Za-z]+$/;
@@ -40,39 +23,8 @@ export const secretShape = /^whsec_[0-9A-Za-z]+$/;
 export const loopbackPolicy: WebhookPolicy = { allowHttp: false, allowPrivate: true };
 
 /** A real server over the books, as serveBooks but with a webhook policy of the test's choosing. */
-export async function serveWebhooks(t: Test, books: Books, webhookPolicy: WebhookPolicy = loopbackPolicy): Promise<Api> {
-  const running = await startServer({
-    store: books.store,
-    clock: books.clock,
-    operations,
-    host: '127.0.0.1',
-    port: 0,
-    webhookPolicy,
-    logError: (e) => t.fail(`unexpected internal error: ${String(e.cause)}`),
-  });
-  t.teardown(() => running.close());
-  return {
-    url: running.url,
-    async request(method, p, { key = books.apiKey, body, raw, headers = {} } = {}) {
-      const h: Record<string, string> = { ...headers };
-      if (key !== null) h['authorization'] = `Bearer ${key}`;
-      let payload: string | undefined = raw;
-      if (body !== undefined) {
-        payload = JSON.stringify(body);
-        h['content-type'] = 'application/json';
-      }
-      const res = await fetch(`${running.url}${p}`, { method, headers: h, body: payload });
-      const text = await res.text();
-      let parsed: unknown = text;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        // not JSON: the test sees the text
-      }
-      checkContract(t, method, p, res, parsed);
-      return { status: res.status, headers: res.headers, body: parsed };
-    },
-  };
+export function serveWebhooks(t: Test, books: Books, webhookPolicy: WebhookPolicy = loopbackPolicy): Promise<Api> {
+  return serveBooks(t, books, { webhookPolicy });
 }
 
 export interface Tls {
@@ -181,9 +133,9 @@ export async function freePort(): Promise<number> {
 }
 
 /** Run a program to its end without blocking the event loop (the servers and the receiver in this process keep answering). */
-function run(cmd: string, args: readonly string[], input: Buffer | string, env?: NodeJS.ProcessEnv): Promise<CliResult> {
+function run(cmd: string, args: readonly string[], input: Buffer | string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { env: env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -202,41 +154,16 @@ export async function opensslSignature(secret: string, timestamp: string, body: 
   return m[1];
 }
 
-/** `acct webhooks verify` on a received delivery, the raw body on standard input. */
-export function cliVerify(secret: string, hit: Pick<Hit, 'headers' | 'raw'>, options: { tolerance?: number } = {}): Promise<CliResult> {
-  const args = ['webhooks', 'verify', '--secret', secret, '--timestamp', String(hit.headers['x-service-timestamp']), '--signature', String(hit.headers['x-service-signature'])];
-  if (options.tolerance !== undefined) args.push('--tolerance', String(options.tolerance));
-  const [cmd, argv] = nodeCommand([acctBin, ...args]);
-  return run(cmd, argv, hit.raw, childEnv());
-}
-
-/** `acct ARGS…` (serve) started with extra environment variables; resolves with its URL once printed. */
-export function startServeWithEnv(t: Test, args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess; stderr(): string; exited: Promise<number | null> }> {
-  const [cmd, argv] = nodeCommand([acctBin, ...args]);
-  const child = spawn(cmd, argv, { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  t.teardown(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      await exited;
-    }
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`acct did not start: ${out}${err}`)), 20_000);
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ url: m[0], child, stderr: () => err, exited });
-      }
-    });
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`acct exited ${code} before it was ready: ${out}${err}`));
-    });
-  });
+/** `acct webhooks verify` (in-process) on a received delivery, the raw body given with --payload. */
+export async function cliVerify(secret: string, hit: Pick<Hit, 'headers' | 'raw'>, options: { tolerance?: number } = {}): Promise<CliResult> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acct-verify-'));
+  try {
+    const payload = path.join(dir, 'body');
+    fs.writeFileSync(payload, hit.raw);
+    const args = ['webhooks', 'verify', '--secret', secret, '--timestamp', String(hit.headers['x-service-timestamp']), '--signature', String(hit.headers['x-service-signature']), '--payload', payload];
+    if (options.tolerance !== undefined) args.push('--tolerance', String(options.tolerance));
+    return await runCliInProcess(args);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }

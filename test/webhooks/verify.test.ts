@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import t from 'tap';
-import { runCli } from '../helpers/index.js';
+import { runCli, runCliInProcess } from '../helpers/index.js';
 import { verifyWebhook } from '../../src/engine/integration/webhook-verify.js';
 import { opensslSignature } from './support.js';
 
@@ -43,7 +43,7 @@ t.test('acct webhooks verify', async (t) => {
   const fresh = String(now - 10);
   const freshSig = await opensslSignature(secret, fresh, Buffer.from(body));
 
-  const fromFile = runCli(['webhooks', 'verify', '--secret', secret, '--timestamp', fresh, '--signature', freshSig, '--payload', payload]);
+  const fromFile = await runCliInProcess(['webhooks', 'verify', '--secret', secret, '--timestamp', fresh, '--signature', freshSig, '--payload', payload]);
   t.equal(fromFile.status, 0, `valid from --payload: ${fromFile.stderr}`);
   t.match(fromFile.stdout, /^valid: /);
   t.equal(fromFile.stdout.split('\n').length, 2, 'one line');
@@ -51,25 +51,25 @@ t.test('acct webhooks verify', async (t) => {
   const fromEnv = runCli(['webhooks', 'verify', '--timestamp', fresh, '--signature', freshSig], { input: body, env: { ACCT_WEBHOOK_SECRET: secret } });
   t.equal(fromEnv.status, 0, 'the secret from $ACCT_WEBHOOK_SECRET, the body from standard input');
 
-  const json = runCli(['--json', 'webhooks', 'verify', '--secret', secret, '--timestamp', fresh, '--signature', freshSig, '--payload', payload]);
+  const json = await runCliInProcess(['--json', 'webhooks', 'verify', '--secret', secret, '--timestamp', fresh, '--signature', freshSig, '--payload', payload]);
   t.equal(json.status, 0);
   t.equal(JSON.parse(json.stdout).valid, true);
   t.type(JSON.parse(json.stdout).reason, 'string');
 
   const oldTs = String(now - 400);
   const oldSig = await opensslSignature(secret, oldTs, Buffer.from(body));
-  const stale = runCli(['webhooks', 'verify', '--secret', secret, '--timestamp', oldTs, '--signature', oldSig, '--payload', payload]);
+  const stale = await runCliInProcess(['webhooks', 'verify', '--secret', secret, '--timestamp', oldTs, '--signature', oldSig, '--payload', payload]);
   t.equal(stale.status, 1, 'older than the default 300 s: exit 1');
   t.match(stale.stdout, /^invalid: .*timestamp/);
-  t.equal(runCli(['webhooks', 'verify', '--secret', secret, '--timestamp', oldTs, '--signature', oldSig, '--payload', payload, '--tolerance', '600']).status, 0, '--tolerance 600 lets it pass');
+  t.equal((await runCliInProcess(['webhooks', 'verify', '--secret', secret, '--timestamp', oldTs, '--signature', oldSig, '--payload', payload, '--tolerance', '600'])).status, 0, '--tolerance 600 lets it pass');
 
-  const forged = runCli(['--json', 'webhooks', 'verify', '--secret', secret, '--timestamp', fresh, '--signature', oldSig, '--payload', payload]);
+  const forged = await runCliInProcess(['--json', 'webhooks', 'verify', '--secret', secret, '--timestamp', fresh, '--signature', oldSig, '--payload', payload]);
   t.equal(forged.status, 1, 'a signature for another timestamp: exit 1');
   t.equal(JSON.parse(forged.stdout).valid, false);
 
-  const noSecret = runCli(['--json', 'webhooks', 'verify', '--timestamp', fresh, '--signature', freshSig, '--payload', payload], { env: { ACCT_WEBHOOK_SECRET: '' } });
+  const noSecret = await runCliInProcess(['--json', 'webhooks', 'verify', '--timestamp', fresh, '--signature', freshSig, '--payload', payload], { env: { ACCT_WEBHOOK_SECRET: '' } });
   t.equal(noSecret.status, 2, 'no secret: a usage error');
   t.match(JSON.parse(noSecret.stderr || noSecret.stdout).error, { code: 'validation_error', field: 'secret' });
 
-  t.equal(runCli(['webhooks', 'verify', '--secret', secret, '--timestamp', fresh, '--signature', freshSig, '--payload', payload, '--tolerance', 'soon']).status, 2, 'a bad --tolerance is a usage error');
+  t.equal((await runCliInProcess(['webhooks', 'verify', '--secret', secret, '--timestamp', fresh, '--signature', freshSig, '--payload', payload, '--tolerance', 'soon'])).status, 2, 'a bad --tolerance is a usage error');
 });

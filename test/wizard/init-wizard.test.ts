@@ -5,7 +5,7 @@ import { initWizard, type Prompts } from '../../src/cli/commands/init.js';
 import { listOrganisations } from '../../src/engine/platform/organisations.js';
 import { loadOrganisation } from '../../src/engine/organisation/organisation.js';
 import { Store } from '../../src/store/store.js';
-import { acctBin, childEnv } from '../helpers/index.js';
+import { acctBin, assertDistFresh, childEnv } from '../helpers/index.js';
 
 function canned(answers: unknown[]): Prompts & { asked: string[] } {
   const asked: string[] = [];
@@ -39,6 +39,7 @@ const python = spawnSync('python3', ['--version']).status === 0;
 t.test('acct init in a terminal without flags runs the wizard', { skip: python ? false : 'python3 is needed to drive a pseudo-terminal' }, async (t) => {
   const dir = t.testdir();
   const driver = fileURLToPath(new URL('./drive-init.py', import.meta.url));
+  assertDistFresh();
   const run = spawnSync('python3', [driver, process.execPath, acctBin, '--data', dir, 'init'], { encoding: 'utf8', timeout: 60_000, env: childEnv() });
   t.equal(run.status, 0, run.stdout + run.stderr);
   t.match(run.stdout, /Created Dales Pottery Ltd \([0-9a-f-]{36}\)/);
