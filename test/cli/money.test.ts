@@ -9,6 +9,10 @@ import t, { type Test } from 'tap';
 import { newBooks, runCliInProcess, type CliResult } from '../helpers/index.js';
 import { acctOk, customerOk, noSmtp, row } from '../sales-cli/support.js';
 import { renderData as render } from '../../src/cli/render.js';
+import { moneyTestOf } from '../../src/cli/money-columns.js';
+import { defineOperation } from '../../src/engine/operation.js';
+import { pence } from '../../src/engine/schema.js';
+import { z } from 'zod';
 
 const acct = (dir: string, args: readonly string[]): Promise<CliResult> => runCliInProcess(['--data', dir, ...args], { env: noSmtp });
 
@@ -150,9 +154,30 @@ t.test('acct --help and a money flag\'s help say pounds', async (t) => {
 /** The renderer in-process, without the colours chalk may add under the test runner. */
 const renderData = (data: unknown): string => stripVTControlCharacters(render(data));
 
-t.test('the generic renderer formats money fields by name, never counts', async (t) => {
-  // A webhook endpoint's stats24h.total counts deliveries; an invoice's total is money.
-  const out = renderData({ total: 162000, stats24h: { total: 3 }, balance: { net: -500 }, quantity: 1500, vatRate: 20, paymentTerms: 30, count: 1234 });
+t.test('the generic renderer prints in pounds the fields the output schema marks pence(), never counts', async (t) => {
+  // A webhook-like stats24h.total counts deliveries; an invoice-like total is money: the schema says which.
+  const shown = defineOperation({
+    name: 'probe.get',
+    summary: 'a probe',
+    access: 'public',
+    method: 'GET',
+    path: '/probe',
+    output: z.strictObject({
+      total: pence(),
+      stats24h: z.strictObject({ total: z.number().int() }),
+      balance: z.strictObject({ net: pence() }),
+      quantity: z.number(),
+      vatRate: z.number(),
+      paymentTerms: z.number().int(),
+      count: z.number().int(),
+      amountCredited: pence(),
+      unallocatedCredit: pence(),
+      items: z.array(z.strictObject({ description: z.string(), quantity: z.number(), unitPrice: pence(), lineTotal: pence() })),
+    }),
+    run: () => Promise.reject(new Error('not run')),
+  });
+  const isMoney = moneyTestOf(shown);
+  const out = render({ total: 162000, stats24h: { total: 3 }, balance: { net: -500 }, quantity: 1500, vatRate: 20, paymentTerms: 30, count: 1234 }, undefined, isMoney);
   t.match(out, /^total +1,620\.00 *$/m);
   t.match(out, /^stats24h\.total +3 *$/m);
   t.match(out, /^balance\.net +-5\.00 *$/m);
@@ -161,12 +186,17 @@ t.test('the generic renderer formats money fields by name, never counts', async 
   t.match(out, /^paymentTerms +30 *$/m);
   t.match(out, /^count +1234 *$/m);
   // A list: items of a document, money right-aligned in pounds, counts as they are.
-  const rows = renderData([
-    { description: 'Work', quantity: 3, unitPrice: 45000, lineTotal: 162000 },
-    { description: 'Books', quantity: 2, unitPrice: 1000, lineTotal: 2000 },
-  ]);
+  const rows = render(
+    [
+      { description: 'Work', quantity: 3, unitPrice: 45000, lineTotal: 162000 },
+      { description: 'Books', quantity: 2, unitPrice: 1000, lineTotal: 2000 },
+    ],
+    undefined,
+    isMoney,
+  );
   t.match(rows, /Work +3 +450\.00 +1,620\.00/);
   t.match(rows, /Books +2 +10\.00 +20\.00/);
-  // Fields added by the credit notes work are known as money already.
-  t.match(renderData({ amountCredited: 123456, unallocatedCredit: -500 }), /amountCredited +1,234\.56[\s\S]*unallocatedCredit +-5\.00/);
+  t.match(render({ amountCredited: 123456, unallocatedCredit: -500 }, undefined, isMoney), /amountCredited +1,234\.56[\s\S]*unallocatedCredit +-5\.00/);
+  // Data that is no operation's output has no money.
+  t.match(render({ total: 162000 }), /^total +162000 *$/m);
 });

@@ -11,6 +11,8 @@ import { examplesText, handWritten } from '../help.js';
 import { renderRows } from '../render.js';
 
 const money = (pence: number): string => (pence === 0 ? '' : displayPounds(pence));
+/** The amount columns, already in pounds: right-aligned as money. */
+const moneyColumns = (column: string): boolean => column === 'debit' || column === 'credit' || column === 'balance';
 
 export function addLedger(program: Command): void {
   const doc = handWritten.ledger;
@@ -59,7 +61,7 @@ export function addLedger(program: Command): void {
               credit: displayPounds(ledger.totalCredit),
               balance: displayPounds(ledger.closingBalance),
             },
-          ]),
+          ], moneyColumns),
         );
       });
     });
