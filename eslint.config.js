@@ -2,7 +2,8 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'bench/**', 'coverage/**', '.tap/**', 'test/fixtures/**'] },
+  // Plain JavaScript scripts (bench/, test/client/write-types.mjs) are outside the TypeScript project.
+  { ignores: ['dist/**', 'node_modules/**', 'bench/**', 'coverage/**', '.tap/**', 'test/fixtures/**', '**/*.mjs', '**/*.js'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {

@@ -33,7 +33,7 @@ function probe(seen: Record<string, unknown>[]) {
     },
     output: z.strictObject({ probe: z.boolean() }),
     async run(_ctx, input) {
-      seen.push(input as Record<string, unknown>);
+      seen.push(input);
       return { data: { probe: true } };
     },
   });
@@ -56,7 +56,7 @@ function moneyProbe(seen: Record<string, unknown>[]) {
     },
     output: z.strictObject({ probe: z.boolean() }),
     async run(_ctx, input) {
-      seen.push(input as Record<string, unknown>);
+      seen.push(input);
       return { data: { probe: true } };
     },
   });
@@ -73,6 +73,7 @@ async function runProbe(
   const program = new Command('acct').exitOverride();
   for (const [flag, description] of globalOptionDocs) program.option(flag, description);
   addOperationCommands(program, [make(seen)]);
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- kept only to be put back as it was, and called with process.stdout
   const write = process.stdout.write;
   let printed = '';
   // Only the probe's own output is caught; anything else (tap's stream) goes through.
@@ -82,7 +83,7 @@ async function runProbe(
       return true;
     }
     return (write as (...a: unknown[]) => boolean).call(process.stdout, chunk, ...rest);
-  }) as typeof process.stdout.write;
+  });
   try {
     await program.parseAsync(['node', 'acct', '--data', t.testdir(), '--json', 'probe', 'run', ...args]);
   } finally {

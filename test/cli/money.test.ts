@@ -9,7 +9,7 @@ import t, { type Test } from 'tap';
 import { newBooks, runCliInProcess, type CliResult } from '../helpers/index.js';
 import { acctOk, customerOk, noSmtp, row } from '../sales-cli/support.js';
 import { renderData as render } from '../../src/cli/render.js';
-import { moneyTestOf } from '../../src/cli/money-columns.js';
+import { moneyTestOf, type MoneyTest } from '../../src/cli/money-columns.js';
 import { defineOperation } from '../../src/engine/operation.js';
 import { pence } from '../../src/engine/schema.js';
 import { z } from 'zod';
@@ -152,7 +152,7 @@ t.test('acct --help and a money flag\'s help say pounds', async (t) => {
 });
 
 /** The renderer in-process, without the colours chalk may add under the test runner. */
-const renderData = (data: unknown): string => stripVTControlCharacters(render(data));
+const renderData = (data: unknown, isMoney?: MoneyTest): string => stripVTControlCharacters(render(data, undefined, isMoney));
 
 t.test('the generic renderer prints in pounds the fields the output schema marks pence(), never counts', async (t) => {
   // A webhook-like stats24h.total counts deliveries; an invoice-like total is money: the schema says which.
@@ -177,7 +177,7 @@ t.test('the generic renderer prints in pounds the fields the output schema marks
     run: () => Promise.reject(new Error('not run')),
   });
   const isMoney = moneyTestOf(shown);
-  const out = render({ total: 162000, stats24h: { total: 3 }, balance: { net: -500 }, quantity: 1500, vatRate: 20, paymentTerms: 30, count: 1234 }, undefined, isMoney);
+  const out = renderData({ total: 162000, stats24h: { total: 3 }, balance: { net: -500 }, quantity: 1500, vatRate: 20, paymentTerms: 30, count: 1234 }, isMoney);
   t.match(out, /^total +1,620\.00 *$/m);
   t.match(out, /^stats24h\.total +3 *$/m);
   t.match(out, /^balance\.net +-5\.00 *$/m);
@@ -186,17 +186,16 @@ t.test('the generic renderer prints in pounds the fields the output schema marks
   t.match(out, /^paymentTerms +30 *$/m);
   t.match(out, /^count +1234 *$/m);
   // A list: items of a document, money right-aligned in pounds, counts as they are.
-  const rows = render(
+  const rows = renderData(
     [
       { description: 'Work', quantity: 3, unitPrice: 45000, lineTotal: 162000 },
       { description: 'Books', quantity: 2, unitPrice: 1000, lineTotal: 2000 },
     ],
-    undefined,
     isMoney,
   );
   t.match(rows, /Work +3 +450\.00 +1,620\.00/);
   t.match(rows, /Books +2 +10\.00 +20\.00/);
-  t.match(render({ amountCredited: 123456, unallocatedCredit: -500 }, undefined, isMoney), /amountCredited +1,234\.56[\s\S]*unallocatedCredit +-5\.00/);
+  t.match(renderData({ amountCredited: 123456, unallocatedCredit: -500 }, isMoney), /amountCredited +1,234\.56[\s\S]*unallocatedCredit +-5\.00/);
   // Data that is no operation's output has no money.
-  t.match(render({ total: 162000 }), /^total +162000 *$/m);
+  t.match(renderData({ total: 162000 }), /^total +162000 *$/m);
 });

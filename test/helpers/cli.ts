@@ -182,7 +182,7 @@ function installCapture(): void {
       const callback = typeof encoding === 'function' ? encoding : done;
       if (callback) process.nextTick(callback);
       return true;
-    }) as typeof stream.write;
+    });
   }
 }
 

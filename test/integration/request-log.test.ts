@@ -65,7 +65,7 @@ t.test('live and test requests are logged in their own books; a key without all 
   t.ok(test.some((e) => e['path'] === '/v1/accounts'));
   const live = await api.request('GET', '/v1/request-log');
   t.notOk((live.body.data as { path: string }[]).some((e) => e.path === '/v1/accounts'), 'the live log does not show a test request');
-  const { key } = await createKey(t, api as never, { scopes: ['contacts:read'] });
+  const { key } = await createKey(t, api, { scopes: ['contacts:read'] });
   expectError(t, await api.request('GET', '/v1/request-log', { key }), 403, 'insufficient_scope');
   expectError(t, await api.request('GET', '/v1/request-log', { key: 'sk_live_nope' }), 401, 'unauthorized');
 });

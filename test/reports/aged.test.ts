@@ -253,7 +253,7 @@ t.test('aged creditors: approved bills only, with the same structure; invoices a
       items: [item({ description: 'Supplies', unitPrice: amount, vatRate: 'zero' })],
     });
     if (approve) await approveOk(t, api, b.id);
-    return { id: b.id as string, invoiceNumber: (billNumber ?? null) as string | null };
+    return { id: b.id as string, invoiceNumber: (billNumber ?? null) };
   };
   // Paper: due 2026-11-01, 21 − 1 = 20 days overdue: 1-30; part paid 2,500 of 10,000.
   const p1 = await bill(paper, 'PS-100', 10_000, '2026-10-01', '2026-11-01');

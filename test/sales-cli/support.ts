@@ -46,7 +46,8 @@ export async function startSmtp(t: Test, options: { refuse?: string; hold?: () =
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', async () => {
+      stream.on('end', () => void answer());
+      const answer = async () => {
         await options.hold?.();
         if (options.refuse !== undefined) {
           refused++;
@@ -56,7 +57,7 @@ export async function startSmtp(t: Test, options: { refuse?: string; hold?: () =
         const { mailFrom, rcptTo } = session.envelope;
         messages.push({ mailFrom: mailFrom === false ? false : mailFrom.address, rcptTo: rcptTo.map((r) => r.address), raw: Buffer.concat(chunks) });
         callback();
-      });
+      };
     },
   });
   await new Promise<void>((resolve, reject) => {

@@ -8,7 +8,6 @@
  */
 import assert from 'node:assert/strict';
 import t from 'tap';
-import type { Test } from 'tap';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import type { Api, Books } from '../helpers/index.js';

@@ -22,7 +22,7 @@ async function contactTotal(api: Api, query = ''): Promise<number> {
 
 /** The contact.* rows of the outbox, oldest first. */
 async function contactEvents(books: Books): Promise<{ event: string; payload: Record<string, unknown> }[]> {
-  return (await outbox(books)).filter((e) => e.event.startsWith('contact.')) as { event: string; payload: Record<string, unknown> }[];
+  return (await outbox(books)).filter((e) => e.event.startsWith('contact.'));
 }
 
 /** The names of a list reply's contacts, in order. */
