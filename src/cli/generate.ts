@@ -46,7 +46,8 @@ function describe(prop: JsonSchema, types: Set<string>, pounds: boolean): string
   else if (types.has('integer')) words.push('integer');
   else if (types.has('number')) words.push('number');
   else if (types.has('array')) words.push('comma-separated list');
-  if (prop.default !== undefined) words.push(`default ${pounds && typeof prop.default === 'number' ? formatPounds(prop.default) : JSON.stringify(prop.default)}`);
+  if (prop.default !== undefined)
+    words.push(`default ${pounds && typeof prop.default === 'number' ? formatPounds(prop.default) : JSON.stringify(prop.default)}`);
   return words.join('; ');
 }
 

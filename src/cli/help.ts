@@ -11,7 +11,7 @@ export const groupSummaries: Readonly<Record<string, string>> = {
   accounts: 'The chart of accounts',
   transactions: 'Transactions: record, list, post, reconcile; an account ledger',
   report: 'Reports from posted transactions: tables in pounds, --csv, or --json (pence)',
-  contacts: 'Customers and suppliers: list, create, update, delete; a contact\'s transactions and balance',
+  contacts: "Customers and suppliers: list, create, update, delete; a contact's transactions and balance",
   invoices: 'Sales invoices: create, preview, send (e-mail), pdf, pay, remove a payment, void; the overdue sweep',
   'credit-notes': 'Credit notes against invoices: create (whole, lines or an amount), allocate, refund, void, pdf',
   'supplier-credit-notes': "Suppliers' credit notes against bills: create, allocate, refunds received, void",
@@ -25,7 +25,7 @@ export const groupSummaries: Readonly<Record<string, string>> = {
 /** The one money rule of the command line, stated once in acct --help and near the top of acct(1). */
 export const moneyRule =
   'Money: every amount flag and argument is in pounds (450, 450.00, 1,234.56 or £1,234.56; at most two decimals), ' +
-  'and tables print pounds (1,234.56; --csv plain, 1234.56). JSON is the API\'s integer pence: --json output, --body ' +
+  "and tables print pounds (1,234.56; --csv plain, 1234.56). JSON is the API's integer pence: --json output, --body " +
   'input and import journal files (45000 is £450.00).';
 
 export interface CommandDoc {
@@ -86,7 +86,10 @@ export const handWritten = {
     description:
       'A shortcut for transactions create: each CODE=AMOUNT is a line on the account with that code. Amounts are in ' +
       'pounds (120.00, -144, 1,200.50); inside, as everywhere in acct, they are whole pence. The lines must sum to exactly 0.',
-    examples: ['acct post 2025-03-01 "Office chairs" 5100=120.00 2201=24.00 1200=-144.00', 'acct post 2025-03-31 "Bank charges" 5800=5 1200=-5 --draft --ref MAR'],
+    examples: [
+      'acct post 2025-03-01 "Office chairs" 5100=120.00 2201=24.00 1200=-144.00',
+      'acct post 2025-03-31 "Bank charges" 5800=5 1200=-5 --draft --ref MAR',
+    ],
   },
   ledger: {
     name: 'ledger',
@@ -126,8 +129,8 @@ export const handWritten = {
       'Account names carry their type and code (expenses:5100 Office Expenses for hledger, ' +
       'Expenses:5100-Office-Expenses for beancount); amounts are pounds. With --from, an Opening balances entry on that ' +
       'date carries the asset, liability and equity balances before it and closes earlier income and expenses into ' +
-      '3100 Retained Earnings, so the income statement of the export is acct\'s profit and loss for --from to --to, and ' +
-      'its balances agree with acct\'s on any date in that window.',
+      "3100 Retained Earnings, so the income statement of the export is acct's profit and loss for --from to --to, and " +
+      "its balances agree with acct's on any date in that window.",
     examples: [
       'acct export > books.journal && hledger -f books.journal bs',
       'acct export --format beancount > books.beancount && bean-check books.beancount',

@@ -28,7 +28,8 @@ export function parseItemFlag(value: string, index: number): Record<string, unkn
   }
   const [vatRate, price, quantity] = [parts.pop() as string, parts.pop() as string, parts.pop() as string];
   const number = Number(quantity);
-  if (quantity === '' || !Number.isFinite(number)) throw new AppError('validation_error', `${field}.quantity must be a number, not ${quantity}`, `${field}.quantity`);
+  if (quantity === '' || !Number.isFinite(number))
+    throw new AppError('validation_error', `${field}.quantity must be a number, not ${quantity}`, `${field}.quantity`);
   return {
     description: parts.join(';'),
     quantity: number,

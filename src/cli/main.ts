@@ -19,7 +19,7 @@ import { addWebhooksVerify } from './commands/webhooks-verify.js';
 export const globalOptionDocs = [
   ['--data <dir>', 'data directory (default $ACCT_DATA, else ./acct-data)'],
   ['--org <id>', 'organisation to work on (default: the one chosen with acct use, else the only one)'],
-  ['--test', 'work on the organisation\'s test books instead of the live ones'],
+  ['--test', "work on the organisation's test books instead of the live ones"],
   ['--json', 'print the data as JSON, exactly as the API returns it (amounts in pence)'],
   ['--smtp <url>', 'SMTP server for e-mailing invoices, as smtp://user:pass@host:port (default $ACCT_SMTP_URL)'],
 ] as const;

@@ -15,7 +15,11 @@ import { groupSummaries, handWritten, moneyRule, type CommandDoc } from './help.
 import { globalOptionDocs } from './main.js';
 
 /** Escape text for roff: backslashes, and a leading dot or quote. */
-const esc = (s: string): string => s.replace(/\\/g, '\\e').replace(/-/g, '\\-').replace(/^([.'])/gm, '\\&$1');
+const esc = (s: string): string =>
+  s
+    .replace(/\\/g, '\\e')
+    .replace(/-/g, '\\-')
+    .replace(/^([.'])/gm, '\\&$1');
 
 function handWrittenSection(doc: CommandDoc): string[] {
   return [
@@ -28,15 +32,23 @@ function handWrittenSection(doc: CommandDoc): string[] {
 }
 
 function operationSection(op: Operation): string[] {
-  const args = pathParams(op.path).map((p) => ` ${p.toUpperCase()}`).join('');
+  const args = pathParams(op.path)
+    .map((p) => ` ${p.toUpperCase()}`)
+    .join('');
   const words = [op.cli.group, op.cli.action].filter(Boolean).join(' ');
-  const lines = ['.TP', `.B acct ${esc(words)}${esc(args)}`, `${esc(op.summary)}.`, `(${esc(op.method)} /v1${esc(op.path)}; ${esc(describeAccess(op.access))}.)`];
+  const lines = [
+    '.TP',
+    `.B acct ${esc(words)}${esc(args)}`,
+    `${esc(op.summary)}.`,
+    `(${esc(op.method)} /v1${esc(op.path)}; ${esc(describeAccess(op.access))}.)`,
+  ];
   if (op.description) lines.push(esc(op.description));
   const flags = flagsOf(op);
   if (flags.length > 0 || op.schemas.body) {
     lines.push('.RS');
     for (const f of flags) lines.push('.TP', `.B ${esc(f.flag)}`, esc(f.description || f.field));
-    if (op.schemas.body) lines.push('.TP', '.B \\-\\-body JSON|@FILE|\\-', 'The request body as JSON, amounts in the API\'s integer pence; flags override its fields.');
+    if (op.schemas.body)
+      lines.push('.TP', '.B \\-\\-body JSON|@FILE|\\-', "The request body as JSON, amounts in the API's integer pence; flags override its fields.");
     lines.push('.RE');
   }
   return lines;
@@ -71,11 +83,7 @@ export function renderAcct1(): string {
     'Print the version.',
     '.SH COMMANDS',
     ...Object.values(handWritten).flatMap(handWrittenSection),
-    ...groups.flatMap((g) => [
-      `.SS ${esc(g)}`,
-      esc(groupSummaries[g] ?? ''),
-      ...operations.filter((o) => o.cli.group === g).flatMap(operationSection),
-    ]),
+    ...groups.flatMap((g) => [`.SS ${esc(g)}`, esc(groupSummaries[g] ?? ''), ...operations.filter((o) => o.cli.group === g).flatMap(operationSection)]),
     '.SH OUTPUT',
     'Without \\-\\-json, results print as tables. With \\-\\-json, standard output holds exactly the',
     'data member the API would return. Errors print their code and message on standard error',
@@ -84,9 +92,7 @@ export function renderAcct1(): string {
     '.TP',
     '.B 0',
     'Success.',
-    ...[...exitCodes.entries()]
-      .sort(([a], [b]) => a - b)
-      .flatMap(([exit, codes]) => ['.TP', `.B ${exit}`, esc(codes.join(', '))]),
+    ...[...exitCodes.entries()].sort(([a], [b]) => a - b).flatMap(([exit, codes]) => ['.TP', `.B ${exit}`, esc(codes.join(', '))]),
     '.SH ENVIRONMENT',
     '.TP',
     '.B ACCT_DATA',

@@ -47,9 +47,7 @@ export function renderRows(rows: readonly Row[], isMoney: MoneyTest = noMoney): 
 }
 
 function flatten(record: Row, prefix = ''): [string, unknown][] {
-  return Object.entries(record).flatMap(([k, v]): [string, unknown][] =>
-    isRecord(v) ? flatten(v, `${prefix}${k}.`) : [[`${prefix}${k}`, v]],
-  );
+  return Object.entries(record).flatMap(([k, v]): [string, unknown][] => (isRecord(v) ? flatten(v, `${prefix}${k}.`) : [[`${prefix}${k}`, v]]));
 }
 
 /** A record as a two-column table, nested objects flattened as a.b. */

@@ -102,4 +102,3 @@ export async function serve(globals: GlobalOptions, options: ServeOptions, prepa
     } else reportError(e, globals.json === true);
   }
 }
-

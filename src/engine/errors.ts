@@ -59,5 +59,4 @@ export class AppError extends Error {
   }
 }
 
-export const notFound = (what: string, id: string): AppError =>
-  new AppError('not_found', `${what} ${id} not found`);
+export const notFound = (what: string, id: string): AppError => new AppError('not_found', `${what} ${id} not found`);

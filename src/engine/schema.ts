@@ -57,8 +57,7 @@ function penceBound(issue: z.core.$ZodRawIssue): string | undefined {
 export const pence = () => z.number({ error: penceBound }).int().meta({ 'x-unit': 'pence' });
 
 /** A month and day (MM-DD) on which a year can start. */
-export const monthDay = () =>
-  z.string().refine(isMonthDay, { message: 'must be a month and day as MM-DD, for example 04-06' });
+export const monthDay = () => z.string().refine(isMonthDay, { message: 'must be a month and day as MM-DD, for example 04-06' });
 
 /** Optional text where an empty string or null clears the value (stored as null). */
 export function clearableText(max: number) {

@@ -57,8 +57,7 @@ async function principalOf(req: IncomingMessage, store: Store): Promise<Principa
 export function createApp(options: AppOptions): Polka {
   const { store, clock } = options;
   const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
-  const logError =
-    options.logError ?? ((e: AppError) => console.error(`internal error: ${e.cause instanceof Error ? e.cause.stack : String(e.cause)}`));
+  const logError = options.logError ?? ((e: AppError) => console.error(`internal error: ${e.cause instanceof Error ? e.cause.stack : String(e.cause)}`));
 
   /** Answer a failure; the error member sent. */
   const fail = (res: Parameters<typeof sendError>[0], e: unknown) => {
@@ -121,7 +120,14 @@ export function createApp(options: AppOptions): Polka {
       if (principal) await limit(op, principal);
       const body = op.schemas.body ? await readJsonBody(req, bodyLimit) : undefined;
       const input = parseOperationInput(op, { params: req.params, query: req.query, body });
-      const ctx: Ctx = { clock, store, platform: store.platform, principal, mailer: options.mailer ?? null, webhookPolicy: options.webhookPolicy ?? strictPolicy };
+      const ctx: Ctx = {
+        clock,
+        store,
+        platform: store.platform,
+        principal,
+        mailer: options.mailer ?? null,
+        webhookPolicy: options.webhookPolicy ?? strictPolicy,
+      };
       idempotencyKey = op.method !== 'GET' && principal ? idempotencyKeyOf(req.headers[idempotencyHeader]) : undefined;
       if (idempotencyKey !== undefined) {
         const path = req.path.replace(/^\/api\/v1/, '/v1');

@@ -50,8 +50,7 @@ export function contractIssues(op: Operation, status: number, body: unknown): st
   return issues;
 }
 
-const templateOf = (path: string): RegExp =>
-  new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}$`);
+const templateOf = (path: string): RegExp => new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}$`);
 
 /** The operation a request reached, as the router finds it (static routes before parameterised ones). */
 export function operationAt(operations: readonly Operation[], method: string, url: string): Operation | undefined {

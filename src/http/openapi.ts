@@ -69,9 +69,7 @@ export function openApiDocument(operations: readonly Operation[]) {
       security: security(op),
       'x-scope': op.access,
       parameters: parameters(op),
-      ...(op.schemas.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(op.schemas.body) } } } }
-        : {}),
+      ...(op.schemas.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(op.schemas.body) } } } } : {}),
       responses: {
         [String(op.status)]: op.produces
           ? { description: 'The document', content: { [op.produces]: { schema: { type: 'string', contentMediaType: op.produces } } } }

@@ -12,10 +12,7 @@ export function formatMoney(pence: number, currency = 'GBP'): string {
   return `${sign}${symbol}${whole}.${fraction}`;
 }
 
-const months = [
-  'January', 'February', 'March', 'April', 'May', 'June',
-  'July', 'August', 'September', 'October', 'November', 'December',
-] as const;
+const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'] as const;
 
 /** "2026-11-21" → "21 November 2026", read from the string itself so no time zone can move the day. */
 export function formatDate(date: string): string {

@@ -63,10 +63,7 @@ const banners: Readonly<Record<string, { readonly text: string; readonly color: 
 
 function header(data: InvoicePdfData): Content {
   const org = data.organisation;
-  const seller: Content[] = [
-    { text: org.name, style: 'seller' },
-    ...address(org).map((line) => ({ text: line })),
-  ];
+  const seller: Content[] = [{ text: org.name, style: 'seller' }, ...address(org).map((line) => ({ text: line }))];
   if (org.email) seller.push({ text: `Email: ${org.email}` });
   if (org.phone) seller.push({ text: `Telephone: ${org.phone}` });
   if (org.vat_scheme !== 'not_registered' && org.vat_number) {
@@ -106,7 +103,10 @@ function address(a: AddressFields): string[] {
 
 function parties(data: InvoicePdfData, registered: boolean): Content {
   const { contact, invoice } = data;
-  const billTo: Content[] = [{ text: data.creditNote ? 'Customer' : 'Bill to', bold: true }, { text: contact.name, bold: true }];
+  const billTo: Content[] = [
+    { text: data.creditNote ? 'Customer' : 'Bill to', bold: true },
+    { text: contact.name, bold: true },
+  ];
   if (contact.company && contact.company !== contact.name) billTo.push({ text: contact.company });
   billTo.push(...address(contact).map((line) => ({ text: line })));
   if (contact.vat_number) billTo.push({ text: `VAT registration number: ${contact.vat_number}` });
@@ -150,11 +150,7 @@ function linesTable(data: InvoicePdfData, registered: boolean): Content {
   else header.push(head('Amount'));
 
   const rows = data.invoice.items.map((line): TableCell[] => {
-    const row: TableCell[] = [
-      { text: line.description },
-      { text: formatQuantity(line.quantity), alignment: 'right' },
-      money(line.unitPrice),
-    ];
+    const row: TableCell[] = [{ text: line.description }, { text: formatQuantity(line.quantity), alignment: 'right' }, money(line.unitPrice)];
     if (registered) row.push({ text: rateLabel(line), alignment: 'right' }, money(line.netAmount), money(line.vatAmount));
     else row.push(money(line.netAmount));
     return row;
@@ -180,7 +176,10 @@ function totals(data: InvoicePdfData, registered: boolean): Content {
     rows.push([{ text: 'VAT' }, { text: money(invoice.vatAmount), alignment: 'right' }]);
   }
   const note = data.creditNote;
-  rows.push([{ text: note ? 'Total credit' : 'Total', bold: true }, { text: money(invoice.total), alignment: 'right', bold: true }]);
+  rows.push([
+    { text: note ? 'Total credit' : 'Total', bold: true },
+    { text: money(invoice.total), alignment: 'right', bold: true },
+  ]);
   if (note) {
     if (note.allocated > 0) rows.push([{ text: 'Set against invoices' }, { text: money(note.allocated), alignment: 'right' }]);
     if (note.refunded > 0) rows.push([{ text: 'Refunded' }, { text: money(note.refunded), alignment: 'right' }]);
@@ -230,10 +229,7 @@ function vatSummary(data: InvoicePdfData): Content {
         table: {
           headerRows: 1,
           widths: [60, 70, 60],
-          body: [
-            [head('VAT rate', false), head('Net'), head('VAT')],
-            ...ordered.map((r): TableCell[] => [{ text: r.label }, money(r.net), money(r.vat)]),
-          ],
+          body: [[head('VAT rate', false), head('Net'), head('VAT')], ...ordered.map((r): TableCell[] => [{ text: r.label }, money(r.net), money(r.vat)])],
         },
       },
     ],

@@ -10,8 +10,7 @@ export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv 
 
 export const platformFile = (dataDir: string): string => path.join(dataDir, 'platform.sqlite');
 export const orgDir = (dataDir: string, orgId: string): string => path.join(dataDir, 'orgs', orgId);
-export const orgFile = (dataDir: string, orgId: string, mode: Mode): string =>
-  path.join(orgDir(dataDir, orgId), `${mode}.sqlite`);
+export const orgFile = (dataDir: string, orgId: string, mode: Mode): string => path.join(orgDir(dataDir, orgId), `${mode}.sqlite`);
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

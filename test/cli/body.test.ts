@@ -27,7 +27,9 @@ t.test('--body @file.json reads the body from a file', async (t) => {
 t.test('--body - reads the body from standard input', async (t) => {
   const { dir } = await books(t);
   // End to end: standard input is the process's own.
-  const piped = runCliJson(['--data', dir, '--json', 'organisation', 'update', '--body', '-'], { input: '{"name":"From Stdin Ltd","region":"West Yorkshire"}\n' });
+  const piped = runCliJson(['--data', dir, '--json', 'organisation', 'update', '--body', '-'], {
+    input: '{"name":"From Stdin Ltd","region":"West Yorkshire"}\n',
+  });
   t.equal(piped.status, 0, piped.stderr);
   const updated = piped.data as { name: string; address: unknown };
   t.equal(updated.name, 'From Stdin Ltd');
@@ -50,7 +52,9 @@ t.test('a body is typed JSON: a string where a number belongs is invalid_type', 
   const r = await runCliInProcess(['--data', dir, '--json', 'settings', 'update', '--body', '{"invoiceNextNumber":"42"}']);
   t.equal(r.status, 2);
   t.equal(r.stdout, '');
-  t.strictSame(JSON.parse(r.stderr), { error: { code: 'invalid_type', message: 'invoiceNextNumber must be a number, not string', field: 'invoiceNextNumber' } });
+  t.strictSame(JSON.parse(r.stderr), {
+    error: { code: 'invalid_type', message: 'invoiceNextNumber must be a number, not string', field: 'invoiceNextNumber' },
+  });
 });
 
 t.test('a malformed --body is a validation_error and changes nothing', async (t) => {
@@ -86,7 +90,7 @@ t.test('--body must be a JSON object, and a file that cannot be read is a valida
   t.match(error.message, `cannot read ${missing}`);
 });
 
-t.test('the body is validated like the API\'s: unknown fields and the nested address are refused', async (t) => {
+t.test("the body is validated like the API's: unknown fields and the nested address are refused", async (t) => {
   const { dir } = await books(t);
   const unknown = await runCliInProcess(['--data', dir, '--json', 'organisation', 'update', '--body', '{"nickname":"Acme"}']);
   t.equal(unknown.status, 2);

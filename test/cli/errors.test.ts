@@ -37,7 +37,9 @@ t.test('a flag of the wrong type is invalid_type, exit 2', async (t) => {
 
   const json = await runCliInProcess(['--data', dir, '--json', 'settings', 'update', '--invoice-next-number', 'forty-two']);
   t.equal(json.status, 2);
-  t.strictSame(JSON.parse(json.stderr), { error: { code: 'invalid_type', message: 'invoiceNextNumber must be a number, not string', field: 'invoiceNextNumber' } });
+  t.strictSame(JSON.parse(json.stderr), {
+    error: { code: 'invalid_type', message: 'invoiceNextNumber must be a number, not string', field: 'invoiceNextNumber' },
+  });
   t.equal((await acctJson(t, dir, ['settings', 'get'])).invoiceNextNumber, 1, 'nothing changed');
 });
 

@@ -77,13 +77,13 @@ async function runProbe(
   const write = process.stdout.write;
   let printed = '';
   // Only the probe's own output is caught; anything else (tap's stream) goes through.
-  process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
+  process.stdout.write = (chunk: unknown, ...rest: unknown[]) => {
     if (typeof chunk === 'string' && chunk.includes('"probe"')) {
       printed += chunk;
       return true;
     }
     return (write as (...a: unknown[]) => boolean).call(process.stdout, chunk, ...rest);
-  });
+  };
   try {
     await program.parseAsync(['node', 'acct', '--data', t.testdir(), '--json', 'probe', 'run', ...args]);
   } finally {
@@ -102,7 +102,14 @@ t.test('the flags of an operation are its fields in kebab-case; objects and rese
   t.equal(kebab('flat'), 'flat');
   t.strictSame(
     flagsOf(probe([])).map((f) => `${f.part} ${f.flag}`),
-    ['query --as-of <value>', 'query --flat [bool]', 'body --account-type <value>', 'body --include-archived [bool]', 'body --count <value>', 'body --tags <value>'],
+    [
+      'query --as-of <value>',
+      'query --flat [bool]',
+      'body --account-type <value>',
+      'body --include-archived [bool]',
+      'body --count <value>',
+      'body --tags <value>',
+    ],
   );
 });
 
@@ -180,6 +187,8 @@ t.test('a money flag with more than two decimals, or not an amount, reaches no o
   ];
   for (const [args, field] of cases) {
     t.equal(await runProbe(t, args, moneyProbe, 2), undefined, args.join(' '));
-    t.match(JSON.parse(printed.pop() ?? '{}'), { error: { code: 'validation_error', field, message: `${field} must be an amount in pounds such as 120.00, not ${args[1]}` } });
+    t.match(JSON.parse(printed.pop() ?? '{}'), {
+      error: { code: 'validation_error', field, message: `${field} must be an amount in pounds such as 120.00, not ${args[1]}` },
+    });
   }
 });

@@ -29,7 +29,7 @@ t.test('init creates platform.sqlite and orgs/<uuid>/live.sqlite and test.sqlite
   t.same(fs.readdirSync(path.join(dir, 'orgs')), [organisationId], 'one organisation folder, named by its id');
 });
 
-t.test('the printed keys are the organisation\'s live and test keys, with all scopes; a company\'s year starts on 1 April', async (t) => {
+t.test("the printed keys are the organisation's live and test keys, with all scopes; a company's year starts on 1 April", async (t) => {
   const dir = t.testdir();
   const { apiKey, testApiKey } = await init(t, dir);
   const live = await acctJson(t, dir, ['keys', 'list']);
@@ -39,7 +39,7 @@ t.test('the printed keys are the organisation\'s live and test keys, with all sc
   t.equal(live[0].prefix, apiKey.slice(0, 8));
   t.equal(live[0].keyPreview, `${apiKey.slice(0, 8)}…${apiKey.slice(-4)}`);
   t.equal(live[0].scopes.length, 17);
-  t.equal((await acctJson(t, dir, ['settings', 'get'])).fiscalYearStart, '04-01', 'a company\'s year starts on 1 April');
+  t.equal((await acctJson(t, dir, ['settings', 'get'])).fiscalYearStart, '04-01', "a company's year starts on 1 April");
   const test = await acctJson(t, dir, ['--test', 'keys', 'list']);
   t.equal(test.length, 1);
   t.equal(test[0].name, 'Default test key');
@@ -56,7 +56,7 @@ t.test('init records the name, business type, VAT scheme and default fiscal year
   t.equal(org.settings.vatScheme, 'not_registered');
   t.equal(org.settings.vatRegistered, false);
   t.equal(org.settings.vatFlatRatePercent, null);
-  t.equal(org.settings.fiscalYearStart, '04-06', 'a sole trader\'s year starts on 6 April');
+  t.equal(org.settings.fiscalYearStart, '04-06', "a sole trader's year starts on 6 April");
 });
 
 t.test('init --vat-scheme flat_rate --flat-rate-percent N stores the percentage', async (t) => {
@@ -128,7 +128,20 @@ t.test('init refuses a flat rate percentage outside the flat_rate scheme, and on
   const r = await runCliInProcess(['--data', dir, 'init', ...companyFlags, '--flat-rate-percent', '5', '--yes']);
   t.equal(r.status, 2);
   t.equal(r.stderr, 'error validation_error: a flat rate percentage applies only to the flat_rate scheme (field vatFlatRatePercent)\n');
-  const nan = await runCliInProcess(['--data', dir, 'init', '--name', 'F', '--business-type', 'sole_trader', '--vat-scheme', 'flat_rate', '--flat-rate-percent', 'abc', '--yes']);
+  const nan = await runCliInProcess([
+    '--data',
+    dir,
+    'init',
+    '--name',
+    'F',
+    '--business-type',
+    'sole_trader',
+    '--vat-scheme',
+    'flat_rate',
+    '--flat-rate-percent',
+    'abc',
+    '--yes',
+  ]);
   t.equal(nan.status, 2);
   t.equal(nan.stderr, 'error invalid_type: vatFlatRatePercent must be a number, not string (field vatFlatRatePercent)\n');
 });

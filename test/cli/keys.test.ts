@@ -33,7 +33,10 @@ t.test('keys list never prints a key', async (t) => {
   const json = await runCliInProcess(['--data', dir, '--json', 'keys', 'list']);
   t.equal(json.status, 0);
   const listed = JSON.parse(json.stdout);
-  t.strictSame(listed.map((k: { name: string }) => k.name), ['CI', 'Default live key']);
+  t.strictSame(
+    listed.map((k: { name: string }) => k.name),
+    ['CI', 'Default live key'],
+  );
   for (const k of listed) t.notOk('key' in k, `${k.name}: no key field`);
   t.notMatch(json.stdout, /sk_live_[0-9A-Za-z]{32}/, 'no full key in the JSON');
   t.notOk(json.stdout.includes(created.key.slice(8)));
@@ -94,8 +97,15 @@ t.test('--test keys create makes an sk_test_ key that only the test books know',
   const created = await acctJson(t, dir, ['--test', 'keys', 'create', '--name', 'Sandbox']);
   t.match(created.key, testKeyShape);
   t.equal(created.mode, 'test');
-  t.strictSame((await acctJson(t, dir, ['--test', 'keys', 'list'])).map((k: { name: string }) => k.name), ['Sandbox', 'Default test key']);
-  t.strictSame((await acctJson(t, dir, ['keys', 'list'])).map((k: { name: string }) => k.name), ['Default live key'], 'not among the live keys');
+  t.strictSame(
+    (await acctJson(t, dir, ['--test', 'keys', 'list'])).map((k: { name: string }) => k.name),
+    ['Sandbox', 'Default test key'],
+  );
+  t.strictSame(
+    (await acctJson(t, dir, ['keys', 'list'])).map((k: { name: string }) => k.name),
+    ['Default live key'],
+    'not among the live keys',
+  );
 
   const live = await runCliInProcess(['--data', dir, 'keys', 'revoke', created.id]);
   t.equal(live.status, 3, 'a test key is not found among the live keys');
@@ -120,5 +130,9 @@ t.test('keys refuse unknown scopes, unknown ids and malformed ids', async (t) =>
   const malformed = await runCliInProcess(['--data', dir, 'keys', 'revoke', 'sk_live_x']);
   t.equal(malformed.status, 2);
   t.equal(malformed.stderr, 'error invalid_id: id must be an id starting key_ (field id)\n');
-  t.strictSame((await acctJson(t, dir, ['keys', 'list'])).map((k: { name: string }) => k.name), ['Default live key'], 'no key was made');
+  t.strictSame(
+    (await acctJson(t, dir, ['keys', 'list'])).map((k: { name: string }) => k.name),
+    ['Default live key'],
+    'no key was made',
+  );
 });

@@ -12,13 +12,13 @@ const op = (name: string) => {
   return found;
 };
 
-t.test('an invoice: amounts are money, counts and rates are not; a list\'s records are named by their own fields', async (t) => {
+t.test("an invoice: amounts are money, counts and rates are not; a list's records are named by their own fields", async (t) => {
   const invoice = moneyTestOf(op('invoices.get'));
   for (const field of ['total', 'subtotal', 'vatAmount', 'amountDue', 'unitPrice', 'lineTotal']) t.ok(invoice(field), field);
   for (const field of ['quantity', 'vatRate', 'invoiceNumber', 'status']) t.notOk(invoice(field), field);
 });
 
-t.test('a webhook\'s stats24h.total is a count, not pence', async (t) => {
+t.test("a webhook's stats24h.total is a count, not pence", async (t) => {
   const hooks = moneyTestOf(op('webhooks.list'));
   t.notOk(hooks('stats24h.total'));
   t.notOk(hooks('total'));

@@ -143,7 +143,7 @@ t.test('acct post speaks pounds: its output table and its balance error', async 
   t.match(await acctOk(t, dir, ['transactions', 'list']), [{ totalDebit: 123456 }], '--json stays pence');
 });
 
-t.test('acct --help and a money flag\'s help say pounds', async (t) => {
+t.test("acct --help and a money flag's help say pounds", async (t) => {
   const top = await runCliInProcess(['--help']);
   t.match(top.stdout, 'Money: every amount flag and argument is in pounds');
   t.match(top.stdout, '--json output, --body');
@@ -177,7 +177,10 @@ t.test('the generic renderer prints in pounds the fields the output schema marks
     run: () => Promise.reject(new Error('not run')),
   });
   const isMoney = moneyTestOf(shown);
-  const out = renderData({ total: 162000, stats24h: { total: 3 }, balance: { net: -500 }, quantity: 1500, vatRate: 20, paymentTerms: 30, count: 1234 }, isMoney);
+  const out = renderData(
+    { total: 162000, stats24h: { total: 3 }, balance: { net: -500 }, quantity: 1500, vatRate: 20, paymentTerms: 30, count: 1234 },
+    isMoney,
+  );
   t.match(out, /^total +1,620\.00 *$/m);
   t.match(out, /^stats24h\.total +3 *$/m);
   t.match(out, /^balance\.net +-5\.00 *$/m);

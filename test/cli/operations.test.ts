@@ -6,11 +6,16 @@ import { runCliInProcess } from '../helpers/index.js';
 t.test('settings update takes each field as a kebab-case flag, typed as the API types it', async (t) => {
   const { dir } = await books(t);
   const updated = await acctJson(t, dir, [
-    'settings', 'update',
-    '--invoice-prefix', 'ACME-',
-    '--invoice-next-number', '42',
-    '--vat-scheme', 'flat_rate',
-    '--vat-flat-rate-percent', '16.5',
+    'settings',
+    'update',
+    '--invoice-prefix',
+    'ACME-',
+    '--invoice-next-number',
+    '42',
+    '--vat-scheme',
+    'flat_rate',
+    '--vat-flat-rate-percent',
+    '16.5',
   ]);
   const expected = {
     currency: 'GBP',
@@ -34,16 +39,26 @@ t.test('settings update takes each field as a kebab-case flag, typed as the API 
 t.test('the other settings flags, and leaving flat_rate clears the percentage', async (t) => {
   const { dir } = await books(t, { name: 'Flat Co', businessType: 'sole_trader', vatScheme: 'flat_rate', vatFlatRatePercent: 12.5 });
   await acctJson(t, dir, [
-    'settings', 'update',
-    '--currency', 'EUR',
-    '--fiscal-year-start', '01-01',
-    '--quote-prefix', 'Q/',
-    '--quote-next-number', '100',
-    '--default-payment-terms', '14',
-    '--quote-validity-days', '60',
-    '--credit-note-prefix', 'CR/',
-    '--credit-note-next-number', '7',
-    '--vat-scheme', 'standard',
+    'settings',
+    'update',
+    '--currency',
+    'EUR',
+    '--fiscal-year-start',
+    '01-01',
+    '--quote-prefix',
+    'Q/',
+    '--quote-next-number',
+    '100',
+    '--default-payment-terms',
+    '14',
+    '--quote-validity-days',
+    '60',
+    '--credit-note-prefix',
+    'CR/',
+    '--credit-note-next-number',
+    '7',
+    '--vat-scheme',
+    'standard',
   ]);
   t.strictSame(await acctJson(t, dir, ['settings', 'get']), {
     currency: 'EUR',
@@ -64,7 +79,16 @@ t.test('the other settings flags, and leaving flat_rate clears the percentage', 
 
 t.test('organisation update takes the flat address fields as flags', async (t) => {
   const { dir } = await books(t);
-  const updated = await acctJson(t, dir, ['organisation', 'update', '--address-line1', '1 High St', '--postal-code', 'LS1 1AA', '--company-number', '01234567']);
+  const updated = await acctJson(t, dir, [
+    'organisation',
+    'update',
+    '--address-line1',
+    '1 High St',
+    '--postal-code',
+    'LS1 1AA',
+    '--company-number',
+    '01234567',
+  ]);
   t.strictSame(updated.address, { line1: '1 High St', line2: null, city: null, region: null, postalCode: 'LS1 1AA', country: 'GB' });
   const org = await acctJson(t, dir, ['organisation', 'get']);
   t.strictSame(org.address, { line1: '1 High St', line2: null, city: null, region: null, postalCode: 'LS1 1AA', country: 'GB' });
@@ -80,10 +104,16 @@ t.test('keys list --limit and --page page through the keys, newest first', async
   const { dir } = await books(t);
   const created = await acctJson(t, dir, ['keys', 'create', '--name', 'CI']);
   const first = await acctJson(t, dir, ['keys', 'list', '--limit', '1', '--page', '1']);
-  t.strictSame(first.map((k: { name: string }) => k.name), ['CI']);
+  t.strictSame(
+    first.map((k: { name: string }) => k.name),
+    ['CI'],
+  );
   t.equal(first[0].id, created.id);
   const second = await acctJson(t, dir, ['keys', 'list', '--limit', '1', '--page', '2']);
-  t.strictSame(second.map((k: { name: string }) => k.name), ['Default live key']);
+  t.strictSame(
+    second.map((k: { name: string }) => k.name),
+    ['Default live key'],
+  );
   t.strictSame(await acctJson(t, dir, ['keys', 'list', '--limit', '1', '--page', '3']), []);
 
   const human = await runCliInProcess(['--data', dir, 'keys', 'list', '--limit', '1', '--page', '2']);
@@ -96,7 +126,19 @@ t.test('keys list --limit and --page page through the keys, newest first', async
 t.test('--help of a generated command lists its kebab-case flags', async (t) => {
   const settings = await runCliInProcess(['settings', 'update', '--help']);
   t.equal(settings.status, 0);
-  for (const flag of ['--currency', '--vat-scheme', '--vat-flat-rate-percent', '--fiscal-year-start', '--invoice-prefix', '--invoice-next-number', '--quote-prefix', '--quote-next-number', '--default-payment-terms', '--quote-validity-days', '--body']) {
+  for (const flag of [
+    '--currency',
+    '--vat-scheme',
+    '--vat-flat-rate-percent',
+    '--fiscal-year-start',
+    '--invoice-prefix',
+    '--invoice-next-number',
+    '--quote-prefix',
+    '--quote-next-number',
+    '--default-payment-terms',
+    '--quote-validity-days',
+    '--body',
+  ]) {
     t.match(settings.stdout, new RegExp(`\\s${flag} <`), flag);
   }
   const org = await runCliInProcess(['organisation', 'update', '--help']);

@@ -33,7 +33,8 @@ t.test('acct --help lists every group with its own summary', async (t) => {
 t.test('a group named on the command line is built whole: its help, its flags, its commands', async (t) => {
   const help = runCli(['contacts', '--help']);
   t.equal(help.status, 0);
-  for (const op of operations.filter((o) => o.cli.group === 'contacts')) t.match(help.stdout, new RegExp(`^  ${op.cli.action}\\b`, 'm'), `contacts ${op.cli.action}`);
+  for (const op of operations.filter((o) => o.cli.group === 'contacts'))
+    t.match(help.stdout, new RegExp(`^  ${op.cli.action}\\b`, 'm'), `contacts ${op.cli.action}`);
   const full = await runCliInProcess(['help', 'invoices']);
   t.match(full.stdout, /^ {2}create\b/m, 'acct help GROUP lists its commands too');
 
@@ -58,7 +59,10 @@ t.test('output piped into a reader that stops early ends quietly', async (t) => 
   const { spawnSync } = await import('node:child_process');
   const { acctBin, assertDistFresh, childEnv } = await import('../helpers/index.js');
   assertDistFresh();
-  const r = spawnSync('sh', ['-c', `env -u NODE_OPTIONS "${process.execPath}" "${acctBin}" contacts create --help | head -1`], { env: childEnv(), encoding: 'utf8' });
+  const r = spawnSync('sh', ['-c', `env -u NODE_OPTIONS "${process.execPath}" "${acctBin}" contacts create --help | head -1`], {
+    env: childEnv(),
+    encoding: 'utf8',
+  });
   t.equal(r.stdout, 'Usage: acct contacts create [options]\n', r.stderr);
   t.equal(r.stderr, '', 'no EPIPE stack');
 });

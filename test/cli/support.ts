@@ -15,7 +15,11 @@ export const liveKeyShape = /^sk_live_[0-9A-Za-z]{32}$/;
 export const testKeyShape = /^sk_test_[0-9A-Za-z]{32}$/;
 
 /** `acct --data DIR init … --yes --json` (in-process) with a limited company on the standard scheme unless told otherwise. */
-export async function init(t: Test, dir: string, extra: readonly string[] = ['--name', 'Acme Widgets Ltd', '--business-type', 'limited_company', '--vat-scheme', 'standard']): Promise<Created> {
+export async function init(
+  t: Test,
+  dir: string,
+  extra: readonly string[] = ['--name', 'Acme Widgets Ltd', '--business-type', 'limited_company', '--vat-scheme', 'standard'],
+): Promise<Created> {
   const r = await runCliInProcess(['--data', dir, 'init', ...extra, '--yes', '--json']);
   if (r.status !== 0) t.fail(`init failed (${r.status}): ${r.stderr}`);
   return JSON.parse(r.stdout) as Created;

@@ -24,7 +24,10 @@ t.test('typed calls to operations of each area', async (t) => {
     headers: { authorization: `Bearer ${books.apiKey}` },
     fetch: async (request: Request) => {
       const res = await fetch(request);
-      const body: unknown = await res.clone().json().catch(() => undefined);
+      const body: unknown = await res
+        .clone()
+        .json()
+        .catch(() => undefined);
       checkContract(t, request.method, new URL(request.url).pathname, res, body);
       return res;
     },

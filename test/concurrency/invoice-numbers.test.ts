@@ -19,7 +19,9 @@ t.test('200 invoices created by parallel requests get INV-0001..INV-0200, each o
   const statuses: number[] = [];
   for (let batch = 0; batch < 4; batch++) {
     const replies = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => createInvoice(api, contactId, { reference: `B${batch}-${i}`, items: [{ description: 'Unit', quantity: 1, unitPrice: 1000 + i, vatRate: 'standard' }] })),
+      Array.from({ length: 50 }, (_, i) =>
+        createInvoice(api, contactId, { reference: `B${batch}-${i}`, items: [{ description: 'Unit', quantity: 1, unitPrice: 1000 + i, vatRate: 'standard' }] }),
+      ),
     );
     for (const r of replies) {
       statuses.push(r.status);
@@ -49,7 +51,9 @@ t.test('two servers over the same data directory, 100 requests each at once, sti
   const numbers: string[] = [];
   for (let batch = 0; batch < 4; batch++) {
     const replies = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => createInvoice(i % 2 === 0 ? api : second, contactId, { items: [{ description: 'Unit', quantity: 1, unitPrice: 500, vatRate: 'zero' }] })),
+      Array.from({ length: 50 }, (_, i) =>
+        createInvoice(i % 2 === 0 ? api : second, contactId, { items: [{ description: 'Unit', quantity: 1, unitPrice: 500, vatRate: 'zero' }] }),
+      ),
     );
     for (const r of replies) {
       t.equal(r.status, 201, `created: ${JSON.stringify(r.body?.error ?? '')}`);

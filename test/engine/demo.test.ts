@@ -16,7 +16,10 @@ t.test('the demo organisation is made once, with four months of balanced trading
   t.ok(txns.length >= 30, `${txns.length} transactions`);
   t.equal(txns[0]?.date, '2026-07-24', 'it starts 120 days back');
   t.equal(txns[0]?.description, 'Capital introduced by the directors');
-  t.ok(txns.every((x) => x.date <= '2026-11-21'), 'nothing in the future');
+  t.ok(
+    txns.every((x) => x.date <= '2026-11-21'),
+    'nothing in the future',
+  );
   t.same(
     txns.filter((x) => x.status === 'draft').map((x) => [x.date, x.description]),
     [
@@ -25,9 +28,19 @@ t.test('the demo organisation is made once, with four months of balanced trading
     ],
     'a draft invoice and a card payment to categorise',
   );
-  t.ok(txns.some((x) => x.is_reconciled === 1), 'older bank lines are reconciled');
-  t.ok(txns.filter((x) => x.is_reconciled === 1).every((x) => x.date < '2026-10-22'), 'only those over a month old');
-  const sum = await db.selectFrom('lines').where('posted', '=', 1).select((eb) => eb.fn.sum<number>('amount').as('s')).executeTakeFirstOrThrow();
+  t.ok(
+    txns.some((x) => x.is_reconciled === 1),
+    'older bank lines are reconciled',
+  );
+  t.ok(
+    txns.filter((x) => x.is_reconciled === 1).every((x) => x.date < '2026-10-22'),
+    'only those over a month old',
+  );
+  const sum = await db
+    .selectFrom('lines')
+    .where('posted', '=', 1)
+    .select((eb) => eb.fn.sum<number>('amount').as('s'))
+    .executeTakeFirstOrThrow();
   t.equal(Number(sum.s), 0, 'the posted ledger balances');
   const rent = txns.filter((x) => x.description === 'Workshop rent, Calder Works');
   t.same(

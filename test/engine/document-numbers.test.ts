@@ -25,7 +25,14 @@ t.test('invoices, quotes and credit notes are numbered from their own prefix and
   const books = await newBooks(t, { clock: '2026-11-21T10:00:00Z' });
   const ctx = books.ctx();
   const contact = await call(ctx, 'contacts.create', { contactType: 'customer', name: 'Bright Ltd' });
-  await call(ctx, 'settings.update', { invoicePrefix: 'F-', invoiceNextNumber: 9999, quotePrefix: 'Q', quoteNextNumber: 7, creditNotePrefix: 'CR/', creditNoteNextNumber: 12 });
+  await call(ctx, 'settings.update', {
+    invoicePrefix: 'F-',
+    invoiceNextNumber: 9999,
+    quotePrefix: 'Q',
+    quoteNextNumber: 7,
+    creditNotePrefix: 'CR/',
+    creditNoteNextNumber: 12,
+  });
 
   const first = await call(ctx, 'invoices.create', { contactId: contact['id'], items: [item] });
   t.equal(first['invoiceNumber'], 'F-9999');
@@ -35,7 +42,11 @@ t.test('invoices, quotes and credit notes are numbered from their own prefix and
   await call(ctx, 'invoices.send', {}, { id: first['id'] as string });
   t.equal((await call(ctx, 'credit-notes.create', { invoiceId: first['id'] }))['creditNoteNumber'], 'CR/0012');
 
-  t.match(await call(ctx, 'settings.get'), { invoiceNextNumber: 10001, quoteNextNumber: 8, creditNoteNextNumber: 13 }, 'each counter moved on by the numbers it gave');
+  t.match(
+    await call(ctx, 'settings.get'),
+    { invoiceNextNumber: 10001, quoteNextNumber: 8, creditNoteNextNumber: 13 },
+    'each counter moved on by the numbers it gave',
+  );
 });
 
 t.test('a counter set back onto a number already used is refused, and nothing is written', async (t) => {
@@ -49,10 +60,25 @@ t.test('a counter set back onto a number already used is refused, and nothing is
   await call(ctx, 'settings.update', { invoiceNextNumber: 1, quoteNextNumber: 1, creditNoteNextNumber: 1 });
   const db = books.store.org(books.organisationId, 'live').db;
   const count = async (table: 'invoices' | 'quotes' | 'credit_notes' | 'transactions') =>
-    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  const before = { invoices: await count('invoices'), quotes: await count('quotes'), creditNotes: await count('credit_notes'), transactions: await count('transactions') };
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const before = {
+    invoices: await count('invoices'),
+    quotes: await count('quotes'),
+    creditNotes: await count('credit_notes'),
+    transactions: await count('transactions'),
+  };
 
-  const refusal = (number: string, setting: string) => ({ code: 'duplicate_entry', message: new RegExp(`number ${number} is already used by .*set ${setting} `) });
+  const refusal = (number: string, setting: string) => ({
+    code: 'duplicate_entry',
+    message: new RegExp(`number ${number} is already used by .*set ${setting} `),
+  });
   await t.rejects(call(ctx, 'invoices.create', { contactId: contact['id'], items: [item] }), refusal('INV-0001', 'invoiceNextNumber'));
   await t.rejects(call(ctx, 'quotes.create', { contactId: contact['id'], items: [item] }), refusal('QT-0001', 'quoteNextNumber'));
   await t.rejects(call(ctx, 'credit-notes.create', { invoiceId: invoice['id'], amount: 1200 }), refusal('CN-0001', 'creditNoteNextNumber'));

@@ -56,7 +56,7 @@ t.test('sendMail inside a write transaction fails as an internal error and sends
   );
 });
 
-t.test('another write open at the same time is not the caller\'s: sendMail goes ahead', async (t) => {
+t.test("another write open at the same time is not the caller's: sendMail goes ahead", async (t) => {
   const books = await newBooks(t);
   const mailer = recordingMailer();
   const handle = books.store.org(books.organisationId, 'live');
@@ -89,7 +89,14 @@ t.test('invoices.send with sendEmail run inside a write (the old Idempotency-Key
 
   const handle = books.store.org(books.organisationId, 'live');
   await t.rejects(
-    handle.write((trx) => run(sendInvoice, { sendEmail: true }, { id }, { ...ctx, books: { ...handle, id: books.organisationId, mode: 'live', db: trx, write: (work) => work(trx) } })),
+    handle.write((trx) =>
+      run(
+        sendInvoice,
+        { sendEmail: true },
+        { id },
+        { ...ctx, books: { ...handle, id: books.organisationId, mode: 'live', db: trx, write: (work) => work(trx) } },
+      ),
+    ),
     { code: 'internal_error' },
   );
   t.equal(mailer.sent.length, 0, 'no e-mail');

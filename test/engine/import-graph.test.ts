@@ -64,7 +64,10 @@ function components(nodes: readonly string[], edges: (n: string) => readonly str
 }
 
 t.test('no cycle of files', async (t) => {
-  t.strictSame(components(files, (f) => graph.get(f) ?? []).map((c) => c.map(name)), []);
+  t.strictSame(
+    components(files, (f) => graph.get(f) ?? []).map((c) => c.map(name)),
+    [],
+  );
 });
 
 /** The area of an engine file (ledger, sales…), or null for the engine's own top-level files and the rest of src. */
@@ -84,11 +87,16 @@ t.test('no cycle of engine areas', async (t) => {
       if (to !== null && to !== from) edges.get(from)?.add(to);
     }
   }
-  t.strictSame(components(areas, (a) => [...(edges.get(a) ?? [])]), []);
+  t.strictSame(
+    components(areas, (a) => [...(edges.get(a) ?? [])]),
+    [],
+  );
 });
 
-t.test('the engine\'s top-level files import no area', async (t) => {
+t.test("the engine's top-level files import no area", async (t) => {
   const top = files.filter((f) => name(f).split(path.sep).length === 2 && name(f).startsWith('engine'));
-  const reaching = top.flatMap((f) => (graph.get(f) ?? []).filter((i) => areaOf(i) !== null && name(f) !== 'engine/registry.ts').map((i) => `${name(f)} → ${name(i)}`));
+  const reaching = top.flatMap((f) =>
+    (graph.get(f) ?? []).filter((i) => areaOf(i) !== null && name(f) !== 'engine/registry.ts').map((i) => `${name(f)} → ${name(i)}`),
+  );
   t.strictSame(reaching, []);
 });

@@ -80,8 +80,7 @@ t.test('fiscal year start defaults by business type', async (t) => {
   const company = await newBooks(t);
   const trader = await newBooks(t, { organisation: { businessType: 'sole_trader' } });
   const start = async (b: typeof company) =>
-    (await b.store.org(b.organisationId, 'live').db.selectFrom('organisation').select('fiscal_year_start').executeTakeFirstOrThrow())
-      .fiscal_year_start;
+    (await b.store.org(b.organisationId, 'live').db.selectFrom('organisation').select('fiscal_year_start').executeTakeFirstOrThrow()).fiscal_year_start;
   t.equal(await start(company), '04-01');
   t.equal(await start(trader), '04-06');
 });

@@ -60,7 +60,9 @@ export function assertDistFresh(): void {
   }
   const newest = newestMtime(srcDir);
   if (newest.mtime > built) {
-    throw new Error(`dist/acct.cjs is older than ${path.relative(path.dirname(srcDir), newest.file)}: run npm run build (bin/acct runs the bundle, so these tests would check stale code)`);
+    throw new Error(
+      `dist/acct.cjs is older than ${path.relative(path.dirname(srcDir), newest.file)}: run npm run build (bin/acct runs the bundle, so these tests would check stale code)`,
+    );
   }
   distChecked = true;
 }
@@ -175,14 +177,14 @@ function installCapture(): void {
   for (const name of ['stdout', 'stderr'] as const) {
     const stream = process[name];
     const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
-    stream.write = ((chunk: string | Uint8Array, encoding?: BufferEncoding | ((e?: Error | null) => void), done?: (e?: Error | null) => void): boolean => {
+    stream.write = (chunk: string | Uint8Array, encoding?: BufferEncoding | ((e?: Error | null) => void), done?: (e?: Error | null) => void): boolean => {
       const capture = capturing.getStore();
       if (capture === undefined) return write(chunk, encoding, done);
       capture[name].push(typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? encoding : 'utf8') : Buffer.from(chunk));
       const callback = typeof encoding === 'function' ? encoding : done;
       if (callback) process.nextTick(callback);
       return true;
-    });
+    };
   }
 }
 
@@ -258,6 +260,9 @@ export function runCliJson(args: readonly string[], options: CliOptions = {}): {
 }
 
 /** runCliInProcess, its standard output parsed as JSON. */
-export async function runCliInProcessJson(args: readonly string[], options: Omit<CliOptions, 'input'> = {}): Promise<{ status: number | null; data: unknown; stderr: string }> {
+export async function runCliInProcessJson(
+  args: readonly string[],
+  options: Omit<CliOptions, 'input'> = {},
+): Promise<{ status: number | null; data: unknown; stderr: string }> {
   return withData(await runCliInProcess(args, options));
 }

@@ -203,8 +203,5 @@ t.test('GET /api-keys/scopes lists the 17 scopes for any key', async (t) => {
   const { key } = await createKey(t, api, { name: 'narrow', scopes: ['quotes:read'] });
   const r = await api.request('GET', '/v1/api-keys/scopes', { key });
   t.equal(r.status, 200);
-  t.same(
-    r.body.data.scopes.map((s: { scope: string }) => s.scope).sort(),
-    [...allScopes].sort(),
-  );
+  t.same(r.body.data.scopes.map((s: { scope: string }) => s.scope).sort(), [...allScopes].sort());
 });

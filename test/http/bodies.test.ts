@@ -23,7 +23,15 @@ t.test('a body over the limit is 413 payload_too_large; one under it is accepted
   const books = await newBooks(t, { clock });
   const api = await serveBooks(t, books, { bodyLimit: 1000 });
 
-  const big = { name: 'Big Ltd', website: 'w'.repeat(200), addressLine1: 'a'.repeat(250), addressLine2: 'b'.repeat(250), region: 'r'.repeat(99), city: 'c'.repeat(99), phone: '1'.repeat(30) };
+  const big = {
+    name: 'Big Ltd',
+    website: 'w'.repeat(200),
+    addressLine1: 'a'.repeat(250),
+    addressLine2: 'b'.repeat(250),
+    region: 'r'.repeat(99),
+    city: 'c'.repeat(99),
+    phone: '1'.repeat(30),
+  };
   t.ok(JSON.stringify(big).length > 1000, 'the body is over 1000 bytes');
   const r = await api.request('PUT', '/v1/organisation', { body: big });
   expectError(t, r, 413, 'payload_too_large', { field: null });

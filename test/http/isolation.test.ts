@@ -59,12 +59,18 @@ t.test('test keys do not see live keys in GET /api-keys, and live keys do not se
   t.equal(testList.body.meta.total, 2);
   t.same(testList.body.data.map((k: { name: string }) => k.name).sort(), ['Default test key', 'test extra']);
   t.ok(testList.body.data.every((k: { mode: string }) => k.mode === 'test'));
-  t.notOk(testList.body.data.some((k: { id: string }) => k.id === liveExtra.id), 'the live key is not listed');
+  t.notOk(
+    testList.body.data.some((k: { id: string }) => k.id === liveExtra.id),
+    'the live key is not listed',
+  );
 
   const liveList = await api.request('GET', '/v1/api-keys');
   t.equal(liveList.body.meta.total, 2);
   t.same(liveList.body.data.map((k: { name: string }) => k.name).sort(), ['Default live key', 'live extra']);
-  t.notOk(liveList.body.data.some((k: { id: string }) => k.id === testExtra.body.data.id), 'the test key is not listed');
+  t.notOk(
+    liveList.body.data.some((k: { id: string }) => k.id === testExtra.body.data.id),
+    'the test key is not listed',
+  );
 
   // A test key cannot revoke a live key, and the other way round.
   expectError(t, await api.request('DELETE', `/v1/api-keys/${liveExtra.id}`, { key: books.testApiKey }), 404, 'not_found');

@@ -16,7 +16,7 @@ const forbidden: readonly [string, RegExp][] = [
   ['raw SQL', /\bsql\s*(`|\.raw\b)/],
   ['imports of kysely', /from\s+['"]kysely['"]/],
   ['imports of the SQLite driver', /from\s+['"]better-sqlite3['"]/],
-  ['imports of the store\'s tables, driver or migrations', /from\s+['"][./]*store\/(tables|sqlite|migrate)\.js['"]/],
+  ["imports of the store's tables, driver or migrations", /from\s+['"][./]*store\/(tables|sqlite|migrate)\.js['"]/],
   ['write transactions', /\.write\s*\(\s*(async\s*)?\(?\s*trx\b/],
 ];
 
@@ -49,7 +49,11 @@ t.test('the check finds what it looks for', async (t) => {
     "import type { RequestLogTable } from '../store/tables.js';",
     '  return books.write(async (trx) => {',
   ];
-  for (const line of before) t.ok(forbidden.some(([, pattern]) => pattern.test(line)), `caught: ${line.trim()}`);
+  for (const line of before)
+    t.ok(
+      forbidden.some(([, pattern]) => pattern.test(line)),
+      `caught: ${line.trim()}`,
+    );
   t.notOk(
     forbidden.some(([, pattern]) => pattern.test("import { runIdempotent } from '../engine/integration/idempotency.js';")),
     'calling the engine is allowed',

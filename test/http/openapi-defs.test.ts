@@ -18,8 +18,25 @@ t.test('the account tree: AccountNode in components, referred to by accounts.lis
 
 t.test('two outputs that define one name differently are refused, so neither is silently lost', async (t) => {
   const ofShape = (name: string, field: string) => {
-    const node: z.ZodType = z.strictObject({ [field]: z.string(), get kids() { return z.array(node); } }).meta({ id: 'Clash' });
-    return defineOperation({ name, summary: 'test', access: 'public', method: 'GET', path: `/${name}`, output: node, async run() { return { data: {} }; } });
+    const node: z.ZodType = z
+      .strictObject({
+        [field]: z.string(),
+        get kids() {
+          return z.array(node);
+        },
+      })
+      .meta({ id: 'Clash' });
+    return defineOperation({
+      name,
+      summary: 'test',
+      access: 'public',
+      method: 'GET',
+      path: `/${name}`,
+      output: node,
+      async run() {
+        return { data: {} };
+      },
+    });
   };
   t.throws(() => openApiDocument([ofShape('a', 'x'), ofShape('b', 'y')]), /two output schemas define Clash differently/);
 });

@@ -17,7 +17,12 @@ t.test('no problem, error or warning, under the recommended rules', async (t) =>
 t.test('each JSON response describes its data: the declared output, and meta for lists', async (t) => {
   const doc = openApiDocument(operations);
   for (const op of operations.filter((o) => o.schemas.output !== null && o.produces === null)) {
-    const item = (doc.paths[op.path] as Record<string, { responses: Record<string, { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> }> }>)[op.method.toLowerCase()];
+    const item = (
+      doc.paths[op.path] as Record<
+        string,
+        { responses: Record<string, { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> }> }
+      >
+    )[op.method.toLowerCase()];
     const schema = item?.responses[String(op.status)]?.content['application/json']?.schema;
     t.ok(schema?.properties['data'] && Object.keys(schema.properties['data']).length > 0, `${op.name} describes data`);
     t.equal(schema?.required.includes('meta'), op.schemas.meta !== null, `${op.name}: meta ${op.schemas.meta ? 'required' : 'absent'}`);

@@ -27,13 +27,7 @@ export const allScopes = [
  * Check an error reply: status, the error envelope, the code and, when
  * `field` is given, the field (null: the field member must be absent).
  */
-export function expectError(
-  t: Test,
-  reply: Reply,
-  status: number,
-  code: string,
-  options: { field?: string | null; message?: RegExp | string } = {},
-): void {
+export function expectError(t: Test, reply: Reply, status: number, code: string, options: { field?: string | null; message?: RegExp | string } = {}): void {
   t.equal(reply.status, status, `status ${status}`);
   t.equal(reply.body?.success, false, 'success is false');
   t.equal(reply.body?.error?.code, code, `code ${code}`);
@@ -46,12 +40,7 @@ export function expectError(
 }
 
 /** Create a key of the caller's mode through POST /api-keys and return its full value and id. */
-export async function createKey(
-  t: Test,
-  api: Api,
-  body: { name?: string; scopes?: string[] },
-  key?: string,
-): Promise<{ key: string; id: string }> {
+export async function createKey(t: Test, api: Api, body: { name?: string; scopes?: string[] }, key?: string): Promise<{ key: string; id: string }> {
   const r = await api.request('POST', '/v1/api-keys', { body, ...(key === undefined ? {} : { key }) });
   t.equal(r.status, 201, 'key created');
   return { key: r.body.data.key as string, id: r.body.data.id as string };

@@ -289,9 +289,7 @@ t.test('10 identical POST /v1/invoices at once with one key: one invoice, one nu
   const { books, api } = await setup(t);
   const contactId = await contactOf(t, api);
   const body = { contactId, items: [item()] };
-  const replies = await Promise.all(
-    Array.from({ length: 10 }, () => api.request('POST', '/v1/invoices', { body, headers: withKey('k-burst') })),
-  );
+  const replies = await Promise.all(Array.from({ length: 10 }, () => api.request('POST', '/v1/invoices', { body, headers: withKey('k-burst') })));
   t.same(
     replies.map((r) => r.status),
     Array(10).fill(201),
@@ -367,17 +365,13 @@ t.test('GET ignores the header; PUT, PATCH and DELETE honour it', async (t) => {
   t.equal(await invoiceTotal(api), 0);
 });
 
-t.test('the record is written in the transaction of the change, in the caller\'s own dataset', async (t) => {
+t.test("the record is written in the transaction of the change, in the caller's own dataset", async (t) => {
   const { books, api } = await setup(t);
   const first = await postContact(api, 'k8');
   const second = await postContact(api, 'k8');
   expectReplay(t, first, second);
   t.equal(await rowCount(books, 'idempotency_keys'), 1, 'one row in the live idempotency_keys');
-  const row = await books.store
-    .org(books.organisationId, 'live')
-    .db.selectFrom('idempotency_keys')
-    .selectAll()
-    .executeTakeFirstOrThrow();
+  const row = await books.store.org(books.organisationId, 'live').db.selectFrom('idempotency_keys').selectAll().executeTakeFirstOrThrow();
   t.match(row, { key: 'k8', method: 'POST', path: '/v1/contacts', status: 201, created_at: '2026-11-21T10:00:00.000Z' });
   t.equal(row.response, first.text, 'the stored response is what was sent');
   t.equal(await rowCount(books, 'idempotency_keys', books.organisationId, 'test'), 0, 'nothing in the test dataset');

@@ -34,9 +34,17 @@ async function created(t: Test, r: Reply, what: string): Promise<string> {
 async function makeEverything(t: Test, api: Api, key: string): Promise<Made> {
   const acc = await accountIds(t, api, key);
   const contact = await created(t, await api.request('POST', '/v1/contacts', { key, body: { contactType: 'customer', name: 'Client One Ltd' } }), 'contact');
-  const supplier = await created(t, await api.request('POST', '/v1/contacts', { key, body: { contactType: 'supplier', name: 'Paper Supplies Ltd' } }), 'supplier');
+  const supplier = await created(
+    t,
+    await api.request('POST', '/v1/contacts', { key, body: { contactType: 'supplier', name: 'Paper Supplies Ltd' } }),
+    'supplier',
+  );
   const invoice = await created(t, await api.request('POST', '/v1/invoices', { key, body: { contactId: contact, items: [item()] } }), 'invoice');
-  const bill = await created(t, await api.request('POST', '/v1/bills', { key, body: { contactId: supplier, items: [item({ description: 'Paper' })] } }), 'bill');
+  const bill = await created(
+    t,
+    await api.request('POST', '/v1/bills', { key, body: { contactId: supplier, items: [item({ description: 'Paper' })] } }),
+    'bill',
+  );
   const quote = await created(t, await api.request('POST', '/v1/quotes', { key, body: { contactId: contact, items: [item()] } }), 'quote');
   const transaction = await created(
     t,
@@ -54,7 +62,11 @@ async function makeEverything(t: Test, api: Api, key: string): Promise<Made> {
     }),
     'transaction',
   );
-  const account = await created(t, await api.request('POST', '/v1/accounts', { key, body: { code: '6000', name: 'Other costs', accountType: 'expense' } }), 'account');
+  const account = await created(
+    t,
+    await api.request('POST', '/v1/accounts', { key, body: { code: '6000', name: 'Other costs', accountType: 'expense' } }),
+    'account',
+  );
   return { contact, supplier, invoice, bill, quote, transaction, account };
 }
 
@@ -115,7 +127,14 @@ async function snapshot(t: Test, api: Api, key: string, m: Made): Promise<Record
   return out;
 }
 
-const lists = ['/v1/contacts?limit=100', '/v1/invoices?limit=100', '/v1/bills?limit=100', '/v1/quotes?limit=100', '/v1/transactions?limit=100', '/v1/accounts?flat=true'];
+const lists = [
+  '/v1/contacts?limit=100',
+  '/v1/invoices?limit=100',
+  '/v1/bills?limit=100',
+  '/v1/quotes?limit=100',
+  '/v1/transactions?limit=100',
+  '/v1/accounts?flat=true',
+];
 
 /** Every id in the lists the key can read. */
 async function listedIds(t: Test, api: Api, key: string): Promise<Set<string>> {
@@ -156,13 +175,9 @@ t.test("another organisation's key gets 404 for every resource of this one, and 
     t.equal(r.body.meta.total, 0, `B's ${path} is empty`);
   }
   // B cannot point at A's records either.
-  expectError(
-    t,
-    await api.request('POST', '/v1/invoices', { key: other.apiKey, body: { contactId: a.contact, items: [item()] } }),
-    400,
-    'validation_error',
-    { field: 'contactId' },
-  );
+  expectError(t, await api.request('POST', '/v1/invoices', { key: other.apiKey, body: { contactId: a.contact, items: [item()] } }), 400, 'validation_error', {
+    field: 'contactId',
+  });
   const bAcc = await accountIds(t, api, other.apiKey);
   const crossLine = await api.request('POST', '/v1/transactions', {
     key: other.apiKey,

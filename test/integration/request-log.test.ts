@@ -32,7 +32,10 @@ t.test('successes and refusals are logged with method, path, status, latency and
   const clock = movingClock('2026-11-21T10:00:00Z');
   const books = await newBooks(t, { clock });
   const api = await serveWith(t, books, { clock, rateLimits: false });
-  t.equal((await api.request('POST', '/v1/contacts', { body: { contactType: 'customer', name: 'Log Ltd' }, headers: { 'Idempotency-Key': 'log-1' } })).status, 201);
+  t.equal(
+    (await api.request('POST', '/v1/contacts', { body: { contactType: 'customer', name: 'Log Ltd' }, headers: { 'Idempotency-Key': 'log-1' } })).status,
+    201,
+  );
   expectError(t, await api.request('POST', '/v1/contacts', { body: { contactType: 'customer' } }), 400, 'validation_error', { field: 'name' });
   t.equal((await api.request('GET', '/v1/contacts?limit=5')).status, 200);
   const entries = await logOf(t, api, 3);
@@ -64,7 +67,10 @@ t.test('live and test requests are logged in their own books; a key without all 
   const test = await logOf(t, api, 1, '', books.testApiKey);
   t.ok(test.some((e) => e['path'] === '/v1/accounts'));
   const live = await api.request('GET', '/v1/request-log');
-  t.notOk((live.body.data as { path: string }[]).some((e) => e.path === '/v1/accounts'), 'the live log does not show a test request');
+  t.notOk(
+    (live.body.data as { path: string }[]).some((e) => e.path === '/v1/accounts'),
+    'the live log does not show a test request',
+  );
   const { key } = await createKey(t, api, { scopes: ['contacts:read'] });
   expectError(t, await api.request('GET', '/v1/request-log', { key }), 403, 'insufficient_scope');
   expectError(t, await api.request('GET', '/v1/request-log', { key: 'sk_live_nope' }), 401, 'unauthorized');
@@ -82,6 +88,9 @@ t.test('entries older than 30 days are pruned as new ones are written', async (t
   const second = await serveWith(t, books, { clock, rateLimits: false });
   t.equal((await second.request('GET', '/v1/accounts')).status, 200);
   const now = await logOf(t, second, 1, '', undefined, (entries) => entries.some((e) => e['path'] === '/v1/accounts'));
-  t.notOk(now.some((e) => e['id'] === old[0]?.['id']), 'the 31-day-old entry is gone');
+  t.notOk(
+    now.some((e) => e['id'] === old[0]?.['id']),
+    'the 31-day-old entry is gone',
+  );
   t.ok(now.some((e) => e['path'] === '/v1/accounts'));
 });

@@ -5,7 +5,10 @@ t.test('the generated accounts and transactions commands, through the CLI', asyn
   const books = await newBooks(t, { clock: '2026-11-21T10:00:00Z' });
   const acct = (...args: string[]) => runCliInProcessJson(['--data', books.dataDir, '--json', ...args]);
 
-  const expenses = (await acct('accounts', 'list', '--flat', '--type', 'expense')).data as { accounts: { code: string; id: string }[]; meta: { total: number } };
+  const expenses = (await acct('accounts', 'list', '--flat', '--type', 'expense')).data as {
+    accounts: { code: string; id: string }[];
+    meta: { total: number };
+  };
   t.equal(expenses.meta.total, 16);
   const id = async (code: string) => {
     const all = ((await acct('accounts', 'list', '--flat')).data as { accounts: { code: string; id: string }[] }).accounts;
@@ -20,14 +23,23 @@ t.test('the generated accounts and transactions commands, through the CLI', asyn
   t.match(duplicate.stderr, 'conflict: an account with code 5150 already exists');
 
   const consumables = (created.data as { id: string }).id;
-  const body = JSON.stringify({ lines: [{ accountId: consumables, amount: 2500 }, { accountId: await id('1200'), amount: -2500 }] });
+  const body = JSON.stringify({
+    lines: [
+      { accountId: consumables, amount: 2500 },
+      { accountId: await id('1200'), amount: -2500 },
+    ],
+  });
   const draft = await acct('transactions', 'create', '--date', '2026-10-01', '--description', 'Glue and screws', '--status', 'draft', '--body', body);
   t.equal(draft.status, 0, draft.stderr);
   const txn = (draft.data as { id: string }).id;
   t.match((await acct('transactions', 'list', '--status', 'draft')).data, [{ id: txn, status: 'draft', accountCodes: '5150,1200' }]);
 
   t.same((await acct('transactions', 'status', txn, '--status', 'posted')).data, { id: txn, status: 'posted' });
-  t.match((await acct('transactions', 'reconcile', txn, '--reconciled', 'true')).data, { id: txn, isReconciled: true, reconciledAt: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/ });
+  t.match((await acct('transactions', 'reconcile', txn, '--reconciled', 'true')).data, {
+    id: txn,
+    isReconciled: true,
+    reconciledAt: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/,
+  });
   const refused = await runCliInProcess(['--data', books.dataDir, 'transactions', 'delete', txn]);
   t.equal(refused.status, 4);
   t.match(refused.stderr, 'already_reconciled');

@@ -22,13 +22,26 @@ t.test('acct import journal loads every entry through posting', async (t) => {
         ['4000', -10000],
         ['2200', -2000],
       ]),
-      JSON.stringify({ date: '2025-05-02', description: 'Draft', reference: 'D1', status: 'draft', lines: [{ accountCode: '5100', amount: 1 }, { accountCode: '1200', amount: -1 }] }),
+      JSON.stringify({
+        date: '2025-05-02',
+        description: 'Draft',
+        reference: 'D1',
+        status: 'draft',
+        lines: [
+          { accountCode: '5100', amount: 1 },
+          { accountCode: '1200', amount: -1 },
+        ],
+      }),
     ].join('\n'),
   );
   const r = await runCliInProcessJson(['--data', books.dataDir, '--json', 'import', 'journal', file]);
   t.equal(r.status, 0, r.stderr);
   t.match(r.data, { transactions: 3, lines: 7, importId: /^dimp_/ });
-  const list = (await runCliInProcessJson(['--data', books.dataDir, '--json', 'transactions', 'list', '--sort', 'date'])).data as { sourceType: string; sourceId: string; status: string }[];
+  const list = (await runCliInProcessJson(['--data', books.dataDir, '--json', 'transactions', 'list', '--sort', 'date'])).data as {
+    sourceType: string;
+    sourceId: string;
+    status: string;
+  }[];
   t.same(
     list.map((x) => x.status),
     ['posted', 'posted', 'draft'],
@@ -85,7 +98,11 @@ t.test('a journal can come on standard input, and an import raises no per-transa
   const r = runCliJson(['--data', books.dataDir, '--json', 'import', 'journal', '-'], { input: lines.join('\n') });
   t.equal(r.status, 0, r.stderr);
   t.match(r.data, { transactions: 2500, lines: 5000 });
-  const outbox = await books.store.org(books.organisationId, 'live').db.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const outbox = await books.store
+    .org(books.organisationId, 'live')
+    .db.selectFrom('outbox')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   t.equal(Number(outbox.n), 0);
   const ledger = await runCliInProcessJson(['--data', books.dataDir, '--json', 'ledger', '5100']);
   // 1 + 2 + … + 2500 = 2500 × 2501 / 2

@@ -3,7 +3,19 @@ import { newBooks, runCliInProcess, runCliInProcessJson } from '../helpers/index
 
 t.test('acct post records a transaction by account codes with amounts in pounds', async (t) => {
   const books = await newBooks(t);
-  const r = await runCliInProcessJson(['--data', books.dataDir, '--json', 'post', '2026-03-01', 'Office chairs', '5100=120.00', '2201=24', '1200=-144.00', '--ref', 'PO-7']);
+  const r = await runCliInProcessJson([
+    '--data',
+    books.dataDir,
+    '--json',
+    'post',
+    '2026-03-01',
+    'Office chairs',
+    '5100=120.00',
+    '2201=24',
+    '1200=-144.00',
+    '--ref',
+    'PO-7',
+  ]);
   t.equal(r.status, 0, r.stderr);
   const txn = r.data as { status: string; reference: string; totalDebit: number; lines: { accountCode: string; amount: number }[] };
   t.match(txn, { status: 'posted', reference: 'PO-7', totalDebit: 14400, sourceType: 'manual' });

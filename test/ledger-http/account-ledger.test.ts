@@ -43,15 +43,17 @@ t.test('a date range: opening balance before from, entries in date order, runnin
   t.same(d.account, { id: acc['1200'], code: '1200', name: 'Bank Account', accountType: 'asset' });
   t.equal(d.openingBalance, 100000, 'the capital before 1 February');
   t.same(
-    d.entries.map((e: { transactionId: string; date: string; description: string; reference: string | null; debit: number; credit: number; runningBalance: number }) => [
-      e.transactionId,
-      e.date,
-      e.description,
-      e.reference,
-      e.debit,
-      e.credit,
-      e.runningBalance,
-    ]),
+    d.entries.map(
+      (e: { transactionId: string; date: string; description: string; reference: string | null; debit: number; credit: number; runningBalance: number }) => [
+        e.transactionId,
+        e.date,
+        e.description,
+        e.reference,
+        e.debit,
+        e.credit,
+        e.runningBalance,
+      ],
+    ),
     [
       [ids.chairs, '2026-02-05', 'Office chairs', 'INV-778', 0, 12000, 88000],
       [ids.consultancy, '2026-03-15', 'Consultancy', 'S-1', 50000, 0, 138000],

@@ -62,8 +62,12 @@ t.test('create refusals: duplicate code 409 conflict; child of another type, bad
   expectError(t, await create({ code: '6000', name: 'Other', accountType: 'expense', description: 'd'.repeat(501) }), 400, 'validation_error', {
     field: 'description',
   });
-  expectError(t, await create({ code: '6000', name: 'Other', accountType: 'expense', defaultVatRate: 101 }), 400, 'validation_error', { field: 'defaultVatRate' });
-  expectError(t, await create({ code: '6000', name: 'Other', accountType: 'expense', defaultVatRate: -1 }), 400, 'validation_error', { field: 'defaultVatRate' });
+  expectError(t, await create({ code: '6000', name: 'Other', accountType: 'expense', defaultVatRate: 101 }), 400, 'validation_error', {
+    field: 'defaultVatRate',
+  });
+  expectError(t, await create({ code: '6000', name: 'Other', accountType: 'expense', defaultVatRate: -1 }), 400, 'validation_error', {
+    field: 'defaultVatRate',
+  });
   expectError(t, await create({ code: '6000', name: 'Other', accountType: 'income' }), 400, 'validation_error', { field: 'accountType' });
   expectError(t, await create({ code: '6000', name: 'Other' }), 400, 'validation_error', { field: 'accountType' });
   expectError(t, await create({ name: 'Other', accountType: 'expense' }), 400, 'validation_error', { field: 'code' });
@@ -93,11 +97,20 @@ t.test('create at the limits: code 20, name 200, description 500 characters, def
 
 t.test('PUT of a user account changes name, description and defaultVatRate: {updated: true}', async (t) => {
   const { api, acc } = await ledger(t);
-  const r = await api.request('PUT', `/v1/accounts/${acc['5100']}`, { body: { name: 'Office Costs', description: 'Stationery and postage', defaultVatRate: 5 } });
+  const r = await api.request('PUT', `/v1/accounts/${acc['5100']}`, {
+    body: { name: 'Office Costs', description: 'Stationery and postage', defaultVatRate: 5 },
+  });
   t.equal(r.status, 200);
   t.equal(r.body.data.updated, true);
   const got = await api.request('GET', `/v1/accounts/${acc['5100']}`);
-  t.match(got.body.data, { code: '5100', name: 'Office Costs', description: 'Stationery and postage', defaultVatRate: 5, accountType: 'expense', isActive: true });
+  t.match(got.body.data, {
+    code: '5100',
+    name: 'Office Costs',
+    description: 'Stationery and postage',
+    defaultVatRate: 5,
+    accountType: 'expense',
+    isActive: true,
+  });
   const line = await postOk(t, api, {
     lines: [
       { accountId: acc['5100']!, amount: 100 },
@@ -118,7 +131,9 @@ t.test('PUT of a user account: bad values are 400 and change nothing', async (t)
   expectError(t, await api.request('PUT', `/v1/accounts/${acc['5100']}`, { body: { description: 'd'.repeat(501) } }), 400, 'validation_error', {
     field: 'description',
   });
-  expectError(t, await api.request('PUT', `/v1/accounts/${acc['5100']}`, { body: { defaultVatRate: 101 } }), 400, 'validation_error', { field: 'defaultVatRate' });
+  expectError(t, await api.request('PUT', `/v1/accounts/${acc['5100']}`, { body: { defaultVatRate: 101 } }), 400, 'validation_error', {
+    field: 'defaultVatRate',
+  });
   expectError(t, await api.request('PUT', `/v1/accounts/${acc['5100']}`, { body: { isActive: 'no' } }), 400, 'invalid_type', { field: 'isActive' });
   t.same((await api.request('GET', `/v1/accounts/${acc['5100']}`)).body.data, before);
   expectError(t, await api.request('PUT', '/v1/accounts/5100', { body: { name: 'x' } }), 400, 'invalid_id', { field: 'id' });
@@ -227,7 +242,17 @@ t.test('posting to a deactivated account is 400 validation_error on that line, a
   t.same(await balanceOf(api, acc['5990']!), { debit: 4500, credit: 0, net: 4500 });
   // Reactivated, it takes postings again.
   t.equal((await api.request('PUT', `/v1/accounts/${acc['5990']}`, { body: { isActive: true } })).status, 200);
-  t.equal((await post(api, { lines: [{ accountId: acc['1200']!, amount: -100 }, { accountId: acc['5990']!, amount: 100 }] })).status, 201);
+  t.equal(
+    (
+      await post(api, {
+        lines: [
+          { accountId: acc['1200']!, amount: -100 },
+          { accountId: acc['5990']!, amount: 100 },
+        ],
+      })
+    ).status,
+    201,
+  );
 });
 
 t.test('DELETE of an account with children is 422 and it stays', async (t) => {
@@ -235,7 +260,9 @@ t.test('DELETE of an account with children is 422 and it stays', async (t) => {
   expectError(t, await api.request('DELETE', `/v1/accounts/${acc['1000']}`), 422, 'unprocessable_entity', { field: null });
   t.match((await api.request('GET', `/v1/accounts/${acc['1000']}`)).body.data, { code: '1000', isActive: true });
   const parent = await api.request('POST', '/v1/accounts', { body: { code: '5970', name: 'Staff costs', accountType: 'expense' } });
-  const child = await api.request('POST', '/v1/accounts', { body: { code: '5971', name: 'Staff party', accountType: 'expense', parentId: parent.body.data.id } });
+  const child = await api.request('POST', '/v1/accounts', {
+    body: { code: '5971', name: 'Staff party', accountType: 'expense', parentId: parent.body.data.id },
+  });
   expectError(t, await api.request('DELETE', `/v1/accounts/${parent.body.data.id}`), 422, 'unprocessable_entity');
   t.equal((await api.request('GET', `/v1/accounts/${parent.body.data.id}`)).status, 200);
   t.equal((await api.request('DELETE', `/v1/accounts/${child.body.data.id}`)).body.data.deleted, true);
@@ -284,8 +311,14 @@ t.test('control accounts: controlType makes a control account; controlType with 
     body: { code: '1240', name: 'Odd', accountType: 'asset', isControlAccount: false, controlType: 'bank' },
   });
   expectError(t, contradiction, 400, 'validation_error', { field: 'controlType' });
-  expectError(t, await api.request('POST', '/v1/accounts', { body: { code: '1240', name: 'Odd', accountType: 'asset', controlType: 'cash' } }), 400, 'validation_error', {
-    field: 'controlType',
-  });
+  expectError(
+    t,
+    await api.request('POST', '/v1/accounts', { body: { code: '1240', name: 'Odd', accountType: 'asset', controlType: 'cash' } }),
+    400,
+    'validation_error',
+    {
+      field: 'controlType',
+    },
+  );
   t.equal(await accountTotal(api), 48);
 });

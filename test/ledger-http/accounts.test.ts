@@ -5,11 +5,51 @@ import { accountIds, expectError, ledger, postOk } from './support.js';
 
 /** The provisioned UK chart of a limited company, in code order. */
 const chartCodes = [
-  '1000', '1010', '1020', '1030', '1090', '1100', '1150', '1198', '1200', '1210', '1250', '1300',
-  '2100', '2150', '2198', '2200', '2201', '2210', '2300', '2400', '2500', '2600', '2700',
-  '3000', '3100', '3200',
-  '4000', '4100', '4200',
-  '5000', '5100', '5200', '5300', '5400', '5500', '5600', '5700', '5800', '5850', '5900', '5910', '5920', '5930', '5950', '5990',
+  '1000',
+  '1010',
+  '1020',
+  '1030',
+  '1090',
+  '1100',
+  '1150',
+  '1198',
+  '1200',
+  '1210',
+  '1250',
+  '1300',
+  '2100',
+  '2150',
+  '2198',
+  '2200',
+  '2201',
+  '2210',
+  '2300',
+  '2400',
+  '2500',
+  '2600',
+  '2700',
+  '3000',
+  '3100',
+  '3200',
+  '4000',
+  '4100',
+  '4200',
+  '5000',
+  '5100',
+  '5200',
+  '5300',
+  '5400',
+  '5500',
+  '5600',
+  '5700',
+  '5800',
+  '5850',
+  '5900',
+  '5910',
+  '5920',
+  '5930',
+  '5950',
+  '5990',
   '9999',
 ];
 
@@ -160,7 +200,7 @@ t.test('GET /accounts/{id} shows the account object', async (t) => {
   expectError(t, await api.request('GET', '/v1/accounts/acc_doesnotexist0000000000'), 404, 'not_found', { field: null });
 });
 
-t.test("an account of another organisation is 404", async (t) => {
+t.test('an account of another organisation is 404', async (t) => {
   const { books, api } = await ledger(t);
   const other = await createOrganisation(books.store, books.clock, { name: 'Other Ltd', businessType: 'limited_company', vatScheme: 'standard' });
   const theirs = await accountIds(t, api, other.apiKey);

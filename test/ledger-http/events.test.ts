@@ -28,7 +28,16 @@ t.test('a posted create writes transaction.created and transaction.posted, carry
   t.same(rows.map((x) => x.event).sort(), ['transaction.created', 'transaction.posted']);
   for (const row of rows) {
     t.match(row.payload, { id, status: 'posted', description: 'Office chairs', totalDebit: 12000 }, `${row.event} carries the transaction`);
-    t.match(row.payload, { lines: [{ accountCode: '5100', amount: 12000 }, { accountCode: '1200', amount: -12000 }] }, `${row.event} carries the lines`);
+    t.match(
+      row.payload,
+      {
+        lines: [
+          { accountCode: '5100', amount: 12000 },
+          { accountCode: '1200', amount: -12000 },
+        ],
+      },
+      `${row.event} carries the lines`,
+    );
   }
 });
 

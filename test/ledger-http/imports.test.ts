@@ -56,8 +56,26 @@ t.test('GET /v1/imports lists batches newest first with pagination; GET /v1/impo
   t.equal(list.body.success, true);
   t.match(list.body.data, [
     // one entry: total debit 30000
-    { id: second, source: 'one.jsonl', status: 'imported', transactionCount: 1, lineCount: 2, totalDebit: 30000, firstDate: '2026-01-10', lastDate: '2026-01-10' },
-    { id: first, source: 'journal.jsonl', status: 'imported', transactionCount: 3, lineCount: 6, totalDebit: 37500, firstDate: '2026-01-10', lastDate: '2026-04-01' },
+    {
+      id: second,
+      source: 'one.jsonl',
+      status: 'imported',
+      transactionCount: 1,
+      lineCount: 2,
+      totalDebit: 30000,
+      firstDate: '2026-01-10',
+      lastDate: '2026-01-10',
+    },
+    {
+      id: first,
+      source: 'journal.jsonl',
+      status: 'imported',
+      transactionCount: 3,
+      lineCount: 6,
+      totalDebit: 37500,
+      firstDate: '2026-01-10',
+      lastDate: '2026-04-01',
+    },
   ]);
   t.same(list.body.meta, { total: 2, page: 1, limit: 20, hasMore: false });
 

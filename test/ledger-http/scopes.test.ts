@@ -29,7 +29,9 @@ t.test('a key with only accounts:read cannot create a transaction: 403 naming tr
   expectError(t, await api.request('POST', '/v1/accounts', { key, body: { code: '6000', name: 'Other', accountType: 'expense' } }), 403, 'insufficient_scope', {
     message: /accounts:write/,
   });
-  expectError(t, await api.request('PUT', `/v1/accounts/${acc['5990']}`, { key, body: { isActive: false } }), 403, 'insufficient_scope', { message: /accounts:write/ });
+  expectError(t, await api.request('PUT', `/v1/accounts/${acc['5990']}`, { key, body: { isActive: false } }), 403, 'insufficient_scope', {
+    message: /accounts:write/,
+  });
   expectError(t, await api.request('DELETE', `/v1/accounts/${acc['5920']}`, { key }), 403, 'insufficient_scope', { message: /accounts:write/ });
   const chart = await api.request('GET', '/v1/accounts?flat=true');
   t.equal(chart.body.data.meta.total, 46, 'no account created or deleted');
@@ -58,7 +60,9 @@ t.test('transactions:read reads transactions but changes none; it does not read 
 
   const denied = /transactions:write/;
   expectError(t, await api.request('PUT', `/v1/transactions/${draft}`, { key, body: { description: 'x' } }), 403, 'insufficient_scope', { message: denied });
-  expectError(t, await api.request('PATCH', `/v1/transactions/${draft}/status`, { key, body: { status: 'posted' } }), 403, 'insufficient_scope', { message: denied });
+  expectError(t, await api.request('PATCH', `/v1/transactions/${draft}/status`, { key, body: { status: 'posted' } }), 403, 'insufficient_scope', {
+    message: denied,
+  });
   expectError(t, await api.request('PATCH', `/v1/transactions/${posted}/reconcile`, { key, body: { reconciled: true } }), 403, 'insufficient_scope', {
     message: denied,
   });
@@ -111,7 +115,16 @@ t.test('accounts:write changes the chart; reading it needs accounts:read', async
   expectError(t, await api.request('GET', '/v1/accounts', { key }), 403, 'insufficient_scope', { message: /accounts:read/ });
   expectError(
     t,
-    await post(api, { lines: [{ accountId: acc['5100']!, amount: 1 }, { accountId: acc['1200']!, amount: -1 }] }, key),
+    await post(
+      api,
+      {
+        lines: [
+          { accountId: acc['5100']!, amount: 1 },
+          { accountId: acc['1200']!, amount: -1 },
+        ],
+      },
+      key,
+    ),
     403,
     'insufficient_scope',
     { message: /transactions:write/ },

@@ -39,11 +39,7 @@ export interface LineBody {
 }
 
 /** POST /v1/transactions. */
-export function post(
-  api: Api,
-  body: { date?: string; description?: string; lines: LineBody[]; [field: string]: unknown },
-  key?: string,
-): Promise<Reply> {
+export function post(api: Api, body: { date?: string; description?: string; lines: LineBody[]; [field: string]: unknown }, key?: string): Promise<Reply> {
   return api.request('POST', '/v1/transactions', {
     body: { date: '2026-02-05', description: 'Test transaction', ...body },
     ...(key === undefined ? {} : { key }),
@@ -78,7 +74,10 @@ export async function outbox(books: Books): Promise<{ event: string; payload: { 
 
 /** How many rows the live lines table holds (optionally for one transaction). */
 export async function lineCount(books: Books, transactionId?: string): Promise<number> {
-  let q = books.store.org(books.organisationId, 'live').db.selectFrom('lines').select((eb) => eb.fn.countAll<number>().as('n'));
+  let q = books.store
+    .org(books.organisationId, 'live')
+    .db.selectFrom('lines')
+    .select((eb) => eb.fn.countAll<number>().as('n'));
   if (transactionId !== undefined) q = q.where('transaction_id', '=', transactionId);
   const row = await q.executeTakeFirstOrThrow();
   return Number(row.n);

@@ -239,7 +239,9 @@ t.test('the unfiltered total (kept by triggers) follows creates and deletes, and
   t.same(await totals(), [3, 3]);
   t.equal((await api.request('DELETE', `/v1/transactions/${draft}`)).status, 200);
   t.same(await totals(), [2, 2], 'a deleted draft leaves the count');
-  const refused = await api.request('POST', '/v1/transactions', { body: { date: '2026-03-04', description: 'Unbalanced', lines: [lines[0]!, { ...lines[1]!, amount: -499 }] } });
+  const refused = await api.request('POST', '/v1/transactions', {
+    body: { date: '2026-03-04', description: 'Unbalanced', lines: [lines[0]!, { ...lines[1]!, amount: -499 }] },
+  });
   t.equal(refused.status, 400);
   t.same(await totals(), [2, 2], 'a refused transaction leaves no trace in the count');
 });

@@ -47,12 +47,7 @@ async function systemTransaction(books: Books, acc: Readonly<Record<string, stri
 }
 
 async function lineIds(books: Books, transactionId: string): Promise<string[]> {
-  const rows = await books.store
-    .org(books.organisationId, 'live')
-    .db.selectFrom('lines')
-    .select('id')
-    .where('transaction_id', '=', transactionId)
-    .execute();
+  const rows = await books.store.org(books.organisationId, 'live').db.selectFrom('lines').select('id').where('transaction_id', '=', transactionId).execute();
   return rows.map((r) => r.id).sort();
 }
 

@@ -20,7 +20,9 @@ t.test('a credit note for a line of a part-paid invoice, as a PDF', async (t) =>
   await sendOk(t, l.api, inv.id);
   await payOk(t, l.api, inv.id, { amount: 50000, date: '2026-10-15' });
   const lines = (await getInvoice(t, l.api, inv.id)).items as { id: string }[];
-  const created = await l.api.request('POST', '/v1/credit-notes', { body: { invoiceId: inv.id, lineIds: [lines[0]!.id], date: '2026-11-02', reason: 'Tables returned damaged' } });
+  const created = await l.api.request('POST', '/v1/credit-notes', {
+    body: { invoiceId: inv.id, lineIds: [lines[0]!.id], date: '2026-11-02', reason: 'Tables returned damaged' },
+  });
   t.equal(created.status, 201);
   const note = created.body.data;
 

@@ -167,9 +167,20 @@ t.test('standard-rated limited company: every line, rate, VAT summary and total'
   t.match(info, /Producer:\s+acct/);
   t.match(info, /Page size:\s+595\.\d+ x 841\.\d+ pts \(A4\)/);
 
-  for (const seller of ['INVOICE', 'Acme Widgets Ltd', '12 High Street', 'Unit 4', 'Bristol', 'Avon', 'BS1 4DJ',
-    'United Kingdom', 'accounts@acme.example', '0117 496 0000',
-    'VAT registration number: GB123456789', 'Company number: 01234567']) {
+  for (const seller of [
+    'INVOICE',
+    'Acme Widgets Ltd',
+    '12 High Street',
+    'Unit 4',
+    'Bristol',
+    'Avon',
+    'BS1 4DJ',
+    'United Kingdom',
+    'accounts@acme.example',
+    '0117 496 0000',
+    'VAT registration number: GB123456789',
+    'Company number: 01234567',
+  ]) {
     t.ok(text.includes(seller), `seller: ${seller}`);
   }
   t.match(text, row('Invoice number', 'INV-0042'));
@@ -178,8 +189,16 @@ t.test('standard-rated limited company: every line, rate, VAT summary and total'
   t.match(text, row('Due date', '21 December 2026'));
   t.match(text, row('Your reference', 'PO-7781'));
 
-  for (const buyer of ['Bill to', 'Jane Smith', 'Smith & Co Ltd', '5 Market Place', 'Leeds', 'West Yorkshire', 'LS1 6AA',
-    'VAT registration number: GB987654321']) {
+  for (const buyer of [
+    'Bill to',
+    'Jane Smith',
+    'Smith & Co Ltd',
+    '5 Market Place',
+    'Leeds',
+    'West Yorkshire',
+    'LS1 6AA',
+    'VAT registration number: GB987654321',
+  ]) {
     t.ok(text.includes(buyer), `customer: ${buyer}`);
   }
 
@@ -230,10 +249,7 @@ t.test('sole trader not registered for VAT: no VAT column, number or summary', a
       total: 55000,
       amountPaid: 0,
       amountDue: 55000,
-      items: [
-        line('Logo design', 1, 45000, 'zero', 0, 45000, 0),
-        line('Revisions', 2.5, 4000, 'zero', 0, 10000, 0),
-      ],
+      items: [line('Logo design', 1, 45000, 'zero', 0, 45000, 0), line('Revisions', 2.5, 4000, 'zero', 0, 10000, 0)],
       payments: [],
     },
   };

@@ -286,7 +286,11 @@ t.test('random operations on transactions keep the ledger balanced and a refusal
   t.pass(`${numRuns} sequences hold: ${tally.accepted} operations accepted, ${tally.refused} refused`);
   t.ok(tally.accepted >= 100 && tally.refused >= 100, 'both outcomes are well represented');
   for (const kind of ['status', 'reconcile', 'delete', 'put']) {
-    for (const outcome of ['accepted', 'refused']) t.ok([...seen].some((x) => x.startsWith(`${kind} ${outcome}`)), `some ${kind} ${outcome}`);
+    for (const outcome of ['accepted', 'refused'])
+      t.ok(
+        [...seen].some((x) => x.startsWith(`${kind} ${outcome}`)),
+        `some ${kind} ${outcome}`,
+      );
   }
   t.comment(`outcomes seen:\n${[...seen].sort().join('\n')}`);
 });

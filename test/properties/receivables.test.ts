@@ -56,7 +56,14 @@ type Op =
 
 const paths = {
   sales: { docs: '/v1/invoices', notes: '/v1/credit-notes', field: 'invoiceId', issue: 'send', open: ['sent', 'overdue'], issued: ['sent', 'overdue', 'paid'] },
-  purchase: { docs: '/v1/bills', notes: '/v1/supplier-credit-notes', field: 'billId', issue: 'approve', open: ['approved', 'overdue'], issued: ['approved', 'overdue', 'paid'] },
+  purchase: {
+    docs: '/v1/bills',
+    notes: '/v1/supplier-credit-notes',
+    field: 'billId',
+    issue: 'approve',
+    open: ['approved', 'overdue'],
+    issued: ['approved', 'overdue', 'paid'],
+  },
 } as const;
 
 interface DocRow {
@@ -111,7 +118,8 @@ async function read(l: Ledger, kind: Kind, made: Made): Promise<Books> {
 const docOf = (n: NoteRow): string => (n.invoiceId ?? n.billId) as string;
 const sum = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0);
 /** An amount from 1 to `most` (all: most; part: somewhere in between; over: one penny more). */
-const amountOf = (how: Amount, x: number, most: number): number => (how === 'all' ? most : how === 'over' ? most + 1 : 1 + Math.floor(x * Math.max(most - 1, 0)));
+const amountOf = (how: Amount, x: number, most: number): number =>
+  how === 'all' ? most : how === 'over' ? most + 1 : 1 + Math.floor(x * Math.max(most - 1, 0));
 
 /** What is left to credit of each line of a document: its lines less those of its issued credit notes. */
 async function lineRemainders(l: Ledger, kind: Kind, docId: string): Promise<{ id: string; left: number }[]> {
@@ -151,7 +159,13 @@ async function plan(l: Ledger, o: Op, b: Books, contacts: Record<Kind, string[]>
       if (!d) return null;
       const open = (p.open as readonly string[]).includes(d.status);
       const amount = amountOf(o.amount, o.x, open ? d.amountDue : 100);
-      return { method: 'POST', path: `${p.docs}/${d.id}/payments`, body: { amount, date: today }, accept: open && amount <= d.amountDue, why: `pay ${amount} of ${d.amountDue} due on a ${d.status} document` };
+      return {
+        method: 'POST',
+        path: `${p.docs}/${d.id}/payments`,
+        body: { amount, date: today },
+        accept: open && amount <= d.amountDue,
+        why: `pay ${amount} of ${d.amountDue} due on a ${d.status} document`,
+      };
     }
     case 'unpay': {
       const paidInPart = b.docs.filter((x) => x.amountPaid > 0);
@@ -161,7 +175,8 @@ async function plan(l: Ledger, o: Op, b: Books, contacts: Record<Kind, string[]>
       const payment = payments[o.n % Math.max(payments.length, 1)];
       if (!payment) return null;
       const other = b.docs.find((x) => x.id !== d.id);
-      if (o.elsewhere && other) return { method: 'DELETE', path: `${p.docs}/${other.id}/payments/${payment.id}`, accept: false, why: "remove another document's payment" };
+      if (o.elsewhere && other)
+        return { method: 'DELETE', path: `${p.docs}/${other.id}/payments/${payment.id}`, accept: false, why: "remove another document's payment" };
       return { method: 'DELETE', path: `${p.docs}/${d.id}/payments/${payment.id}`, accept: true, why: 'remove a payment' };
     }
     case 'credit': {
@@ -200,7 +215,13 @@ async function plan(l: Ledger, o: Op, b: Books, contacts: Record<Kind, string[]>
       const most = Math.min(note.remainingCredit, d.amountDue);
       const amount = amountOf(o.amount, o.x, Math.max(most, 1));
       const accept = note.status === 'issued' && !o.otherContact && open && amount <= most;
-      return { method: 'POST', path: `${p.notes}/${note.id}/allocations`, body: { [p.field]: d.id, amount }, accept, why: `allocate ${amount} of ${note.remainingCredit} credit (${note.status}) to ${o.otherContact ? "another contact's" : 'a'} ${d.status} document owing ${d.amountDue}` };
+      return {
+        method: 'POST',
+        path: `${p.notes}/${note.id}/allocations`,
+        body: { [p.field]: d.id, amount },
+        accept,
+        why: `allocate ${amount} of ${note.remainingCredit} credit (${note.status}) to ${o.otherContact ? "another contact's" : 'a'} ${d.status} document owing ${d.amountDue}`,
+      };
     }
     case 'unallocate':
     case 'unrefund': {
@@ -216,13 +237,24 @@ async function plan(l: Ledger, o: Op, b: Books, contacts: Record<Kind, string[]>
       const note = pickNote(o.n, (x) => !o.aim || x.remainingCredit > 0);
       if (!note) return null;
       const amount = amountOf(o.amount, o.x, Math.max(note.remainingCredit, 1));
-      return { method: 'POST', path: `${p.notes}/${note.id}/refunds`, body: { amount, date: today }, accept: note.status === 'issued' && amount <= note.remainingCredit, why: `refund ${amount} of ${note.remainingCredit} credit (${note.status})` };
+      return {
+        method: 'POST',
+        path: `${p.notes}/${note.id}/refunds`,
+        body: { amount, date: today },
+        accept: note.status === 'issued' && amount <= note.remainingCredit,
+        why: `refund ${amount} of ${note.remainingCredit} credit (${note.status})`,
+      };
     }
     case 'void-note': {
       // Aimed at credit notes with refunds, which must be refused.
       const note = pickNote(o.n, (x) => !o.aim || x.refunded > 0);
       if (!note) return null;
-      return { method: 'POST', path: `${p.notes}/${note.id}/void`, accept: note.status === 'issued' && note.refunded === 0, why: `void a ${note.status} credit note with ${note.refunded} refunded` };
+      return {
+        method: 'POST',
+        path: `${p.notes}/${note.id}/void`,
+        accept: note.status === 'issued' && note.refunded === 0,
+        why: `void a ${note.status} credit note with ${note.refunded} refunded`,
+      };
     }
     case 'void-doc': {
       const d = pickDoc(o.n);
@@ -230,7 +262,12 @@ async function plan(l: Ledger, o: Op, b: Books, contacts: Record<Kind, string[]>
       const view = (await ok(l, `${p.docs}/${d.id}`)).data;
       const noted = b.notes.some((n) => n.status === 'issued' && docOf(n) === d.id);
       const accept = d.status !== 'void' && view.payments.length === 0 && view.credits.length === 0 && !noted;
-      return { method: 'POST', path: `${p.docs}/${d.id}/void`, accept, why: `void a ${d.status} document with ${view.payments.length} payments, ${view.credits.length} credits${noted ? ', credited' : ''}` };
+      return {
+        method: 'POST',
+        path: `${p.docs}/${d.id}/void`,
+        accept,
+        why: `void a ${d.status} document with ${view.payments.length} payments, ${view.credits.length} credits${noted ? ', credited' : ''}`,
+      };
     }
   }
 }
@@ -239,7 +276,9 @@ async function plan(l: Ledger, o: Op, b: Books, contacts: Record<Kind, string[]>
 async function issue(l: Ledger, o: Extract<Op, { op: 'issue' }>, contacts: Record<Kind, string[]>, made: Made): Promise<void> {
   const p = paths[o.kind];
   const items = o.items.map((i, n) => ({ description: `Line ${n + 1}`, ...i }));
-  const r = await l.api.request('POST', p.docs, { body: { contactId: contacts[o.kind][o.contact % 2], items, issueDate: addDays(today, -o.daysAgo), dueDays: 30 } });
+  const r = await l.api.request('POST', p.docs, {
+    body: { contactId: contacts[o.kind][o.contact % 2], items, issueDate: addDays(today, -o.daysAgo), dueDays: 30 },
+  });
   assert.equal(r.status, 201, show(r));
   made.set(r.body.data.id as string, made.size);
   if (o.draft) return;
@@ -252,8 +291,19 @@ async function checkInvariants(l: Ledger, contacts: Record<Kind, string[]>, made
   const net = async (code: string) => (await ok(l, `/v1/accounts/${l.ids.get(code)}/balance`)).data.balance.net as number;
   const owed = (b: Books, kind: Kind, contact?: string) => {
     const mine = <T extends { contactId: string }>(xs: T[]) => xs.filter((x) => contact === undefined || x.contactId === contact);
-    const due = sum(mine(b.docs).filter((d) => (paths[kind].issued as readonly string[]).includes(d.status)).map((d) => d.amountDue));
-    return due - sum(mine(b.notes).filter((n) => n.status === 'issued').map((n) => n.remainingCredit));
+    const due = sum(
+      mine(b.docs)
+        .filter((d) => (paths[kind].issued as readonly string[]).includes(d.status))
+        .map((d) => d.amountDue),
+    );
+    return (
+      due -
+      sum(
+        mine(b.notes)
+          .filter((n) => n.status === 'issued')
+          .map((n) => n.remainingCredit),
+      )
+    );
   };
   const sales = await read(l, 'sales', made);
   const purchases = await read(l, 'purchase', made);
@@ -286,7 +336,14 @@ const item: fc.Arbitrary<ItemSpec> = fc.record({
   vatRate: fc.constantFrom('standard' as const, 'standard' as const, 'reduced' as const, 'zero' as const, 'exempt' as const),
 });
 const issueOp = (kinds: fc.Arbitrary<Kind>, draft: fc.Arbitrary<boolean>): fc.Arbitrary<Op> =>
-  fc.record({ op: fc.constant('issue' as const), kind: kinds, contact: n, items: fc.array(item, { minLength: 1, maxLength: 3 }), daysAgo: fc.nat({ max: 120 }), draft });
+  fc.record({
+    op: fc.constant('issue' as const),
+    kind: kinds,
+    contact: n,
+    items: fc.array(item, { minLength: 1, maxLength: 3 }),
+    daysAgo: fc.nat({ max: 120 }),
+    draft,
+  });
 /**
  * Each sequence starts with two invoices sent and two bills approved, the
  * first of each paid and then credited in full (credit left to allocate or
@@ -305,8 +362,30 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 6, arbitrary: issueOp(kind, fc.oneof({ weight: 5, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) })) },
   { weight: 6, arbitrary: fc.record({ op: fc.constant('pay' as const), kind, n, amount, x, aim }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('unpay' as const), kind, n, elsewhere: fc.boolean() }) },
-  { weight: 6, arbitrary: fc.record({ op: fc.constant('credit' as const), kind, n, mode: fc.constantFrom('whole' as const, 'whole' as const, 'line' as const, 'amount' as const, 'amount' as const, 'over' as const), x, aim }) },
-  { weight: 4, arbitrary: fc.record({ op: fc.constant('allocate' as const), kind, n, m: n, amount, x, otherContact: fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }), aim }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      op: fc.constant('credit' as const),
+      kind,
+      n,
+      mode: fc.constantFrom('whole' as const, 'whole' as const, 'line' as const, 'amount' as const, 'amount' as const, 'over' as const),
+      x,
+      aim,
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      op: fc.constant('allocate' as const),
+      kind,
+      n,
+      m: n,
+      amount,
+      x,
+      otherContact: fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+      aim,
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('unallocate' as const), kind, n }) },
   { weight: 4, arbitrary: fc.record({ op: fc.constant('refund' as const), kind, n, amount, x, aim }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('unrefund' as const), kind, n }) },
@@ -371,12 +450,21 @@ t.test('receivables and payables equal what contacts owe, net of credit, after e
   );
 
   t.pass(`${numRuns} sequences hold: ${tally.accepted} operations accepted, ${tally.refused} refused`);
-  const some = (what: string, kinds: readonly Kind[] = ['sales', 'purchase']) => t.ok(kinds.some((k) => seen.has(`${what.split(' ')[0]} ${k} ${what.split(' ')[1]}`)), `some ${what} (${kinds.join(' or ')})`);
+  const some = (what: string, kinds: readonly Kind[] = ['sales', 'purchase']) =>
+    t.ok(
+      kinds.some((k) => seen.has(`${what.split(' ')[0]} ${k} ${what.split(' ')[1]}`)),
+      `some ${what} (${kinds.join(' or ')})`,
+    );
   for (const name of ['pay', 'credit', 'allocate', 'refund', 'void-note', 'void-doc']) {
     for (const k of ['sales', 'purchase'] as const) some(`${name} accepted`, [k]);
     some(`${name} refused`);
   }
   for (const name of ['unpay', 'unallocate', 'unrefund']) some(`${name} accepted`);
   some('unpay refused');
-  t.comment(`outcomes seen:\n${[...seen].sort().map(([what, times]) => `${what}: ${times}`).join('\n')}`);
+  t.comment(
+    `outcomes seen:\n${[...seen]
+      .sort()
+      .map(([what, times]) => `${what}: ${times}`)
+      .join('\n')}`,
+  );
 });

@@ -99,11 +99,18 @@ export async function openLedger(bench: Bench, beforeClose?: (l: Ledger) => Prom
   const list = await api.request('GET', '/v1/accounts?flat=true');
   assert.equal(list.status, 200, show(list));
   const all = list.body.data.accounts as { id: string; code: string; isSystem: boolean; isActive: boolean }[];
-  assert.ok(all.every((a) => a.isActive), 'a new chart starts all active');
+  assert.ok(
+    all.every((a) => a.isActive),
+    'a new chart starts all active',
+  );
   const ids = new Map(all.map((a) => [a.code, a.id]));
   const codes = chosenCodes(all);
   // account_days is derived from the lines, and the request log grows with every request, in batches.
-  const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not in ('account_days', 'request_log') order by name`.execute(db);
+  const tables = await sql<{
+    name: string;
+  }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not in ('account_days', 'request_log') order by name`.execute(
+    db,
+  );
   const l: Ledger = {
     api,
     db,
@@ -174,12 +181,7 @@ export function expectedCreateStatus(body: TxnBody, active: ReadonlySet<string>)
 // Generators.
 
 type Mutation =
-  | { kind: 'zero' }
-  | { kind: 'inactive' }
-  | { kind: 'unknown'; id: string }
-  | { kind: 'pounds'; value: number }
-  | { kind: 'string' }
-  | { kind: 'over-limit' };
+  { kind: 'zero' } | { kind: 'inactive' } | { kind: 'unknown'; id: string } | { kind: 'pounds'; value: number } | { kind: 'string' } | { kind: 'over-limit' };
 
 interface LineSpec {
   /** An account code, turned into the ledger's id when the lines are built. */
@@ -241,7 +243,10 @@ const amount = (big: boolean): fc.Arbitrary<number> =>
   fc
     .tuple(
       big
-        ? fc.oneof({ weight: 20, arbitrary: fc.integer({ min: 1, max: 5_000_000 }) }, { weight: 1, arbitrary: fc.integer({ min: maxLineAmount - 1000, max: maxLineAmount }) })
+        ? fc.oneof(
+            { weight: 20, arbitrary: fc.integer({ min: 1, max: 5_000_000 }) },
+            { weight: 1, arbitrary: fc.integer({ min: maxLineAmount - 1000, max: maxLineAmount }) },
+          )
         : fc.integer({ min: 1, max: 5_000_000 }),
       fc.boolean(),
     )
@@ -381,7 +386,8 @@ export async function storedLedgerProblems(l: Ledger): Promise<string[]> {
       from lines where posted = 1 group by account_id, date
     ) x on x.account_id = d.account_id and x.date = d.date
     where d.debit != coalesce(x.debit, 0) or d.credit != coalesce(x.credit, 0)`.execute(l.db);
-  for (const r of days.rows) problems.push(`account_days ${r.account_id} ${r.date}: ${r.debit}/${r.credit}, the lines say ${r.line_debit ?? 0}/${r.line_credit ?? 0}`);
+  for (const r of days.rows)
+    problems.push(`account_days ${r.account_id} ${r.date}: ${r.debit}/${r.credit}, the lines say ${r.line_debit ?? 0}/${r.line_credit ?? 0}`);
   const missing = await sql<{ n: number }>`
     select count(*) as n from (select distinct account_id, date from lines where posted = 1) x
     where not exists (select 1 from account_days d where d.account_id = x.account_id and d.date = x.date)`.execute(l.db);

@@ -36,19 +36,33 @@ t.test('a server and two CLI processes post at once: nothing lost, nothing doubl
     for (let i = 0; Date.now() < deadline || i < 10; i++) {
       const reference = `HTTP-${connection}-${i}`;
       const r = await api.request('POST', '/v1/transactions', {
-        body: { date: '2026-06-01', description: 'HTTP posting', reference, lines: [{ accountId: id('5100'), amount: 100 }, { accountId: id('1200'), amount: -100 }] },
+        body: {
+          date: '2026-06-01',
+          description: 'HTTP posting',
+          reference,
+          lines: [
+            { accountId: id('5100'), amount: 100 },
+            { accountId: id('1200'), amount: -100 },
+          ],
+        },
       });
       if (r.status === 201) acknowledged.push(reference);
       else failures.push(`${reference}: ${r.status} ${JSON.stringify(r.body)}`);
     }
   };
   await Promise.all([cli('A'), cli('B'), ...[1, 2, 3, 4].map(http)]);
-  t.comment(`${acknowledged.length} postings acknowledged: ${acknowledged.filter((r) => r.startsWith('HTTP-')).length} over HTTP on 4 connections for 4 s, 16 by two CLI processes`);
+  t.comment(
+    `${acknowledged.length} postings acknowledged: ${acknowledged.filter((r) => r.startsWith('HTTP-')).length} over HTTP on 4 connections for 4 s, 16 by two CLI processes`,
+  );
   t.same(failures, [], 'no request failed');
   const rows = await books.store.org(books.organisationId, 'live').db.selectFrom('transactions').select('reference').execute();
   const stored = rows.map((r) => r.reference ?? '').sort();
   t.same(stored, [...acknowledged].sort(), 'every acknowledged posting is there exactly once, and nothing else');
   t.ok(acknowledged.filter((r) => r.startsWith('HTTP-')).length >= 40, 'the server kept answering while the CLI wrote');
-  const sum = await books.store.org(books.organisationId, 'live').db.selectFrom('lines').select((eb) => eb.fn.sum<number>('amount').as('s')).executeTakeFirstOrThrow();
+  const sum = await books.store
+    .org(books.organisationId, 'live')
+    .db.selectFrom('lines')
+    .select((eb) => eb.fn.sum<number>('amount').as('s'))
+    .executeTakeFirstOrThrow();
   t.equal(Number(sum.s), 0);
 });

@@ -78,10 +78,18 @@ t.test('an import killed at any moment is wholly there or not at all', async (t)
   const whole = importProcess(calibration.dataDir, file);
   t.equal(await whole.exited, 0, 'an import left alone finishes');
   const duration = Date.now() - started;
-  t.match(inspect(orgFile(calibration.dataDir, calibration.organisationId, 'live')), { integrity: 'ok', transactions: entries, lines: entries * 3, sum: 0, batches: 1 });
+  t.match(inspect(orgFile(calibration.dataDir, calibration.organisationId, 'live')), {
+    integrity: 'ok',
+    transactions: entries,
+    lines: entries * 3,
+    sum: 0,
+    batches: 1,
+  });
 
   const random = seeded(seed);
-  t.comment(`seed ${seed} (replay: ACCT_CRASH_SEED=${seed}); ${runs} runs of a ${entries}-transaction import, killed between 5% and 105% of its ${duration} ms`);
+  t.comment(
+    `seed ${seed} (replay: ACCT_CRASH_SEED=${seed}); ${runs} runs of a ${entries}-transaction import, killed between 5% and 105% of its ${duration} ms`,
+  );
   const outcomes = { none: 0, whole: 0 };
   for (let run = 0; run < runs; run++) {
     await t.test(`run ${run + 1}`, async (t) => {

@@ -97,7 +97,10 @@ async function snapshot(books: Books): Promise<Snapshot> {
 
 function changedTables(before: Snapshot, after: Snapshot): string[] {
   const out: string[] = [];
-  for (const [where, a, b] of [['org', before.org, after.org], ['platform', before.platform, after.platform]] as const) {
+  for (const [where, a, b] of [
+    ['org', before.org, after.org],
+    ['platform', before.platform, after.platform],
+  ] as const) {
     for (const name of new Set([...a.keys(), ...b.keys()])) if (a.get(name) !== b.get(name)) out.push(`${where}.${name}`);
   }
   return out;
@@ -193,7 +196,9 @@ function targetOf(op: Operation, realByPrefix: ReadonlyMap<string, string>): Tar
     if (existing) real[name] = existing;
   }
   const props = op.schemas.body ? (jsonSchemaOf(op.schemas.body).properties ?? {}) : {};
-  const fields = op.schemas.body ? Object.keys(op.schemas.body.shape).map((name) => ({ name, types: typesOf(props[name]), date: isDateSchema(props[name]) })) : [];
+  const fields = op.schemas.body
+    ? Object.keys(op.schemas.body.shape).map((name) => ({ name, types: typesOf(props[name]), date: isDateSchema(props[name]) }))
+    : [];
   const safe = op.schemas.body !== null && op.method !== 'DELETE' && !op.path.startsWith('/api-keys') && params.every((p) => p in real);
   return { op, fields, params, wellFormed, real: params.length > 0 && safe ? real : null };
 }
@@ -231,7 +236,24 @@ function wrongValues(types: ReadonlySet<string>): unknown[] {
 }
 
 /** Literal JSON number tokens, some of them not JSON at all. */
-const numberTokens = ['1e309', '-1e309', 'NaN', 'Infinity', '-Infinity', '-0', '10.5', '0.001', '1e-400', '9007199254740993', '-9007199254740993', '1e21', '0x10', '+1', '.5', '01'];
+const numberTokens = [
+  '1e309',
+  '-1e309',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '-0',
+  '10.5',
+  '0.001',
+  '1e-400',
+  '9007199254740993',
+  '-9007199254740993',
+  '1e21',
+  '0x10',
+  '+1',
+  '.5',
+  '01',
+];
 
 const deep = (n: number, open = '[', close = ']'): string => open.repeat(n) + close.repeat(n);
 
@@ -303,7 +325,13 @@ const junkQueries = [
 ];
 
 /** Ids of a valid shape but extreme (tried wherever the parameter's schema takes them): years 0000 and 9999, the longest id. */
-const edgeIds = ['period_00000401', 'period_09990401', 'period_99990401', 'period_99991231', ...['acc', 'txn', 'cont', 'inv', 'quo', 'bill', 'key', 'whe', 'req'].map((p) => `${p}_${'Z'.repeat(64)}`)];
+const edgeIds = [
+  'period_00000401',
+  'period_09990401',
+  'period_99990401',
+  'period_99991231',
+  ...['acc', 'txn', 'cont', 'inv', 'quo', 'bill', 'key', 'whe', 'req'].map((p) => `${p}_${'Z'.repeat(64)}`),
+];
 
 /** Query parameters that hold a date: well-formed but extreme years, and dates that do not exist. */
 const isDateKey = (key: string): boolean => /^(from|to)(Date)?$|^asOf/.test(key);
@@ -389,19 +417,26 @@ function bodyArb(target: Target): fc.Arbitrary<Omit<Hostile, 'method' | 'path'>>
     },
     {
       weight: 1,
-      arbitrary: fc
-        .tuple(fieldArb, fc.constantFrom(2000, 50_000, 400_000), fc.constantFrom('[]', '{}'), fc.boolean())
-        .map(([x, n, brackets, bare]) => {
-          const nested = brackets === '[]' ? deep(n) : `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
-          return withType('deep-nesting', bare ? nested : `{"${x}": ${nested}}`);
-        }),
+      arbitrary: fc.tuple(fieldArb, fc.constantFrom(2000, 50_000, 400_000), fc.constantFrom('[]', '{}'), fc.boolean()).map(([x, n, brackets, bare]) => {
+        const nested = brackets === '[]' ? deep(n) : `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
+        return withType('deep-nesting', bare ? nested : `{"${x}": ${nested}}`);
+      }),
     },
     { weight: 2, arbitrary: fc.tuple(fieldArb, fc.constantFrom(...numberTokens)).map(([x, n]) => withType('raw-number', `{"${x}": ${n}}`)) },
     {
       weight: 1,
       arbitrary: fc
         .constantFrom('amount', 'unitPrice', 'quantity', 'lines', 'items')
-        .map((x) => withType('fractional-pence', x === 'lines' ? '{"lines": [{"amount": 10.5}, {"amount": -10.5}]}' : x === 'items' ? '{"items": [{"description": "a", "quantity": 1, "unitPrice": 0.5, "vatRate": "standard"}]}' : `{"${x}": 10.5}`)),
+        .map((x) =>
+          withType(
+            'fractional-pence',
+            x === 'lines'
+              ? '{"lines": [{"amount": 10.5}, {"amount": -10.5}]}'
+              : x === 'items'
+                ? '{"items": [{"description": "a", "quantity": 1, "unitPrice": 0.5, "vatRate": "standard"}]}'
+                : `{"${x}": 10.5}`,
+          ),
+        ),
     },
     { weight: 1, arbitrary: fieldArb.chain((x) => fc.constantFrom(...protoBodies(x))).map((b) => withType('proto-key', b)) },
     { weight: 1, arbitrary: fieldArb.chain((x) => fc.constantFrom(...utf8Bodies(x))).map((b) => withType('invalid-utf8', b)) },
@@ -417,7 +452,14 @@ function bodyArb(target: Target): fc.Arbitrary<Omit<Hostile, 'method' | 'path'>>
       weight: 1,
       arbitrary: fc
         .tuple(
-          fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/json; charset=latin1', ''),
+          fc.constantFrom(
+            'text/plain',
+            'application/x-www-form-urlencoded',
+            'multipart/form-data; boundary=x',
+            'application/xml',
+            'application/json; charset=latin1',
+            '',
+          ),
           fc.constantFrom('{"zzUnknown": 1}', 'a=1&b=2', '<?xml version="1.0"?><a/>', '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--'),
         )
         .map(([ct, b]) => withType('wrong-content-type', b, ct)),
@@ -445,7 +487,20 @@ t.test('hostile input to every operation: below 500, an error envelope without a
   const realByPrefix = new Map<string, string>([
     ['acc', (await ok('POST', '/v1/accounts', { code: '5995', name: 'Fuzzing costs', accountType: 'expense' })).id],
     ['cont', contact.id],
-    ['txn', (await ok('POST', '/v1/transactions', { date: '2026-06-01', description: 'Draft', status: 'draft', lines: [{ accountId: account('1200'), amount: 1000 }, { accountId: account('4000'), amount: -1000 }] })).id],
+    [
+      'txn',
+      (
+        await ok('POST', '/v1/transactions', {
+          date: '2026-06-01',
+          description: 'Draft',
+          status: 'draft',
+          lines: [
+            { accountId: account('1200'), amount: 1000 },
+            { accountId: account('4000'), amount: -1000 },
+          ],
+        })
+      ).id,
+    ],
     ['inv', (await ok('POST', '/v1/invoices', { contactId: contact.id, items: [item] })).id],
     ['quo', (await ok('POST', '/v1/quotes', { contactId: contact.id, items: [item] })).id],
     ['bill', (await ok('POST', '/v1/bills', { contactId: contact.id, items: [item] })).id],
@@ -471,7 +526,8 @@ t.test('hostile input to every operation: below 500, an error envelope without a
     const n = operations.indexOf(op);
     await attempt({ kind: 'junk-query', method: op.method, path: pathOf(target, target.wellFormed, junkQueries[n % junkQueries.length]) });
     for (const [i, key] of Object.keys(op.schemas.query.shape).entries()) {
-      for (const value of queryJunk(key, n + i)) await attempt({ kind: 'junk-query', method: op.method, path: pathOf(target, target.wellFormed, `${key}=${value}`) });
+      for (const value of queryJunk(key, n + i))
+        await attempt({ kind: 'junk-query', method: op.method, path: pathOf(target, target.wellFormed, `${key}=${value}`) });
     }
     for (const [i, name] of target.params.entries()) {
       const edges = edgeIds.filter((id) => op.schemas.params.shape[name]?.safeParse(id).success);
@@ -490,32 +546,35 @@ t.test('hostile input to every operation: below 500, an error envelope without a
   t.equal(failures.length, 0, `the walk: ${walked} requests over ${operations.length} operations, ${failures.length} broke a rule`);
 
   // The draw: fast-check picks an operation and combines hostile ids, queries and bodies.
-  const request: fc.Arbitrary<Hostile> = fc
-    .constantFrom(...targets)
-    .chain((target) => {
-      const idArbs: fc.Arbitrary<Readonly<Record<string, string>>>[] = [fc.constant(target.wellFormed)];
-      if (target.real) idArbs.push(fc.constant(target.real));
-      if (target.params.length > 0) {
-        idArbs.push(fc.tuple(fc.constantFrom(...target.params), fc.constantFrom(...malformedIds, ...edgeIds)).map(([name, bad]) => ({ ...target.wellFormed, [name]: bad })));
-      }
-      const keys = Object.keys(target.op.schemas.query.shape);
-      const keyJunk = fc
-        .array(fc.constantFrom(...(keys.length > 0 ? keys : ['page'])).chain((k) => fc.constantFrom(...(isDateKey(k) ? dateJunk : valueJunk)).map((v) => `${k}=${v}`)), { minLength: 1, maxLength: 3 })
-        .map((q) => q.join('&'));
-      const query = fc.oneof(
-        { weight: 4, arbitrary: fc.constant('') },
-        { weight: 1, arbitrary: fc.subarray(junkQueries, { minLength: 1, maxLength: 3 }).map((q) => q.join('&')) },
-        { weight: 2, arbitrary: keyJunk },
+  const request: fc.Arbitrary<Hostile> = fc.constantFrom(...targets).chain((target) => {
+    const idArbs: fc.Arbitrary<Readonly<Record<string, string>>>[] = [fc.constant(target.wellFormed)];
+    if (target.real) idArbs.push(fc.constant(target.real));
+    if (target.params.length > 0) {
+      idArbs.push(
+        fc.tuple(fc.constantFrom(...target.params), fc.constantFrom(...malformedIds, ...edgeIds)).map(([name, bad]) => ({ ...target.wellFormed, [name]: bad })),
       );
-      const body = target.op.method === 'GET' ? fc.constant(null) : fc.option(bodyArb(target), { nil: null, freq: 8 });
-      return fc.tuple(fc.oneof(...idArbs), query, body).map(([ids, q, b]): Hostile => {
-        const path = pathOf(target, ids, q);
-        if (b) return { ...b, kind: q ? `${b.kind}+junk-query` : b.kind, method: target.op.method, path };
-        const values = Object.values(ids);
-        const idKind = values.some((v) => malformedIds.includes(v)) ? 'malformed-id' : values.some((v) => edgeIds.includes(v)) ? 'edge-id' : '';
-        return { kind: [idKind, q === '' ? '' : 'junk-query'].filter((k) => k !== '').join('+') || 'plain', method: target.op.method, path };
-      });
+    }
+    const keys = Object.keys(target.op.schemas.query.shape);
+    const keyJunk = fc
+      .array(
+        fc.constantFrom(...(keys.length > 0 ? keys : ['page'])).chain((k) => fc.constantFrom(...(isDateKey(k) ? dateJunk : valueJunk)).map((v) => `${k}=${v}`)),
+        { minLength: 1, maxLength: 3 },
+      )
+      .map((q) => q.join('&'));
+    const query = fc.oneof(
+      { weight: 4, arbitrary: fc.constant('') },
+      { weight: 1, arbitrary: fc.subarray(junkQueries, { minLength: 1, maxLength: 3 }).map((q) => q.join('&')) },
+      { weight: 2, arbitrary: keyJunk },
+    );
+    const body = target.op.method === 'GET' ? fc.constant(null) : fc.option(bodyArb(target), { nil: null, freq: 8 });
+    return fc.tuple(fc.oneof(...idArbs), query, body).map(([ids, q, b]): Hostile => {
+      const path = pathOf(target, ids, q);
+      if (b) return { ...b, kind: q ? `${b.kind}+junk-query` : b.kind, method: target.op.method, path };
+      const values = Object.values(ids);
+      const idKind = values.some((v) => malformedIds.includes(v)) ? 'malformed-id' : values.some((v) => edgeIds.includes(v)) ? 'edge-id' : '';
+      return { kind: [idKind, q === '' ? '' : 'junk-query'].filter((k) => k !== '').join('+') || 'plain', method: target.op.method, path };
     });
+  });
 
   t.comment(`fast-check seed ${seed}, ${numRuns} runs (replay: ACCT_FUZZ_SEED=${seed} ACCT_FUZZ_RUNS=${numRuns})`);
   const result = await fc.check(
@@ -529,6 +588,16 @@ t.test('hostile input to every operation: below 500, an error envelope without a
 
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   t.comment(`${harness.sent} requests (${walked} walked, ${harness.sent - walked} drawn incl. shrinking) in ${seconds}s`);
-  t.comment(`outcomes by kind:\n${[...harness.tally].sort().map(([k, n]) => `  ${k}: ${n}`).join('\n')}`);
-  t.comment(`hostile-looking requests accepted (${harness.accepted.length}):\n${harness.accepted.slice(0, 60).map((s) => `  ${s}`).join('\n')}`);
+  t.comment(
+    `outcomes by kind:\n${[...harness.tally]
+      .sort()
+      .map(([k, n]) => `  ${k}: ${n}`)
+      .join('\n')}`,
+  );
+  t.comment(
+    `hostile-looking requests accepted (${harness.accepted.length}):\n${harness.accepted
+      .slice(0, 60)
+      .map((s) => `  ${s}`)
+      .join('\n')}`,
+  );
 });

@@ -25,17 +25,7 @@ import { loadBooks, prepare, type LineInput } from '../../src/engine/ledger/post
 import { AppError } from '../../src/engine/errors.js';
 import { fixedClock } from '../../src/engine/clock.js';
 import { newBooks } from '../helpers/index.js';
-import {
-  chartCodes,
-  checkStoredLedger,
-  checkTrialBalance,
-  clock,
-  maxLineAmount,
-  openBench,
-  openLedger,
-  postedNets,
-  show,
-} from '../properties/support.js';
+import { chartCodes, checkStoredLedger, checkTrialBalance, clock, maxLineAmount, openBench, openLedger, postedNets, show } from '../properties/support.js';
 
 const seed = Number(process.env['ACCT_MONEY_SEED'] ?? 20261121);
 const runs = { vat: 3000, prepare: 1000, split: 60, price: 2000, invoice: 50 } as const;
@@ -150,40 +140,54 @@ t.test('splitting in-process: prepare keeps any split balanced and moves each ac
   const tally = { accepted: 0, refusedOffByOne: 0 };
 
   fc.assert(
-    fc.property(split, fc.array(fc.constantFrom(...accounts), { minLength: 13, maxLength: 13 }), fc.constantFrom(...accounts), fc.constantFrom(1, -1), (parts, on, counter, nudge) => {
-      const amount = parts.reduce((s, p) => s + p, 0);
-      const lines: LineInput[] = [...parts.map((p, i) => ({ accountId: on[i]!, amount: p })), { accountId: counter, amount: -amount }];
-      const prepared = prepare(ledgerBooks, posting, { date: '2026-06-01', description: 'Split', status: 'posted', sourceType: 'manual', lines });
-      tally.accepted++;
-      assert.deepEqual(
-        prepared.lines.map((l) => [l.account_id, l.amount]),
-        lines.map((l) => [l.accountId, l.amount]),
-        'the lines as given',
-      );
-      assert.equal(prepared.lines.reduce((s, l) => s + BigInt(l.amount), 0n), 0n, 'the lines sum to 0');
-      const debits = lines.reduce((s, l) => s + BigInt(Math.max(l.amount, 0)), 0n);
-      assert.equal(BigInt(prepared.row.total_debit), debits, 'totalDebit is the sum of the debits');
-      assert.ok(prepared.lines.every((l) => l.posted === 1 && l.date === '2026-06-01'));
-
-      // Each account moves by exactly its parts; together the moves are 0.
-      const moves = new Map<string, bigint>();
-      for (const l of prepared.lines) moves.set(l.account_id, (moves.get(l.account_id) ?? 0n) + BigInt(l.amount));
-      const expected = new Map<string, bigint>();
-      for (const l of lines) expected.set(l.accountId, (expected.get(l.accountId) ?? 0n) + BigInt(l.amount));
-      assert.deepEqual(moves, expected, 'each account moves by its parts');
-      assert.equal([...moves.values()].reduce((s, m) => s + m, 0n), 0n, 'the balances still sum to the same');
-
-      // A penny more or less on any part is refused.
-      const off = lines.map((l, i) => (i === 0 ? { ...l, amount: l.amount + nudge } : l));
-      if (off[0]!.amount !== 0) {
-        assert.throws(
-          () => prepare(ledgerBooks, posting, { date: '2026-06-01', description: 'Off by a penny', status: 'posted', sourceType: 'manual', lines: off }),
-          (e: unknown) => e instanceof AppError && e.code === 'validation_error' && /do not balance/.test(e.message),
-          'a split a penny out is refused',
+    fc.property(
+      split,
+      fc.array(fc.constantFrom(...accounts), { minLength: 13, maxLength: 13 }),
+      fc.constantFrom(...accounts),
+      fc.constantFrom(1, -1),
+      (parts, on, counter, nudge) => {
+        const amount = parts.reduce((s, p) => s + p, 0);
+        const lines: LineInput[] = [...parts.map((p, i) => ({ accountId: on[i]!, amount: p })), { accountId: counter, amount: -amount }];
+        const prepared = prepare(ledgerBooks, posting, { date: '2026-06-01', description: 'Split', status: 'posted', sourceType: 'manual', lines });
+        tally.accepted++;
+        assert.deepEqual(
+          prepared.lines.map((l) => [l.account_id, l.amount]),
+          lines.map((l) => [l.accountId, l.amount]),
+          'the lines as given',
         );
-        tally.refusedOffByOne++;
-      }
-    }),
+        assert.equal(
+          prepared.lines.reduce((s, l) => s + BigInt(l.amount), 0n),
+          0n,
+          'the lines sum to 0',
+        );
+        const debits = lines.reduce((s, l) => s + BigInt(Math.max(l.amount, 0)), 0n);
+        assert.equal(BigInt(prepared.row.total_debit), debits, 'totalDebit is the sum of the debits');
+        assert.ok(prepared.lines.every((l) => l.posted === 1 && l.date === '2026-06-01'));
+
+        // Each account moves by exactly its parts; together the moves are 0.
+        const moves = new Map<string, bigint>();
+        for (const l of prepared.lines) moves.set(l.account_id, (moves.get(l.account_id) ?? 0n) + BigInt(l.amount));
+        const expected = new Map<string, bigint>();
+        for (const l of lines) expected.set(l.accountId, (expected.get(l.accountId) ?? 0n) + BigInt(l.amount));
+        assert.deepEqual(moves, expected, 'each account moves by its parts');
+        assert.equal(
+          [...moves.values()].reduce((s, m) => s + m, 0n),
+          0n,
+          'the balances still sum to the same',
+        );
+
+        // A penny more or less on any part is refused.
+        const off = lines.map((l, i) => (i === 0 ? { ...l, amount: l.amount + nudge } : l));
+        if (off[0]!.amount !== 0) {
+          assert.throws(
+            () => prepare(ledgerBooks, posting, { date: '2026-06-01', description: 'Off by a penny', status: 'posted', sourceType: 'manual', lines: off }),
+            (e: unknown) => e instanceof AppError && e.code === 'validation_error' && /do not balance/.test(e.message),
+            'a split a penny out is refused',
+          );
+          tally.refusedOffByOne++;
+        }
+      },
+    ),
     { seed, numRuns: runs.prepare },
   );
   t.pass(`${tally.accepted} splits balanced, ${tally.refusedOffByOne} splits a penny out refused`);
@@ -212,7 +216,11 @@ t.test('splitting over HTTP: any split posted as lines keeps the ledger at 0 and
       for (const line of lines) nets.set(line.accountId, (nets.get(line.accountId) ?? 0) + line.amount);
       const after = await postedNets(l);
       assert.deepEqual(new Map([...after].filter(([, n]) => n !== 0)), new Map([...nets].filter(([, n]) => n !== 0)), 'each account moved by its parts');
-      assert.equal([...after.values()].reduce((s, n) => s + BigInt(n), 0n), 0n, 'the posted lines sum to 0');
+      assert.equal(
+        [...after.values()].reduce((s, n) => s + BigInt(n), 0n),
+        0n,
+        'the posted lines sum to 0',
+      );
       await checkStoredLedger(l);
     }),
     { seed, numRuns: runs.split },
@@ -333,12 +341,20 @@ t.test('priceItems: sums of integer lines, each net within half a penny of quant
       assert.equal(BigInt(priced.subtotal), expected.subtotal, 'subtotal = Σ net');
       assert.equal(BigInt(priced.vatAmount), expected.vat, 'vatAmount = Σ VAT');
       assert.equal(priced.total, priced.subtotal + priced.vatAmount, 'total = subtotal + vatAmount');
-      assert.equal(priced.subtotal, priced.items.reduce((s, p) => s + p.net, 0));
-      assert.equal(priced.vatAmount, priced.items.reduce((s, p) => s + p.vatAmount, 0));
+      assert.equal(
+        priced.subtotal,
+        priced.items.reduce((s, p) => s + p.net, 0),
+      );
+      assert.equal(
+        priced.vatAmount,
+        priced.items.reduce((s, p) => s + p.vatAmount, 0),
+      );
     }),
     { seed, numRuns: runs.price },
   );
-  t.pass(`${runs.price} item lists hold: ${tally.priced} priced; refused as the model says, ${tally.overLimit} for a line over £10bn, ${tally.notPositive} for a total not above 0`);
+  t.pass(
+    `${runs.price} item lists hold: ${tally.priced} priced; refused as the model says, ${tally.overLimit} for a line over £10bn, ${tally.notPositive} for a total not above 0`,
+  );
   t.ok(tally.priced >= runs.price / 2 && tally.overLimit >= 1 && tally.notPositive >= 1, 'every outcome was exercised');
 });
 
@@ -357,7 +373,13 @@ t.test('invoices over HTTP: the draft transaction balances and debits 1100 with 
       const r = await l.api.request('POST', '/v1/invoices', { body: { contactId, items: model.map(itemOf) } });
       assert.equal(r.status, 201, show(r));
       tally.created++;
-      const inv = r.body.data as { subtotal: number; vatAmount: number; total: number; transactionId: string; items: { netAmount: number; vatAmount: number; lineTotal: number }[] };
+      const inv = r.body.data as {
+        subtotal: number;
+        vatAmount: number;
+        total: number;
+        transactionId: string;
+        items: { netAmount: number; vatAmount: number; lineTotal: number }[];
+      };
       assert.deepEqual([inv.subtotal, inv.vatAmount, inv.total].map(BigInt), [expected.subtotal, expected.vat, expected.total], 'the invoice totals');
       assert.deepEqual(
         inv.items.map((i) => [BigInt(i.netAmount), BigInt(i.vatAmount), BigInt(i.lineTotal)]),
@@ -369,15 +391,31 @@ t.test('invoices over HTTP: the draft transaction balances and debits 1100 with 
       assert.equal(txn.status, 200, show(txn));
       const data = txn.body.data as { status: string; lines: { accountCode: string; amount: number; vatAmount: number | null }[] };
       assert.equal(data.status, 'draft', 'the entries of a draft invoice are a draft');
-      assert.equal(data.lines.reduce((s, x) => s + BigInt(x.amount), 0n), 0n, 'the lines sum to 0');
+      assert.equal(
+        data.lines.reduce((s, x) => s + BigInt(x.amount), 0n),
+        0n,
+        'the lines sum to 0',
+      );
       const receivable = data.lines.filter((x) => x.accountCode === '1100');
-      assert.deepEqual(receivable.map((x) => BigInt(x.amount)), [expected.total], '1100 is debited with the total');
+      assert.deepEqual(
+        receivable.map((x) => BigInt(x.amount)),
+        [expected.total],
+        '1100 is debited with the total',
+      );
       const vat = data.lines.filter((x) => x.accountCode === '2200');
-      assert.deepEqual(vat.map((x) => BigInt(x.amount)), expected.vat === 0n ? [] : [-expected.vat], '2200 is credited with the VAT');
+      assert.deepEqual(
+        vat.map((x) => BigInt(x.amount)),
+        expected.vat === 0n ? [] : [-expected.vat],
+        '2200 is credited with the VAT',
+      );
       // The sales lines: one per item with a net, credited; the VAT noted on each is the item's, by lineVat's rounding.
       const sales = data.lines.filter((x) => x.accountCode !== '1100' && x.accountCode !== '2200');
       const withNet = model.map((m, i) => ({ m, line: expected.lines[i]! })).filter((x) => x.line.net !== 0n);
-      assert.deepEqual(sales.map((x) => BigInt(x.amount)), withNet.map((x) => -x.line.net), 'each item with a net is credited to sales');
+      assert.deepEqual(
+        sales.map((x) => BigInt(x.amount)),
+        withNet.map((x) => -x.line.net),
+        'each item with a net is credited to sales',
+      );
       sales.forEach((x, i) => {
         const { m, line } = withNet[i]!;
         assert.equal(x.vatAmount, m.rate === 'exempt' ? null : Number(abs(line.vat)), `sales line ${i}: the VAT noted is the item's`);

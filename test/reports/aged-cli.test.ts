@@ -22,7 +22,17 @@ const contact = async (t: Test, dir: string, type: string, name: string): Promis
 
 /** `acct invoices create` then, unless a draft is wanted, `acct invoices send`; the invoice id. */
 async function invoice(t: Test, dir: string, contactId: string, issueDate: string, dueDate: string, items: string[], send = true): Promise<string> {
-  const created = await acctOk(t, dir, ['invoices', 'create', '--contact-id', contactId, '--issue-date', issueDate, '--due-date', dueDate, ...items.flatMap((i) => ['--item', i])]);
+  const created = await acctOk(t, dir, [
+    'invoices',
+    'create',
+    '--contact-id',
+    contactId,
+    '--issue-date',
+    issueDate,
+    '--due-date',
+    dueDate,
+    ...items.flatMap((i) => ['--item', i]),
+  ]);
   if (send) t.equal((await acctOk(t, dir, ['invoices', 'send', created.id])).status, 'sent', `${created.invoiceNumber} sent`);
   return created.id as string;
 }
@@ -46,7 +56,8 @@ async function agedBooks(t: Test): Promise<string> {
   await invoice(t, dir, beta, '2026-07-01', '2026-07-31', ['Not sent;1;999.00;zero'], false);
   const supplier = await contact(t, dir, 'supplier', 'Paper Supplies Ltd');
   const bill = async (item: string) =>
-    (await acctOk(t, dir, ['bills', 'create', '--contact-id', supplier, '--issue-date', '2026-09-01', '--due-date', '2026-09-15', '--item', item])).id as string;
+    (await acctOk(t, dir, ['bills', 'create', '--contact-id', supplier, '--issue-date', '2026-09-01', '--due-date', '2026-09-15', '--item', item]))
+      .id as string;
   await acctOk(t, dir, ['bills', 'approve', await bill('Paper;1;50.00;standard')]);
   await bill('Ink;1;70.00;standard');
   return dir;
@@ -98,8 +109,26 @@ t.test('acct report aged-debtors and aged-creditors: table, --csv and --json', a
       {
         contactName: 'Alpha Trading Ltd',
         invoices: [
-          { invoiceNumber: 'INV-0001', issueDate: '2026-10-01', dueDate: '2026-10-31', total: 12_000, amountPaid: 2_000, outstanding: 10_000, daysOverdue: 21, agingBucket: '1-30' },
-          { invoiceNumber: 'INV-0002', issueDate: '2026-11-01', dueDate: '2026-12-01', total: 60_000, amountPaid: 0, outstanding: 60_000, daysOverdue: 0, agingBucket: 'current' },
+          {
+            invoiceNumber: 'INV-0001',
+            issueDate: '2026-10-01',
+            dueDate: '2026-10-31',
+            total: 12_000,
+            amountPaid: 2_000,
+            outstanding: 10_000,
+            daysOverdue: 21,
+            agingBucket: '1-30',
+          },
+          {
+            invoiceNumber: 'INV-0002',
+            issueDate: '2026-11-01',
+            dueDate: '2026-12-01',
+            total: 60_000,
+            amountPaid: 0,
+            outstanding: 60_000,
+            daysOverdue: 0,
+            agingBucket: 'current',
+          },
         ],
         current: 60_000,
         days1to30: 10_000,
@@ -141,7 +170,8 @@ t.test('acct report aged-debtors and aged-creditors: table, --csv and --json', a
 });
 
 /** Today in the UK, as the CLI's clock takes it. */
-const ukToday = (): string => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+const ukToday = (): string =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
 
 t.test('acct report dashboard prints its table', async (t) => {
   const dir = t.testdir();
@@ -159,7 +189,18 @@ t.test('acct report dashboard prints its table', async (t) => {
   await invoice(t, dir, client, '2020-03-01', '2020-03-31', ['Books;2;10.00;zero']);
   await invoice(t, dir, client, '2020-03-01', '2020-03-31', ['Draft;1;500.00;standard'], false);
   const supplier = await contact(t, dir, 'supplier', 'Paper Supplies Ltd');
-  const bill = await acctOk(t, dir, ['bills', 'create', '--contact-id', supplier, '--issue-date', '2020-01-05', '--due-date', '2020-02-04', '--item', 'Paper;1;50.00;standard']);
+  const bill = await acctOk(t, dir, [
+    'bills',
+    'create',
+    '--contact-id',
+    supplier,
+    '--issue-date',
+    '2020-01-05',
+    '--due-date',
+    '2020-02-04',
+    '--item',
+    'Paper;1;50.00;standard',
+  ]);
   await acctOk(t, dir, ['bills', 'approve', bill.id]);
   // Sales of £300.00 today and of £200.00 a year ago today, in the two periods compared.
   await acct(t, dir, ['post', today, 'Cash sale', '1200=300', '4000=-300']);

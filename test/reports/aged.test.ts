@@ -26,7 +26,14 @@ async function sentInvoice(t: Test, api: Api, contactId: string, amount: number,
 }
 
 /** An aged row as the spec lists it, with nothing paid. */
-const unpaid = (doc: { id: string; invoiceNumber: string | null }, issueDate: string, dueDate: string, total: number, daysOverdue: number, agingBucket: string) => ({
+const unpaid = (
+  doc: { id: string; invoiceNumber: string | null },
+  issueDate: string,
+  dueDate: string,
+  total: number,
+  daysOverdue: number,
+  agingBucket: string,
+) => ({
   id: doc.id,
   type: 'invoice',
   invoiceNumber: doc.invoiceNumber,
@@ -153,7 +160,14 @@ t.test('what was paid by the date is deducted; paid, void, draft and later docum
   const fresh = await invoiceOk(t, api, gamma, { issueDate: '2026-11-15', dueDate: '2026-12-15' });
   await sendOk(t, api, fresh.id);
 
-  const row = (inv: { id: string; invoiceNumber: string }, issueDate: string, dueDate: string, amountPaid: number, daysOverdue: number, agingBucket: string) => ({
+  const row = (
+    inv: { id: string; invoiceNumber: string },
+    issueDate: string,
+    dueDate: string,
+    amountPaid: number,
+    daysOverdue: number,
+    agingBucket: string,
+  ) => ({
     id: inv.id,
     type: 'invoice',
     invoiceNumber: inv.invoiceNumber,
@@ -173,7 +187,11 @@ t.test('what was paid by the date is deducted; paid, void, draft and later docum
     {
       contactId: gamma,
       contactName: 'Gamma Ltd',
-      invoices: [row(part, '2026-10-01', '2026-10-31', 5_000, 10, '1-30'), row(later, '2026-10-01', '2026-10-31', 0, 10, '1-30'), row(cleared, '2026-10-01', '2026-10-31', 0, 10, '1-30')],
+      invoices: [
+        row(part, '2026-10-01', '2026-10-31', 5_000, 10, '1-30'),
+        row(later, '2026-10-01', '2026-10-31', 0, 10, '1-30'),
+        row(cleared, '2026-10-01', '2026-10-31', 0, 10, '1-30'),
+      ],
       current: 0,
       days1to30: 31_000, // 7,000 + 12,000 + 12,000
       days31to60: 0,
@@ -190,7 +208,11 @@ t.test('what was paid by the date is deducted; paid, void, draft and later docum
     {
       contactId: gamma,
       contactName: 'Gamma Ltd',
-      invoices: [row(part, '2026-10-01', '2026-10-31', 5_000, 21, '1-30'), row(later, '2026-10-01', '2026-10-31', 4_000, 21, '1-30'), row(fresh, '2026-11-15', '2026-12-15', 0, 0, 'current')],
+      invoices: [
+        row(part, '2026-10-01', '2026-10-31', 5_000, 21, '1-30'),
+        row(later, '2026-10-01', '2026-10-31', 4_000, 21, '1-30'),
+        row(fresh, '2026-11-15', '2026-12-15', 0, 0, 'current'),
+      ],
       current: 12_000,
       days1to30: 15_000, // 7,000 + 8,000
       days31to60: 0,
@@ -253,7 +275,7 @@ t.test('aged creditors: approved bills only, with the same structure; invoices a
       items: [item({ description: 'Supplies', unitPrice: amount, vatRate: 'zero' })],
     });
     if (approve) await approveOk(t, api, b.id);
-    return { id: b.id as string, invoiceNumber: (billNumber ?? null) };
+    return { id: b.id as string, invoiceNumber: billNumber ?? null };
   };
   // Paper: due 2026-11-01, 21 − 1 = 20 days overdue: 1-30; part paid 2,500 of 10,000.
   const p1 = await bill(paper, 'PS-100', 10_000, '2026-10-01', '2026-11-01');

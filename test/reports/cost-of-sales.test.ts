@@ -42,11 +42,27 @@ t.test('gross profit deducts the accounts marked cost of sales, whatever their c
 
   const post = (date: string, description: string, lines: [string, number][]) =>
     postOk(t, api, { date, description, lines: lines.map(([accountId, amount]) => ({ accountId, amount })) });
-  await post('2025-05-01', 'Sale', [[acc['1200'] as string, 300_000], [acc['4000'] as string, -250_000], [acc['2200'] as string, -50_000]]);
-  await post('2025-06-01', 'Materials', [[acc['5000'] as string, 40_000], [acc['1200'] as string, -40_000]]);
-  await post('2025-07-01', 'Subcontractor', [[e5960, 75_050], [acc['1200'] as string, -75_050]]);
-  await post('2025-08-01', 'Team lunch', [[e501, 12_345], [acc['1200'] as string, -12_345]]);
-  await post('2025-09-01', 'Stationery', [[acc['5100'] as string, 9_999], [acc['1200'] as string, -9_999]]);
+  await post('2025-05-01', 'Sale', [
+    [acc['1200'] as string, 300_000],
+    [acc['4000'] as string, -250_000],
+    [acc['2200'] as string, -50_000],
+  ]);
+  await post('2025-06-01', 'Materials', [
+    [acc['5000'] as string, 40_000],
+    [acc['1200'] as string, -40_000],
+  ]);
+  await post('2025-07-01', 'Subcontractor', [
+    [e5960, 75_050],
+    [acc['1200'] as string, -75_050],
+  ]);
+  await post('2025-08-01', 'Team lunch', [
+    [e501, 12_345],
+    [acc['1200'] as string, -12_345],
+  ]);
+  await post('2025-09-01', 'Stationery', [
+    [acc['5100'] as string, 9_999],
+    [acc['1200'] as string, -9_999],
+  ]);
 
   // Revenue £2,500.00. Expenses 400.00 + 750.50 + 123.45 + 99.99 = £1,373.94; net 2,500.00 − 1,373.94 = £1,126.06.
   // Cost of sales 5000 £400.00 + 5960 £750.50 = £1,150.50; gross profit 2,500.00 − 1,150.50 = £1,349.50
@@ -67,16 +83,30 @@ t.test('only an expense account can be cost of sales: 400 validation_error on is
   const before = (await api.request('GET', '/v1/accounts?flat=true')).body.data;
   const grants = await api.request('POST', '/v1/accounts', { body: { code: '4300', name: 'Grants', accountType: 'revenue', isCostOfSales: true } });
   expectError(t, grants, 400, 'validation_error', { field: 'isCostOfSales' });
-  expectError(t, await api.request('POST', '/v1/accounts', { body: { code: '1310', name: 'Goods in transit', accountType: 'asset', isCostOfSales: true } }), 400, 'validation_error', {
-    field: 'isCostOfSales',
-  });
-  expectError(t, await api.request('POST', '/v1/accounts', { body: { code: '5970', name: 'Freight', accountType: 'expense', isCostOfSales: 'yes' } }), 400, 'invalid_type', {
-    field: 'isCostOfSales',
-  });
+  expectError(
+    t,
+    await api.request('POST', '/v1/accounts', { body: { code: '1310', name: 'Goods in transit', accountType: 'asset', isCostOfSales: true } }),
+    400,
+    'validation_error',
+    {
+      field: 'isCostOfSales',
+    },
+  );
+  expectError(
+    t,
+    await api.request('POST', '/v1/accounts', { body: { code: '5970', name: 'Freight', accountType: 'expense', isCostOfSales: 'yes' } }),
+    400,
+    'invalid_type',
+    {
+      field: 'isCostOfSales',
+    },
+  );
   expectError(t, await api.request('PUT', `/v1/accounts/${acc['4100']}`, { body: { isCostOfSales: true, name: 'Renamed' } }), 400, 'validation_error', {
     field: 'isCostOfSales',
   });
-  expectError(t, await api.request('PUT', `/v1/accounts/${acc['4000']}`, { body: { isCostOfSales: true } }), 400, 'validation_error', { field: 'isCostOfSales' });
+  expectError(t, await api.request('PUT', `/v1/accounts/${acc['4000']}`, { body: { isCostOfSales: true } }), 400, 'validation_error', {
+    field: 'isCostOfSales',
+  });
   // A system account allows only isActive to change, this attribute included.
   expectError(t, await api.request('PUT', `/v1/accounts/${acc['1200']}`, { body: { isCostOfSales: false } }), 422, 'unprocessable_entity');
   t.same((await api.request('GET', '/v1/accounts?flat=true')).body.data, before, 'the chart is exactly as it was');
@@ -86,12 +116,38 @@ t.test('only an expense account can be cost of sales: 400 validation_error on is
 
 t.test('the CLI: --is-cost-of-sales on create, and the field in accounts get', async (t) => {
   const { books } = await ledger(t);
-  const created = await runCliInProcess(['--data', books.dataDir, '--json', 'accounts', 'create', '--code', '5970', '--name', 'Freight In', '--account-type', 'expense', '--is-cost-of-sales']);
+  const created = await runCliInProcess([
+    '--data',
+    books.dataDir,
+    '--json',
+    'accounts',
+    'create',
+    '--code',
+    '5970',
+    '--name',
+    'Freight In',
+    '--account-type',
+    'expense',
+    '--is-cost-of-sales',
+  ]);
   t.equal(created.status, 0, created.stderr);
   const id = (JSON.parse(created.stdout) as { id: string; isCostOfSales: boolean }).id;
   const shown = await runCliInProcess(['--data', books.dataDir, 'accounts', 'get', id]);
   t.match(shown.stdout, /^isCostOfSales +yes +$/m);
-  const refused = await runCliInProcess(['--data', books.dataDir, 'accounts', 'create', '--code', '4300', '--name', 'Grants', '--account-type', 'revenue', '--is-cost-of-sales', 'true']);
+  const refused = await runCliInProcess([
+    '--data',
+    books.dataDir,
+    'accounts',
+    'create',
+    '--code',
+    '4300',
+    '--name',
+    'Grants',
+    '--account-type',
+    'revenue',
+    '--is-cost-of-sales',
+    'true',
+  ]);
   t.equal(refused.status, 2);
   t.match(refused.stderr, 'validation_error');
 });

@@ -29,7 +29,14 @@ t.test('the VAT return of a quarter holding credit notes', async (t) => {
   // B, last quarter (2026-09-20): 1 × £100.00 at 20% = £100.00 + £20.00.
   const b = await sentInvoice(t, l, customer, [item({ unitPrice: 10000 })], '2026-09-20', '2026-10-20');
   // A (2026-10-05): 2 × £500.00 at 20% = £1,000.00 + £200.00; 1 × £50.00 at 5% = £50.00 + £2.50.
-  const a = await sentInvoice(t, l, customer, [item({ quantity: 2, unitPrice: 50000 }), item({ description: 'Cake', unitPrice: 5000, vatRate: 'reduced' })], '2026-10-05', '2026-11-04');
+  const a = await sentInvoice(
+    t,
+    l,
+    customer,
+    [item({ quantity: 2, unitPrice: 50000 }), item({ description: 'Cake', unitPrice: 5000, vatRate: 'reduced' })],
+    '2026-10-05',
+    '2026-11-04',
+  );
   // D (2026-11-15): 1 × £1,000.00 at 20% = £1,000.00 + £200.00.
   await sentInvoice(t, l, customer, [item({ unitPrice: 100000 })], '2026-11-15', '2026-12-15');
   // Credit on B in this quarter (2026-10-15): £60.00 at 20% VAT included = £50.00 + £10.00.
@@ -76,14 +83,28 @@ t.test('aged debtors and creditors count credit, and equal 1100 and 2100 on ever
   t.equal(await receivable('2026-11-01'), 10000);
   // 2026-11-06: P settled; the credit note's £20.00 is owed to the customer.
   const nov6 = await aged('2026-11-06');
-  t.same(nov6.contacts[0].invoices.map((r: { type: string; invoiceNumber: string; total: number; amountPaid: number; outstanding: number; agingBucket: string }) => [r.type, r.invoiceNumber, r.total, r.amountPaid, r.outstanding, r.agingBucket]), [
-    ['credit_note', 'CN-0001', -12000, -10000, -2000, 'current'],
-  ]);
+  t.same(
+    nov6.contacts[0].invoices.map((r: { type: string; invoiceNumber: string; total: number; amountPaid: number; outstanding: number; agingBucket: string }) => [
+      r.type,
+      r.invoiceNumber,
+      r.total,
+      r.amountPaid,
+      r.outstanding,
+      r.agingBucket,
+    ]),
+    [['credit_note', 'CN-0001', -12000, -10000, -2000, 'current']],
+  );
   t.equal(nov6.totals.total, -2000);
   t.equal(await receivable('2026-11-06'), -2000);
   // 2026-11-21: Q's £60.00, less the £15.00 of credit left: £45.00.
   const nov21 = await aged('2026-11-21');
-  t.same(nov21.contacts[0].invoices.map((r: { type: string; outstanding: number }) => [r.type, r.outstanding]), [['invoice', 6000], ['credit_note', -1500]]);
+  t.same(
+    nov21.contacts[0].invoices.map((r: { type: string; outstanding: number }) => [r.type, r.outstanding]),
+    [
+      ['invoice', 6000],
+      ['credit_note', -1500],
+    ],
+  );
   t.same([nov21.contacts[0].total, nov21.totals.total, nov21.summary.totalInvoices], [4500, 4500, 2]);
   t.equal(await receivable('2026-11-21'), 4500);
 
@@ -97,7 +118,14 @@ t.test('aged debtors and creditors count credit, and equal 1100 and 2100 on ever
   t.same([scn.creditNoteNumber, scn.total, scn.allocated, scn.remainingCredit], [null, 7200, 0, 7200], 'a paid bill: all of it credit');
   const refund = await ok(t, l, 'POST', `/v1/supplier-credit-notes/${scn.id}/refunds`, { amount: 3000, date: '2026-11-01' });
   const entry = await ok(t, l, 'GET', `/v1/transactions/${refund.transactionId}`);
-  t.same(entry.lines.map((x: { accountCode: string; amount: number }) => [x.accountCode, x.amount]), [['1200', 3000], ['2100', -3000]], 'money back in: debit the bank, credit payables');
+  t.same(
+    entry.lines.map((x: { accountCode: string; amount: number }) => [x.accountCode, x.amount]),
+    [
+      ['1200', 3000],
+      ['2100', -3000],
+    ],
+    'money back in: debit the bank, credit payables',
+  );
   const creditors = await ok(t, l, 'GET', '/v1/reports/aged-creditors?asOfDate=2026-11-21');
   // The supplier owes us £72.00 − £30.00 = £42.00: a credit of −£42.00 on the payables side.
   t.same([creditors.totals.total, creditors.contacts[0].invoices[0].type], [-4200, 'credit_note']);

@@ -30,16 +30,50 @@ async function books(t: Test) {
     postOk(t, api, { date, description, lines: lines.map(([code, amount]) => ({ accountId: acc[code]!, amount })), ...extra });
 
   // The year before (FY 2025/26).
-  await post('2025-05-10', 'Sale', [['1200', 120_000], ['4000', -100_000], ['2200', -20_000]]);
-  await post('2025-06-01', 'Office costs', [['5100', 30_000], ['2201', 6_000], ['1200', -36_000]]);
+  await post('2025-05-10', 'Sale', [
+    ['1200', 120_000],
+    ['4000', -100_000],
+    ['2200', -20_000],
+  ]);
+  await post('2025-06-01', 'Office costs', [
+    ['5100', 30_000],
+    ['2201', 6_000],
+    ['1200', -36_000],
+  ]);
   // In FY 2025/26 but after 2025-11-21: not in the prior figures.
-  await post('2025-12-15', 'Winter sale', [['1200', 60_000], ['4000', -50_000], ['2200', -10_000]]);
+  await post('2025-12-15', 'Winter sale', [
+    ['1200', 60_000],
+    ['4000', -50_000],
+    ['2200', -10_000],
+  ]);
   // This year.
-  await post('2026-05-01', 'Sale', [['1200', 180_000], ['4000', -150_000], ['2200', -30_000]]);
-  await post('2026-06-01', 'Office costs', [['5100', 40_000], ['2201', 8_000], ['1200', -48_000]]);
-  await post('2026-07-31', 'VAT paid to HMRC', [['2200', 20_000], ['1200', -20_000]]);
-  await post('2026-08-01', 'Savings paid in', [['1210', 50_000], ['3000', -50_000]]);
-  await post('2026-09-01', 'Draft: left out everywhere', [['1200', 99_999], ['4000', -99_999]], { status: 'draft' });
+  await post('2026-05-01', 'Sale', [
+    ['1200', 180_000],
+    ['4000', -150_000],
+    ['2200', -30_000],
+  ]);
+  await post('2026-06-01', 'Office costs', [
+    ['5100', 40_000],
+    ['2201', 8_000],
+    ['1200', -48_000],
+  ]);
+  await post('2026-07-31', 'VAT paid to HMRC', [
+    ['2200', 20_000],
+    ['1200', -20_000],
+  ]);
+  await post('2026-08-01', 'Savings paid in', [
+    ['1210', 50_000],
+    ['3000', -50_000],
+  ]);
+  await post(
+    '2026-09-01',
+    'Draft: left out everywhere',
+    [
+      ['1200', 99_999],
+      ['4000', -99_999],
+    ],
+    { status: 'draft' },
+  );
 
   const client = await contactOk(t, api, { name: 'Client One Ltd' });
   // 1 × £500.00 at 20%: 50,000 + 10,000 = 60,000; due before today; 20,000 paid: owes 40,000.
@@ -117,7 +151,10 @@ t.test('taxSetAside under the flat rate scheme and when not registered', async (
   t.strictSame((await dashboard(t, api)).taxSetAside, { vatScheme: 'flat_rate', vat: 14_560 });
 
   // Paying HMRC 20,000 more: 34,560 − 40,000 is below 0, so 0.
-  await post('2026-10-31', 'VAT paid to HMRC', [['2200', 20_000], ['1200', -20_000]]);
+  await post('2026-10-31', 'VAT paid to HMRC', [
+    ['2200', 20_000],
+    ['1200', -20_000],
+  ]);
   t.strictSame((await dashboard(t, api)).taxSetAside, { vatScheme: 'flat_rate', vat: 0 });
 
   // The standard figure of the same books: 36,800 − 20,000 = 16,800.
@@ -160,11 +197,14 @@ t.test('change is null when the year before is 0, and negative when figures fell
   // Nothing the year before: every change is null.
   await postOk(t, api, { date: '2026-04-01', lines: [line('1200', 50_000), line('4000', -50_000)] });
   let d = await dashboard(t, api);
-  t.strictSame([d.revenue, d.expenses, d.netProfit], [
-    { current: 50_000, prior: 0, change: null },
-    { current: 0, prior: 0, change: null },
-    { current: 50_000, prior: 0, change: null },
-  ]);
+  t.strictSame(
+    [d.revenue, d.expenses, d.netProfit],
+    [
+      { current: 50_000, prior: 0, change: null },
+      { current: 0, prior: 0, change: null },
+      { current: 50_000, prior: 0, change: null },
+    ],
+  );
   t.strictSame(d.taxSetAside, { vatScheme: 'standard', vat: 0 });
   t.strictSame(d.overdueInvoices, { count: 0, total: 0 });
   t.strictSame(d.upcomingBills, { count: 0, total: 0 });
@@ -179,11 +219,14 @@ t.test('change is null when the year before is 0, and negative when figures fell
   d = await dashboard(t, api);
   // Revenue (50,000 − 80,000) / 80,000 = −37.5 %; expenses (30,000 − 20,000) / 20,000 = 50 %;
   // profit 20,000 against 60,000: −40,000 / 60,000 = −66.66… → −66.7 %.
-  t.strictSame([d.revenue, d.expenses, d.netProfit], [
-    { current: 50_000, prior: 80_000, change: -37.5 },
-    { current: 30_000, prior: 20_000, change: 50 },
-    { current: 20_000, prior: 60_000, change: -66.7 },
-  ]);
+  t.strictSame(
+    [d.revenue, d.expenses, d.netProfit],
+    [
+      { current: 50_000, prior: 80_000, change: -37.5 },
+      { current: 30_000, prior: 20_000, change: 50 },
+      { current: 20_000, prior: 60_000, change: -66.7 },
+    ],
+  );
   // A loss the year before: (20,000 − (−10,000)) / |−10,000| = +300 %.
   await postOk(t, api, { date: '2025-06-01', lines: [line('5100', 70_000), line('1200', -70_000)] });
   d = await dashboard(t, api);

@@ -68,12 +68,15 @@ const report = async <T>(books: Books, args: string[]): Promise<T> => {
   return r.data as T;
 };
 
-t.test('hledger over FY 2025/26 exported alone: its income statement is acct\'s P&L, its balance sheet acct\'s', async (t) => {
+t.test("hledger over FY 2025/26 exported alone: its income statement is acct's P&L, its balance sheet acct's", async (t) => {
   const books = await twoYears(t);
   const file = await exportTo(t, books, 'fy2025.journal', ['--format', 'hledger', '--from', '2025-04-01', '--to', '2026-03-31']);
   const check = spawnSync('hledger', ['-f', file, 'check'], { encoding: 'utf8' });
   t.equal(check.status, 0, `hledger check ${check.stderr}`);
-  const opening = fs.readFileSync(file, 'utf8').split('\n\n').find((entry) => entry.startsWith('2025-04-01 * Opening balances'));
+  const opening = fs
+    .readFileSync(file, 'utf8')
+    .split('\n\n')
+    .find((entry) => entry.startsWith('2025-04-01 * Opening balances'));
   // 1200: 5,000.00 + 2,400.00 − 840.00 − 600.00 + 12.34 = 5,972.34; 3100: FY 2024/25's profit, £712.34 (a credit).
   t.equal(
     opening,
@@ -90,7 +93,7 @@ t.test('hledger over FY 2025/26 exported alone: its income statement is acct\'s 
 
   // No -b or -e: everything in the file is the window.
   const is = totalsAndNet(hledgerCsv(file, ['is']));
-  t.same(is, [150_000, 55_799, 94_201], 'revenue £1,500.00, expenses £557.99, net £942.01 (not FY 2024/25\'s as well)');
+  t.same(is, [150_000, 55_799, 94_201], "revenue £1,500.00, expenses £557.99, net £942.01 (not FY 2024/25's as well)");
   const pl = await report<ProfitLoss>(books, ['profit-loss', '--from', '2025-04-01', '--to', '2026-03-31']);
   t.same([pl.revenue.total, pl.expenses.total, pl.netProfit], is, "acct's P&L for the window says the same");
 
@@ -104,7 +107,11 @@ t.test('hledger over FY 2025/26 exported alone: its income statement is acct\'s 
   const bs = await report<BalanceSheet>(books, ['balance-sheet', '--as-of', '2026-03-31']);
   t.same([bs.assets.total, bs.liabilities.total, bs.equity.total], [766_485, 101_050, 665_435]);
   t.equal(bs.equity.total, 571_234 + 94_201, "acct's equity is hledger's equity and the year's profit hledger has not closed");
-  t.equal(bs.equity.accounts.find((a) => a.name === "Prior years' earnings")?.balance, row(bse, 'equity:3100 Retained Earnings'), "acct's prior years' earnings are hledger's 3100");
+  t.equal(
+    bs.equity.accounts.find((a) => a.name === "Prior years' earnings")?.balance,
+    row(bse, 'equity:3100 Retained Earnings'),
+    "acct's prior years' earnings are hledger's 3100",
+  );
 
   // A date inside the window agrees too: at 2025-09-30 the unclosed profit is 1,500.00 − 450.50 − 99.99 = £949.51.
   const mid = hledgerCsv(file, ['bse', '-e', '2025-10-01']);

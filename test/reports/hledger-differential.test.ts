@@ -17,7 +17,28 @@ import { seeded } from './seeded-books.js';
 requireTools(t);
 
 // Accounts of every type in the provisioned company chart.
-const codes = ['1010', '1100', '1200', '1210', '1300', '9999', '2100', '2200', '2201', '2400', '2600', '3000', '3200', '4000', '4100', '4200', '5000', '5100', '5200', '5950'];
+const codes = [
+  '1010',
+  '1100',
+  '1200',
+  '1210',
+  '1300',
+  '9999',
+  '2100',
+  '2200',
+  '2201',
+  '2400',
+  '2600',
+  '3000',
+  '3200',
+  '4000',
+  '4100',
+  '4200',
+  '5000',
+  '5100',
+  '5200',
+  '5950',
+];
 
 function randomJournal(seed: number, count: number): string {
   const random = seeded(seed);
@@ -82,8 +103,12 @@ for (const seed of [1, 2]) {
     const beanFile = path.join(books.dataDir, 'books.beancount');
     fs.writeFileSync(beanFile, bean.stdout);
     t.equal(beanCheck(beanFile), null, 'bean-check reads the beancount export without error');
-    const beanTotals = Object.fromEntries(Object.entries(beanQuery(beanFile, 'SELECT account, sum(number) AS total GROUP BY account')).map(([account, total]) => [codeOf(account), total]));
-    const tb = (await runCliInProcessJson(['--data', books.dataDir, '--json', 'report', 'trial-balance', '--as-of', '2099-12-31'])).data as { accounts: { code: string; debit: number; credit: number }[] };
+    const beanTotals = Object.fromEntries(
+      Object.entries(beanQuery(beanFile, 'SELECT account, sum(number) AS total GROUP BY account')).map(([account, total]) => [codeOf(account), total]),
+    );
+    const tb = (await runCliInProcessJson(['--data', books.dataDir, '--json', 'report', 'trial-balance', '--as-of', '2099-12-31'])).data as {
+      accounts: { code: string; debit: number; credit: number }[];
+    };
     t.same(beanTotals, Object.fromEntries(tb.accounts.map((a) => [a.code, a.debit - a.credit])), 'beancount agrees on every balance');
 
     for (const [from, to] of [

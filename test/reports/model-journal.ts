@@ -38,23 +38,42 @@ export function modelEntries(steps: readonly Step[]): Entry[] {
   for (const s of steps) {
     switch (s.type) {
       case 'doc':
-        if (s.doc.status === 'issued') out.push({ date: s.doc.date, description: `${s.doc.kind} ${s.doc.id}`, postings: documentPostings(s.doc.kind, s.doc.lines, lineSign(s.doc.kind)) });
+        if (s.doc.status === 'issued')
+          out.push({ date: s.doc.date, description: `${s.doc.kind} ${s.doc.id}`, postings: documentPostings(s.doc.kind, s.doc.lines, lineSign(s.doc.kind)) });
         break;
       case 'payment':
         if (s.payment.live) {
           const money = s.doc.kind === 'sales' ? s.payment.amount : -s.payment.amount;
-          out.push({ date: s.payment.date, description: `payment ${s.payment.id}`, postings: [[s.payment.bank, money], [control[s.doc.kind], -money]] });
+          out.push({
+            date: s.payment.date,
+            description: `payment ${s.payment.id}`,
+            postings: [
+              [s.payment.bank, money],
+              [control[s.doc.kind], -money],
+            ],
+          });
         }
         break;
       case 'note':
         if (s.note.status === 'issued') {
-          out.push({ date: s.note.date, description: `credit note ${s.note.id}`, postings: documentPostings(s.note.kind, s.note.lines, -lineSign(s.note.kind) as 1 | -1) });
+          out.push({
+            date: s.note.date,
+            description: `credit note ${s.note.id}`,
+            postings: documentPostings(s.note.kind, s.note.lines, -lineSign(s.note.kind) as 1 | -1),
+          });
         }
         break;
       case 'refund':
         if (s.refund.live) {
           const money = s.note.kind === 'sales' ? -s.refund.amount : s.refund.amount;
-          out.push({ date: s.refund.date, description: `refund ${s.refund.id}`, postings: [[s.refund.bank, money], [control[s.note.kind], -money]] });
+          out.push({
+            date: s.refund.date,
+            description: `refund ${s.refund.id}`,
+            postings: [
+              [s.refund.bank, money],
+              [control[s.note.kind], -money],
+            ],
+          });
         }
         break;
       case 'journal':

@@ -43,7 +43,8 @@ async function trialBalance(t: Test, ctx: Ctx, asOf: string): Promise<Record<str
   return Object.fromEntries((tb.accounts as { code: string; debit: number; credit: number }[]).map((a) => [a.code, a.debit - a.credit]));
 }
 
-const byCode = (sums: Record<string, number>): Record<string, number> => Object.fromEntries(Object.entries(sums).map(([account, total]) => [codeOf(account), total]));
+const byCode = (sums: Record<string, number>): Record<string, number> =>
+  Object.fromEntries(Object.entries(sums).map(([account, total]) => [codeOf(account), total]));
 const allAccounts = 'SELECT account, sum(number) AS total';
 const byRoot = 'SELECT root(account, 1) AS root, sum(number) AS total';
 
@@ -57,7 +58,16 @@ for (const seed of seeds) {
     const seeded = await seedBooks(ctx, seed, { start: '2021-04-01', end: '2026-03-31' });
     t.comment(`seed ${seed}: ${JSON.stringify(seeded.tally)}`);
     const tally = seeded.tally;
-    for (const what of ['sales payment removed', 'purchase payment removed', 'sales refund', 'purchase refund', 'sales credit note amount', 'sales credit note lines', 'sales credit note whole', 'sales allocation']) {
+    for (const what of [
+      'sales payment removed',
+      'purchase payment removed',
+      'sales refund',
+      'purchase refund',
+      'sales credit note amount',
+      'sales credit note lines',
+      'sales credit note whole',
+      'sales allocation',
+    ]) {
       t.ok((tally[what] ?? 0) > 0, `the books hold some of: ${what}`);
     }
 
@@ -68,7 +78,11 @@ for (const seed of seeds) {
     fs.writeFileSync(modelBean, beancountFile(entries));
     const full = await exported(t, books, 'books.journal', ['--format', 'hledger']);
     const fullBean = await exported(t, books, 'books.beancount', ['--format', 'beancount']);
-    t.same([hledgerCheck(full), hledgerCheck(model), beanCheck(fullBean), beanCheck(modelBean)], [null, null, null, null], 'hledger and bean-check read all four files without error');
+    t.same(
+      [hledgerCheck(full), hledgerCheck(model), beanCheck(fullBean), beanCheck(modelBean)],
+      [null, null, null, null],
+      'hledger and bean-check read all four files without error',
+    );
 
     for (const asOf of ['2022-03-31', '2023-10-15', '2025-03-31', seeded.last]) {
       const acct = await trialBalance(t, ctx, asOf);
@@ -102,16 +116,28 @@ for (const seed of seeds) {
       const pl = await call(ctx, 'reports.profit-loss', {}, undefined, { from, to: last });
       const ours = [pl.revenue.total, pl.expenses.total, pl.netProfit];
       t.same(totalsAndNet(hledgerCsv(journal, ['is'])), ours, `hledger's income statement over acct's export from ${from} is acct's P&L to ${last}`);
-      t.same(totalsAndNet(hledgerCsv(model, ['is', '-b', from, '-e', addDays(last, 1)])), ours, `hledger's income statement over the model's journal, ${from} to ${last}`);
+      t.same(
+        totalsAndNet(hledgerCsv(model, ['is', '-b', from, '-e', addDays(last, 1)])),
+        ours,
+        `hledger's income statement over the model's journal, ${from} to ${last}`,
+      );
       const inWindow = ` WHERE date >= ${from} AND date <= ${last} GROUP BY root`;
       const modelRoots = beanQuery(modelBean, byRoot + inWindow);
-      t.same([-(modelRoots['Income'] ?? 0), modelRoots['Expenses'] ?? 0], [pl.revenue.total, pl.expenses.total], `beancount over the model's file: income and expenses, ${from} to ${last}`);
+      t.same(
+        [-(modelRoots['Income'] ?? 0), modelRoots['Expenses'] ?? 0],
+        [pl.revenue.total, pl.expenses.total],
+        `beancount over the model's file: income and expenses, ${from} to ${last}`,
+      );
 
       // The window's balance sheet: hledger's equity is 3000, 3200 and 3100 with earlier profit closed into it; its Net is the window's profit,
       // which acct shows inside equity as current (and, past the window's first year, prior) years' earnings.
       const bs = await call(ctx, 'reports.balance-sheet', {}, undefined, { asOf: last });
       const [assets, liabilities, equity, unclosed] = totalsAndNet(hledgerCsv(journal, ['bse']));
-      t.same([assets, liabilities, (equity ?? 0) + (unclosed ?? 0)], [bs.assets.total, bs.liabilities.total, bs.equity.total], `hledger's balance sheet over the window from ${from} at ${last}`);
+      t.same(
+        [assets, liabilities, (equity ?? 0) + (unclosed ?? 0)],
+        [bs.assets.total, bs.liabilities.total, bs.equity.total],
+        `hledger's balance sheet over the window from ${from} at ${last}`,
+      );
       const roots = beanQuery(bean, `${byRoot} GROUP BY root`);
       t.same(
         [roots['Assets'] ?? 0, -(roots['Liabilities'] ?? 0), -(roots['Income'] ?? 0), roots['Expenses'] ?? 0],

@@ -69,7 +69,28 @@ const lineAccounts: Readonly<Record<DocKind, readonly string[]>> = {
 };
 const banks = ['1200', '1210', '1250'] as const;
 /** Manual journals use accounts of every type, control accounts included. */
-const journalAccounts = ['1010', '1100', '1200', '1210', '1300', '9999', '2100', '2200', '2201', '2400', '2600', '3000', '3200', '4000', '4100', '4200', '5000', '5100', '5200', '5950'];
+const journalAccounts = [
+  '1010',
+  '1100',
+  '1200',
+  '1210',
+  '1300',
+  '9999',
+  '2100',
+  '2200',
+  '2201',
+  '2400',
+  '2600',
+  '3000',
+  '3200',
+  '4000',
+  '4100',
+  '4200',
+  '5000',
+  '5100',
+  '5200',
+  '5950',
+];
 
 export interface Line {
   readonly id: string;
@@ -188,7 +209,13 @@ function apportion(doc: Doc, amount: number): NoteLine[] | null {
 type Data = any;
 
 /** Run an operation of the registry as an adapter would: its input parsed from params, query and body. */
-export async function call(ctx: Ctx, name: string, params: Readonly<Record<string, string>> = {}, body?: unknown, query: Readonly<Record<string, string>> = {}): Promise<Data> {
+export async function call(
+  ctx: Ctx,
+  name: string,
+  params: Readonly<Record<string, string>> = {},
+  body?: unknown,
+  query: Readonly<Record<string, string>> = {},
+): Promise<Data> {
   const op = operations.find((o) => o.name === name);
   assert.ok(op, `operation ${name}`);
   try {
@@ -241,7 +268,10 @@ export async function seedBooks(ctx: Ctx, seed: number, o: SeedOptions): Promise
   const tally: Record<string, number> = {};
   const count = (what: string) => (tally[what] = (tally[what] ?? 0) + 1);
   const base = (kind: DocKind) => (kind === 'sales' ? '/invoices' : '/bills');
-  const ops = (kind: DocKind) => (kind === 'sales' ? { group: 'invoices', issue: 'send', noteGroup: 'credit-notes', field: 'invoiceId' } : { group: 'bills', issue: 'approve', noteGroup: 'supplier-credit-notes', field: 'billId' });
+  const ops = (kind: DocKind) =>
+    kind === 'sales'
+      ? { group: 'invoices', issue: 'send', noteGroup: 'credit-notes', field: 'invoiceId' }
+      : { group: 'bills', issue: 'approve', noteGroup: 'supplier-credit-notes', field: 'billId' };
 
   async function createDoc(kind: DocKind, date: string): Promise<void> {
     const items: { description: string; quantity: number; unitPrice: number; vatRate: Rate; accountId: string }[] = [];
@@ -263,7 +293,11 @@ export async function seedBooks(ctx: Ctx, seed: number, o: SeedOptions): Promise
     const body = { contactId: pick(contacts[kind]), items, issueDate: date, dueDays: pick([0, 14, 30, 60]) };
     const made = await call(ctx, `${ops(kind).group}.create`, {}, kind === 'sales' ? body : { ...body, billNumber: `S-${docs.length + 1}` });
     const seen = (made.items as { id: string; netAmount: number; vatAmount: number }[]).map((i) => [i.netAmount, i.vatAmount]);
-    assert.deepEqual(seen, lines.map((l) => [l.net, l.vat]), `${base(kind)} ${made.id}: acct prices each line as the model does`);
+    assert.deepEqual(
+      seen,
+      lines.map((l) => [l.net, l.vat]),
+      `${base(kind)} ${made.id}: acct prices each line as the model does`,
+    );
     assert.equal(made.total, total, `${made.id}: total`);
     const doc: Doc = {
       kind,
@@ -328,7 +362,11 @@ export async function seedBooks(ctx: Ctx, seed: number, o: SeedOptions): Promise
     const total = sum(lines.map((l) => l.net + l.vat));
     const owed = due(doc);
     const r = await call(ctx, `${ops(doc.kind).noteGroup}.create`, {}, { [ops(doc.kind).field]: doc.id, ...body });
-    assert.deepEqual([r.subtotal, r.vatAmount, r.total], [sum(lines.map((l) => l.net)), sum(lines.map((l) => l.vat)), total], `${r.id} ${JSON.stringify(body)}: its amounts`);
+    assert.deepEqual(
+      [r.subtotal, r.vatAmount, r.total],
+      [sum(lines.map((l) => l.net)), sum(lines.map((l) => l.vat)), total],
+      `${r.id} ${JSON.stringify(body)}: its amounts`,
+    );
     const note: Note = { kind: doc.kind, id: r.id, doc, date, lines, total, status: 'issued', allocations: [], refunds: [] };
     doc.notes.push(note);
     notes.push(note);
@@ -400,7 +438,17 @@ export async function seedBooks(ctx: Ctx, seed: number, o: SeedOptions): Promise
     }
     const lines = amounts.map((amount) => [pick(journalAccounts), amount] as const);
     const posted = chance(0.88);
-    await call(ctx, 'transactions.create', {}, { date, description: `Journal ${records.length}`, status: posted ? 'posted' : 'draft', lines: lines.map(([code, amount]) => ({ accountId: id(code), amount })) });
+    await call(
+      ctx,
+      'transactions.create',
+      {},
+      {
+        date,
+        description: `Journal ${records.length}`,
+        status: posted ? 'posted' : 'draft',
+        lines: lines.map(([code, amount]) => ({ accountId: id(code), amount })),
+      },
+    );
     records.push({ type: 'journal', journal: { date, posted, lines } });
     count(posted ? 'journal' : 'journal draft');
   }
@@ -418,7 +466,9 @@ export async function seedBooks(ctx: Ctx, seed: number, o: SeedOptions): Promise
     const allocations = notes.filter((n) => n.status === 'issued').flatMap((n) => live(n.allocations));
     const refunds = notes.flatMap((n) => live(n.refunds).map((r) => [n, r] as const));
     const voidableNotes = notes.filter((n) => n.status === 'issued' && refunded(n) === 0);
-    const voidableDocs = docs.filter((d) => d.status !== 'void' && live(d.payments).length === 0 && d.notes.every((n) => n.status === 'void') && live(d.credits).length === 0);
+    const voidableDocs = docs.filter(
+      (d) => d.status !== 'void' && live(d.payments).length === 0 && d.notes.every((n) => n.status === 'void') && live(d.credits).length === 0,
+    );
     const choices: [number, () => Promise<void>][] = [
       [14, () => createDoc('sales', date)],
       [10, () => createDoc('purchase', date)],

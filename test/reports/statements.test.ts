@@ -16,14 +16,45 @@ async function ledger(t: Parameters<typeof newBooks>[0]) {
     });
     t.equal(r.status, 201, description);
   };
-  await post('2025-04-10', 'Capital', [['1200', 1_000_000], ['3000', -1_000_000]]);
-  await post('2025-06-15', 'Sale', [['1100', 120_000], ['4000', -100_000], ['2200', -20_000]]);
-  await post('2025-07-01', 'Materials', [['5000', 30_000], ['2201', 6_000], ['2100', -36_000]]);
-  await post('2026-01-20', 'Rent', [['5200', 50_000], ['1200', -50_000]]);
-  await post('2026-04-15', 'Receipt', [['1200', 120_000], ['1100', -120_000]]);
-  await post('2026-05-01', 'Other sale', [['1200', 60_000], ['4100', -60_000]]);
-  await post('2026-05-02', 'Office', [['5100', 10_000], ['1200', -10_000]]);
-  await post('2026-05-03', 'Draft, not in reports', [['5100', 99_999], ['1200', -99_999]], 'draft');
+  await post('2025-04-10', 'Capital', [
+    ['1200', 1_000_000],
+    ['3000', -1_000_000],
+  ]);
+  await post('2025-06-15', 'Sale', [
+    ['1100', 120_000],
+    ['4000', -100_000],
+    ['2200', -20_000],
+  ]);
+  await post('2025-07-01', 'Materials', [
+    ['5000', 30_000],
+    ['2201', 6_000],
+    ['2100', -36_000],
+  ]);
+  await post('2026-01-20', 'Rent', [
+    ['5200', 50_000],
+    ['1200', -50_000],
+  ]);
+  await post('2026-04-15', 'Receipt', [
+    ['1200', 120_000],
+    ['1100', -120_000],
+  ]);
+  await post('2026-05-01', 'Other sale', [
+    ['1200', 60_000],
+    ['4100', -60_000],
+  ]);
+  await post('2026-05-02', 'Office', [
+    ['5100', 10_000],
+    ['1200', -10_000],
+  ]);
+  await post(
+    '2026-05-03',
+    'Draft, not in reports',
+    [
+      ['5100', 99_999],
+      ['1200', -99_999],
+    ],
+    'draft',
+  );
   return { api, id };
 }
 
@@ -57,8 +88,14 @@ t.test('trial balance at the end of FY 2025/26', async (t) => {
   const today = await get(api, '/v1/reports/trial-balance');
   t.equal(today.asOf, '2026-11-21', 'asOf defaults to today');
   // 1200: 950,000 + 120,000 + 60,000 − 10,000; the draft is left out.
-  t.match(today.accounts.find((a: { code: string }) => a.code === '1200'), { debit: 1_120_000 });
-  t.notOk(today.accounts.some((a: { code: string }) => a.code === '1100'), 'a zero balance is not listed');
+  t.match(
+    today.accounts.find((a: { code: string }) => a.code === '1200'),
+    { debit: 1_120_000 },
+  );
+  t.notOk(
+    today.accounts.some((a: { code: string }) => a.code === '1100'),
+    'a zero balance is not listed',
+  );
 });
 
 t.test('profit and loss, with the comparative prior period', async (t) => {
@@ -116,7 +153,13 @@ t.test('general ledger: one account, and every account with a balance or activit
   const bank = one.accounts[0];
   t.match(bank, { code: '1200', accountType: 'asset', openingBalance: 950_000, closingBalance: 1_120_000, totalDebit: 180_000, totalCredit: 10_000 });
   t.same(
-    bank.transactions.map((x: { date: string; description: string; debit: number; credit: number; runningBalance: number }) => [x.date, x.description, x.debit, x.credit, x.runningBalance]),
+    bank.transactions.map((x: { date: string; description: string; debit: number; credit: number; runningBalance: number }) => [
+      x.date,
+      x.description,
+      x.debit,
+      x.credit,
+      x.runningBalance,
+    ]),
     [
       ['2026-04-15', 'Receipt', 120_000, 0, 1_070_000],
       ['2026-05-01', 'Other sale', 60_000, 0, 1_130_000],
@@ -128,7 +171,10 @@ t.test('general ledger: one account, and every account with a balance or activit
     all.accounts.map((a: { code: string }) => a.code),
     ['1100', '1200', '2100', '2200', '2201', '3000', '4000', '4100', '5000', '5100', '5200'],
   );
-  t.match(all.accounts.find((a: { code: string }) => a.code === '4000'), { openingBalance: -100_000, transactions: [], closingBalance: -100_000 });
+  t.match(
+    all.accounts.find((a: { code: string }) => a.code === '4000'),
+    { openingBalance: -100_000, transactions: [], closingBalance: -100_000 },
+  );
 });
 
 t.test("the reports' 400 rules, scope and missing account", async (t) => {

@@ -13,17 +13,42 @@ async function books(t: Parameters<typeof newBooks>[0], organisation: Partial<Ne
       body: {
         date,
         description: `Entry ${date}`,
-        lines: lines.map(([code, amount, rate]) => ({ accountId: id(code), amount, ...(rate === undefined ? {} : { vatRate: rate, vatTreatment: 'exclusive' }) })),
+        lines: lines.map(([code, amount, rate]) => ({
+          accountId: id(code),
+          amount,
+          ...(rate === undefined ? {} : { vatRate: rate, vatTreatment: 'exclusive' }),
+        })),
       },
     });
     t.equal(r.status, 201);
   };
-  await post('2026-04-05', [['1200', 12_000], ['4000', -10_000, 20], ['2200', -2_000]]);
-  await post('2026-04-20', [['1200', 6_000], ['4000', -5_000, 20], ['2200', -1_000]]);
-  await post('2026-04-25', [['1200', 4], ['4100', -4]]); // scrap sold for 4p, outside VAT metadata
-  await post('2026-05-01', [['5100', 1_000, 20], ['2201', 200], ['1200', -1_200]]);
-  await post('2026-05-02', [['5930', 50_000], ['1200', -50_000]]); // wages: outside the scope of VAT
-  await post('2026-07-01', [['1200', 99_999], ['4000', -99_999]]); // after the period
+  await post('2026-04-05', [
+    ['1200', 12_000],
+    ['4000', -10_000, 20],
+    ['2200', -2_000],
+  ]);
+  await post('2026-04-20', [
+    ['1200', 6_000],
+    ['4000', -5_000, 20],
+    ['2200', -1_000],
+  ]);
+  await post('2026-04-25', [
+    ['1200', 4],
+    ['4100', -4],
+  ]); // scrap sold for 4p, outside VAT metadata
+  await post('2026-05-01', [
+    ['5100', 1_000, 20],
+    ['2201', 200],
+    ['1200', -1_200],
+  ]);
+  await post('2026-05-02', [
+    ['5930', 50_000],
+    ['1200', -50_000],
+  ]); // wages: outside the scope of VAT
+  await post('2026-07-01', [
+    ['1200', 99_999],
+    ['4000', -99_999],
+  ]); // after the period
   return { api, post };
 }
 
@@ -81,7 +106,10 @@ t.test('not registered for VAT: no return (422)', async (t) => {
 
 t.test('lines still on the suspense account make the period incomplete', async (t) => {
   const { api, post } = await books(t, { vatScheme: 'standard' });
-  await post('2026-05-10', [['1200', 500], ['9999', -500]]);
+  await post('2026-05-10', [
+    ['1200', 500],
+    ['9999', -500],
+  ]);
   const r = await api.request('GET', quarter);
   t.equal(r.status, 422);
   t.equal(r.body.error.code, 'incomplete_ledger');

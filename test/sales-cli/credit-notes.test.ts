@@ -16,7 +16,20 @@ t.test('remove a payment, credit an amount, refund and allocate the credit, in p
   const { dir } = await books(t);
   const customer = await customerOk(t, dir);
   // 3 × £450.00 at 20% = £1,350.00 + £270.00 VAT; 1 × £100.00 at 0%. Total £1,720.00.
-  const inv = await acctOk(t, dir, ['invoices', 'create', '--contact-id', customer, '--item', 'Oak tables;3;450.00;standard', '--item', 'Delivery;1;100.00;zero', '--issue-date', '2025-10-01', '--due-date', '2025-10-31']);
+  const inv = await acctOk(t, dir, [
+    'invoices',
+    'create',
+    '--contact-id',
+    customer,
+    '--item',
+    'Oak tables;3;450.00;standard',
+    '--item',
+    'Delivery;1;100.00;zero',
+    '--issue-date',
+    '2025-10-01',
+    '--due-date',
+    '2025-10-31',
+  ]);
   await acctOk(t, dir, ['invoices', 'send', inv.id]);
   const wrong = await acctOk(t, dir, ['invoices', 'pay', inv.id, '--amount', '1,720.00', '--date', '2025-10-15']);
   t.equal(wrong.invoiceStatus, 'paid');
@@ -28,7 +41,10 @@ t.test('remove a payment, credit an amount, refund and allocate the credit, in p
   // £1,500.00 credited, VAT included, shared over what is left of the lines (£1,620.00 and £100.00 of £1,720.00):
   // 150000 × 162000/172000 = 141279.07 → 141279; 150000 × 10000/172000 = 8720.93 → 8720; the spare penny to the larger fraction: 8721.
   // Tables' share at 20%: net 141279 × 135000/162000 = 117732.5 → 117733, VAT 23546. Subtotal 117733 + 8721 = 126454.
-  const table = await runCliInProcess(['--data', dir, 'credit-notes', 'create', '--invoice-id', inv.id, '--amount', '£1,500.00', '--date', '2025-11-02', '--reason', 'Damaged'], { env: noSmtp });
+  const table = await runCliInProcess(
+    ['--data', dir, 'credit-notes', 'create', '--invoice-id', inv.id, '--amount', '£1,500.00', '--date', '2025-11-02', '--reason', 'Damaged'],
+    { env: noSmtp },
+  );
   t.equal(table.status, 0, table.stderr);
   t.match(table.stdout, row('creditNoteNumber', 'CN-0001'));
   t.match(table.stdout, row('subtotal', '1,264.54'));
@@ -48,7 +64,18 @@ t.test('remove a payment, credit an amount, refund and allocate the credit, in p
 
   // £80.00 refunded: £200.00 left. Then a new £150.00 zero-rated invoice takes £150.00 of it: £50.00 left.
   t.equal((await acctOk(t, dir, ['credit-notes', 'refund', note.id, '--amount', '80.00', '--date', '2025-11-05'])).remainingCredit, 20000);
-  const next = await acctOk(t, dir, ['invoices', 'create', '--contact-id', customer, '--item', 'Chairs;1;150.00;zero', '--issue-date', '2025-11-10', '--due-date', '2025-12-10']);
+  const next = await acctOk(t, dir, [
+    'invoices',
+    'create',
+    '--contact-id',
+    customer,
+    '--item',
+    'Chairs;1;150.00;zero',
+    '--issue-date',
+    '2025-11-10',
+    '--due-date',
+    '2025-12-10',
+  ]);
   await acctOk(t, dir, ['invoices', 'send', next.id]);
   const allocated = await acctOk(t, dir, ['credit-notes', 'allocate', note.id, '--invoice-id', next.id, '--date', '2025-11-10']);
   t.same([allocated.amount, allocated.remainingCredit, allocated.invoiceStatus], [15000, 5000, 'paid']);

@@ -104,7 +104,9 @@ t.test('while the SMTP server hangs, another acct process writes to the books at
   const sending = runCliAsync(['--data', dir, '--smtp', smtp.url(), 'invoices', 'send', id, '--send-email'], { env: noSmtp }).finally(() => (settled = true));
   await reached;
   // Another process takes the write lock of the same books while the first waits on SMTP.
-  const other = await runCliAsync(['--data', dir, '--json', 'contacts', 'create', '--contact-type', 'supplier', '--name', 'Paper Supplies Ltd'], { env: noSmtp });
+  const other = await runCliAsync(['--data', dir, '--json', 'contacts', 'create', '--contact-type', 'supplier', '--name', 'Paper Supplies Ltd'], {
+    env: noSmtp,
+  });
   t.equal(other.status, 0, other.stderr);
   t.equal(settled, false, 'the send is still waiting for the SMTP server');
   release();

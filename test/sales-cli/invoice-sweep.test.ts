@@ -8,7 +8,17 @@ t.test('invoices sweep marks sent invoices past their due date overdue, and only
   await init(t, dir);
   const contactId = await customerOk(t, dir);
   const late = await sentPastDueOk(t, dir, contactId);
-  const draftLate = await acctOk(t, dir, ['invoices', 'create', '--contact-id', contactId, ...twoItems, '--issue-date', '2026-01-01', '--due-date', '2026-01-31']);
+  const draftLate = await acctOk(t, dir, [
+    'invoices',
+    'create',
+    '--contact-id',
+    contactId,
+    ...twoItems,
+    '--issue-date',
+    '2026-01-01',
+    '--due-date',
+    '2026-01-31',
+  ]);
   const notDue = await acctOk(t, dir, ['invoices', 'create', '--contact-id', contactId, ...twoItems, '--due-date', '2099-12-31']);
   await acctOk(t, dir, ['invoices', 'send', notDue.id]);
 

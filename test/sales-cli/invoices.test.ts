@@ -39,7 +39,10 @@ t.test('a bad --item is a usage error (exit 2) naming the field, and nothing is 
   const cases: [string, RegExp][] = [
     ['Consulting;1.5;500.00', /validation_error: --item "Consulting;1\.5;500\.00": expected "description;quantity;unit price;vatRate" \(field items\[0\]\)/],
     ['Consulting;x;500.00;standard', /validation_error: items\[0\]\.quantity must be a number, not x \(field items\[0\]\.quantity\)/],
-    ['Consulting;1;12.345;standard', /validation_error: items\[0\]\.unitPrice must be an amount in pounds such as 120\.00, not 12\.345 \(field items\[0\]\.unitPrice\)/],
+    [
+      'Consulting;1;12.345;standard',
+      /validation_error: items\[0\]\.unitPrice must be an amount in pounds such as 120\.00, not 12\.345 \(field items\[0\]\.unitPrice\)/,
+    ],
   ];
   for (const [item, message] of cases) {
     const r = await runCliInProcess(['--data', dir, 'invoices', 'create', '--contact-id', contactId, '--item', item], { env: noSmtp });
@@ -47,7 +50,9 @@ t.test('a bad --item is a usage error (exit 2) naming the field, and nothing is 
     t.equal(r.stdout, '');
     t.match(r.stderr, message);
   }
-  const second = await runCliInProcess(['--data', dir, 'invoices', 'create', '--contact-id', contactId, '--item', 'Fine;1;1;zero', '--item', 'Bad;1;1'], { env: noSmtp });
+  const second = await runCliInProcess(['--data', dir, 'invoices', 'create', '--contact-id', contactId, '--item', 'Fine;1;1;zero', '--item', 'Bad;1;1'], {
+    env: noSmtp,
+  });
   t.equal(second.status, 2);
   t.match(second.stderr, /field items\[1\]/, 'the second --item is named as items[1]');
   t.same(await acctOk(t, dir, ['invoices', 'list']), [], 'no invoice was written');

@@ -32,12 +32,15 @@ t.test('serve sweeps at start and every --sweep-interval seconds', async (t) => 
   const first = await waitForStatus(server.url, apiKey, before.id, 'overdue', 10_000);
   t.equal(first.at(-1), 'overdue', `the invoice sent before serving became overdue (seen ${first.join(' → ')})`);
 
-  const created = await request(server.url, 'POST', '/v1/invoices', { key: apiKey, body: {
-    contactId,
-    issueDate: '2026-01-01',
-    dueDate: '2026-01-31',
-    items: [{ description: 'Consulting', quantity: 1, unitPrice: 10000, vatRate: 'standard' }],
-  } });
+  const created = await request(server.url, 'POST', '/v1/invoices', {
+    key: apiKey,
+    body: {
+      contactId,
+      issueDate: '2026-01-01',
+      dueDate: '2026-01-31',
+      items: [{ description: 'Consulting', quantity: 1, unitPrice: 10000, vatRate: 'standard' }],
+    },
+  });
   t.equal(created.status, 201, JSON.stringify(created.body?.error ?? ''));
   const id = created.body.data.id as string;
   const sent = await request(server.url, 'POST', `/v1/invoices/${id}/send`, { key: apiKey, body: {} });

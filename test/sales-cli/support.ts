@@ -216,7 +216,17 @@ export const twoItems = ['--item', 'Consulting;1.5;500.00;standard', '--item', '
 
 /** A past-due invoice (issued 2026-01-01, due 2026-01-31) for the contact, sent; its id and number. */
 export async function sentPastDueOk(t: Test, dir: string, contactId: string): Promise<{ id: string; invoiceNumber: string }> {
-  const created = await acctOk(t, dir, ['invoices', 'create', '--contact-id', contactId, ...twoItems, '--issue-date', '2026-01-01', '--due-date', '2026-01-31']);
+  const created = await acctOk(t, dir, [
+    'invoices',
+    'create',
+    '--contact-id',
+    contactId,
+    ...twoItems,
+    '--issue-date',
+    '2026-01-01',
+    '--due-date',
+    '2026-01-31',
+  ]);
   t.equal((await acctOk(t, dir, ['invoices', 'send', created.id])).status, 'sent', `${created.invoiceNumber} sent`);
   return { id: created.id as string, invoiceNumber: created.invoiceNumber as string };
 }

@@ -166,8 +166,13 @@ t.test('create is validated: supplier, line accounts, items, dates; nothing stor
     field: 'items[0].accountId',
     message: /revenue/,
   });
-  expectError(t, await createBill(api, supplier, { items: [item(), item({ accountId: acc['4100'] })] }), 400, 'validation_error', { field: 'items[1].accountId' });
-  expectError(t, await createBill(api, supplier, { items: [item({ accountId: acc['2600'] })] }), 400, 'validation_error', { field: 'items[0].accountId', message: /liability/ });
+  expectError(t, await createBill(api, supplier, { items: [item(), item({ accountId: acc['4100'] })] }), 400, 'validation_error', {
+    field: 'items[1].accountId',
+  });
+  expectError(t, await createBill(api, supplier, { items: [item({ accountId: acc['2600'] })] }), 400, 'validation_error', {
+    field: 'items[0].accountId',
+    message: /liability/,
+  });
   expectError(t, await createBill(api, supplier, { items: [item({ accountId: acc['3000'] })] }), 400, 'validation_error', { field: 'items[0].accountId' });
   expectError(t, await createBill(api, supplier, { items: [item({ accountId: 'acc_00000000000000000000000000' })] }), 400, 'validation_error', {
     field: 'items[0].accountId',
@@ -240,7 +245,10 @@ t.test('PUT changes a draft and its draft transaction; approved or overdue 422, 
       billNumber: 'A-2',
       issueDate: '2026-11-02',
       // 2 × 3000 standard on 5100: net 6000, VAT 1200; 1 × 800 zero on 5000: net 800, VAT 0
-      items: [item({ description: 'Chairs', quantity: 2, unitPrice: 3000, accountId: acc['5100'] }), item({ description: 'Delivery', unitPrice: 800, vatRate: 'zero' })],
+      items: [
+        item({ description: 'Chairs', quantity: 2, unitPrice: 3000, accountId: acc['5100'] }),
+        item({ description: 'Delivery', unitPrice: 800, vatRate: 'zero' }),
+      ],
     },
   });
   t.equal(r.status, 200, 'updated');
@@ -267,7 +275,11 @@ t.test('PUT changes a draft and its draft transaction; approved or overdue 422, 
       ['2201', 1200],
     ],
   });
-  t.match((await api.request('GET', `/v1/transactions/${draft.transactionId}`)).body.data, { date: '2026-11-02', reference: 'A-2' }, 'date and reference follow');
+  t.match(
+    (await api.request('GET', `/v1/transactions/${draft.transactionId}`)).body.data,
+    { date: '2026-11-02', reference: 'A-2' },
+    'date and reference follow',
+  );
   t.equal(await transactionTotal(api), 1, 'the same transaction, no second one');
   t.same(await nets(api, acc, ledgerCodes), zero, 'still no balance moved');
 
@@ -277,7 +289,9 @@ t.test('PUT changes a draft and its draft transaction; approved or overdue 422, 
   expectError(t, await api.request('PUT', `/v1/bills/${draft.id}`, { body: { items: [item({ accountId: acc['4000'] })] } }), 400, 'validation_error', {
     field: 'items[0].accountId',
   });
-  expectError(t, await api.request('PUT', `/v1/bills/${draft.id}`, { body: { contactId: await contactOk(t, api) } }), 400, 'validation_error', { field: 'contactId' });
+  expectError(t, await api.request('PUT', `/v1/bills/${draft.id}`, { body: { contactId: await contactOk(t, api) } }), 400, 'validation_error', {
+    field: 'contactId',
+  });
   t.match(await getBill(t, api, draft.id), { total: 8000, contactId: supplier }, 'the refusals changed nothing');
 
   // One bill in each later state.
@@ -583,7 +597,10 @@ t.test('VAT return: an approved bill fills boxes 4 and 7, a sent invoice boxes 1
   // Bill of 12 November: 2 × 15000 standard on 5100 (net 30000, VAT 6000) + 1 × 2500 zero on 5000 (net 2500): net 32500, VAT 6000, total 38500
   const bill = await billOk(t, api, supplier, {
     issueDate: '2026-11-12',
-    items: [item({ description: 'Desks', quantity: 2, unitPrice: 15000, accountId: acc['5100'] }), item({ description: 'Books', unitPrice: 2500, vatRate: 'zero' })],
+    items: [
+      item({ description: 'Desks', quantity: 2, unitPrice: 15000, accountId: acc['5100'] }),
+      item({ description: 'Books', unitPrice: 2500, vatRate: 'zero' }),
+    ],
   });
   t.match(bill, { subtotal: 32500, vatAmount: 6000, total: 38500 });
   await approveOk(t, api, bill.id);
@@ -608,7 +625,11 @@ t.test('VAT return: an approved bill fills boxes 4 and 7, a sent invoice boxes 1
     'box 1 the invoice VAT, box 4 the bill VAT, box 6 the invoice net, box 7 the bill net',
   );
   const oct = await api.request('GET', '/v1/reports/vat?from=2026-10-01&to=2026-10-31');
-  t.same(oct.body.data.boxes, { box1: 0, box2: 0, box3: 0, box4: 2000, box5: -2000, box6: 0, box7: 10000, box8: 0, box9: 0 }, 'October: the one bill, reclaimable');
+  t.same(
+    oct.body.data.boxes,
+    { box1: 0, box2: 0, box3: 0, box4: 2000, box5: -2000, box6: 0, box7: 10000, box8: 0, box9: 0 },
+    'October: the one bill, reclaimable',
+  );
   // Voiding the October bill takes it out of its return.
   t.equal((await api.request('POST', `/v1/bills/${october.id}/void`)).status, 200);
   t.same((await api.request('GET', '/v1/reports/vat?from=2026-10-01&to=2026-10-31')).body.data.boxes, {
@@ -757,7 +778,11 @@ t.test('property: after any sequence of bill operations, 2100 = −(amountDue of
         assert.equal(got.body.data.status, b.status, `bill ${b.id}`);
         assert.equal(got.body.data.amountDue, b.status === 'paid' || b.status === 'void' ? 0 : b.total - b.paid);
       }
-      assert.equal((await balanceOf(api, acc['2201']!)).net, issued.reduce((s, b) => s + b.vat, 0), '2201 = VAT of issued bills');
+      assert.equal(
+        (await balanceOf(api, acc['2201']!)).net,
+        issued.reduce((s, b) => s + b.vat, 0),
+        '2201 = VAT of issued bills',
+      );
     }),
     { numRuns: 25, seed: 20261121, endOnFailure: true },
   );

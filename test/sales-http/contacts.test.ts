@@ -29,7 +29,13 @@ async function contactEvents(books: Books): Promise<{ event: string; payload: Re
 const namesOf = (r: Reply): string[] => (r.body.data as { name: string }[]).map((c) => c.name);
 
 /** POST /v1/invoices for one line; the invoice id. */
-async function invoiceOk(t: Test, api: Api, contactId: string, item: { quantity: number; unitPrice: number; vatRate: string }, extra: Record<string, unknown> = {}): Promise<string> {
+async function invoiceOk(
+  t: Test,
+  api: Api,
+  contactId: string,
+  item: { quantity: number; unitPrice: number; vatRate: string },
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   const r = await api.request('POST', '/v1/invoices', { body: { contactId, items: [{ description: 'Work', ...item }], ...extra } });
   t.equal(r.status, 201, `invoice created: ${JSON.stringify(r.body?.error ?? '')}`);
   return r.body.data.id as string;
@@ -192,7 +198,7 @@ t.test('email is unique across contacts, ignoring case', async (t) => {
     t.equal((await outbox(books)).length, eventsBefore, 'no event');
   });
 
-  t.test('PUT to another contact\'s email: 409, unchanged', async (t) => {
+  t.test("PUT to another contact's email: 409, unchanged", async (t) => {
     const r = await api.request('PUT', `/v1/contacts/${second}`, { body: { email: 'BILLING@shared.example' } });
     expectError(t, r, 409, 'conflict', { field: null });
     t.equal((await api.request('GET', `/v1/contacts/${second}`)).body.data.email, 'second@shared.example');
@@ -258,7 +264,10 @@ t.test('list: pagination A', async (t) => {
     t.strictSame(second.body.meta, { total: 51, page: 2, limit: 50, hasMore: false });
     const small = await api.request('GET', '/v1/contacts?limit=20&page=3&sort=name');
     t.strictSame(small.body.meta, { total: 51, page: 3, limit: 20, hasMore: false });
-    t.strictSame(namesOf(small), Array.from({ length: 11 }, (_, i) => `Contact ${String(i + 41)}`));
+    t.strictSame(
+      namesOf(small),
+      Array.from({ length: 11 }, (_, i) => `Contact ${String(i + 41)}`),
+    );
     const exact = await api.request('GET', '/v1/contacts?limit=17&page=3');
     t.strictSame(exact.body.meta, { total: 51, page: 3, limit: 17, hasMore: false }, '3 × 17 = 51: no more');
     const beyond = await api.request('GET', '/v1/contacts?page=9');
@@ -572,7 +581,13 @@ t.test('GET /contacts/{id}/summary', async (t) => {
 
   t.test('invoices in every state, worked by hand', async (t) => {
     const { api } = await ledger(t);
-    const id = await contactOk(t, api, { contactType: 'both', name: 'Summit Ltd', company: 'Summit Holdings', email: 'ar@summit.example', phone: '0113 496 0000' });
+    const id = await contactOk(t, api, {
+      contactType: 'both',
+      name: 'Summit Ltd',
+      company: 'Summit Holdings',
+      email: 'ar@summit.example',
+      phone: '0113 496 0000',
+    });
     const other = await contactOk(t, api, { name: 'Someone Else' });
 
     // Draft: 1 × £100.00 + 20% = £120.00 (12000), never issued: left out.
@@ -636,7 +651,14 @@ t.test('GET /contacts/{id}/summary', async (t) => {
     });
 
     const theirSummary = await api.request('GET', `/v1/contacts/${other}/summary`);
-    t.strictSame(theirSummary.body.data.summary, { totalInvoices: 1, openInvoices: 1, totalInvoiced: 1200, totalCredited: 0, unallocatedCredit: 0, outstanding: 1200 });
+    t.strictSame(theirSummary.body.data.summary, {
+      totalInvoices: 1,
+      openInvoices: 1,
+      totalInvoiced: 1200,
+      totalCredited: 0,
+      unallocatedCredit: 0,
+      outstanding: 1200,
+    });
 
     // A deactivated contact still has its summary.
     t.equal((await api.request('DELETE', `/v1/contacts/${id}`)).body.data.deactivated, true);
@@ -760,12 +782,9 @@ t.test('list: search with accented letters', async (t) => {
   const names = async (q: string) => namesOf(await api.request('GET', `/v1/contacts?sort=name&search=${encodeURIComponent(q)}`));
   t.strictSame(await names('Café'), ['Café Élan'], 'as written');
   t.strictSame(await names('Générale'), ['Café Élan'], 'company as written');
-  t.test(
-    'case is ignored for accented letters too',
-    async (t) => {
-      t.strictSame(await names('CAFÉ'), ['Café Élan']);
-      t.strictSame(await names('élan'), ['Café Élan']);
-      t.strictSame(await names('SOCIÉTÉ'), ['Café Élan']);
-    },
-  );
+  t.test('case is ignored for accented letters too', async (t) => {
+    t.strictSame(await names('CAFÉ'), ['Café Élan']);
+    t.strictSame(await names('élan'), ['Café Élan']);
+    t.strictSame(await names('SOCIÉTÉ'), ['Café Élan']);
+  });
 });

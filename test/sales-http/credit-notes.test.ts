@@ -33,7 +33,10 @@ t.test('a credit note for a whole line of a part-paid invoice settles it and lea
   // Line 1: 3 × £450.00 at 20% = £1,350.00 net + £270.00 VAT = £1,620.00.
   // Line 2: 1 × £100.00 at 0% = £100.00.
   // Invoice: subtotal £1,450.00, VAT £270.00, total £1,720.00 = 172000p.
-  const inv = await sentInvoice(t, l, customer, [item({ description: 'Tables', quantity: 3, unitPrice: 45000 }), item({ description: 'Delivery', unitPrice: 10000, vatRate: 'zero' })]);
+  const inv = await sentInvoice(t, l, customer, [
+    item({ description: 'Tables', quantity: 3, unitPrice: 45000 }),
+    item({ description: 'Delivery', unitPrice: 10000, vatRate: 'zero' }),
+  ]);
   t.equal(inv.total, 172000);
   await payOk(t, l.api, inv.id, { amount: 50000, date: '2026-10-15' });
   // Due after the £500.00 payment: 172000 − 50000 = 122000.
@@ -47,11 +50,22 @@ t.test('a credit note for a whole line of a part-paid invoice settles it and lea
   // It settles the £1,220.00 still due; £1,620.00 − £1,220.00 = £400.00 is the customer's credit.
   t.same([note.allocated, note.refunded, note.remainingCredit], [122000, 0, 40000], 'applied to the invoice, the rest left as credit');
   t.same([note.invoiceStatus, note.invoiceAmountDue], ['paid', 0], 'the invoice is settled');
-  t.same(note.items.map((i: { quantity: number; unitPrice: number; sourceLineId: string }) => [i.quantity, i.unitPrice, i.sourceLineId]), [[3, 45000, lines[0]!.id]], 'the line as invoiced');
+  t.same(
+    note.items.map((i: { quantity: number; unitPrice: number; sourceLineId: string }) => [i.quantity, i.unitPrice, i.sourceLineId]),
+    [[3, 45000, lines[0]!.id]],
+    'the line as invoiced',
+  );
 
   const after = await getInvoice(t, l.api, inv.id);
-  t.same([after.status, after.amountPaid, after.amountCredited, after.amountDue, after.paidDate], ['paid', 50000, 122000, 0, '2026-11-02'], 'paid by payment and credit');
-  t.same(after.credits.map((c: { creditNoteNumber: string; amount: number }) => [c.creditNoteNumber, c.amount]), [['CN-0001', 122000]]);
+  t.same(
+    [after.status, after.amountPaid, after.amountCredited, after.amountDue, after.paidDate],
+    ['paid', 50000, 122000, 0, '2026-11-02'],
+    'paid by payment and credit',
+  );
+  t.same(
+    after.credits.map((c: { creditNoteNumber: string; amount: number }) => [c.creditNoteNumber, c.amount]),
+    [['CN-0001', 122000]],
+  );
 
   // 1100: 172000 − 50000 − 162000 = −40000 (the customer is owed £400.00).
   // 4000: −145000 + 135000 = −10000; 2200: −27000 + 27000 = 0.
@@ -89,7 +103,7 @@ t.test('a refund pays credit back out of the bank; removing it restores the cred
   const inv = await sentInvoice(t, l, customer, [item({ unitPrice: 24000 })]);
   await payOk(t, l.api, inv.id, { amount: 28800, date: '2026-10-10' });
   const note = await creditOk(t, l, { invoiceId: inv.id, date: '2026-10-20' });
-  t.same([note.total, note.allocated, note.remainingCredit], [28800, 0, 28800], 'a paid invoice: the whole credit is the customer\'s');
+  t.same([note.total, note.allocated, note.remainingCredit], [28800, 0, 28800], "a paid invoice: the whole credit is the customer's");
   t.equal((await getInvoice(t, l.api, inv.id)).status, 'paid', 'a paid invoice stays paid');
 
   const refund = await l.api.request('POST', `/v1/credit-notes/${note.id}/refunds`, { body: { amount: 15000, date: '2026-10-25' } });
@@ -101,9 +115,18 @@ t.test('a refund pays credit back out of the bank; removing it restores the cred
   t.equal(await net(l, '1200'), 13800, 'the bank paid £150.00 back');
   t.equal(await net(l, '1100'), -13800, 'the customer is still owed £138.00');
   const entry = await l.api.request('GET', `/v1/transactions/${refund.body.data.transactionId}`);
-  t.same(entry.body.data.lines.map((x: { accountCode: string; amount: number }) => [x.accountCode, x.amount]), [['1200', -15000], ['1100', 15000]], 'credit the bank, debit receivables');
+  t.same(
+    entry.body.data.lines.map((x: { accountCode: string; amount: number }) => [x.accountCode, x.amount]),
+    [
+      ['1200', -15000],
+      ['1100', 15000],
+    ],
+    'credit the bank, debit receivables',
+  );
 
-  expectError(t, await l.api.request('POST', `/v1/credit-notes/${note.id}/refunds`, { body: { amount: 13801 } }), 422, 'unprocessable_entity', { message: /£138\.01 is more than the £138\.00/ });
+  expectError(t, await l.api.request('POST', `/v1/credit-notes/${note.id}/refunds`, { body: { amount: 13801 } }), 422, 'unprocessable_entity', {
+    message: /£138\.01 is more than the £138\.00/,
+  });
   expectError(t, await l.api.request('POST', `/v1/credit-notes/${note.id}/void`), 422, 'unprocessable_entity', { message: /refunds/ });
 
   const removed = await l.api.request('DELETE', `/v1/credit-notes/${note.id}/refunds/${refund.body.data.id}`);
@@ -140,7 +163,10 @@ t.test('credit allocated to another invoice of the customer', async (t) => {
   // Default: as much as both allow, min(15000, 12000) = 12000, dated today.
   const done = await allocate({ invoiceId: b.id });
   t.equal(done.status, 201, JSON.stringify(done.body));
-  t.same([done.body.data.amount, done.body.data.date, done.body.data.remainingCredit, done.body.data.invoiceStatus, done.body.data.invoiceAmountDue], [12000, '2026-11-21', 3000, 'paid', 0]);
+  t.same(
+    [done.body.data.amount, done.body.data.date, done.body.data.remainingCredit, done.body.data.invoiceStatus, done.body.data.invoiceAmountDue],
+    [12000, '2026-11-21', 3000, 'paid', 0],
+  );
   const paidB = await getInvoice(t, l.api, b.id);
   t.same([paidB.status, paidB.amountPaid, paidB.amountCredited, paidB.paidDate], ['paid', 0, 12000, '2026-11-21'], 'B is settled by credit alone');
   // 1100: A 60000 − 60000 − 15000, B 12000, C 12000: −15000 + 24000 = 9000 = C's 12000 less the £30.00 credit left.
@@ -161,7 +187,13 @@ t.test('a credit note by an amount over lines at different rates shares it out t
   // £10.01: 1001 × 12000/18000 = 667.33 → 667; 1001 × 6000/18000 = 333.67 → 333; the spare penny to line 2 (the larger fraction): 334.
   // Line 1's 667 at 20%: net 667 × 10000/12000 = 555.83 → 556, VAT 111. Line 2: net 334.
   const note = await creditOk(t, l, { invoiceId: inv.id, amount: 1001 });
-  t.same(note.items.map((i: { netAmount: number; vatAmount: number }) => [i.netAmount, i.vatAmount]), [[556, 111], [334, 0]]);
+  t.same(
+    note.items.map((i: { netAmount: number; vatAmount: number }) => [i.netAmount, i.vatAmount]),
+    [
+      [556, 111],
+      [334, 0],
+    ],
+  );
   t.same([note.subtotal, note.vatAmount, note.total], [890, 111, 1001]);
   // Left to credit: 18000 − 1001 = 16999.
   expectError(t, await credit(l, { invoiceId: inv.id, amount: 17000 }), 422, 'unprocessable_entity', { message: /£170\.00 is more than the £169\.99/ });

@@ -135,41 +135,52 @@ for (const [failure, failing] of Object.entries(failures)) {
 }
 
 for (const key of [undefined, 'k-hang']) {
-  t.test(`an SMTP server that hangs, ${key ? 'with' : 'without'} an Idempotency-Key: other writes go on meanwhile; then it refuses: 503 and a draft`, async (t) => {
-    const d = await draft(t);
-    const arrived = gate();
-    const release = gate();
-    const smtp = await startSmtp(t, {
-      refuse: 'mailbox unavailable',
-      hold: () => {
-        arrived.open();
-        return release.promise;
-      },
-    });
-    const api = await d.serve(smtp.url());
-    let settled = false;
-    const sending = sendEmail(api, d.invoice.id, key).finally(() => (settled = true));
-    await within(10_000, arrived.promise, 'the e-mail reaching the SMTP server');
+  t.test(
+    `an SMTP server that hangs, ${key ? 'with' : 'without'} an Idempotency-Key: other writes go on meanwhile; then it refuses: 503 and a draft`,
+    async (t) => {
+      const d = await draft(t);
+      const arrived = gate();
+      const release = gate();
+      const smtp = await startSmtp(t, {
+        refuse: 'mailbox unavailable',
+        hold: () => {
+          arrived.open();
+          return release.promise;
+        },
+      });
+      const api = await d.serve(smtp.url());
+      let settled = false;
+      const sending = sendEmail(api, d.invoice.id, key).finally(() => (settled = true));
+      await within(10_000, arrived.promise, 'the e-mail reaching the SMTP server');
 
-    // While the SMTP server holds the message, the books take other writes.
-    const contact = await within(5000, api.request('POST', '/v1/contacts', { body: { contactType: 'supplier', name: 'Paper Supplies Ltd' } }), 'POST /v1/contacts');
-    t.equal(contact.status, 201, 'a contact is created while the e-mail hangs');
-    const keyed = await within(5000, api.request('POST', '/v1/contacts', { body: { contactType: 'supplier', name: 'Ink Ltd' }, headers: { 'Idempotency-Key': 'k-other' } }), 'a keyed POST');
-    t.equal(keyed.status, 201, 'and one with its own Idempotency-Key');
-    const renamed = await within(5000, api.request('PUT', '/v1/organisation', { body: { email: 'accounts@acme.test' } }), 'PUT /v1/organisation');
-    t.equal(renamed.status, 200);
-    t.equal(settled, false, 'the send is still waiting for the SMTP server');
+      // While the SMTP server holds the message, the books take other writes.
+      const contact = await within(
+        5000,
+        api.request('POST', '/v1/contacts', { body: { contactType: 'supplier', name: 'Paper Supplies Ltd' } }),
+        'POST /v1/contacts',
+      );
+      t.equal(contact.status, 201, 'a contact is created while the e-mail hangs');
+      const keyed = await within(
+        5000,
+        api.request('POST', '/v1/contacts', { body: { contactType: 'supplier', name: 'Ink Ltd' }, headers: { 'Idempotency-Key': 'k-other' } }),
+        'a keyed POST',
+      );
+      t.equal(keyed.status, 201, 'and one with its own Idempotency-Key');
+      const renamed = await within(5000, api.request('PUT', '/v1/organisation', { body: { email: 'accounts@acme.test' } }), 'PUT /v1/organisation');
+      t.equal(renamed.status, 200);
+      t.equal(settled, false, 'the send is still waiting for the SMTP server');
 
-    release.open();
-    expectError(t, await sending, 503, 'service_unavailable');
-    t.equal(smtp.refused(), 1);
-    const got = await api.request('GET', `/v1/invoices/${d.invoice.id}`);
-    t.match(got.body.data, { status: 'draft', sentAt: null }, 'still a draft');
-    t.equal((await api.request('GET', `/v1/transactions/${d.invoice.transactionId}`)).body.data.status, 'draft', 'nothing posted');
-    t.same(await balance(api, d.acc['1100']!), { debit: 0, credit: 0, net: 0 }, 'receivable untouched');
-    t.equal(await rowCount(d.books, 'idempotency_keys'), 1, "only the other request's record remains");
-    t.equal(await rowCount(d.books, 'contacts'), 3, 'the two contacts made during the hang are kept');
-  });
+      release.open();
+      expectError(t, await sending, 503, 'service_unavailable');
+      t.equal(smtp.refused(), 1);
+      const got = await api.request('GET', `/v1/invoices/${d.invoice.id}`);
+      t.match(got.body.data, { status: 'draft', sentAt: null }, 'still a draft');
+      t.equal((await api.request('GET', `/v1/transactions/${d.invoice.transactionId}`)).body.data.status, 'draft', 'nothing posted');
+      t.same(await balance(api, d.acc['1100']!), { debit: 0, credit: 0, net: 0 }, 'receivable untouched');
+      t.equal(await rowCount(d.books, 'idempotency_keys'), 1, "only the other request's record remains");
+      t.equal(await rowCount(d.books, 'contacts'), 3, 'the two contacts made during the hang are kept');
+    },
+  );
 }
 
 t.test('a second request with the key while the first hangs in SMTP waits, then replays it: one e-mail, one posting', async (t) => {
@@ -188,10 +199,17 @@ t.test('a second request with the key while the first hangs in SMTP waits, then 
   let secondSettled = false;
   const second = sendEmail(api, d.invoice.id, 'k-twice').finally(() => (secondSettled = true));
   // Meanwhile the books take writes; the second request is still waiting on the key.
-  t.equal((await within(5000, api.request('POST', '/v1/contacts', { body: { contactType: 'supplier', name: 'Paper Supplies Ltd' } }), 'POST /v1/contacts')).status, 201);
+  t.equal(
+    (await within(5000, api.request('POST', '/v1/contacts', { body: { contactType: 'supplier', name: 'Paper Supplies Ltd' } }), 'POST /v1/contacts')).status,
+    201,
+  );
   t.equal(secondSettled, false, 'the second request waits for the first');
   // The key with another body is refused at once, not kept waiting.
-  const other = await within(5000, api.request('POST', `/v1/invoices/${d.invoice.id}/send`, { body: { sendEmail: false }, headers: { 'Idempotency-Key': 'k-twice' } }), 'the other body');
+  const other = await within(
+    5000,
+    api.request('POST', `/v1/invoices/${d.invoice.id}/send`, { body: { sendEmail: false }, headers: { 'Idempotency-Key': 'k-twice' } }),
+    'the other body',
+  );
   expectError(t, other, 409, 'conflict', { message: /k-twice was first used for POST/ });
 
   release.open();

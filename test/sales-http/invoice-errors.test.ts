@@ -116,7 +116,9 @@ t.test('ids: a malformed id is 400 invalid_id; an unknown one 404 on every invoi
   for (const [method, path, body] of routes) {
     expectError(t, await api.request(method, path, body === undefined ? {} : { body }), 404, 'not_found');
   }
-  expectError(t, await api.request('POST', '/v1/invoices/not-an-id/payments', { body: { amount: 100, date: '2026-11-21' } }), 400, 'invalid_id', { field: 'id' });
+  expectError(t, await api.request('POST', '/v1/invoices/not-an-id/payments', { body: { amount: 100, date: '2026-11-21' } }), 400, 'invalid_id', {
+    field: 'id',
+  });
   t.same(await counts(api, books), before, 'nothing stored');
 });
 
@@ -241,7 +243,12 @@ t.test("an invoice's entries and its payments' are its own: the transactions API
   for (const txn of [draft.transactionId as string, sent.transactionId as string, payment.transactionId as string]) {
     expectError(t, await api.request('DELETE', `/v1/transactions/${txn}`), 422, 'unprocessable_entity');
     expectError(t, await api.request('PUT', `/v1/transactions/${txn}`, { body: { lines } }), 422, 'unprocessable_entity');
-    expectError(t, await api.request('PATCH', `/v1/transactions/${txn}/status`, { body: { status: txn === draft.transactionId ? 'posted' : 'draft' } }), 422, 'unprocessable_entity');
+    expectError(
+      t,
+      await api.request('PATCH', `/v1/transactions/${txn}/status`, { body: { status: txn === draft.transactionId ? 'posted' : 'draft' } }),
+      422,
+      'unprocessable_entity',
+    );
   }
   t.same(await snapshot(), before, 'the invoices and 1100 are as they were');
   // 12000 − 2000 paid

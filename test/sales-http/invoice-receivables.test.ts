@@ -266,11 +266,7 @@ t.test('parallel payments against one invoice never take more than is due', asyn
   const id = r.body.data.id as string;
   t.equal((await api.request('POST', `/v1/invoices/${id}/send`)).status, 200);
   const replies = await Promise.all(Array.from({ length: 10 }, () => pay(api, id, { amount: 5000, date: today })));
-  t.same(
-    replies.map((x) => x.status).sort(),
-    [201, 201, 422, 422, 422, 422, 422, 422, 422, 422],
-    'two accepted, eight refused as more than is due',
-  );
+  t.same(replies.map((x) => x.status).sort(), [201, 201, 422, 422, 422, 422, 422, 422, 422, 422], 'two accepted, eight refused as more than is due');
   const invoice = (await api.request('GET', `/v1/invoices/${id}`)).body.data;
   t.match(invoice, { status: 'sent', amountPaid: 10000, amountDue: 2000 });
   t.equal(invoice.payments.length, 2);

@@ -77,7 +77,15 @@ t.test('create: 201 draft, numbered INV-0001 then INV-0002, priced lines, a draf
     createdAt: '2026-11-21T10:00:00.000Z',
   });
   t.same(
-    inv.items.map((i: Record<string, unknown>) => [i['description'], i['quantity'], i['unitPrice'], i['vatRate'], i['vatRateName'], i['vatAmount'], i['lineTotal']]),
+    inv.items.map((i: Record<string, unknown>) => [
+      i['description'],
+      i['quantity'],
+      i['unitPrice'],
+      i['vatRate'],
+      i['vatRateName'],
+      i['vatAmount'],
+      i['lineTotal'],
+    ]),
     [
       ['Design work', 3, 12000, 20, 'standard', 7200, 43200],
       ['Printed books', 2, 2550, 5, 'reduced', 255, 5355],
@@ -138,7 +146,10 @@ t.test('PUT of a draft replaces the fields sent; the draft transaction follows; 
       notes: 'Revised notes',
       dueDate: '2027-01-15',
       // 2 × 7500 standard: net 15000, VAT 3000; 1 × 999 reduced: net 999, VAT 49.95 → 50
-      items: [item({ description: 'Revised work', quantity: 2, unitPrice: 7500 }), item({ description: 'Booklet', quantity: 1, unitPrice: 999, vatRate: 'reduced' })],
+      items: [
+        item({ description: 'Revised work', quantity: 2, unitPrice: 7500 }),
+        item({ description: 'Booklet', quantity: 1, unitPrice: 999, vatRate: 'reduced' }),
+      ],
     },
   });
   t.equal(r.status, 200, 'updated');
@@ -188,7 +199,11 @@ t.test('PUT of a draft replaces the fields sent; the draft transaction follows; 
   t.equal(moved.status, 200);
   t.match(moved.body.data, { contactId: other, contact: { name: 'Client Two Ltd' }, issueDate: '2026-11-15', dueDate: '2027-01-15' });
   const txn = (await api.request('GET', `/v1/transactions/${inv.transactionId}`)).body.data;
-  t.match(txn, { date: '2026-11-15', status: 'draft', description: 'Invoice INV-0001 to Client Two Ltd' }, 'the draft transaction follows the date and the contact');
+  t.match(
+    txn,
+    { date: '2026-11-15', status: 'draft', description: 'Invoice INV-0001 to Client Two Ltd' },
+    'the draft transaction follows the date and the contact',
+  );
   t.same(
     txn.lines.map((l: { contactId: string }) => l.contactId),
     [other, other, other, other],
@@ -224,7 +239,9 @@ t.test('PUT of an issued invoice is refused and changes nothing: sent and overdu
   for (const [id, status, code, name] of cases) {
     const before = await state(t, api, books, acc, id);
     t.equal(before.invoice.status, status);
-    const r = await api.request('PUT', `/v1/invoices/${id}`, { body: { notes: 'Changed after issue', dueDate: '2027-02-01', items: [item({ unitPrice: 1 })] } });
+    const r = await api.request('PUT', `/v1/invoices/${id}`, {
+      body: { notes: 'Changed after issue', dueDate: '2027-02-01', items: [item({ unitPrice: 1 })] },
+    });
     expectError(t, r, code, name);
     t.same(await state(t, api, books, acc, id), before, `${status}: nothing changed`);
   }
@@ -595,7 +612,9 @@ t.test('PATCH status', async (t) => {
       expectError(t, await api.request('PATCH', `/v1/invoices/${id}/status`, { body: { status } }), code, name);
       t.same(await state(t, api, books, acc, id), before, `→ ${status} changed nothing`);
     }
-    expectError(t, await api.request('PATCH', `/v1/invoices/${sent.id}/status`, { body: { status: 'cancelled' } }), 400, 'validation_error', { field: 'status' });
+    expectError(t, await api.request('PATCH', `/v1/invoices/${sent.id}/status`, { body: { status: 'cancelled' } }), 400, 'validation_error', {
+      field: 'status',
+    });
   });
 
   t.test('the status it already has: 200, no change, no event', async (t) => {
@@ -672,11 +691,15 @@ t.test('VAT schemes: not registered charges none and posts no VAT line; flat rat
       [0, 0, 5000],
     ],
   );
-  t.same((await entries(t, api, plain.transactionId)).lines, [
-    ['1100', 15000],
-    ['4000', -10000],
-    ['4000', -5000],
-  ], 'no 2200 line');
+  t.same(
+    (await entries(t, api, plain.transactionId)).lines,
+    [
+      ['1100', 15000],
+      ['4000', -10000],
+      ['4000', -5000],
+    ],
+    'no 2200 line',
+  );
   await sendOk(t, api, plain.id);
   t.equal((await balanceOf(api, acc['2200']!)).net, 0);
 
@@ -763,8 +786,7 @@ t.test('rounding: each line to the nearest penny, halves away from zero, then su
   t.equal((await balanceOf(api, acc['1100']!)).net, 2444);
 });
 
-
-t.test("today is the UK date: at 23:30 UTC on 1 July it is already 2 July (BST) for issue dates and the sweep", async (t) => {
+t.test('today is the UK date: at 23:30 UTC on 1 July it is already 2 July (BST) for issue dates and the sweep', async (t) => {
   const { api } = await ledger(t, { clock: '2026-07-01T23:30:00Z' });
   const contactId = await contactOk(t, api);
   const inv = await invoiceOk(t, api, contactId);
@@ -788,5 +810,8 @@ t.test('PATCH status overdue moves only the invoice named, and raises only its i
   t.strictSame(r.body.data, { id: a.id, status: 'overdue' });
   t.equal((await getInvoice(t, api, b.id)).status, 'sent', 'the other past-due invoice waits for the sweep');
   const overdue = (await salesEvents(books)).filter((e) => e.event === 'invoice.overdue');
-  t.strictSame(overdue.map((e) => e.payload['id']), [a.id]);
+  t.strictSame(
+    overdue.map((e) => e.payload['id']),
+    [a.id],
+  );
 });

@@ -117,7 +117,16 @@ t.test('create: 201 draft QT-0001 then QT-0002, lines priced like invoices, vali
     createdAt: '2026-11-21T10:00:00.000Z',
   });
   t.same(
-    q.items.map((i: Record<string, unknown>) => [i['description'], i['quantity'], i['unitPrice'], i['vatRate'], i['vatRateName'], i['netAmount'], i['vatAmount'], i['lineTotal']]),
+    q.items.map((i: Record<string, unknown>) => [
+      i['description'],
+      i['quantity'],
+      i['unitPrice'],
+      i['vatRate'],
+      i['vatRateName'],
+      i['netAmount'],
+      i['vatAmount'],
+      i['lineTotal'],
+    ]),
     [
       ['Widgets', 4, 2499, 20, 'standard', 9996, 1999, 11995],
       ['Child seats', 3, 1250, 5, 'reduced', 3750, 188, 3938],
@@ -130,7 +139,15 @@ t.test('create: 201 draft QT-0001 then QT-0002, lines priced like invoices, vali
 
   const second = await quoteOk(t, api, contactId);
   // 1 × 10000 standard: 10000 + 2000; issued today, valid 30 days
-  t.match(second, { quoteNumber: 'QT-0002', status: 'draft', subtotal: 10000, vatAmount: 2000, total: 12000, issueDate: '2026-11-21', validUntil: '2026-12-21' });
+  t.match(second, {
+    quoteNumber: 'QT-0002',
+    status: 'draft',
+    subtotal: 10000,
+    vatAmount: 2000,
+    total: 12000,
+    issueDate: '2026-11-21',
+    validUntil: '2026-12-21',
+  });
 
   t.same(await ledgerState(api, acc), untouched, 'no transaction and no balance moved');
   t.same(
@@ -186,7 +203,9 @@ t.test('create is validated: contact, items, validUntil; nothing stored on a ref
   // A quote's lines are sales lines: an expense account is refused.
   expectError(t, await createQuote(api, customer, { items: [item({ accountId: acc['5100'] })] }), 400, 'validation_error', { field: 'items[0].accountId' });
   // -5000 + 2000 × 1.2 = -2600: the total must be positive
-  expectError(t, await createQuote(api, customer, { items: [item({ unitPrice: -5000 }), item({ unitPrice: 2000 })] }), 400, 'validation_error', { field: 'items' });
+  expectError(t, await createQuote(api, customer, { items: [item({ unitPrice: -5000 }), item({ unitPrice: 2000 })] }), 400, 'validation_error', {
+    field: 'items',
+  });
   expectError(t, await createQuote(api, customer, { issueDate: '2026-11-10', validUntil: '2026-11-09' }), 400, 'validation_error', { field: 'validUntil' });
   // 1,000,000 × £100m = £100bn a line, over the £10bn limit
   expectError(t, await createQuote(api, customer, { items: [item({ quantity: 1_000_000, unitPrice: 10_000_000_000 })] }), 400, 'validation_error', {
@@ -233,8 +252,28 @@ t.test('preview prices the lines and stores nothing', async (t) => {
       // 1 December + 30
       validUntil: '2026-12-31',
       items: [
-        { description: 'Hours', quantity: 7.5, unitPrice: 3333, vatRate: 20, vatRateName: 'standard', netAmount: 24998, vatAmount: 5000, lineTotal: 29998, accountId: null },
-        { description: 'Fuel', quantity: 1, unitPrice: 1999, vatRate: 5, vatRateName: 'reduced', netAmount: 1999, vatAmount: 100, lineTotal: 2099, accountId: null },
+        {
+          description: 'Hours',
+          quantity: 7.5,
+          unitPrice: 3333,
+          vatRate: 20,
+          vatRateName: 'standard',
+          netAmount: 24998,
+          vatAmount: 5000,
+          lineTotal: 29998,
+          accountId: null,
+        },
+        {
+          description: 'Fuel',
+          quantity: 1,
+          unitPrice: 1999,
+          vatRate: 5,
+          vatRateName: 'reduced',
+          netAmount: 1999,
+          vatAmount: 100,
+          lineTotal: 2099,
+          accountId: null,
+        },
       ],
       // 24998 + 1999
       subtotal: 26997,
@@ -340,7 +379,10 @@ t.test('PUT changes a draft only (422 otherwise); fields left out stay; items re
       notes: 'Second',
       validUntil: '2026-12-31',
       // 2 × 4550 standard: net 9100, VAT 1820, line 10920; 1 × 1010 reduced: net 1010, VAT 50.5 → 51, line 1061
-      items: [item({ description: 'Fitting', quantity: 2, unitPrice: 4550 }), item({ description: 'Car seat', quantity: 1, unitPrice: 1010, vatRate: 'reduced' })],
+      items: [
+        item({ description: 'Fitting', quantity: 2, unitPrice: 4550 }),
+        item({ description: 'Car seat', quantity: 1, unitPrice: 1010, vatRate: 'reduced' }),
+      ],
     },
   });
   t.equal(r.status, 200, 'updated');
@@ -370,7 +412,11 @@ t.test('PUT changes a draft only (422 otherwise); fields left out stay; items re
   );
   const notesOnly = await api.request('PUT', `/v1/quotes/${q.id}`, { body: { terms: '', reference: null } });
   t.equal(notesOnly.status, 200);
-  t.match(notesOnly.body.data, { notes: 'Second', terms: null, reference: null, total: 11981, validUntil: '2026-12-31', contactId: other }, 'cleared fields; the rest kept');
+  t.match(
+    notesOnly.body.data,
+    { notes: 'Second', terms: null, reference: null, total: 11981, validUntil: '2026-12-31', contactId: other },
+    'cleared fields; the rest kept',
+  );
   t.equal(notesOnly.body.data.items.length, 2);
   t.same(await getQuote(t, api, q.id), notesOnly.body.data, 'stored');
   expectError(t, await api.request('PUT', `/v1/quotes/${q.id}`, { body: { validUntil: '2026-11-01' } }), 400, 'validation_error', { field: 'validUntil' });
@@ -519,8 +565,26 @@ t.test('convert: an accepted quote becomes a draft invoice once; deleting that i
   });
   t.same(r.body.data.invoice, inv, 'the response carries the invoice as stored');
   t.same(
-    inv.items.map((i: Record<string, unknown>) => [i['description'], i['quantity'], i['unitPrice'], i['vatRateName'], i['netAmount'], i['vatAmount'], i['lineTotal'], i['accountId']]),
-    q.items.map((i: Record<string, unknown>) => [i['description'], i['quantity'], i['unitPrice'], i['vatRateName'], i['netAmount'], i['vatAmount'], i['lineTotal'], i['accountId']]),
+    inv.items.map((i: Record<string, unknown>) => [
+      i['description'],
+      i['quantity'],
+      i['unitPrice'],
+      i['vatRateName'],
+      i['netAmount'],
+      i['vatAmount'],
+      i['lineTotal'],
+      i['accountId'],
+    ]),
+    q.items.map((i: Record<string, unknown>) => [
+      i['description'],
+      i['quantity'],
+      i['unitPrice'],
+      i['vatRateName'],
+      i['netAmount'],
+      i['vatAmount'],
+      i['lineTotal'],
+      i['accountId'],
+    ]),
     'the same lines, accounts included',
   );
   t.equal(inv.items[0].accountId, acc['4100'], 'the line account named on the quote');

@@ -28,13 +28,21 @@ t.test('a removed payment on a paid invoice: the invoice is owed again and the b
   t.same([r.body.data.deleted, r.body.data.amount, r.body.data.invoiceStatus, r.body.data.amountDue], [true, 20000, 'overdue', 20000]);
   const after = await getInvoice(t, l.api, inv.id);
   t.same([after.status, after.amountPaid, after.amountDue, after.paidDate], ['overdue', 8800, 20000, null]);
-  t.same(after.payments.map((p: { id: string }) => p.id), [first.id], 'the other payment stays');
+  t.same(
+    after.payments.map((p: { id: string }) => p.id),
+    [first.id],
+    'the other payment stays',
+  );
   t.equal((await balanceOf(l.api, l.acc['1100']!)).net, 20000, 'receivable again: £200.00');
   t.equal((await balanceOf(l.api, l.acc['1200']!)).net, 8800, 'the bank holds the £88.00 left');
   t.equal(await transactionTotal(l.api), transactions - 1, "the payment's transaction is deleted");
   t.equal((await l.api.request('GET', `/v1/transactions/${second.transactionId}`)).status, 404);
   const removed = (await outbox(l.books)).filter((e) => e.event === 'payment.removed');
-  t.same(removed.map((e) => e.payload.id), [second.id], 'payment.removed raised once');
+  t.same(
+    removed.map((e) => e.payload.id),
+    [second.id],
+    'payment.removed raised once',
+  );
 
   expectError(t, await l.api.request('DELETE', `/v1/invoices/${inv.id}/payments/${second.id}`), 404, 'not_found');
   // Paid again after the mistake is put right: £200.00 on 2026-10-05.
@@ -57,12 +65,22 @@ t.test('removing a payment is refused when its bank entry is reconciled, in a cl
   expectError(t, await l.api.request('DELETE', `/v1/invoices/${inv.id}/payments/inv_123`), 400, 'invalid_id', { field: 'paymentId' });
 
   t.equal((await l.api.request('PATCH', `/v1/transactions/${payment.transactionId}/reconcile`, { body: { reconciled: true } })).status, 200);
-  expectError(t, await l.api.request('DELETE', `/v1/invoices/${inv.id}/payments/${payment.id}`), 409, 'already_reconciled', { message: new RegExp(`payment ${payment.id} cannot be removed`) });
-  t.same([(await getInvoice(t, l.api, inv.id)).amountPaid, (await l.api.request('GET', `/v1/transactions/${payment.transactionId}`)).status], [5000, 200], 'nothing changed');
+  expectError(t, await l.api.request('DELETE', `/v1/invoices/${inv.id}/payments/${payment.id}`), 409, 'already_reconciled', {
+    message: new RegExp(`payment ${payment.id} cannot be removed`),
+  });
+  t.same(
+    [(await getInvoice(t, l.api, inv.id)).amountPaid, (await l.api.request('GET', `/v1/transactions/${payment.transactionId}`)).status],
+    [5000, 200],
+    'nothing changed',
+  );
 
   await closeFy2025(t, l.api);
   expectError(t, await l.api.request('DELETE', `/v1/invoices/${old.id}/payments/${oldPayment.id}`), 422, 'unprocessable_entity', { message: /closed/ });
-  t.same([(await getInvoice(t, l.api, old.id)).status, (await balanceOf(l.api, l.acc['1200']!)).net], ['paid', 17000], 'the closed year is as it was: £120.00 + £50.00 in the bank');
+  t.same(
+    [(await getInvoice(t, l.api, old.id)).status, (await balanceOf(l.api, l.acc['1200']!)).net],
+    ['paid', 17000],
+    'the closed year is as it was: £120.00 + £50.00 in the bank',
+  );
   t.equal((await outbox(l.books)).filter((e) => e.event === 'payment.removed').length, 0, 'no event for a refusal');
 });
 
@@ -83,5 +101,8 @@ t.test('a removed bill payment: the bill is owed again', async (t) => {
   t.same([after.status, after.amountPaid, after.amountDue, after.paidDate], ['approved', 0, 7200, null]);
   // 2100: −7200 owed to the supplier again; the bank is back to 0.
   t.same([(await balanceOf(l.api, l.acc['2100']!)).net, (await balanceOf(l.api, l.acc['1200']!)).net], [-7200, 0]);
-  t.same((await outbox(l.books)).filter((e) => e.event === 'payment.removed').map((e) => e.payload.id), [payment.id]);
+  t.same(
+    (await outbox(l.books)).filter((e) => e.event === 'payment.removed').map((e) => e.payload.id),
+    [payment.id],
+  );
 });

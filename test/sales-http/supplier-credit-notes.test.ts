@@ -56,21 +56,36 @@ t.test('a supplier credit note settles its bill, its credit moves to another bil
   );
   t.equal((await l.api.request('GET', '/v1/credit-notes')).body.meta.total, 0, 'not a sales credit note');
 
-  const allocated = await l.api.request('POST', `/v1/supplier-credit-notes/${note.id}/allocations`, { body: { billId: b.id, amount: 6000, date: '2026-11-12' } });
+  const allocated = await l.api.request('POST', `/v1/supplier-credit-notes/${note.id}/allocations`, {
+    body: { billId: b.id, amount: 6000, date: '2026-11-12' },
+  });
   t.equal(allocated.status, 201, JSON.stringify(allocated.body?.error ?? ''));
   // £100.00 − £60.00 = £40.00 left; bill B owes £120.00 − £60.00 = £60.00 and stays approved.
   t.same(
-    [allocated.body.data.billId, allocated.body.data.amount, allocated.body.data.remainingCredit, allocated.body.data.billStatus, allocated.body.data.billAmountDue],
+    [
+      allocated.body.data.billId,
+      allocated.body.data.amount,
+      allocated.body.data.remainingCredit,
+      allocated.body.data.billStatus,
+      allocated.body.data.billAmountDue,
+    ],
     [b.id, 6000, 4000, 'approved', 6000],
   );
   const removed = await l.api.request('DELETE', `/v1/supplier-credit-notes/${note.id}/allocations/${allocated.body.data.id}`);
   t.equal(removed.status, 200);
-  t.same([removed.body.data.deleted, removed.body.data.remainingCredit, removed.body.data.billId, removed.body.data.billAmountDue], [true, 10000, b.id, 12000], 'owed again');
+  t.same(
+    [removed.body.data.deleted, removed.body.data.remainingCredit, removed.body.data.billId, removed.body.data.billAmountDue],
+    [true, 10000, b.id, 12000],
+    'owed again',
+  );
 
   const refunded = await l.api.request('POST', `/v1/supplier-credit-notes/${note.id}/refunds`, { body: { amount: 2500, date: '2026-11-05' } });
   t.equal(refunded.status, 201, JSON.stringify(refunded.body?.error ?? ''));
   // £100.00 − £25.00 = £75.00 left; the money comes into 1200.
-  t.same([refunded.body.data.amount, refunded.body.data.method, refunded.body.data.accountId, refunded.body.data.remainingCredit], [2500, 'bank_transfer', l.acc['1200'], 7500]);
+  t.same(
+    [refunded.body.data.amount, refunded.body.data.method, refunded.body.data.accountId, refunded.body.data.remainingCredit],
+    [2500, 'bank_transfer', l.acc['1200'], 7500],
+  );
   const unrefunded = await l.api.request('DELETE', `/v1/supplier-credit-notes/${note.id}/refunds/${refunded.body.data.id}`);
   t.equal(unrefunded.status, 200);
   t.same(unrefunded.body.data, { id: refunded.body.data.id, deleted: true, remainingCredit: 10000 });
@@ -109,7 +124,16 @@ t.test('sales credit notes are listed by invoice, newest first, naming the invoi
   t.same(list.body.meta, { total: 2, page: 1, limit: 1, hasMore: true });
   // The newest: £24.00 = £20.00 net + £4.00 VAT, all of it applied to the invoice.
   t.same(
-    list.body.data.map((n: Record<string, unknown>) => [n.creditNoteNumber, n.invoiceId, n.invoiceNumber, n.subtotal, n.vatAmount, n.total, n.allocated, n.remainingCredit]),
+    list.body.data.map((n: Record<string, unknown>) => [
+      n.creditNoteNumber,
+      n.invoiceId,
+      n.invoiceNumber,
+      n.subtotal,
+      n.vatAmount,
+      n.total,
+      n.allocated,
+      n.remainingCredit,
+    ]),
     [['CN-0002', inv.id, 'INV-0001', 2000, 400, 2400, 2400, 0]],
   );
   t.notOk('billId' in list.body.data[0], 'no bill fields on a sales credit note');

@@ -16,7 +16,9 @@ t.test('0013 marks expense accounts 5000 to 5099, and no other', async (t) => {
   t.equal(earlier.length, 12, 'a database at 0012');
   for (const m of earlier) db.exec(m.sql);
   db.pragma(`user_version = ${earlier.length}`);
-  const insert = db.prepare("INSERT INTO accounts (id, code, name, account_type, created_at, updated_at) VALUES (?, ?, ?, ?, '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z')");
+  const insert = db.prepare(
+    "INSERT INTO accounts (id, code, name, account_type, created_at, updated_at) VALUES (?, ?, ?, ?, '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z')",
+  );
   for (const [code, type] of [
     ['5000', 'expense'],
     ['501', 'expense'],

@@ -15,10 +15,7 @@ t.test('the data directory: --data, then $ACCT_DATA, then ./acct-data', async (t
 
 t.test('databases open with WAL, synchronous=FULL, foreign keys and a busy timeout, migrated', async (t) => {
   const books = await newBooks(t);
-  for (const file of [
-    path.join(books.dataDir, 'platform.sqlite'),
-    path.join(books.dataDir, 'orgs', books.organisationId, 'live.sqlite'),
-  ]) {
+  for (const file of [path.join(books.dataDir, 'platform.sqlite'), path.join(books.dataDir, 'orgs', books.organisationId, 'live.sqlite')]) {
     t.ok(fs.existsSync(file), file);
   }
   const db = new Database(path.join(books.dataDir, 'orgs', books.organisationId, 'live.sqlite'), { readonly: true });
@@ -77,7 +74,10 @@ t.test('writes that arrive together share one commit; each is acknowledged only 
   const seenByOthers: number[] = [];
   const writes = Array.from({ length: 10 }, (_, i) =>
     handle.write(async (trx) => {
-      await trx.insertInto('row_counts').values({ table_name: `probe-${i}`, n: i }).execute();
+      await trx
+        .insertInto('row_counts')
+        .values({ table_name: `probe-${i}`, n: i })
+        .execute();
       seenByOthers.push(committed());
       if (i === 4) throw new Error('refused');
       return i;
@@ -91,7 +91,10 @@ t.test('writes that arrive together share one commit; each is acknowledged only 
   t.same(seenByOthers, Array(10).fill(0), 'another connection saw none of them before the one commit');
   t.equal(committed(), 9, 'after it, all but the refused one');
   const kept = await handle.db.selectFrom('row_counts').select('n').where('table_name', 'like', 'probe-%').orderBy('n').execute();
-  t.same(kept.map((r) => r.n), [0, 1, 2, 3, 5, 6, 7, 8, 9]);
+  t.same(
+    kept.map((r) => r.n),
+    [0, 1, 2, 3, 5, 6, 7, 8, 9],
+  );
 
   // A write after the group is a transaction of its own, and its result is committed when it resolves.
   t.equal(await handle.write(async (trx) => (await trx.insertInto('row_counts').values({ table_name: 'probe-late', n: 10 }).execute(), 'done')), 'done');

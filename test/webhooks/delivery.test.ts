@@ -8,10 +8,29 @@
 import t, { type Test } from 'tap';
 import { type Api, type Books, movingClock, type MovingClock, newBooks } from '../helpers/index.js';
 import { contactOk } from '../ledger-http/support.js';
-import { deliverDue, fanOut, maxAttempts, responseTimeoutMs, retryDelaysMs, sendWebhooks, type SenderOptions } from '../../src/engine/integration/webhook-sender.js';
+import {
+  deliverDue,
+  fanOut,
+  maxAttempts,
+  responseTimeoutMs,
+  retryDelaysMs,
+  sendWebhooks,
+  type SenderOptions,
+} from '../../src/engine/integration/webhook-sender.js';
 import type { DbHandle } from '../../src/store/store.js';
 import type { OrgDb } from '../../src/store/tables.js';
-import { cliVerify, loopbackPolicy, opensslSignature, selfSigned, serveWebhooks, startReceiver, uuidShape, type Hit, type Receiver, type Tls } from './support.js';
+import {
+  cliVerify,
+  loopbackPolicy,
+  opensslSignature,
+  selfSigned,
+  serveWebhooks,
+  startReceiver,
+  uuidShape,
+  type Hit,
+  type Receiver,
+  type Tls,
+} from './support.js';
 
 /** 21 November 2026 10:00:00 UTC: Unix time 1795255200. */
 const start = '2026-11-21T10:00:00.000Z';
@@ -199,7 +218,11 @@ t.test('a failing receiver: retried 1 min, 5 min, 30 min and 2 h after, then fai
   );
   for (const h of w.receiver.hits) {
     t.equal(h.raw.toString('utf8'), (w.receiver.hits[0] as Hit).raw.toString('utf8'), 'the same body on every attempt');
-    t.equal(await opensslSignature(secret, String(h.headers['x-service-timestamp']), h.raw), h.headers['x-service-signature'], 'each attempt is correctly signed');
+    t.equal(
+      await opensslSignature(secret, String(h.headers['x-service-timestamp']), h.raw),
+      h.headers['x-service-signature'],
+      'each attempt is correctly signed',
+    );
   }
 
   const shown = await listed(w, id);
@@ -320,7 +343,11 @@ t.test('after rotation deliveries are signed with the new secret only, retries i
   await contactOk(t, w.api, { name: 'Rotation Ltd' });
   await sendWebhooks(w.org, w.options);
   const first = w.receiver.hits[0] as Hit;
-  t.equal(await opensslSignature(old, String(first.headers['x-service-timestamp']), first.raw), first.headers['x-service-signature'], 'attempt 1: the old secret');
+  t.equal(
+    await opensslSignature(old, String(first.headers['x-service-timestamp']), first.raw),
+    first.headers['x-service-signature'],
+    'attempt 1: the old secret',
+  );
 
   const rotated = await w.api.request('POST', `/v1/webhooks/${id}/rotate`);
   t.equal(rotated.status, 200);
@@ -375,7 +402,11 @@ t.test('a deleted endpoint gets nothing more', async (t) => {
   w.clock.advance(60_000);
   t.equal(await deliverDue(w.org, w.options), 0, 'its pending retry is not attempted');
   t.equal(w.receiver.hits.length, 1);
-  const left = await w.org.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('endpoint_id', '=', id).executeTakeFirstOrThrow();
+  const left = await w.org.db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('endpoint_id', '=', id)
+    .executeTakeFirstOrThrow();
   t.equal(Number(left.n), 0, 'its delivery log went with it');
 });
 

@@ -71,7 +71,7 @@ t.test('create answers 201 with the whole secret once; the list shows only its p
   t.match(shown.secretPrefix, /^whsec_/);
   t.ok(shown.secretPrefix.length < e.secret.length, 'only a prefix');
   t.notOk(JSON.stringify(list.body).includes(e.secret), 'the secret appears nowhere in the list');
-  t.same(list.body.data.availableEvents, kinds, 'availableEvents: the spec\'s 13 event kinds and acct\'s 3');
+  t.same(list.body.data.availableEvents, kinds, "availableEvents: the spec's 13 event kinds and acct's 3");
 
   const second = await api.request('POST', '/v1/webhooks', { body: { url: `${publicUrl}/2`, events: ['contact.created'] } });
   t.equal(second.status, 201);
@@ -158,7 +158,8 @@ t.test('at most 5 endpoints: the 6th is 422, and removing one makes room', async
 
 t.test('the limit is per books: test mode has its own 5', async (t) => {
   const { books, api } = await setup(t);
-  for (let i = 1; i <= 5; i++) t.equal((await api.request('POST', '/v1/webhooks', { body: { url: `${publicUrl}/${i}`, events: ['contact.created'] } })).status, 201);
+  for (let i = 1; i <= 5; i++)
+    t.equal((await api.request('POST', '/v1/webhooks', { body: { url: `${publicUrl}/${i}`, events: ['contact.created'] } })).status, 201);
   const test = await api.request('POST', '/v1/webhooks', { key: books.testApiKey, body: { url: `${publicUrl}/t`, events: ['contact.created'] } });
   t.equal(test.status, 201);
   t.equal((await api.request('GET', '/v1/webhooks', { key: books.testApiKey })).body.data.endpoints.length, 1, 'test mode sees only its own');
@@ -217,7 +218,7 @@ t.test('rotate gives a new secret, once; the list shows the new prefix', async (
   t.not(r.body.data.secret, created.secret, 'a new secret');
   t.equal(r.body.data.id, created.id);
   const shown = (await api.request('GET', '/v1/webhooks')).body.data.endpoints[0];
-  t.equal(shown.secretPrefix, r.body.data.secret.slice(0, shown.secretPrefix.length), 'the prefix is the new secret\'s');
+  t.equal(shown.secretPrefix, r.body.data.secret.slice(0, shown.secretPrefix.length), "the prefix is the new secret's");
   t.notOk(JSON.stringify(shown).includes(r.body.data.secret));
 });
 
@@ -258,10 +259,42 @@ t.test('every webhook operation needs a key with all scopes', async (t) => {
 });
 
 t.test('isPrivateAddress', async (t) => {
-  for (const a of ['127.0.0.1', '127.255.0.9', '::1', '::ffff:10.0.0.1', '::ffff:127.0.0.1', '10.0.0.1', '172.16.5.4', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1', '100.127.255.254', '0.0.0.0', '224.0.0.1', '::', 'fd12:3456::1', 'fc00::1', 'fe80::1', 'ff02::1']) {
+  for (const a of [
+    '127.0.0.1',
+    '127.255.0.9',
+    '::1',
+    '::ffff:10.0.0.1',
+    '::ffff:127.0.0.1',
+    '10.0.0.1',
+    '172.16.5.4',
+    '172.31.255.255',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '100.127.255.254',
+    '0.0.0.0',
+    '224.0.0.1',
+    '::',
+    'fd12:3456::1',
+    'fc00::1',
+    'fe80::1',
+    'ff02::1',
+  ]) {
     t.equal(isPrivateAddress(a), true, `${a} is private`);
   }
-  for (const a of ['8.8.8.8', '2a00:1450::1', '1.1.1.1', '93.184.215.14', '172.32.0.1', '172.15.255.255', '100.128.0.1', '11.0.0.1', '192.169.0.1', '::ffff:8.8.8.8', '2001:4860:4860::8888']) {
+  for (const a of [
+    '8.8.8.8',
+    '2a00:1450::1',
+    '1.1.1.1',
+    '93.184.215.14',
+    '172.32.0.1',
+    '172.15.255.255',
+    '100.128.0.1',
+    '11.0.0.1',
+    '192.169.0.1',
+    '::ffff:8.8.8.8',
+    '2001:4860:4860::8888',
+  ]) {
     t.equal(isPrivateAddress(a), false, `${a} is public`);
   }
 });

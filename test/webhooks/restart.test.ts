@@ -32,14 +32,21 @@ t.test('a pending delivery survives SIGKILL and is delivered by the next server 
   const serveArgs = ['--data', dir, 'serve', '--host', '127.0.0.1', '--port', '0', '--allow-private-webhooks', '--webhook-ca', tls.certPath];
 
   const first = await startAcct(t, serveArgs);
-  const registered = await request(first.url, 'POST', '/v1/webhooks', { key: apiKey, body: { url: `https://127.0.0.1:${port}/hook`, events: ['contact.created'] } });
+  const registered = await request(first.url, 'POST', '/v1/webhooks', {
+    key: apiKey,
+    body: { url: `https://127.0.0.1:${port}/hook`, events: ['contact.created'] },
+  });
   t.equal(registered.status, 201, `endpoint registered: ${JSON.stringify(registered.body?.error ?? '')}`);
   const { id: endpointId, secret } = registered.body.data as { id: string; secret: string };
   const contact = await request(first.url, 'POST', '/v1/contacts', { key: apiKey, body: { contactType: 'customer', name: 'Survivor Ltd' } });
   t.equal(contact.status, 201);
 
   const failed = await newestDelivery(first.url, apiKey, endpointId, (d) => d.attempts === 1, 10_000);
-  t.match(failed, { eventType: 'contact.created', status: 'pending', attempts: 1, responseStatus: null, completedAt: null }, 'the first attempt failed: nothing listens');
+  t.match(
+    failed,
+    { eventType: 'contact.created', status: 'pending', attempts: 1, responseStatus: null, completedAt: null },
+    'the first attempt failed: nothing listens',
+  );
   t.match(failed.id, uuidShape);
   t.equal(Date.parse(failed.nextAttemptAt) - Date.parse(failed.lastAttemptAt), 60_000, 'the retry is due 1 minute after the attempt');
 

@@ -41,9 +41,13 @@ t.test('a receiver trusted by the system store is still reached when --webhook-c
   const privateReceiver = await startReceiver(t, privateCa);
   const systemReceiver = await startReceiver(t, systemCa);
 
-  const server = await startAcct(t, ['--data', dir, 'serve', '--host', '127.0.0.1', '--port', '0', '--allow-private-webhooks', '--webhook-ca', privateCa.certPath], {
-    env: { NODE_EXTRA_CA_CERTS: systemCa.certPath },
-  });
+  const server = await startAcct(
+    t,
+    ['--data', dir, 'serve', '--host', '127.0.0.1', '--port', '0', '--allow-private-webhooks', '--webhook-ca', privateCa.certPath],
+    {
+      env: { NODE_EXTRA_CA_CERTS: systemCa.certPath },
+    },
+  );
   const toPrivate = await registerAt(t, server.url, apiKey, privateReceiver);
   const toSystem = await registerAt(t, server.url, apiKey, systemReceiver);
   t.equal((await request(server.url, 'POST', '/v1/contacts', { key: apiKey, body: { contactType: 'customer', name: 'Trust Ltd' } })).status, 201);
@@ -61,7 +65,9 @@ t.test('control: without --webhook-ca the NODE_EXTRA_CA_CERTS receiver is truste
   const { apiKey } = await init(t, dir);
   const systemCa = selfSigned(path.join(dir, 'system'));
   const receiver = await startReceiver(t, systemCa);
-  const server = await startAcct(t, ['--data', dir, 'serve', '--host', '127.0.0.1', '--port', '0', '--allow-private-webhooks'], { env: { NODE_EXTRA_CA_CERTS: systemCa.certPath } });
+  const server = await startAcct(t, ['--data', dir, 'serve', '--host', '127.0.0.1', '--port', '0', '--allow-private-webhooks'], {
+    env: { NODE_EXTRA_CA_CERTS: systemCa.certPath },
+  });
   const id = await registerAt(t, server.url, apiKey, receiver);
   t.equal((await request(server.url, 'POST', '/v1/contacts', { key: apiKey, body: { contactType: 'customer', name: 'Trust Ltd' } })).status, 201);
   t.match(await firstAttempt(server.url, apiKey, id), { status: 'succeeded', responseStatus: 200 });
@@ -83,7 +89,11 @@ t.test('without the flags serve is strict; --allow-http-webhooks with --allow-pr
   t.same(await strict.exited, { code: 0, signal: null });
 
   const privateOnly = await startAcct(t, ['--data', dir, 'serve', '--host', '127.0.0.1', '--port', '0', '--allow-private-webhooks']);
-  t.equal((await request(privateOnly.url, 'POST', '/v1/webhooks', { key: apiKey, body: { url: 'http://127.0.0.1:9/hook', events: ['contact.created'] } })).status, 400, 'http still refused with --allow-private-webhooks alone');
+  t.equal(
+    (await request(privateOnly.url, 'POST', '/v1/webhooks', { key: apiKey, body: { url: 'http://127.0.0.1:9/hook', events: ['contact.created'] } })).status,
+    400,
+    'http still refused with --allow-private-webhooks alone',
+  );
   privateOnly.child.kill('SIGTERM');
   t.same(await privateOnly.exited, { code: 0, signal: null });
 

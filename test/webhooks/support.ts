@@ -45,7 +45,23 @@ export function selfSigned(dir: string): Tls {
   const certPath = path.join(dir, 'cert.pem');
   execFileSync(
     'openssl',
-    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyPath, '-out', certPath, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'],
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      keyPath,
+      '-out',
+      certPath,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    ],
     { stdio: 'ignore' },
   );
   return { key: fs.readFileSync(keyPath, 'utf8'), cert: fs.readFileSync(certPath, 'utf8'), certPath };
@@ -160,7 +176,18 @@ export async function cliVerify(secret: string, hit: Pick<Hit, 'headers' | 'raw'
   try {
     const payload = path.join(dir, 'body');
     fs.writeFileSync(payload, hit.raw);
-    const args = ['webhooks', 'verify', '--secret', secret, '--timestamp', String(hit.headers['x-service-timestamp']), '--signature', String(hit.headers['x-service-signature']), '--payload', payload];
+    const args = [
+      'webhooks',
+      'verify',
+      '--secret',
+      secret,
+      '--timestamp',
+      String(hit.headers['x-service-timestamp']),
+      '--signature',
+      String(hit.headers['x-service-signature']),
+      '--payload',
+      payload,
+    ];
     if (options.tolerance !== undefined) args.push('--tolerance', String(options.tolerance));
     return await runCliInProcess(args);
   } finally {

@@ -61,15 +61,41 @@ t.test('acct webhooks verify', async (t) => {
   const stale = await runCliInProcess(['webhooks', 'verify', '--secret', secret, '--timestamp', oldTs, '--signature', oldSig, '--payload', payload]);
   t.equal(stale.status, 1, 'older than the default 300 s: exit 1');
   t.match(stale.stdout, /^invalid: .*timestamp/);
-  t.equal((await runCliInProcess(['webhooks', 'verify', '--secret', secret, '--timestamp', oldTs, '--signature', oldSig, '--payload', payload, '--tolerance', '600'])).status, 0, '--tolerance 600 lets it pass');
+  t.equal(
+    (await runCliInProcess(['webhooks', 'verify', '--secret', secret, '--timestamp', oldTs, '--signature', oldSig, '--payload', payload, '--tolerance', '600']))
+      .status,
+    0,
+    '--tolerance 600 lets it pass',
+  );
 
   const forged = await runCliInProcess(['--json', 'webhooks', 'verify', '--secret', secret, '--timestamp', fresh, '--signature', oldSig, '--payload', payload]);
   t.equal(forged.status, 1, 'a signature for another timestamp: exit 1');
   t.equal(JSON.parse(forged.stdout).valid, false);
 
-  const noSecret = await runCliInProcess(['--json', 'webhooks', 'verify', '--timestamp', fresh, '--signature', freshSig, '--payload', payload], { env: { ACCT_WEBHOOK_SECRET: '' } });
+  const noSecret = await runCliInProcess(['--json', 'webhooks', 'verify', '--timestamp', fresh, '--signature', freshSig, '--payload', payload], {
+    env: { ACCT_WEBHOOK_SECRET: '' },
+  });
   t.equal(noSecret.status, 2, 'no secret: a usage error');
   t.match(JSON.parse(noSecret.stderr || noSecret.stdout).error, { code: 'validation_error', field: 'secret' });
 
-  t.equal((await runCliInProcess(['webhooks', 'verify', '--secret', secret, '--timestamp', fresh, '--signature', freshSig, '--payload', payload, '--tolerance', 'soon'])).status, 2, 'a bad --tolerance is a usage error');
+  t.equal(
+    (
+      await runCliInProcess([
+        'webhooks',
+        'verify',
+        '--secret',
+        secret,
+        '--timestamp',
+        fresh,
+        '--signature',
+        freshSig,
+        '--payload',
+        payload,
+        '--tolerance',
+        'soon',
+      ])
+    ).status,
+    2,
+    'a bad --tolerance is a usage error',
+  );
 });

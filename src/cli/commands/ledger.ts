@@ -43,25 +43,28 @@ export function addLedger(program: Command): void {
         }
         process.stdout.write(`${chalk.bold(`${ledger.account.code} ${ledger.account.name}`)}\n`);
         process.stdout.write(
-          renderRows([
-            { date: flags.from ?? '', description: 'Opening balance', reference: '', debit: '', credit: '', balance: displayPounds(ledger.openingBalance) },
-            ...ledger.entries.map((e) => ({
-              date: e.date,
-              description: e.description,
-              reference: e.reference ?? '',
-              debit: money(e.debit),
-              credit: money(e.credit),
-              balance: displayPounds(e.runningBalance),
-            })),
-            {
-              date: flags.to ?? '',
-              description: 'Closing balance',
-              reference: '',
-              debit: displayPounds(ledger.totalDebit),
-              credit: displayPounds(ledger.totalCredit),
-              balance: displayPounds(ledger.closingBalance),
-            },
-          ], moneyColumns),
+          renderRows(
+            [
+              { date: flags.from ?? '', description: 'Opening balance', reference: '', debit: '', credit: '', balance: displayPounds(ledger.openingBalance) },
+              ...ledger.entries.map((e) => ({
+                date: e.date,
+                description: e.description,
+                reference: e.reference ?? '',
+                debit: money(e.debit),
+                credit: money(e.credit),
+                balance: displayPounds(e.runningBalance),
+              })),
+              {
+                date: flags.to ?? '',
+                description: 'Closing balance',
+                reference: '',
+                debit: displayPounds(ledger.totalDebit),
+                credit: displayPounds(ledger.totalCredit),
+                balance: displayPounds(ledger.closingBalance),
+              },
+            ],
+            moneyColumns,
+          ),
         );
       });
     });

@@ -42,15 +42,24 @@ export function addServe(program: Command): void {
     .option('--allow-http-webhooks', 'let webhook endpoints use plain http:// URLs (local development)')
     .option('--allow-private-webhooks', 'let webhook endpoints resolve to loopback, private or link-local addresses (local development)')
     .option('--webhook-ca <file>', 'PEM certificate authorities to trust for webhook deliveries, besides the system ones')
-    .option('--no-rate-limit', 'do not enforce the plans\' request rate limits (for load tests and scripted migrations)')
-    .option('--sweep-interval <seconds>', 'seconds between sweeps that mark invoices and bills past their due date overdue (0: only at start)', parseSeconds, 60)
+    .option('--no-rate-limit', "do not enforce the plans' request rate limits (for load tests and scripted migrations)")
+    .option(
+      '--sweep-interval <seconds>',
+      'seconds between sweeps that mark invoices and bills past their due date overdue (0: only at start)',
+      parseSeconds,
+      60,
+    )
     .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
     .action(async (flags: ServeFlags, cmd: Command) => {
       const { serve } = await import('../serving.js');
       await serve(cmd.optsWithGlobals<GlobalOptions>(), {
         ...flags,
         rateLimits: flags.rateLimit,
-        webhooks: { allowHttp: flags.allowHttpWebhooks === true, allowPrivate: flags.allowPrivateWebhooks === true, ...(flags.webhookCa ? { ca: flags.webhookCa } : {}) },
+        webhooks: {
+          allowHttp: flags.allowHttpWebhooks === true,
+          allowPrivate: flags.allowPrivateWebhooks === true,
+          ...(flags.webhookCa ? { ca: flags.webhookCa } : {}),
+        },
       });
     });
 }

@@ -38,7 +38,14 @@ export function addWebhooksVerify(program: Command): void {
         const secret = flags.secret ?? process.env['ACCT_WEBHOOK_SECRET'];
         if (!secret) throw new AppError('validation_error', 'give the signing secret with --secret or $ACCT_WEBHOOK_SECRET', 'secret');
         const body = fs.readFileSync(flags.payload ?? 0);
-        const result = verifyWebhook({ secret, timestamp: flags.timestamp, signature: flags.signature, body, nowSeconds: Math.floor(Date.now() / 1000), toleranceSeconds: flags.tolerance });
+        const result = verifyWebhook({
+          secret,
+          timestamp: flags.timestamp,
+          signature: flags.signature,
+          body,
+          nowSeconds: Math.floor(Date.now() / 1000),
+          toleranceSeconds: flags.tolerance,
+        });
         if (globals.json) process.stdout.write(`${JSON.stringify(result)}\n`);
         else process.stdout.write(`${result.valid ? 'valid' : 'invalid'}: ${result.reason}\n`);
         process.exitCode = result.valid ? 0 : 1;

@@ -53,7 +53,6 @@ export function listPresenter<R extends object>(op: Operation<readonly R[]>, tit
   }));
 }
 
-
 function cells(p: Presented, pounds: (pence: number) => string): string[][] {
   return p.rows.map((row) => row.map((v, i) => (v === null ? '' : p.money.includes(i) && typeof v === 'number' ? pounds(v) : String(v))));
 }

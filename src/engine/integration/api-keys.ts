@@ -144,7 +144,11 @@ export async function replaceKey(trx: Kysely<PlatformDb>, clock: Clock, caller: 
     name: old.name,
     scopes: JSON.parse(old.scopes) as Scope[],
   });
-  await trx.updateTable('api_keys').set({ revoked_at: timestamp(clock), replaced_by: fresh.id }).where('id', '=', old.id).execute();
+  await trx
+    .updateTable('api_keys')
+    .set({ revoked_at: timestamp(clock), replaced_by: fresh.id })
+    .where('id', '=', old.id)
+    .execute();
   return { ...fresh, replaces: old.id };
 }
 

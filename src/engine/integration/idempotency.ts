@@ -62,7 +62,9 @@ function canonical(value: unknown): string {
 
 /** The fingerprint of a request: a key reused for another one is refused. */
 export function fingerprintOf(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${canonical(body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method} ${path}\n${canonical(body)}`)
+    .digest('hex');
 }
 
 /** The result as stored for replays: secrets shown once (a new API key, a signing secret) become null. */
@@ -82,7 +84,10 @@ type Found = { readonly kind: 'free' } | { readonly kind: 'busy' } | { readonly 
  */
 async function lookUp(trx: Kysely<OrgDb>, ctx: Ctx, request: IdempotentRequest): Promise<Found> {
   const now = ctx.clock.now().getTime();
-  await trx.deleteFrom('idempotency_keys').where('created_at', '<', new Date(now - windowMs).toISOString()).execute();
+  await trx
+    .deleteFrom('idempotency_keys')
+    .where('created_at', '<', new Date(now - windowMs).toISOString())
+    .execute();
   const found = await trx.selectFrom('idempotency_keys').selectAll().where('key', '=', request.key).executeTakeFirst();
   if (!found) return { kind: 'free' };
   if (found.fingerprint !== request.fingerprint) {
@@ -121,7 +126,11 @@ async function reserve(books: OrgScope, ctx: Ctx, request: IdempotentRequest, ho
   for (;;) {
     const found = await books.write(async (trx): Promise<Found> => {
       const found = await lookUp(trx, ctx, request);
-      if (found.kind === 'free') await trx.insertInto('idempotency_keys').values(record(ctx, request, holder)).execute();
+      if (found.kind === 'free')
+        await trx
+          .insertInto('idempotency_keys')
+          .values(record(ctx, request, holder))
+          .execute();
       return found;
     });
     if (found.kind !== 'busy') return found;
@@ -198,7 +207,10 @@ export async function runIdempotent(ctx: Ctx, op: Operation, input: unknown, req
       const found = await lookUp(trx, ctx, request);
       if (found.kind !== 'free') return found;
       const ran = await runLocal(trx, ctx, books, op, input, render);
-      await trx.insertInto('idempotency_keys').values(record(ctx, request, null, ran.answer.status, ran.stored)).execute();
+      await trx
+        .insertInto('idempotency_keys')
+        .values(record(ctx, request, null, ran.answer.status, ran.stored))
+        .execute();
       return ran.answer;
     });
     if (!('kind' in done)) return done;

@@ -28,10 +28,7 @@ export const listKeys = defineOperation({
   async run(ctx, input) {
     const column = ({ createdAt: 'created_at', name: 'name' } as const)[input.sort.field];
     const caller = callerOf(ctx);
-    const base = ctx.platform.db
-      .selectFrom('api_keys')
-      .where('organisation_id', '=', caller.organisationId)
-      .where('mode', '=', caller.mode);
+    const base = ctx.platform.db.selectFrom('api_keys').where('organisation_id', '=', caller.organisationId).where('mode', '=', caller.mode);
     const { rows, meta } = await listPage(base, (q) => q.selectAll().orderBy(column, input.sort.direction).orderBy('id', input.sort.direction), input);
     return { data: rows.map(keyView), meta };
   },
@@ -52,7 +49,7 @@ export const listScopes = defineOperation({
 export const createKey = defineOperation({
   name: 'keys.create',
   secrets: ['key'],
-  summary: 'Create an API key of the caller\'s mode; the full key is in the response once only',
+  summary: "Create an API key of the caller's mode; the full key is in the response once only",
   description: 'Without scopes the key has all 17. The key field of the response is never shown again.',
   access: 'all-scopes',
   method: 'POST',

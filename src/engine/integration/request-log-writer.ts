@@ -87,7 +87,11 @@ export class RequestLogWriter {
       const prune = now - (this.pruned.get(key) ?? 0) > 3600_000;
       if (prune) this.pruned.set(key, now);
       await this.store.org(organisationId, mode).write(async (trx) => {
-        for (let i = 0; i < rows.length; i += 100) await trx.insertInto('request_log').values(rows.slice(i, i + 100)).execute();
+        for (let i = 0; i < rows.length; i += 100)
+          await trx
+            .insertInto('request_log')
+            .values(rows.slice(i, i + 100))
+            .execute();
         if (prune) await trx.deleteFrom('request_log').where('created_at', '<', cutoff).execute();
       });
     }

@@ -122,11 +122,7 @@ export const listDeliveries = defineOperation({
     await findEndpoint(db, input.id);
     let q = db.selectFrom('webhook_deliveries').where('endpoint_id', '=', input.id);
     if (input.status) q = q.where('status', '=', input.status);
-    const { rows, meta } = await listPage(
-      q,
-      (q) => q.selectAll().orderBy('created_at', 'desc').orderBy('event_at', 'desc').orderBy('event_id', 'desc'),
-      input,
-    );
+    const { rows, meta } = await listPage(q, (q) => q.selectAll().orderBy('created_at', 'desc').orderBy('event_at', 'desc').orderBy('event_id', 'desc'), input);
     return { data: rows.map(deliveryView), meta };
   },
 });

@@ -48,7 +48,14 @@ export function signature(secret: string, unixSeconds: number, body: string): st
 /** Make the deliveries of outbox events not yet handled; how many events were handled. */
 export async function fanOut(books: DbHandle<OrgDb>, clock: Clock): Promise<number> {
   return books.write(async (trx) => {
-    const events = await trx.selectFrom('outbox').select(['id', 'event', 'payload', 'created_at']).where('fanned_out', '=', 0).orderBy('created_at').orderBy('id').limit(500).execute();
+    const events = await trx
+      .selectFrom('outbox')
+      .select(['id', 'event', 'payload', 'created_at'])
+      .where('fanned_out', '=', 0)
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(500)
+      .execute();
     if (events.length === 0) return 0;
     const endpoints = await trx.selectFrom('webhook_endpoints').select(['id', 'events', 'created_at']).where('is_active', '=', 1).execute();
     const subscribed = endpoints.map((e) => ({ ...e, kinds: new Set(JSON.parse(e.events) as string[]) }));
@@ -77,7 +84,11 @@ export async function fanOut(books: DbHandle<OrgDb>, clock: Clock): Promise<numb
         });
       }
     }
-    for (let i = 0; i < rows.length; i += 100) await trx.insertInto('webhook_deliveries').values(rows.slice(i, i + 100)).execute();
+    for (let i = 0; i < rows.length; i += 100)
+      await trx
+        .insertInto('webhook_deliveries')
+        .values(rows.slice(i, i + 100))
+        .execute();
     await trx
       .updateTable('outbox')
       .set({ fanned_out: 1 })
@@ -123,7 +134,12 @@ function publicLookup(allowPrivate: boolean): LookupFunction {
 }
 
 /** POST one delivery; never throws (but for a caller inside a write transaction, a bug: see external.ts). */
-export async function attempt(url: string, secret: string, delivery: Pick<WebhookDeliveriesTable, 'id' | 'event' | 'body'>, options: SenderOptions): Promise<Attempt> {
+export async function attempt(
+  url: string,
+  secret: string,
+  delivery: Pick<WebhookDeliveriesTable, 'id' | 'event' | 'body'>,
+  options: SenderOptions,
+): Promise<Attempt> {
   assertOutsideTransaction('delivering a webhook');
   const started = Date.now();
   const failure = (error: string, responseStatus: number | null = null): Attempt => ({ ok: false, responseStatus, latencyMs: Date.now() - started, error });
@@ -160,7 +176,11 @@ export async function attempt(url: string, secret: string, delivery: Pick<Webhoo
         res.resume();
         res.on('end', () => {
           const status = res.statusCode ?? 0;
-          resolve(status >= 200 && status < 300 ? { ok: true, responseStatus: status, latencyMs: Date.now() - started, error: null } : failure(`HTTP ${status}`, status));
+          resolve(
+            status >= 200 && status < 300
+              ? { ok: true, responseStatus: status, latencyMs: Date.now() - started, error: null }
+              : failure(`HTTP ${status}`, status),
+          );
         });
         res.on('error', (e) => resolve(failure(e.message, res.statusCode ?? null)));
       },

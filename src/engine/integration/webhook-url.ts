@@ -65,7 +65,11 @@ export async function checkWebhookUrl(url: string, policy: WebhookPolicy, field 
   }
   const bad = addresses.find(isPrivateAddress);
   if (bad !== undefined || addresses.length === 0) {
-    throw new AppError('validation_error', `${field}: ${host} resolves to ${bad ?? 'nothing'}, a loopback, private or link-local address, where webhooks are not sent`, field);
+    throw new AppError(
+      'validation_error',
+      `${field}: ${host} resolves to ${bad ?? 'nothing'}, a loopback, private or link-local address, where webhooks are not sent`,
+      field,
+    );
   }
   return parsed;
 }

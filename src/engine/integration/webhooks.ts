@@ -67,7 +67,9 @@ export const endpointWithSecretSchema = z.strictObject({
   secret: z
     .string()
     .nullable()
-    .describe('the signing secret (whsec_…), shown in this response only; null when the response is replayed for a repeated Idempotency-Key, since secrets are never stored for replays'),
+    .describe(
+      'the signing secret (whsec_…), shown in this response only; null when the response is replayed for a repeated Idempotency-Key, since secrets are never stored for replays',
+    ),
   ...endpointTimes,
 });
 export type EndpointWithSecret = z.output<typeof endpointWithSecretSchema>;
@@ -111,7 +113,10 @@ export interface NewEndpoint {
 
 /** Register an endpoint with a fresh secret (422 past maxEndpoints); its URL is checked by the caller, outside the transaction. */
 export async function createEndpoint(trx: Kysely<OrgDb>, clock: Clock, spec: NewEndpoint): Promise<EndpointWithSecret> {
-  const { n } = await trx.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const { n } = await trx
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   if (Number(n) >= maxEndpoints) throw new AppError('unprocessable_entity', `an organisation may register at most ${maxEndpoints} webhook endpoints`);
   const now = timestamp(clock);
   const row: WebhookEndpointsTable = {

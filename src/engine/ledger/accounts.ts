@@ -157,7 +157,16 @@ export async function accountBalance(db: Kysely<OrgDb>, id: string, range: { rea
     .where('posted', '=', 1)
     .select((eb) => [
       eb.fn.sum<number>(eb.case().when('amount', '>', 0).then(eb.ref('amount')).else(0).end()).as('debit'),
-      eb.fn.sum<number>(eb.case().when('amount', '<', 0).then(eb.neg(eb.ref('amount'))).else(0).end()).as('credit'),
+      eb.fn
+        .sum<number>(
+          eb
+            .case()
+            .when('amount', '<', 0)
+            .then(eb.neg(eb.ref('amount')))
+            .else(0)
+            .end(),
+        )
+        .as('credit'),
       eb.fn.count<number>('transaction_id').distinct().as('transactions'),
     ]);
   if (range.from) q = q.where('date', '>=', range.from);
@@ -278,7 +287,11 @@ export async function removeAccount(trx: Kysely<OrgDb>, clock: Clock, id: string
   if (child) throw new AppError('unprocessable_entity', `${account.code} has child accounts (${child.code}); delete or move them first`);
   const used = await trx.selectFrom('lines').select('id').where('account_id', '=', account.id).limit(1).executeTakeFirst();
   if (used) {
-    await trx.updateTable('accounts').set({ is_active: 0, updated_at: timestamp(clock) }).where('id', '=', account.id).execute();
+    await trx
+      .updateTable('accounts')
+      .set({ is_active: 0, updated_at: timestamp(clock) })
+      .where('id', '=', account.id)
+      .execute();
     return {
       id: account.id,
       deactivated: true,

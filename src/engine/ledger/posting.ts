@@ -118,7 +118,8 @@ export function prepare(books: Books, posting: Posting, input: TransactionInput,
     }
     const rate = line.vatRate ?? null;
     const treatment = line.vatTreatment ?? null;
-    if (rate !== null && treatment === null) throw new AppError('validation_error', `lines[${i}].vatTreatment is required with vatRate`, `lines[${i}].vatTreatment`);
+    if (rate !== null && treatment === null)
+      throw new AppError('validation_error', `lines[${i}].vatTreatment is required with vatRate`, `lines[${i}].vatTreatment`);
     if (rate === null && (treatment === 'inclusive' || treatment === 'exclusive')) {
       throw new AppError('validation_error', `lines[${i}].vatRate is required with vatTreatment ${treatment}`, `lines[${i}].vatRate`);
     }
@@ -167,7 +168,10 @@ const batchSize = 200;
 
 async function insertBatched<T extends 'transactions' | 'lines'>(trx: Kysely<OrgDb>, table: T, rows: readonly OrgDb[T][]): Promise<void> {
   for (let i = 0; i < rows.length; i += batchSize) {
-    await trx.insertInto(table).values(rows.slice(i, i + batchSize) as never).execute();
+    await trx
+      .insertInto(table)
+      .values(rows.slice(i, i + batchSize) as never)
+      .execute();
   }
 }
 
@@ -176,9 +180,22 @@ async function insertBatched<T extends 'transactions' | 'lines'>(trx: Kysely<Org
  * when posted); the views the events carry. A bulk load of history passes
  * events: false and gets no views.
  */
-export async function insertPrepared(trx: Kysely<OrgDb>, posting: Posting, prepared: readonly Prepared[], options = { events: true }): Promise<TransactionView[]> {
-  await insertBatched(trx, 'transactions', prepared.map((p) => p.row));
-  await insertBatched(trx, 'lines', prepared.flatMap((p) => p.lines));
+export async function insertPrepared(
+  trx: Kysely<OrgDb>,
+  posting: Posting,
+  prepared: readonly Prepared[],
+  options = { events: true },
+): Promise<TransactionView[]> {
+  await insertBatched(
+    trx,
+    'transactions',
+    prepared.map((p) => p.row),
+  );
+  await insertBatched(
+    trx,
+    'lines',
+    prepared.flatMap((p) => p.lines),
+  );
   if (!options.events) return [];
   const views: TransactionView[] = [];
   for (const p of prepared) {
@@ -253,7 +270,11 @@ export async function setTransactionStatus(trx: Kysely<OrgDb>, posting: Posting,
   }
   const updatedAt = timestamp(posting.clock);
   await trx.updateTable('transactions').set({ status, updated_at: updatedAt }).where('id', '=', id).execute();
-  await trx.updateTable('lines').set({ posted: status === 'posted' ? 1 : 0 }).where('transaction_id', '=', id).execute();
+  await trx
+    .updateTable('lines')
+    .set({ posted: status === 'posted' ? 1 : 0 })
+    .where('transaction_id', '=', id)
+    .execute();
   if (status === 'posted') await emit(trx, posting.clock, 'transaction.posted', await loadTransaction(trx, id));
   return { ...row, status, updated_at: updatedAt };
 }

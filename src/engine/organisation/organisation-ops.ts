@@ -94,8 +94,7 @@ export const updateSettings = defineOperation({
   name: 'settings.update',
   summary: 'Change organisation settings (partial: fields left out stay as they are)',
   description:
-    'Changing vatScheme to flat_rate needs vatFlatRatePercent; leaving flat_rate clears it. ' +
-    'fiscalYearStart cannot change once a period has been closed.',
+    'Changing vatScheme to flat_rate needs vatFlatRatePercent; leaving flat_rate clears it. ' + 'fiscalYearStart cannot change once a period has been closed.',
   access: 'all-scopes',
   method: 'PUT',
   path: '/organisation/settings',

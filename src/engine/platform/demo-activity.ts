@@ -39,7 +39,17 @@ export function demoEntries(today: string, months = 4): Entry[] {
   const random = seeded(20261121);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
   const start = addDays(today, -months * 30);
-  const entries: Entry[] = [{ date: start, description: 'Capital introduced by the directors', reference: 'CAP-1', lines: [['1200', 1_500_000], ['3000', -1_500_000]] }];
+  const entries: Entry[] = [
+    {
+      date: start,
+      description: 'Capital introduced by the directors',
+      reference: 'CAP-1',
+      lines: [
+        ['1200', 1_500_000],
+        ['3000', -1_500_000],
+      ],
+    },
+  ];
   let invoice = 1001;
   for (let day = 1; day <= months * 30; day++) {
     const date = addDays(start, day);
@@ -47,29 +57,82 @@ export function demoEntries(today: string, months = 4): Entry[] {
     const dom = Number(date.slice(8, 10));
     if (dom === 1) {
       const [net, vat, gross] = withVat(125_000);
-      entries.push({ date, description: 'Workshop rent, Calder Works', reference: `RENT-${date.slice(0, 7)}`, lines: [['5200', net, 20], ['2201', vat], ['1200', -gross]] });
+      entries.push({
+        date,
+        description: 'Workshop rent, Calder Works',
+        reference: `RENT-${date.slice(0, 7)}`,
+        lines: [
+          ['5200', net, 20],
+          ['2201', vat],
+          ['1200', -gross],
+        ],
+      });
     }
-    if (dom === 3) entries.push({ date, description: 'Business current account fee', lines: [['5800', 850], ['1200', -850]] });
+    if (dom === 3)
+      entries.push({
+        date,
+        description: 'Business current account fee',
+        lines: [
+          ['5800', 850],
+          ['1200', -850],
+        ],
+      });
     if (dom === 8) {
       const [net, vat, gross] = withVat(6_499);
-      entries.push({ date, description: 'Mobile and broadband', lines: [['5700', net, 20], ['2201', vat], ['1200', -gross]] });
+      entries.push({
+        date,
+        description: 'Mobile and broadband',
+        lines: [
+          ['5700', net, 20],
+          ['2201', vat],
+          ['1200', -gross],
+        ],
+      });
     }
-    if (dom === 15) entries.push({ date, description: 'Van and tools insurance', lines: [['5920', 9_875], ['1200', -9_875]] });
+    if (dom === 15)
+      entries.push({
+        date,
+        description: 'Van and tools insurance',
+        lines: [
+          ['5920', 9_875],
+          ['1200', -9_875],
+        ],
+      });
     if (random() < 0.16) {
       const [net, vat, gross] = withVat(Math.round((40_000 + random() * 260_000) / 100) * 100);
       entries.push({
         date,
         description: `${pick(jobs)} for ${pick(customers)}`,
         reference: `INV-${invoice++}`,
-        lines: [['1200', gross], ['4000', -net, 20], ['2200', -vat]],
+        lines: [
+          ['1200', gross],
+          ['4000', -net, 20],
+          ['2200', -vat],
+        ],
       });
     }
     if (random() < 0.09) {
       const [net, vat, gross] = withVat(Math.round((15_000 + random() * 90_000) / 100) * 100);
-      entries.push({ date, description: `${pick(['Oak', 'Ash', 'Pine', 'Sapele'])} boards from Pennine Timber`, lines: [['5000', net, 20], ['2201', vat], ['1200', -gross]] });
+      entries.push({
+        date,
+        description: `${pick(['Oak', 'Ash', 'Pine', 'Sapele'])} boards from Pennine Timber`,
+        lines: [
+          ['5000', net, 20],
+          ['2201', vat],
+          ['1200', -gross],
+        ],
+      });
     }
   }
-  entries.push({ date: today, description: 'Card payment to be categorised', status: 'draft', lines: [['5990', 2_340], ['1200', -2_340]] });
+  entries.push({
+    date: today,
+    description: 'Card payment to be categorised',
+    status: 'draft',
+    lines: [
+      ['5990', 2_340],
+      ['1200', -2_340],
+    ],
+  });
   return entries;
 }
 

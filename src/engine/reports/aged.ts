@@ -56,7 +56,7 @@ const agedEntry = z.strictObject({
   invoiceNumber: z.string().nullable().describe('the number of the invoice, bill or credit note'),
   issueDate: day(),
   dueDate: day().describe("a credit note's own date"),
-  total: pence().describe("negative for a credit note: credit owed to the contact"),
+  total: pence().describe('negative for a credit note: credit owed to the contact'),
   amountPaid: pence().describe('paid by the report date; for a credit note, minus what was allocated or refunded'),
   amountCredited: pence().describe('credit allocated by the report date'),
   outstanding: pence(),
@@ -138,7 +138,11 @@ export async function agedReport(db: Kysely<OrgDb>, kind: InvoiceKind, asOfDate:
     .execute();
 
   const entries = [
-    ...rows.map((r) => ({ contactId: r.contact_id, contactName: r.contact_name, entry: row(r, Number(r.paid ?? 0), Number(r.credited ?? 0), asOfDate, 'invoice') })),
+    ...rows.map((r) => ({
+      contactId: r.contact_id,
+      contactName: r.contact_name,
+      entry: row(r, Number(r.paid ?? 0), Number(r.credited ?? 0), asOfDate, 'invoice'),
+    })),
     ...notes.map((n) => {
       // Credit used up (allocated or refunded) counts against the negative total as a payment would against an invoice's.
       const used = Number(n.allocated ?? 0) + Number(n.refunded ?? 0);
@@ -146,7 +150,9 @@ export async function agedReport(db: Kysely<OrgDb>, kind: InvoiceKind, asOfDate:
       return { contactId: n.contact_id, contactName: n.contact_name, entry: row(credit, -used, 0, asOfDate, 'credit_note') };
     }),
   ].filter((e) => e.entry.outstanding !== 0);
-  entries.sort((a, b) => (a.contactName < b.contactName ? -1 : a.contactName > b.contactName ? 1 : a.contactId < b.contactId ? -1 : a.contactId > b.contactId ? 1 : 0));
+  entries.sort((a, b) =>
+    a.contactName < b.contactName ? -1 : a.contactName > b.contactName ? 1 : a.contactId < b.contactId ? -1 : a.contactId > b.contactId ? 1 : 0,
+  );
 
   const contacts: { contactId: string; contactName: string; invoices: (AgedEntry & { bucket: Bucket })[]; totals: Totals }[] = [];
   const totals = zero();

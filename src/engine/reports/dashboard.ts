@@ -82,11 +82,17 @@ export async function dashboard(db: Kysely<OrgDb>, todayDate: string): Promise<D
   const open = (kind: 'sales' | 'purchase', statuses: ('sent' | 'approved' | 'overdue')[]) =>
     db
       .selectFrom('invoices')
-      .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.sum<number>(eb(eb('total', '-', eb.ref('amount_paid')), '-', eb.ref('amount_credited'))).as('total')])
+      .select((eb) => [
+        eb.fn.countAll<number>().as('count'),
+        eb.fn.sum<number>(eb(eb('total', '-', eb.ref('amount_paid')), '-', eb.ref('amount_credited'))).as('total'),
+      ])
       .where('kind', '=', kind)
       .where('status', 'in', statuses);
   const overdue = await open('sales', ['sent', 'overdue']).where('due_date', '<', todayDate).executeTakeFirstOrThrow();
-  const upcoming = await open('purchase', ['approved']).where('due_date', '>=', todayDate).where('due_date', '<=', addDays(todayDate, 30)).executeTakeFirstOrThrow();
+  const upcoming = await open('purchase', ['approved'])
+    .where('due_date', '>=', todayDate)
+    .where('due_date', '<=', addDays(todayDate, 30))
+    .executeTakeFirstOrThrow();
 
   const codeNet = (balances: readonly AccountBalance[], code: string) => balances.find((b) => b.code === code)?.net ?? 0;
   let vat = 0;

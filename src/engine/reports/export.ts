@@ -34,7 +34,12 @@ interface Dialect {
 }
 
 /** Text that cannot break a journal's syntax: no newlines, no comment or account separators, single spaces. */
-const clean = (text: string): string => text.replace(/[\r\n\t]+/g, ' ').replace(/[;:]/g, ',').replace(/ {2,}/g, ' ').trim();
+const clean = (text: string): string =>
+  text
+    .replace(/[\r\n\t]+/g, ' ')
+    .replace(/[;:]/g, ',')
+    .replace(/ {2,}/g, ' ')
+    .trim();
 
 const hledgerRoots: Readonly<Record<AccountType, [string, string]>> = {
   asset: ['assets', 'A'],
@@ -50,8 +55,7 @@ const hledger: Dialect = {
     `; Exported by acct: posted transactions only, amounts in GBP\n${accounts
       .map((a) => `account ${names.get(a.id)}  ; type:${hledgerRoots[a.account_type][1]}\n`)
       .join('')}\n`,
-  header: (date, description, meta) =>
-    `${date} * ${clean(description)}${meta.txn ? `  ; txn:${meta.txn}${meta.ref ? `, ref:${clean(meta.ref)}` : ''}` : ''}\n`,
+  header: (date, description, meta) => `${date} * ${clean(description)}${meta.txn ? `  ; txn:${meta.txn}${meta.ref ? `, ref:${clean(meta.ref)}` : ''}` : ''}\n`,
   posting: (account, pence) => `    ${account}  ${pence < 0 ? `-£${formatPounds(-pence)}` : `£${formatPounds(pence)}`}\n`,
 };
 
@@ -100,7 +104,11 @@ async function openingBalances(db: Kysely<OrgDb>, from: string, accounts: readon
 export async function exportJournal(db: Kysely<OrgDb>, format: ExportFormat, range: ExportRange, write: (text: string) => void): Promise<void> {
   const dialect = dialects[format];
   const accounts = await db.selectFrom('accounts').select(['id', 'code', 'name', 'account_type']).orderBy('code').execute();
-  const first = await db.selectFrom('lines').where('posted', '=', 1).select((eb) => eb.fn.min<string>('date').as('date')).executeTakeFirstOrThrow();
+  const first = await db
+    .selectFrom('lines')
+    .where('posted', '=', 1)
+    .select((eb) => eb.fn.min<string>('date').as('date'))
+    .executeTakeFirstOrThrow();
   const opening = range.from ? await openingBalances(db, range.from, accounts) : [];
   const declared = opening.some((o) => o.account === syntheticRetainedEarnings) ? [...accounts, syntheticRetainedEarnings] : accounts;
   const names = new Map(declared.map((a) => [a.id, dialect.accountName(a)]));

@@ -72,7 +72,8 @@ export const generalLedgerOp = defineOperation({
 export const vatReturnOp = defineOperation({
   name: 'reports.vat',
   summary: "The VAT return's nine boxes for a period, by the organisation's VAT scheme",
-  description: 'Standard or flat rate; 422 for a business not registered for VAT, and 422 incomplete_ledger while lines of the period are on the suspense account.',
+  description:
+    'Standard or flat rate; 422 for a business not registered for VAT, and 422 incomplete_ledger while lines of the period are on the suspense account.',
   access: 'reports:read',
   method: 'GET',
   path: '/reports/vat',

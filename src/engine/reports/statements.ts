@@ -99,7 +99,7 @@ export const balanceSheetSchema = z.strictObject({
   asOf: day(),
   assets: section,
   liabilities: section,
-  equity: section.describe("equity accounts, then the profit not yet closed into retained earnings: \"Prior years' earnings\" and \"Current year earnings\""),
+  equity: section.describe('equity accounts, then the profit not yet closed into retained earnings: "Prior years\' earnings" and "Current year earnings"'),
   netAssets: pence().describe('assets less liabilities'),
   checksum: z.boolean().describe('whether assets = liabilities + equity'),
 });
@@ -113,8 +113,7 @@ export async function balanceSheet(db: Kysely<OrgDb>, asOf: string): Promise<Bal
     const accounts = balances.filter((b) => b.accountType === type && b.net !== 0).map(line);
     return { accounts, total: sum(accounts.map((a) => a.balance)) };
   };
-  const earnings = (list: readonly AccountBalance[]) =>
-    -sum(list.filter((b) => b.accountType === 'revenue' || b.accountType === 'expense').map((b) => b.net));
+  const earnings = (list: readonly AccountBalance[]) => -sum(list.filter((b) => b.accountType === 'revenue' || b.accountType === 'expense').map((b) => b.net));
   // Two passes over the lines, not three: this year's earnings are all earnings to asOf less the earlier years'.
   const prior = earnings(await postedBalances(db, { to: addDays(yearStart, -1) }));
   const current = earnings(balances) - prior;

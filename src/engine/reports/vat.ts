@@ -46,7 +46,8 @@ const flatRateDescriptions = {
 const percentOf = (amount: number, basisPoints: number): number => Math.sign(amount) * Math.floor((2 * Math.abs(amount) * basisPoints + 10_000) / 20_000);
 
 const boxNames = ['box1', 'box2', 'box3', 'box4', 'box5', 'box6', 'box7', 'box8', 'box9'] as const;
-const perBox = <T extends z.ZodType>(value: () => T) => z.strictObject(Object.fromEntries(boxNames.map((b) => [b, value()])) as Record<(typeof boxNames)[number], T>);
+const perBox = <T extends z.ZodType>(value: () => T) =>
+  z.strictObject(Object.fromEntries(boxNames.map((b) => [b, value()])) as Record<(typeof boxNames)[number], T>);
 
 export const vatReturnSchema = z.strictObject({
   period: periodSchema,
@@ -62,19 +63,45 @@ export async function vatReturn(db: Kysely<OrgDb>, from: string, to: string): Pr
   if (org.vat_scheme === 'not_registered') {
     throw new AppError('unprocessable_entity', 'the organisation is not registered for VAT (vatScheme not_registered), so it has no VAT return');
   }
-  const posted = db.selectFrom('lines').innerJoin('accounts', 'accounts.id', 'lines.account_id').where('lines.posted', '=', 1).where('lines.date', '>=', from).where('lines.date', '<=', to);
+  const posted = db
+    .selectFrom('lines')
+    .innerJoin('accounts', 'accounts.id', 'lines.account_id')
+    .where('lines.posted', '=', 1)
+    .where('lines.date', '>=', from)
+    .where('lines.date', '<=', to);
   const suspense = await posted
     .where('accounts.code', '=', '9999')
     .select((eb) => eb.fn.count<number>('lines.transaction_id').distinct().as('n'))
     .executeTakeFirstOrThrow();
   if (Number(suspense.n) > 0) {
-    throw new AppError('incomplete_ledger', `${suspense.n} transaction(s) in ${from} to ${to} are still on the suspense account 9999: categorise them before the VAT return`);
+    throw new AppError(
+      'incomplete_ledger',
+      `${suspense.n} transaction(s) in ${from} to ${to} are still on the suspense account 9999: categorise them before the VAT return`,
+    );
   }
   const sums = await posted
     .select((eb) => [
-      eb.fn.sum<number>(eb.case().when('accounts.code', '=', '2200').then(eb.neg(eb.ref('lines.amount'))).else(0).end()).as('output'),
+      eb.fn
+        .sum<number>(
+          eb
+            .case()
+            .when('accounts.code', '=', '2200')
+            .then(eb.neg(eb.ref('lines.amount')))
+            .else(0)
+            .end(),
+        )
+        .as('output'),
       eb.fn.sum<number>(eb.case().when('accounts.code', '=', '2201').then(eb.ref('lines.amount')).else(0).end()).as('input'),
-      eb.fn.sum<number>(eb.case().when('accounts.account_type', '=', 'revenue').then(eb.neg(eb.ref('lines.amount'))).else(0).end()).as('sales'),
+      eb.fn
+        .sum<number>(
+          eb
+            .case()
+            .when('accounts.account_type', '=', 'revenue')
+            .then(eb.neg(eb.ref('lines.amount')))
+            .else(0)
+            .end(),
+        )
+        .as('sales'),
       eb.fn
         .sum<number>(
           eb

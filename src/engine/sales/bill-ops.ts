@@ -139,7 +139,8 @@ export const approveBill = defineOperation({
 export const payBill = defineOperation({
   name: 'bills.pay',
   summary: 'Record a payment of an approved or overdue bill (never more than is due)',
-  description: 'Posts debit 2100 and credit the bank account (accountId, a bank account; 1200 by default). The payment that clears the balance makes the bill paid.',
+  description:
+    'Posts debit 2100 and credit the bank account (accountId, a bank account; 1200 by default). The payment that clears the balance makes the bill paid.',
   access: 'invoices:write',
   method: 'POST',
   path: '/bills/{id}/payments',
@@ -157,7 +158,7 @@ export const removeBillPayment = defineOperation({
   name: 'bills.remove-payment',
   summary: 'Remove a bill payment recorded by mistake: its entry is deleted and the bill is owed again',
   description:
-    'A paid bill goes back to approved, or overdue once past its due date. Refused when the payment\'s bank entry is reconciled (409 already_reconciled) ' +
+    "A paid bill goes back to approved, or overdue once past its due date. Refused when the payment's bank entry is reconciled (409 already_reconciled) " +
     'or dated in a closed period (422). Raises payment.removed.',
   access: 'invoices:write',
   method: 'DELETE',
@@ -172,7 +173,12 @@ export const removeBillPayment = defineOperation({
   async run(ctx, input) {
     const data = await orgOf(ctx).write(async (trx) => {
       const { payment, document } = await removePayment(trx, k, postingOf(ctx), input.id, input.paymentId);
-      const removed = { ...billPaymentView(payment), billNumber: document.number, billStatus: statusIn(billStatuses, document), amountDue: amountDue(document) };
+      const removed = {
+        ...billPaymentView(payment),
+        billNumber: document.number,
+        billStatus: statusIn(billStatuses, document),
+        amountDue: amountDue(document),
+      };
       await emit(trx, ctx.clock, 'payment.removed', removed);
       return { ...removed, deleted: true as const };
     });

@@ -200,7 +200,12 @@ export async function insertContact(trx: Kysely<OrgDb>, clock: Clock, input: New
 }
 
 /** Change the fields an input names; the contact before and after. */
-export async function changeContact(trx: Kysely<OrgDb>, clock: Clock, id: string, input: ContactChange): Promise<{ before: ContactsTable; after: ContactsTable }> {
+export async function changeContact(
+  trx: Kysely<OrgDb>,
+  clock: Clock,
+  id: string,
+  input: ContactChange,
+): Promise<{ before: ContactsTable; after: ContactsTable }> {
   const before = await findContact(trx, id);
   const columns = columnsOf(input);
   await checkEmailFree(trx, columns.email_key, id);
@@ -289,7 +294,10 @@ export async function contactSummary(db: Kysely<OrgDb>, id: string): Promise<Con
     .where('kind', '=', 'sales')
     .where('contact_id', '=', id)
     .where('status', '=', 'issued')
-    .select((eb) => [eb.fn.sum<number>('total').as('credited'), eb.fn.sum<number>(eb(eb('total', '-', eb.ref('allocated')), '-', eb.ref('refunded'))).as('unallocated')])
+    .select((eb) => [
+      eb.fn.sum<number>('total').as('credited'),
+      eb.fn.sum<number>(eb(eb('total', '-', eb.ref('allocated')), '-', eb.ref('refunded'))).as('unallocated'),
+    ])
     .executeTakeFirstOrThrow();
   const unallocatedCredit = Number(credits.unallocated ?? 0);
   const view = contactView(row);

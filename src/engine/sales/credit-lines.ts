@@ -25,7 +25,8 @@ export interface Creditable {
   readonly creditedVat: number;
 }
 
-export type CreditChoice = { readonly mode: 'whole' } | { readonly mode: 'lines'; readonly lineIds: readonly string[] } | { readonly mode: 'amount'; readonly amount: number };
+export type CreditChoice =
+  { readonly mode: 'whole' } | { readonly mode: 'lines'; readonly lineIds: readonly string[] } | { readonly mode: 'amount'; readonly amount: number };
 
 const remainder = (c: Creditable) => ({ net: c.item.net - c.creditedNet, vat: c.item.vat_amount - c.creditedVat });
 
@@ -41,7 +42,7 @@ function divideRound(numerator: bigint, denominator: bigint): bigint {
 /** Floor division for bigints of any sign. */
 function floorDiv(numerator: bigint, denominator: bigint): bigint {
   const q = numerator / denominator;
-  return (numerator % denominator !== 0n && numerator < 0n !== denominator < 0n) ? q - 1n : q;
+  return numerator % denominator !== 0n && numerator < 0n !== denominator < 0n ? q - 1n : q;
 }
 
 /** A credit note line crediting `net` and `vat` of an invoice line; quantity 1 at the net amount unless given. */
@@ -78,7 +79,9 @@ function apportion(lines: readonly Creditable[], amount: number): PricedItem[] {
   const shares = exact.map((x) => floorDiv(x, whole));
   let left = BigInt(amount) - shares.reduce((s, x) => s + x, 0n);
   // The pennies floor left over go to the lines with the largest fractions, the first line first among equals.
-  const order = exact.map((x, i) => ({ i, fraction: x - shares[i]! * whole })).sort((a, b) => (b.fraction > a.fraction ? 1 : b.fraction < a.fraction ? -1 : a.i - b.i));
+  const order = exact
+    .map((x, i) => ({ i, fraction: x - shares[i]! * whole }))
+    .sort((a, b) => (b.fraction > a.fraction ? 1 : b.fraction < a.fraction ? -1 : a.i - b.i));
   for (const { i } of order) {
     if (left === 0n) break;
     shares[i]! += 1n;

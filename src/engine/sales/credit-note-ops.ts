@@ -88,7 +88,7 @@ function operationsFor<D extends Credited>(ck: CreditKind<D>, group: string, bas
       `Without lineIds or amount it credits everything not yet credited; lineIds credits those lines in full; amount (pence, VAT included) is shared over the lines. ` +
       `It posts the reversal of the credited lines, VAT included, dated date (today by default), and settles what the ${docNoun} still owes; ` +
       `credit beyond that stays on the ${ck.noun} (remainingCredit) to allocate to another ${docNoun} of the contact or to refund.` +
-      (sales ? ' Numbered from the organisation\'s creditNotePrefix (CN-0001).' : ' creditNoteNumber is the supplier\'s number.'),
+      (sales ? " Numbered from the organisation's creditNotePrefix (CN-0001)." : " creditNoteNumber is the supplier's number."),
     access: 'invoices:write',
     method: 'POST',
     path: base,
@@ -267,8 +267,8 @@ function operationsFor<D extends Credited>(ck: CreditKind<D>, group: string, bas
   const refund = defineOperation({
     name: `${group}.refund`,
     summary: sales
-      ? 'Refund a credit note\'s remaining credit to the customer out of a bank account (debit 1100, credit the bank)'
-      : 'Record a supplier\'s refund of a credit note\'s remaining credit into a bank account (debit the bank, credit 2100)',
+      ? "Refund a credit note's remaining credit to the customer out of a bank account (debit 1100, credit the bank)"
+      : "Record a supplier's refund of a credit note's remaining credit into a bank account (debit the bank, credit 2100)",
     description: 'amount defaults to all the credit left; date to today; accountId to 1200.',
     access: 'invoices:write',
     method: 'POST',

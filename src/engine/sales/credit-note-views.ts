@@ -68,7 +68,11 @@ export const creditNoteSummarySchema = <D extends Credited>(ck: CreditKind<D>) =
   typedAs<CreditNoteSummary<D>>(z.strictObject({ id: idOut(ck.idPrefix), ...documentShape(ck), ...summaryShape }));
 
 /** The list view: everything but lines, allocations and refunds. */
-export function creditNoteSummary<D extends Credited>(ck: CreditKind<D>, row: CreditNotesTable, names: { contactName: string; documentNumber: string | null }): CreditNoteSummary<D> {
+export function creditNoteSummary<D extends Credited>(
+  ck: CreditKind<D>,
+  row: CreditNotesTable,
+  names: { contactName: string; documentNumber: string | null },
+): CreditNoteSummary<D> {
   return {
     id: row.id,
     creditNoteNumber: row.number,
@@ -151,7 +155,14 @@ export async function creditNoteView<D extends Credited>(db: Kysely<OrgDb>, ck: 
     db
       .selectFrom('credit_allocations')
       .innerJoin('invoices', 'invoices.id', 'credit_allocations.invoice_id')
-      .select(['credit_allocations.id', 'credit_allocations.invoice_id', 'invoices.number', 'credit_allocations.amount', 'credit_allocations.date', 'credit_allocations.created_at'])
+      .select([
+        'credit_allocations.id',
+        'credit_allocations.invoice_id',
+        'invoices.number',
+        'credit_allocations.amount',
+        'credit_allocations.date',
+        'credit_allocations.created_at',
+      ])
       .where('credit_allocations.credit_note_id', '=', row.id)
       .orderBy('credit_allocations.date')
       .orderBy('credit_allocations.created_at')
@@ -196,7 +207,12 @@ export interface CreditNoteFilter {
   readonly limit: number;
 }
 
-const sortColumn = { createdAt: 'credit_notes.created_at', date: 'credit_notes.date', total: 'credit_notes.total', creditNoteNumber: 'credit_notes.number' } as const;
+const sortColumn = {
+  createdAt: 'credit_notes.created_at',
+  date: 'credit_notes.date',
+  total: 'credit_notes.total',
+  creditNoteNumber: 'credit_notes.number',
+} as const;
 
 /** A page of a kind's credit notes, filtered, in the order asked for. */
 export async function listCreditNotes<D extends Credited>(db: Kysely<OrgDb>, ck: CreditKind<D>, filter: CreditNoteFilter): Promise<Page<CreditNoteSummary<D>>> {

@@ -38,7 +38,13 @@ export interface CreditKind<D extends Credited = Credited> {
 }
 
 export const salesCredit: CreditKind<'invoice'> = { doc: salesInvoice, credits: 'invoice', noun: 'credit note', idPrefix: 'cn', sourceType: 'credit_note' };
-export const supplierCredit: CreditKind<'bill'> = { doc: purchaseBill, credits: 'bill', noun: 'supplier credit note', idPrefix: 'scn', sourceType: 'supplier_credit_note' };
+export const supplierCredit: CreditKind<'bill'> = {
+  doc: purchaseBill,
+  credits: 'bill',
+  noun: 'supplier credit note',
+  idPrefix: 'scn',
+  sourceType: 'supplier_credit_note',
+};
 
 export async function findCreditNote(db: Kysely<OrgDb>, ck: CreditKind, id: string): Promise<CreditNotesTable> {
   return found(db.selectFrom('credit_notes').selectAll().where('id', '=', id).where('kind', '=', ck.doc.kind).executeTakeFirst(), ck.noun, id);
@@ -56,7 +62,11 @@ async function creditable(db: Kysely<OrgDb>, documentId: string): Promise<Credit
   const credited = await db
     .selectFrom('document_items')
     .innerJoin('credit_notes', 'credit_notes.id', 'document_items.document_id')
-    .select((eb) => ['document_items.source_item_id', eb.fn.sum<number>('document_items.net').as('net'), eb.fn.sum<number>('document_items.vat_amount').as('vat')])
+    .select((eb) => [
+      'document_items.source_item_id',
+      eb.fn.sum<number>('document_items.net').as('net'),
+      eb.fn.sum<number>('document_items.vat_amount').as('vat'),
+    ])
     .where('credit_notes.status', '=', 'issued')
     .where(
       'document_items.source_item_id',
@@ -86,7 +96,14 @@ export function refuseUncreditable(k: Kind, row: InvoicesTable): void {
 }
 
 /** The reversal of the credited lines: the control account against each line's account and VAT. */
-async function ledgerLines(db: Kysely<OrgDb>, ck: CreditKind, doc: InvoicesTable, lines: readonly PricedItem[], total: number, vat: number): Promise<LineInput[]> {
+async function ledgerLines(
+  db: Kysely<OrgDb>,
+  ck: CreditKind,
+  doc: InvoicesTable,
+  lines: readonly PricedItem[],
+  total: number,
+  vat: number,
+): Promise<LineInput[]> {
   const k = ck.doc;
   const control = await accountByCode(db, k.controlCode);
   const fallback = await accountByCode(db, k.defaultAccountCode);
@@ -133,7 +150,11 @@ export async function createCreditNote(trx: Kysely<OrgDb>, ck: CreditKind, posti
   if (date < doc.issue_date) throw new AppError('validation_error', `date ${date} is before the ${k.noun}'s issue date ${doc.issue_date}`, 'date');
   if (input.lineIds !== undefined && input.amount !== undefined) throw new AppError('validation_error', 'send lineIds or amount, not both', 'amount');
   const choice: CreditChoice =
-    input.amount !== undefined ? { mode: 'amount', amount: input.amount } : input.lineIds !== undefined ? { mode: 'lines', lineIds: input.lineIds } : { mode: 'whole' };
+    input.amount !== undefined
+      ? { mode: 'amount', amount: input.amount }
+      : input.lineIds !== undefined
+        ? { mode: 'lines', lineIds: input.lineIds }
+        : { mode: 'whole' };
   const lines = creditLines(await creditable(trx, doc.id), choice, k.noun);
   const subtotal = lines.reduce((s, l) => s + l.net, 0);
   const vat = lines.reduce((s, l) => s + l.vatAmount, 0);
@@ -179,7 +200,15 @@ export async function createCreditNote(trx: Kysely<OrgDb>, ck: CreditKind, posti
   if (applied === 0) return { note, document: { row: doc, change: null } };
   await trx
     .insertInto('credit_allocations')
-    .values({ id: newId('alloc', posting.clock.now()), credit_note_id: id, invoice_id: doc.id, amount: applied, date, created_by: posting.actor.id, created_at: now })
+    .values({
+      id: newId('alloc', posting.clock.now()),
+      credit_note_id: id,
+      invoice_id: doc.id,
+      amount: applied,
+      date,
+      created_by: posting.actor.id,
+      created_at: now,
+    })
     .execute();
   await trx.updateTable('credit_notes').set({ allocated: applied }).where('id', '=', id).execute();
   return { note: { ...note, allocated: applied }, document: await settle(trx, k, posting.clock, doc.id) };

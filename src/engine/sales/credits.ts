@@ -45,20 +45,33 @@ export interface Allocated {
  * as much as both allow, dated today (or the later of the two documents'
  * dates, when that is later).
  */
-export async function allocateCredit(trx: Kysely<OrgDb>, ck: CreditKind, posting: Posting, id: string, field: string, input: AllocationInput): Promise<Allocated> {
+export async function allocateCredit(
+  trx: Kysely<OrgDb>,
+  ck: CreditKind,
+  posting: Posting,
+  id: string,
+  field: string,
+  input: AllocationInput,
+): Promise<Allocated> {
   const k = ck.doc;
   const note = await findCreditNote(trx, ck, id);
   const left = creditLeft(ck, note);
   const doc = await documentFor(trx, k, input.documentId, field);
   if (doc.contact_id !== note.contact_id) {
-    throw new AppError('validation_error', `${field}: ${k.noun} ${nameOf(doc)} is for another contact; credit is allocated to the same contact's ${k.noun}s`, field);
+    throw new AppError(
+      'validation_error',
+      `${field}: ${k.noun} ${nameOf(doc)} is for another contact; credit is allocated to the same contact's ${k.noun}s`,
+      field,
+    );
   }
   if (doc.status === 'paid') throw new AppError('already_paid', `${k.noun} ${nameOf(doc)} is paid: nothing is left to allocate credit to`);
   if (doc.status === 'void') throw new AppError('already_voided', `${k.noun} ${nameOf(doc)} is void`);
-  if (!openStatuses(k).includes(doc.status)) throw new AppError('unprocessable_entity', `${k.noun} ${nameOf(doc)} is a draft: credit is allocated to issued ${k.noun}s`);
+  if (!openStatuses(k).includes(doc.status))
+    throw new AppError('unprocessable_entity', `${k.noun} ${nameOf(doc)} is a draft: credit is allocated to issued ${k.noun}s`);
   const due = amountDue(doc);
   const amount = input.amount ?? Math.min(left, due);
-  if (amount > left) throw new AppError('unprocessable_entity', `${sterling(amount)} is more than the ${sterling(left)} of credit left on ${ck.noun} ${nameOf(note)}`);
+  if (amount > left)
+    throw new AppError('unprocessable_entity', `${sterling(amount)} is more than the ${sterling(left)} of credit left on ${ck.noun} ${nameOf(note)}`);
   if (amount > due) throw new AppError('unprocessable_entity', `${sterling(amount)} is more than the ${sterling(due)} due on ${k.noun} ${nameOf(doc)}`);
   const earliest = note.date > doc.issue_date ? note.date : doc.issue_date;
   const date = input.date ?? (today(posting.clock) > earliest ? today(posting.clock) : earliest);
@@ -115,7 +128,11 @@ export async function refundCredit(trx: Kysely<OrgDb>, ck: CreditKind, posting: 
   const note = await findCreditNote(trx, ck, id);
   const left = creditLeft(ck, note);
   const amount = input.amount ?? left;
-  if (amount > left) throw new AppError('unprocessable_entity', `a refund of ${sterling(amount)} is more than the ${sterling(left)} of credit left on ${ck.noun} ${nameOf(note)}`);
+  if (amount > left)
+    throw new AppError(
+      'unprocessable_entity',
+      `a refund of ${sterling(amount)} is more than the ${sterling(left)} of credit left on ${ck.noun} ${nameOf(note)}`,
+    );
   const date = input.date ?? today(posting.clock);
   if (date < note.date) throw new AppError('validation_error', `date ${date} is before the ${ck.noun}'s date ${note.date}`, 'date');
   const bank = await bankAccount(trx, input.accountId);
@@ -127,7 +144,8 @@ export async function refundCredit(trx: Kysely<OrgDb>, ck: CreditKind, posting: 
     toBank: k.lineSign * amount,
     contactId: note.contact_id,
     date,
-    description: k.kind === 'sales' ? `Refund of credit note ${nameOf(note)} to ${contact.name}` : `Refund of supplier credit note ${nameOf(note)} from ${contact.name}`,
+    description:
+      k.kind === 'sales' ? `Refund of credit note ${nameOf(note)} to ${contact.name}` : `Refund of supplier credit note ${nameOf(note)} from ${contact.name}`,
     reference: input.reference ?? note.number,
     sourceType: 'refund',
     sourceId: refundId,

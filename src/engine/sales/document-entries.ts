@@ -7,7 +7,14 @@ import type { Computed } from './document-pricing.js';
 import type { OrgDb } from '../../store/tables.js';
 
 /** The entries of a document: the control account against each line's account and VAT. */
-export async function ledgerInput(db: Kysely<OrgDb>, k: Kind, id: string, number: string | null, c: Computed, status: 'draft' | 'posted'): Promise<TransactionInput> {
+export async function ledgerInput(
+  db: Kysely<OrgDb>,
+  k: Kind,
+  id: string,
+  number: string | null,
+  c: Computed,
+  status: 'draft' | 'posted',
+): Promise<TransactionInput> {
   const control = await accountByCode(db, k.controlCode);
   const registered = (await loadOrganisation(db)).vat_scheme !== 'not_registered';
   const contactId = c.contact.id;
@@ -37,4 +44,3 @@ export async function ledgerInput(db: Kysely<OrgDb>, k: Kind, id: string, number
     lines,
   };
 }
-

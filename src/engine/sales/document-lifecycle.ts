@@ -16,7 +16,13 @@ import { allocateNumber, invoiceNumbers } from './document-numbers.js';
 import type { InvoicesTable, OrgDb } from '../../store/tables.js';
 
 /** Create a draft invoice or bill with its draft ledger entries; its row. */
-export async function createDocument(trx: Kysely<OrgDb>, k: Kind, posting: Posting, input: DocumentInput, extra: { quoteId?: string } = {}): Promise<InvoicesTable> {
+export async function createDocument(
+  trx: Kysely<OrgDb>,
+  k: Kind,
+  posting: Posting,
+  input: DocumentInput,
+  extra: { quoteId?: string } = {},
+): Promise<InvoicesTable> {
   const c = await computeDocument(trx, k, posting.clock, input);
   const id = newId(k.idPrefix, posting.clock.now());
   const number = k.kind === 'sales' ? await allocateNumber(trx, invoiceNumbers) : (input.number ?? null);
@@ -111,16 +117,22 @@ export async function voidDocument(trx: Kysely<OrgDb>, k: Kind, posting: Posting
   if (row.status === 'void') throw new AppError('already_voided', `${k.noun} ${name} is already void`);
   const payments = await trx.selectFrom('payments').select('id').where('invoice_id', '=', id).limit(1).executeTakeFirst();
   if (payments) {
-    throw new AppError('unprocessable_entity', `${k.noun} ${name} has payments recorded and cannot be voided: correct it with a credit note, or remove the payments first`);
+    throw new AppError(
+      'unprocessable_entity',
+      `${k.noun} ${name} has payments recorded and cannot be voided: correct it with a credit note, or remove the payments first`,
+    );
   }
   const credit = await trx
     .selectFrom('credit_notes')
     .select('id')
     .where('status', '=', 'issued')
-    .where((eb) => eb.or([eb('invoice_id', '=', id), eb('id', 'in', eb.selectFrom('credit_allocations').select('credit_note_id').where('invoice_id', '=', id))]))
+    .where((eb) =>
+      eb.or([eb('invoice_id', '=', id), eb('id', 'in', eb.selectFrom('credit_allocations').select('credit_note_id').where('invoice_id', '=', id))]),
+    )
     .limit(1)
     .executeTakeFirst();
-  if (credit) throw new AppError('unprocessable_entity', `${k.noun} ${name} has credit notes against it or credit allocated to it (${credit.id}) and cannot be voided`);
+  if (credit)
+    throw new AppError('unprocessable_entity', `${k.noun} ${name} has credit notes against it or credit allocated to it (${credit.id}) and cannot be voided`);
   if (row.transaction_id) await removeTransaction(trx, row.transaction_id);
   const now = timestamp(posting.clock);
   const changes = { status: 'void' as const, voided_at: now, transaction_id: null, updated_at: now };
@@ -138,4 +150,3 @@ export async function deleteDocument(trx: Kysely<OrgDb>, k: Kind, id: string): P
   await trx.updateTable('quotes').set({ converted_invoice_id: null, status: 'accepted' }).where('converted_invoice_id', '=', id).execute();
   await trx.deleteFrom('invoices').where('id', '=', id).execute();
 }
-

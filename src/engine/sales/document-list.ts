@@ -30,7 +30,12 @@ const sortColumns: Readonly<Record<string, 'invoices.created_at' | 'invoices.iss
 };
 
 /** A page of documents without lines (each as `view` makes it), filtered by status, contact and issue date (both ends inclusive). */
-export async function listDocuments<S>(db: Kysely<OrgDb>, k: Kind, input: ListInput, view: (row: InvoicesTable, contactName: string) => S): Promise<{ data: S[]; meta: PageMeta }> {
+export async function listDocuments<S>(
+  db: Kysely<OrgDb>,
+  k: Kind,
+  input: ListInput,
+  view: (row: InvoicesTable, contactName: string) => S,
+): Promise<{ data: S[]; meta: PageMeta }> {
   checkRange(input.fromDate, input.toDate);
   let q = db.selectFrom('invoices').innerJoin('contacts', 'contacts.id', 'invoices.contact_id').where('invoices.kind', '=', k.kind);
   if (input.status) q = q.where('invoices.status', '=', input.status);

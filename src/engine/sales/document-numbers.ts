@@ -52,8 +52,14 @@ export async function allocateNumber(trx: Kysely<OrgDb>, series: NumberSeries): 
   const number = `${org[series.prefix]}${String(next).padStart(4, '0')}`;
   const taken = await series.takenBy(trx, number);
   if (taken) {
-    throw new AppError('duplicate_entry', `${series.noun} number ${number} is already used by ${taken.id}: set ${series.setting} in the organisation settings past it`);
+    throw new AppError(
+      'duplicate_entry',
+      `${series.noun} number ${number} is already used by ${taken.id}: set ${series.setting} in the organisation settings past it`,
+    );
   }
-  await trx.updateTable('organisation').set(series.counter, next + 1).execute();
+  await trx
+    .updateTable('organisation')
+    .set(series.counter, next + 1)
+    .execute();
   return number;
 }

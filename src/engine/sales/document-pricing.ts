@@ -34,7 +34,11 @@ async function contactFor(db: Kysely<OrgDb>, k: Kind, id: string): Promise<Conta
   });
   if (contact.is_active !== 1) throw new AppError('validation_error', `contactId: contact ${contact.name} is inactive; reactivate it first`, 'contactId');
   if (!k.contactTypes.includes(contact.contact_type)) {
-    throw new AppError('validation_error', `contactId: ${contact.name} is a ${contact.contact_type}; a${k.noun === 'invoice' ? 'n invoice' : ' bill'} needs a ${k.contactTypes[0]} (or both)`, 'contactId');
+    throw new AppError(
+      'validation_error',
+      `contactId: ${contact.name} is a ${contact.contact_type}; a${k.noun === 'invoice' ? 'n invoice' : ' bill'} needs a ${k.contactTypes[0]} (or both)`,
+      'contactId',
+    );
   }
   return contact;
 }
@@ -51,11 +55,19 @@ async function lineAccounts(db: Kysely<OrgDb>, k: Kind, items: readonly ItemInpu
     const account = byId.get(item.accountId);
     if (!account) throw new AppError('validation_error', `${field}: no account ${item.accountId} in this organisation`, field);
     if (!k.lineAccountTypes.includes(account.account_type)) {
-      throw new AppError('validation_error', `${field}: ${account.code} ${account.name} is ${account.account_type}; ${k.noun} lines post to ${k.lineAccountTypes.join(' or ')} accounts`, field);
+      throw new AppError(
+        'validation_error',
+        `${field}: ${account.code} ${account.name} is ${account.account_type}; ${k.noun} lines post to ${k.lineAccountTypes.join(' or ')} accounts`,
+        field,
+      );
     }
     if (account.is_active !== 1) throw new AppError('validation_error', `${field}: account ${account.code} ${account.name} is inactive`, field);
     if (account.control_type !== null || (account.is_system === 1 && account.account_type === 'asset')) {
-      throw new AppError('validation_error', `${field}: ${account.code} ${account.name} is a control or system account, which ${k.noun} lines cannot post to`, field);
+      throw new AppError(
+        'validation_error',
+        `${field}: ${account.code} ${account.name} is a control or system account, which ${k.noun} lines cannot post to`,
+        field,
+      );
     }
     return account.id;
   });
@@ -94,4 +106,3 @@ export async function computeDocument(db: Kysely<OrgDb>, k: Kind, clock: Posting
   );
   return { contact, currency, issueDate, dueDate, priced };
 }
-

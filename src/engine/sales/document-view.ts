@@ -18,11 +18,11 @@ const sharedFields = {
   contactId: idOut('cont'),
   contactName: z.string(),
   currency: z.string().describe('ISO 4217; always the currency the books are kept in'),
-  subtotal: pence().describe('the sum of the lines\' net amounts'),
+  subtotal: pence().describe("the sum of the lines' net amounts"),
   vatAmount: pence(),
   total: pence(),
   amountPaid: pence(),
-  amountCredited: pence().describe('credit notes\' credit allocated to it'),
+  amountCredited: pence().describe("credit notes' credit allocated to it"),
   amountDue: pence().describe('total less amountPaid and amountCredited; 0 once paid or void'),
   issueDate: day(),
   dueDate: day(),
@@ -41,7 +41,7 @@ const sharedTail = {
 
 export const invoiceSummarySchema = z.strictObject({
   id: idOut('inv'),
-  invoiceNumber: z.string().describe('from the organisation\'s invoice prefix and next number'),
+  invoiceNumber: z.string().describe("from the organisation's invoice prefix and next number"),
   status: z.enum(invoiceStatuses),
   ...sharedFields,
   sentAt: instant().nullable(),
@@ -50,7 +50,7 @@ export const invoiceSummarySchema = z.strictObject({
 
 export const billSummarySchema = z.strictObject({
   id: idOut('bill'),
-  billNumber: z.string().nullable().describe('the supplier\'s invoice number'),
+  billNumber: z.string().nullable().describe("the supplier's invoice number"),
   status: z.enum(billStatuses),
   ...sharedFields,
   approvedAt: instant().nullable(),

@@ -91,7 +91,7 @@ export function refuseUnlessDraft(k: Kind, row: InvoicesTable, what: string): vo
 
 export async function accountByCode(db: Kysely<OrgDb>, code: string): Promise<AccountsTable> {
   const row = await db.selectFrom('accounts').selectAll().where('code', '=', code).executeTakeFirst();
-  if (!row) throw new AppError('unprocessable_entity', `the chart has no account ${code}, which ${code === '1200' ? 'payments' : 'invoices and bills'} post to`);
+  if (!row)
+    throw new AppError('unprocessable_entity', `the chart has no account ${code}, which ${code === '1200' ? 'payments' : 'invoices and bills'} post to`);
   return row;
 }
-

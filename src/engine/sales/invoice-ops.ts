@@ -45,8 +45,8 @@ export const createInvoice = defineOperation({
   summary: 'Create a draft invoice: numbered, with its ledger entries as a draft transaction',
   description:
     'Items: description, quantity, unitPrice (pence), vatRate standard (20%), reduced (5%), zero (0%) or exempt, and optionally accountId ' +
-    '(a revenue account; 4000 Sales by default). The due date is dueDate, else issueDate + dueDays, else + the contact\'s paymentTerms, ' +
-    'else + the organisation\'s defaultPaymentTerms.',
+    "(a revenue account; 4000 Sales by default). The due date is dueDate, else issueDate + dueDays, else + the contact's paymentTerms, " +
+    "else + the organisation's defaultPaymentTerms.",
   access: 'invoices:write',
   method: 'POST',
   path: '/invoices',
@@ -162,7 +162,11 @@ export const invoicePdfOp = defineOperation({
   path: '/invoices/{id}/pdf',
   params: invoiceParams,
   produces: 'application/pdf',
-  output: z.strictObject({ id: idOut('inv'), invoiceNumber: invoiceSummarySchema.shape.invoiceNumber, bytes: z.number().int().describe('the size of the PDF') }),
+  output: z.strictObject({
+    id: idOut('inv'),
+    invoiceNumber: invoiceSummarySchema.shape.invoiceNumber,
+    bytes: z.number().int().describe('the size of the PDF'),
+  }),
   async run(ctx, input) {
     const db = orgOf(ctx).db;
     const row = await findDocument(db, k, input.id);
@@ -191,7 +195,8 @@ export const sendInvoice = defineOperation({
 export const recordInvoicePayment = defineOperation({
   name: 'invoices.pay',
   summary: 'Record a payment received against a sent or overdue invoice (never more than is due)',
-  description: 'Posts debit the bank account (accountId, a bank account; 1200 by default) and credit 1100. The payment that clears the balance makes the invoice paid.',
+  description:
+    'Posts debit the bank account (accountId, a bank account; 1200 by default) and credit 1100. The payment that clears the balance makes the invoice paid.',
   access: 'invoices:write',
   method: 'POST',
   path: '/invoices/{id}/payments',
@@ -203,7 +208,14 @@ export const recordInvoicePayment = defineOperation({
     const payment = await orgOf(ctx).write(async (trx) => {
       const { payment, document } = await recordPayment(trx, k, postingOf(ctx), input.id, input);
       const view = await invoiceView(trx, document);
-      const received = { id: payment.id, invoiceId: payment.invoice_id, amount: payment.amount, date: payment.date, method: payment.method, createdAt: payment.created_at };
+      const received = {
+        id: payment.id,
+        invoiceId: payment.invoice_id,
+        amount: payment.amount,
+        date: payment.date,
+        method: payment.method,
+        createdAt: payment.created_at,
+      };
       await emit(trx, ctx.clock, 'payment.received', { ...received, invoiceNumber: document.number, amountDue: view.amountDue });
       if (document.status === 'paid') await emit(trx, ctx.clock, 'invoice.paid', view);
       return { ...paymentView(payment), invoiceStatus: view.status, amountDue: view.amountDue };
@@ -216,7 +228,7 @@ export const removeInvoicePayment = defineOperation({
   name: 'invoices.remove-payment',
   summary: 'Remove a payment recorded by mistake: its entry is deleted and the invoice owes that amount again',
   description:
-    'A paid invoice goes back to sent, or overdue once past its due date. Refused when the payment\'s bank entry is reconciled (409 already_reconciled) ' +
+    "A paid invoice goes back to sent, or overdue once past its due date. Refused when the payment's bank entry is reconciled (409 already_reconciled) " +
     'or dated in a closed period (422). Raises payment.removed.',
   access: 'invoices:write',
   method: 'DELETE',
@@ -286,4 +298,3 @@ export const sweepOp = defineOperation({
     return { data: { date: today(ctx.clock), overdueInvoices: swept.invoices, overdueBills: swept.bills } };
   },
 });
-

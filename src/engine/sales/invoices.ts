@@ -189,5 +189,8 @@ function refuseMove(row: InvoicesTable, to: string): never {
   const name = row.number ?? row.id;
   if (row.status === 'void') throw new AppError('already_voided', `invoice ${name} is void`);
   if (row.status === 'paid') throw new AppError('already_paid', `invoice ${name} is paid`);
-  throw new AppError('unprocessable_entity', `invoice ${name} cannot move from ${row.status} to ${to}${to === 'draft' ? ': invoices are immutable once issued' : ''}`);
+  throw new AppError(
+    'unprocessable_entity',
+    `invoice ${name} cannot move from ${row.status} to ${to}${to === 'draft' ? ': invoices are immutable once issued' : ''}`,
+  );
 }

@@ -42,7 +42,11 @@ export async function markOverdue(trx: Kysely<OrgDb>, k: Kind, posting: Posting,
   await trx
     .updateTable('invoices')
     .set({ status: 'overdue', updated_at: now })
-    .where('id', 'in', rows.map((r) => r.id))
+    .where(
+      'id',
+      'in',
+      rows.map((r) => r.id),
+    )
     .execute();
   return rows.map((r) => ({ ...r, status: 'overdue', updated_at: now }));
 }

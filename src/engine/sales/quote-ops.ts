@@ -173,7 +173,8 @@ export const setQuoteStatus = defineOperation({
 export const convertQuote = defineOperation({
   name: 'quotes.convert',
   summary: 'Turn an accepted quote into a draft invoice (once): same contact, lines, notes and reference',
-  description: "The invoice is dated today and due by the contact's or the organisation's payment terms. Deleting that draft invoice lets the quote be converted again.",
+  description:
+    "The invoice is dated today and due by the contact's or the organisation's payment terms. Deleting that draft invoice lets the quote be converted again.",
   access: 'quotes:write',
   method: 'POST',
   path: '/quotes/{id}/convert',

@@ -176,7 +176,11 @@ export const quotePreviewSchema = z.strictObject({
 export type QuotePreview = z.output<typeof quotePreviewSchema>;
 
 /** A quote worked out (lines, VAT, totals) and not stored; without a contact, priced by the organisation's VAT scheme. */
-export async function workOutQuote(db: Kysely<OrgDb>, clock: Clock, input: Omit<QuoteInput, 'contactId'> & { readonly contactId?: string | undefined }): Promise<QuotePreview> {
+export async function workOutQuote(
+  db: Kysely<OrgDb>,
+  clock: Clock,
+  input: Omit<QuoteInput, 'contactId'> & { readonly contactId?: string | undefined },
+): Promise<QuotePreview> {
   const { contactId } = input;
   if (contactId !== undefined) {
     const c = await computeQuote(db, clock, { ...input, contactId });
@@ -245,7 +249,12 @@ export async function removeDraftQuote(trx: Kysely<OrgDb>, id: string): Promise<
 export const requestableStatuses = ['draft', 'sent', 'accepted', 'rejected', 'expired'] as const;
 
 /** Move a quote to a status `moves` allows; the status it has already changes nothing (moved: false). */
-export async function moveQuote(trx: Kysely<OrgDb>, clock: Clock, id: string, status: (typeof requestableStatuses)[number]): Promise<{ view: Quote; moved: boolean }> {
+export async function moveQuote(
+  trx: Kysely<OrgDb>,
+  clock: Clock,
+  id: string,
+  status: (typeof requestableStatuses)[number],
+): Promise<{ view: Quote; moved: boolean }> {
   const row = await findQuote(trx, id);
   if (row.status === status) return { view: await quoteView(trx, row), moved: false };
   if (!moves[row.status].includes(status)) {
@@ -280,6 +289,10 @@ export async function convertToInvoice(trx: Kysely<OrgDb>, posting: Posting, id:
     { contactId: row.contact_id, items, notes: row.notes, reference: row.reference ?? row.number },
     { quoteId: row.id },
   );
-  await trx.updateTable('quotes').set({ status: 'converted', converted_invoice_id: invoice.id, updated_at: timestamp(posting.clock) }).where('id', '=', row.id).execute();
+  await trx
+    .updateTable('quotes')
+    .set({ status: 'converted', converted_invoice_id: invoice.id, updated_at: timestamp(posting.clock) })
+    .where('id', '=', row.id)
+    .execute();
   return { quote: row, invoice };
 }
