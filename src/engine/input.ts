@@ -21,31 +21,24 @@ export type JsonSchema = {
   [key: string]: unknown;
 };
 
-const jsonSchemas = new WeakMap<z.ZodType, JsonSchema>();
+const jsonSchemas = { input: new WeakMap<z.ZodType, JsonSchema>(), output: new WeakMap<z.ZodType, JsonSchema>() };
 
-/** The JSON Schema (draft 2020-12) of an input schema, as clients send it. */
-export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
-  let out = jsonSchemas.get(schema);
+/** The JSON Schema (draft 2020-12) of a schema as clients send it (input) or receive it (output), made once. */
+function jsonSchemaFor(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  let out = jsonSchemas[io].get(schema);
   if (!out) {
-    out = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+    out = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
     delete out['$schema'];
-    jsonSchemas.set(schema, out);
+    jsonSchemas[io].set(schema, out);
   }
   return out;
 }
 
-const outputSchemas = new WeakMap<z.ZodType, JsonSchema>();
+/** The JSON Schema of an input schema, as clients send it. */
+export const jsonSchemaOf = (schema: z.ZodType): JsonSchema => jsonSchemaFor(schema, 'input');
 
 /** The JSON Schema of an output schema, as clients receive it. */
-export function outputJsonSchemaOf(schema: z.ZodType): JsonSchema {
-  let out = outputSchemas.get(schema);
-  if (!out) {
-    out = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
-    delete out['$schema'];
-    outputSchemas.set(schema, out);
-  }
-  return out;
-}
+export const outputJsonSchemaOf = (schema: z.ZodType): JsonSchema => jsonSchemaFor(schema, 'output');
 
 /** The JSON types a property accepts (`integer`, `boolean`…). */
 export function typesOf(prop: JsonSchema | undefined): Set<string> {
