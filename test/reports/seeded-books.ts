@@ -69,7 +69,7 @@ const lineAccounts: Readonly<Record<DocKind, readonly string[]>> = {
 };
 const banks = ['1200', '1210', '1250'] as const;
 /** Manual journals use accounts of every type, control accounts included. */
-const journalAccounts = [
+export const journalAccounts = [
   '1010',
   '1100',
   '1200',
