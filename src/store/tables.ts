@@ -61,8 +61,69 @@ export interface OrganisationTable {
   credit_note_next_number: number;
   default_payment_terms: number;
   quote_validity_days: number;
+  vat_registration_date: string | null;
+  vat_stagger: VatStagger;
+  vat_period_month: number;
+  vat_accounting_basis: VatBasis;
   created_at: string;
   updated_at: string;
+}
+
+export type VatStagger = 'quarterly' | 'monthly' | 'annual';
+export type VatBasis = 'accrual' | 'cash';
+
+/** One line's, or one payment's share of one document's, VAT facts (migration 0015). */
+export interface VatEntriesTable {
+  id: string;
+  transaction_id: string;
+  line_id: string | null;
+  document_id: string | null;
+  date: string;
+  direction: 'sale' | 'purchase';
+  basis: VatBasis | 'both';
+  rate: number | null;
+  net: number;
+  vat: number;
+  reclaimable: number;
+  capital: number;
+  vat_account_id: string;
+  return_id: string | null;
+}
+
+/** A filed VAT return, its figures frozen (pence). */
+export interface VatReturnsTable {
+  id: string;
+  period_start: string;
+  period_end: string;
+  due_date: string;
+  scheme: 'standard' | 'flat_rate';
+  basis: VatBasis;
+  flat_rate_bp: number | null;
+  box1: number;
+  box2: number;
+  box3: number;
+  box4: number;
+  box5: number;
+  box6: number;
+  box7: number;
+  box8: number;
+  box9: number;
+  net_vat_direction: 'payable' | 'repayable' | 'nil';
+  exact_box6: number;
+  exact_box7: number;
+  exact_box8: number;
+  exact_box9: number;
+  flat_rate_surplus: number;
+  transaction_id: string | null;
+  filed_at: string;
+  filed_by: string;
+  submitted_at: string | null;
+  submission: string | null;
+}
+
+export interface VatBasisChangesTable {
+  effective_from: string;
+  basis: VatBasis;
 }
 
 export interface AccountsTable {
@@ -387,6 +448,9 @@ export interface RefundsTable {
 
 export interface OrgDb {
   organisation: OrganisationTable;
+  vat_entries: VatEntriesTable;
+  vat_returns: VatReturnsTable;
+  vat_basis_changes: VatBasisChangesTable;
   accounts: AccountsTable;
   closed_periods: ClosedPeriodsTable;
   transactions: TransactionsTable;

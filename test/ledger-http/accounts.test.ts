@@ -22,6 +22,7 @@ const chartCodes = [
   '2198',
   '2200',
   '2201',
+  '2202',
   '2210',
   '2300',
   '2400',
@@ -34,6 +35,7 @@ const chartCodes = [
   '4000',
   '4100',
   '4200',
+  '4300',
   '5000',
   '5100',
   '5200',
@@ -64,9 +66,9 @@ t.test('GET /accounts is a tree: children nested under their parents, meta.total
   const { api, acc } = await ledger(t);
   const r = await api.request('GET', '/v1/accounts');
   t.equal(r.status, 200);
-  t.equal(r.body.data.meta.total, 46);
+  t.equal(r.body.data.meta.total, 48);
   const roots = r.body.data.accounts as Node[];
-  t.equal(roots.length, 42, '46 accounts, 4 of them children of 1000');
+  t.equal(roots.length, 44, '48 accounts, 4 of them children of 1000');
   t.notOk(
     roots.some((n) => ['1010', '1020', '1030', '1090'].includes(n.code)),
     'children are not roots',
@@ -98,10 +100,10 @@ t.test('GET /accounts?flat=true is the flat list in code order', async (t) => {
     accounts.map((a) => a.code),
     chartCodes,
   );
-  t.equal(r.body.data.meta.total, 46);
+  t.equal(r.body.data.meta.total, 48);
   for (const a of accounts) t.notOk('children' in a, `no children member on ${a.code}`);
   const explicitTree = await api.request('GET', '/v1/accounts?flat=false');
-  t.equal(explicitTree.body.data.accounts.length, 42, 'flat=false is the tree');
+  t.equal(explicitTree.body.data.accounts.length, 44, 'flat=false is the tree');
 });
 
 t.test('filters type and active', async (t) => {
@@ -133,12 +135,12 @@ t.test('filters type and active', async (t) => {
   );
   t.equal(inactive.body.data.meta.total, 1);
   const active = await api.request('GET', '/v1/accounts?flat=true&active=true');
-  t.equal(active.body.data.meta.total, 45);
+  t.equal(active.body.data.meta.total, 47);
   t.notOk(active.body.data.accounts.some((a: { code: string }) => a.code === '5990'));
   const activeExpenses = await api.request('GET', '/v1/accounts?flat=true&active=true&type=expense');
   t.equal(activeExpenses.body.data.meta.total, 15);
   const all = await api.request('GET', '/v1/accounts?flat=true');
-  t.equal(all.body.data.meta.total, 46, 'without active, inactive accounts are listed too');
+  t.equal(all.body.data.meta.total, 48, 'without active, inactive accounts are listed too');
 
   expectError(t, await api.request('GET', '/v1/accounts?type=income'), 400, 'validation_error', { field: 'type' });
   expectError(t, await api.request('GET', '/v1/accounts?active=perhaps'), 400, 'invalid_type', { field: 'active' });
@@ -151,21 +153,21 @@ t.test('GET /accounts/types: the 5 types with count and activeCount; deactivatin
   t.equal(r.status, 200);
   t.same(r.body.data.types, [
     { type: 'asset', count: 13, activeCount: 13 },
-    { type: 'liability', count: 11, activeCount: 11 },
+    { type: 'liability', count: 12, activeCount: 12 },
     { type: 'equity', count: 3, activeCount: 3 },
-    { type: 'revenue', count: 3, activeCount: 3 },
+    { type: 'revenue', count: 4, activeCount: 4 },
     { type: 'expense', count: 16, activeCount: 16 },
   ]);
   t.equal((await api.request('PUT', `/v1/accounts/${acc['5990']}`, { body: { isActive: false } })).status, 200);
   t.equal((await api.request('PUT', `/v1/accounts/${acc['1198']}`, { body: { isActive: false } })).status, 200, 'a system account may be deactivated');
-  const created = await api.request('POST', '/v1/accounts', { body: { code: '4300', name: 'Grants', accountType: 'revenue' } });
+  const created = await api.request('POST', '/v1/accounts', { body: { code: '4400', name: 'Grants', accountType: 'revenue' } });
   t.equal(created.status, 201);
   const after = await api.request('GET', '/v1/accounts/types');
   t.same(after.body.data.types, [
     { type: 'asset', count: 13, activeCount: 12 },
-    { type: 'liability', count: 11, activeCount: 11 },
+    { type: 'liability', count: 12, activeCount: 12 },
     { type: 'equity', count: 3, activeCount: 3 },
-    { type: 'revenue', count: 4, activeCount: 4 },
+    { type: 'revenue', count: 5, activeCount: 5 },
     { type: 'expense', count: 16, activeCount: 15 },
   ]);
 });

@@ -35,6 +35,10 @@ const company: OrganisationTable = {
   credit_note_next_number: 1,
   default_payment_terms: 30,
   quote_validity_days: 30,
+  vat_registration_date: null,
+  vat_stagger: 'quarterly',
+  vat_period_month: 3,
+  vat_accounting_basis: 'accrual',
   created_at: '2026-01-01T00:00:00Z',
   updated_at: '2026-01-01T00:00:00Z',
 };

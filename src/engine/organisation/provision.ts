@@ -86,6 +86,10 @@ export async function createOrganisation(store: Store, clock: Clock, input: NewO
           credit_note_next_number: 1,
           default_payment_terms: 30,
           quote_validity_days: 30,
+          vat_registration_date: null,
+          vat_stagger: 'quarterly',
+          vat_period_month: 3,
+          vat_accounting_basis: 'accrual',
           created_at: now,
           updated_at: now,
         })
