@@ -47,6 +47,7 @@ import {
   trialBalanceOp,
   vatReturnOp,
 } from './reports/operations.js';
+import { fileVatReturnOp, getVatReturnOp, listVatReturnsOp, vatPeriodReturnOp, vatPeriodsOp } from './vat/vat-ops.js';
 
 export const operations: readonly Operation[] = [
   health,
@@ -132,6 +133,11 @@ export const operations: readonly Operation[] = [
   trialBalanceOp,
   generalLedgerOp,
   vatReturnOp,
+  vatPeriodsOp,
+  vatPeriodReturnOp,
+  fileVatReturnOp,
+  listVatReturnsOp,
+  getVatReturnOp,
   dashboardOp,
   agedDebtorsOp,
   agedCreditorsOp,

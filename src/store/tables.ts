@@ -121,11 +121,6 @@ export interface VatReturnsTable {
   submission: string | null;
 }
 
-export interface VatBasisChangesTable {
-  effective_from: string;
-  basis: VatBasis;
-}
-
 export interface AccountsTable {
   id: string;
   code: string;
@@ -450,7 +445,6 @@ export interface OrgDb {
   organisation: OrganisationTable;
   vat_entries: VatEntriesTable;
   vat_returns: VatReturnsTable;
-  vat_basis_changes: VatBasisChangesTable;
   accounts: AccountsTable;
   closed_periods: ClosedPeriodsTable;
   transactions: TransactionsTable;
