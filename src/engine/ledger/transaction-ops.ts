@@ -32,7 +32,8 @@ const txnParams = { id: idOf('txn') };
 export const createTransactionOp = defineOperation({
   name: 'transactions.create',
   summary: 'Record a transaction: lines in pence (positive debit, negative credit) summing to exactly 0',
-  description: 'Posted unless status is draft. VAT metadata on a line (vatRate with vatTreatment) stores vatAmount only.',
+  description:
+    'Posted unless status is draft. VAT facts on a line (vatRate with vatTreatment inclusive or exclusive) add no lines: they store vatAmount and make the line count in the VAT return (see acct-api(7)).',
   access: 'transactions:write',
   method: 'POST',
   path: '/transactions',
