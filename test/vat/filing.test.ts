@@ -20,6 +20,7 @@ t.test('periods are filed after they end, in order, once; an unknown period is 4
     t.equal(r.body.error?.code, code, path);
     return r.body.error?.message as string;
   };
+  await v.invoice('2026-02-01', [{ unitPrice: 1_000 }]);
   t.match(await refused('POST', '/v1/vat/periods/2026-06/file', 422, 'vat_period_out_of_order'), '2026-01-01 to 2026-03-31 (2026-03) first');
   t.match(await refused('POST', '/v1/vat/periods/2026-09/file', 422, 'vat_period_not_ended'), 'has not ended');
   await refused('POST', '/v1/vat/periods/2026-02/file', 404, 'not_found');
@@ -27,14 +28,34 @@ t.test('periods are filed after they end, in order, once; an unknown period is 4
   await refused('GET', '/v1/vat/periods/march', 404, 'not_found');
   t.equal((await v.api.request('GET', '/v1/vat/returns')).body.meta.total, 0, 'nothing filed by the refusals');
 
-  const nil = await v.file('2026-03');
+  const q1 = await v.file('2026-03');
+  t.same([q1.boxes.box1, q1.boxes.box6], [200, 1_000], 'Q1: 1 × £10 standard, VAT £2');
+  await refused('POST', '/v1/vat/periods/2026-03/file', 409, 'already_filed');
+  const got = await v.api.request('GET', `/v1/vat/returns/${q1.id}`);
+  t.same(got.body.data, q1, 'GET shows the filed return');
+  const nil = await v.file('2026-06');
   t.same(nil.boxes, { box1: 0, box2: 0, box3: 0, box4: 0, box5: 0, box6: 0, box7: 0, box8: 0, box9: 0 }, 'a nil return');
   t.equal(nil.netVatDirection, 'nil');
   t.equal(nil.transactionId, null, 'nothing to settle, no journal');
-  await refused('POST', '/v1/vat/periods/2026-03/file', 409, 'already_filed');
-  const got = await v.api.request('GET', `/v1/vat/returns/${nil.id}`);
-  t.same(got.body.data, nil, 'GET shows the filed return');
   await refused('GET', '/v1/vat/returns/vatr_nosuchreturn', 404, 'not_found');
+});
+
+t.test('earlier periods with nothing in them need not be filed first', async (t) => {
+  // Registered 2025-01-01; the books start in acct in May 2026: 1 × £100 standard, VAT £20.
+  const v = await vatBooks(t, { ...standard, vatRegistrationDate: '2025-01-01' }, clock);
+  await v.invoice('2026-05-01', [{ unitPrice: 10_000 }]);
+  const q2 = await v.file('2026-06');
+  t.same([q2.boxes.box1, q2.boxes.box5], [2_000, 2_000]);
+  const periods = (await v.api.request('GET', '/v1/vat/periods')).body.data.periods as { periodKey: string; status: string }[];
+  t.same(
+    periods.slice(0, 3).map((p) => [p.periodKey, p.status]),
+    [
+      ['2026-09', 'open'],
+      ['2026-06', 'filed'],
+      ['2026-03', 'ended'],
+    ],
+  );
+  t.equal(periods.at(-1)?.periodKey, '2025-03', 'the periods run from registration');
 });
 
 t.test('a filed return cannot change: its documents and journals stay, and its settlement journal too', async (t) => {

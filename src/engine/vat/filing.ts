@@ -5,8 +5,9 @@
  * the period's last day moves the VAT of those entries from the accounts
  * holding it to 2202 VAT Liability (box 3 − box 4: a credit when payable, a
  * debit when repayable), the flat-rate surplus going to 4300. Paying HMRC
- * is then a payment against 2202. Periods are filed in order, each only
- * after it has ended. Raises vat.submitted.
+ * is then a payment against 2202. Periods are filed in order (skipping
+ * only earlier ones with nothing in them), each only after it has ended.
+ * Raises vat.submitted.
  */
 import type { Kysely } from 'kysely';
 import { AppError } from '../errors.js';
@@ -14,9 +15,9 @@ import { emit } from '../events.js';
 import { newId } from '../ids.js';
 import { timestamp, today } from '../clock.js';
 import { sterling } from '../money.js';
-import { loadOrganisation } from '../organisation/organisation.js';
+import { loadOrganisation, type OrganisationRow } from '../organisation/organisation.js';
 import { createTransaction, type LineInput, type Posting } from '../ledger/posting.js';
-import { periodsUntil } from './periods.js';
+import { periodsUntil, type VatPeriod } from './periods.js';
 import { draftReturn, filedView, firstStart, periodOf, refuseIncomplete, registered, type Draft, type VatReturnView } from './returns.js';
 import type { OrgDb, VatReturnsTable } from '../../store/tables.js';
 
@@ -36,6 +37,37 @@ async function settlementLines(trx: Kysely<OrgDb>, d: Draft): Promise<LineInput[
   return lines;
 }
 
+/**
+ * Periods are filed in order: an earlier period not filed that holds VAT
+ * entries not yet filed must be filed first. An earlier period with nothing
+ * in it may be left (books started in acct after registration need not file
+ * the empty returns before them).
+ */
+async function refuseOutOfOrder(trx: Kysely<OrgDb>, org: OrganisationRow, start: string, period: VatPeriod): Promise<void> {
+  const done = new Set((await trx.selectFrom('vat_returns').select('period_end').execute()).map((r) => r.period_end));
+  const earlier = periodsUntil(org, start, period.start).filter((p) => p.end < period.end && !done.has(p.end));
+  if (earlier.length === 0) return;
+  const waiting = await trx
+    .selectFrom('vat_entries as e')
+    .innerJoin('transactions as t', 't.id', 'e.transaction_id')
+    .select('e.date')
+    .where('t.status', '=', 'posted')
+    .where('e.return_id', 'is', null)
+    .where('e.basis', 'in', [org.vat_accounting_basis, 'both'])
+    .where('e.date', '>=', start)
+    .where('e.date', '<=', earlier[earlier.length - 1]!.end)
+    .orderBy('e.date')
+    .limit(1)
+    .executeTakeFirst();
+  const first = waiting && earlier.find((p) => waiting.date <= p.end);
+  if (first) {
+    throw new AppError(
+      'vat_period_out_of_order',
+      `file the VAT period ${first.start} to ${first.end} (${first.key}) first: it holds VAT entries not yet filed, and periods are filed in order`,
+    );
+  }
+}
+
 export async function fileReturn(trx: Kysely<OrgDb>, posting: Posting, key: string): Promise<VatReturnView> {
   const org = registered(await loadOrganisation(trx));
   const period = await periodOf(trx, org, posting.clock, key);
@@ -48,11 +80,7 @@ export async function fileReturn(trx: Kysely<OrgDb>, posting: Posting, key: stri
       `the VAT period ${period.start} to ${period.end} has not ended: file it from ${period.end} onwards, the day after`,
     );
   const start = await firstStart(trx, org, posting.clock);
-  const done = new Set((await trx.selectFrom('vat_returns').select('period_end').execute()).map((r) => r.period_end));
-  const earlier = periodsUntil(org, start, period.start).find((p) => p.end < period.end && !done.has(p.end));
-  if (earlier) {
-    throw new AppError('vat_period_out_of_order', `file the VAT period ${earlier.start} to ${earlier.end} (${earlier.key}) first: periods are filed in order`);
-  }
+  await refuseOutOfOrder(trx, org, start, period);
   await refuseIncomplete(trx, period.start, period.end);
   const draft = await draftReturn(trx, org, posting.clock, period);
   const id = newId('vatr', posting.clock.now());
