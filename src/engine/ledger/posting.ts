@@ -30,6 +30,8 @@ export interface LineInput {
   readonly contactId?: string | null;
   readonly vatRate?: number | null;
   readonly vatTreatment?: VatTreatment | null;
+  /** The VAT the caller rounded, within a penny of the rate's (so an inclusive split can keep its gross); else computed. */
+  readonly vatAmount?: number | null;
 }
 
 export interface TransactionInput {
@@ -103,6 +105,31 @@ export interface Prepared {
   readonly vatEntries: VatEntriesTable[];
 }
 
+/**
+ * A line's VAT: rate × amount (vat.ts), or the amount the caller states,
+ * which may differ from it by a penny of rounding and no more: splitting a
+ * gross into net and VAT lines, the VAT of the gross can be a penny off the
+ * rate × net that an exclusive line would otherwise give.
+ */
+function lineVatAmount(line: LineInput, i: number): number | null {
+  const rate = line.vatRate ?? null;
+  const treatment = line.vatTreatment ?? null;
+  const computed = rate === null || treatment === null ? null : lineVat(line.amount, rate, treatment);
+  const stated = line.vatAmount ?? null;
+  if (stated === null) return computed;
+  const field = `lines[${i}].vatAmount`;
+  if (computed === null) throw new AppError('validation_error', `${field} needs vatRate with vatTreatment inclusive or exclusive`, field);
+  if (!Number.isSafeInteger(stated) || stated < 0) throw new AppError('validation_error', `${field} must be a whole number of pence, 0 or more`, field);
+  if (Math.abs(stated - computed) > 1 || (treatment === 'inclusive' && stated > Math.abs(line.amount))) {
+    throw new AppError(
+      'validation_error',
+      `${field}: ${sterling(stated)} is not ${rate}% VAT ${treatment === 'inclusive' ? 'inside' : 'on'} ${sterling(Math.abs(line.amount))} (${sterling(computed)}, give or take a penny of rounding)`,
+      field,
+    );
+  }
+  return stated;
+}
+
 /** Check a transaction against the rules; its rows, ready to insert. Throws the first broken rule. */
 export function prepare(books: Books, posting: Posting, input: TransactionInput, id = newId('txn', posting.clock.now())): Prepared {
   const { lines } = input;
@@ -142,6 +169,7 @@ export function prepare(books: Books, posting: Posting, input: TransactionInput,
     if (rate === null && (treatment === 'inclusive' || treatment === 'exclusive')) {
       throw new AppError('validation_error', `lines[${i}].vatRate is required with vatTreatment ${treatment}`, `lines[${i}].vatRate`);
     }
+    const vatAmount = lineVatAmount(line, i);
     if (!codes.includes(account.code)) codes.push(account.code);
     return {
       id: newId('line', posting.clock.now()),
@@ -153,12 +181,14 @@ export function prepare(books: Books, posting: Posting, input: TransactionInput,
       description: line.description ?? null,
       vat_rate: rate,
       vat_treatment: treatment,
-      vat_amount: rate === null || treatment === null ? null : lineVat(line.amount, rate, treatment),
+      vat_amount: vatAmount,
       date: input.date,
       posted: input.status === 'posted' ? 1 : 0,
     };
   });
-  const entryInputs = input.vatEntries ?? lines.flatMap((line, i) => entryOfLine(books.vat, books.accounts.get(line.accountId)!, line, i) ?? []);
+  const entryInputs =
+    input.vatEntries ??
+    lines.flatMap((line, i) => entryOfLine(books.vat, books.accounts.get(line.accountId)!, { ...line, vatAmount: lineRows[i]!.vat_amount }, i) ?? []);
   const vatEntries = entryInputs.map((e, i): VatEntriesTable => {
     if (!Number.isSafeInteger(e.net) || !Number.isSafeInteger(e.vat)) throw new Error(`VAT entry ${i} of a transaction is not in whole pence`);
     return {

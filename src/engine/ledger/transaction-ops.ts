@@ -17,6 +17,7 @@ const line = z.strictObject({
   contactId: idOf('cont').nullable().optional(),
   vatRate: z.number().int().min(0).max(100).nullable().optional(),
   vatTreatment: z.enum(vatTreatments).nullable().optional(),
+  vatAmount: pence().min(0).nullable().optional().describe('the VAT as rounded by the caller, within a penny of vatRate × amount; computed when left out'),
 });
 
 const fields = {

@@ -13,6 +13,8 @@
  * - inclusive: the VAT is inside the line, so the VAT sits on the line's own
  *   account; exclusive: the line is the net and the VAT sits on the VAT
  *   account (2200 for sales, 2201 for purchases), where the caller posted it;
+ * - the VAT is the line's vatAmount (rate × amount, or the caller's rounding
+ *   of it, as acct post's inclusive shorthand states it);
  * - a purchase's VAT is reclaimed (box 4) under the standard scheme, and
  *   under the flat rate scheme only for a capital purchase (an asset line of
  *   £2,000 or more including VAT);
@@ -54,7 +56,7 @@ export interface VatBooks {
 export function entryOfLine(
   books: VatBooks,
   account: AccountsTable,
-  line: { readonly amount: number; readonly vatRate?: number | null; readonly vatTreatment?: VatTreatment | null },
+  line: { readonly amount: number; readonly vatRate?: number | null; readonly vatTreatment?: VatTreatment | null; readonly vatAmount?: number | null },
   index: number,
 ): VatEntryInput | null {
   const rate = line.vatRate ?? null;
@@ -69,7 +71,7 @@ export function entryOfLine(
       field,
     );
   }
-  const vat = lineVat(line.amount, rate, treatment) ?? 0;
+  const vat = line.vatAmount ?? lineVat(line.amount, rate, treatment) ?? 0;
   const gross = Math.abs(line.amount);
   const net = treatment === 'inclusive' ? gross - vat : gross;
   // A credit to revenue is a sale and a debit to an expense a purchase; the other way round they are refunds.
