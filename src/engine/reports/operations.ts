@@ -95,7 +95,7 @@ export const dashboardOp = defineOperation({
   cli: { group: 'report' },
   output: dashboardSchema,
   async run(ctx) {
-    return { data: await dashboard(orgOf(ctx).db, today(ctx.clock)) };
+    return { data: await dashboard(orgOf(ctx).db, ctx.clock) };
   },
 });
 
