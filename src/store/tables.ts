@@ -367,7 +367,8 @@ export interface DocumentItemsTable {
   description: string;
   quantity: number;
   unit_price: number;
-  vat_rate_name: VatRateName;
+  /** null: no rate (a sale of a business not registered for VAT). */
+  vat_rate_name: VatRateName | null;
   vat_rate: number;
   net: number;
   vat_amount: number;
