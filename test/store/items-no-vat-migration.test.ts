@@ -1,5 +1,5 @@
 /**
- * Migration 0017 on an organisation database made before it: document_items
+ * Migration 0016 on an organisation database made before it: document_items
  * is rebuilt so that a line may have no VAT rate (vat_rate_name NULL, for a
  * sale of a business not registered for VAT); the lines already there keep
  * every column, the rate names stay checked, and both indexes are back.
@@ -12,13 +12,13 @@ import { migrate, migrationsOf } from '../../src/store/migrate.js';
 const columns =
   'id, document_id, position, description, quantity, unit_price, vat_rate_name, vat_rate, net, vat_amount, line_total, account_id, source_item_id';
 
-t.test('0017 keeps the lines, allows no rate, and still refuses an unknown one', async (t) => {
+t.test('0016 keeps the lines, allows no rate, and still refuses an unknown one', async (t) => {
   const db = new Database(path.join(t.testdir(), 'live.sqlite'));
   t.teardown(() => db.close());
   // As the store opens an organisation database.
   db.pragma('foreign_keys = ON');
-  const earlier = migrationsOf('org').filter((m) => m.version < 17);
-  t.equal(earlier.length, 16, 'a database at 0016');
+  const earlier = migrationsOf('org').filter((m) => m.version < 16);
+  t.equal(earlier.length, 15, 'a database at 0015');
   for (const m of earlier) db.exec(m.sql);
   db.pragma(`user_version = ${earlier.length}`);
   db.prepare(
