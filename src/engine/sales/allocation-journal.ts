@@ -15,7 +15,7 @@ import { AppError } from '../errors.js';
 import { createTransaction, removeTransactionsOf, type Posting } from '../ledger/posting.js';
 import { accountByCode } from './documents.js';
 import { allocationSource, documentShares } from './cash-vat.js';
-import { nameOf, type CreditKind } from './credit-notes.js';
+import { nameOf, type CreditKind } from './credit-kinds.js';
 import type { CreditNotesTable, InvoicesTable, OrgDb } from '../../store/tables.js';
 
 /** Post the journal of allocating `amount` of the note's credit to `doc`, when the allocation moves any VAT. */

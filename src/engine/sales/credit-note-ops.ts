@@ -16,7 +16,8 @@ import { amountDue } from './documents.js';
 import { documentView } from './document-view.js';
 import { paymentMethods } from './payments.js';
 import type { Settled } from './settle.js';
-import { createCreditNote, findCreditNote, salesCredit, supplierCredit, voidCreditNote, type CreditKind, type Credited } from './credit-notes.js';
+import { createCreditNote, findCreditNote, voidCreditNote } from './credit-notes.js';
+import { salesCredit, supplierCredit, type CreditKind, type Credited } from './credit-kinds.js';
 import {
   creditedField,
   creditNoteSchema,

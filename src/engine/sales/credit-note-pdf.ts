@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import { loadOrganisation } from '../organisation/organisation.js';
 import { findContact } from './contacts.js';
-import { salesCredit } from './credit-notes.js';
+import { salesCredit } from './credit-kinds.js';
 import { creditNoteView } from './credit-note-views.js';
 import type { InvoicePdfData } from '../../pdf/invoice-data.js';
 import type { CreditNotesTable, OrgDb } from '../../store/tables.js';

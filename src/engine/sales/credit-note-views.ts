@@ -13,7 +13,8 @@ import { listPage, type Page, type Sort } from '../pagination.js';
 import { itemSchema, itemView, loadItems } from './items.js';
 import { paymentMethods } from './payments.js';
 import { billStatuses, invoiceStatuses } from './documents.js';
-import { remainingCredit, type CreditKind, type Credited } from './credit-notes.js';
+import { remainingCredit } from './credit-notes.js';
+import type { CreditKind, Credited } from './credit-kinds.js';
 import type { CreditNotesTable, InvoiceStatus, OrgDb, RefundsTable } from '../../store/tables.js';
 
 export const creditNoteStatuses = ['issued', 'void'] as const;

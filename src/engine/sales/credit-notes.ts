@@ -17,7 +17,8 @@ import { found } from '../lookup.js';
 import { newId } from '../ids.js';
 import { timestamp, today } from '../clock.js';
 import { createTransaction, removeTransaction, type Posting } from '../ledger/posting.js';
-import { accountByCode, amountDue, findDocument, purchaseBill, salesInvoice, type Kind } from './documents.js';
+import { accountByCode, amountDue, findDocument, type Kind } from './documents.js';
+import { nameOf, type CreditKind } from './credit-kinds.js';
 import { itemEntries } from './document-entries.js';
 import { allocateNumber, creditNoteNumbers } from './document-numbers.js';
 import { loadItems, saveItems, type PricedItem } from './items.js';
@@ -27,35 +28,12 @@ import { documentShares } from './cash-vat.js';
 import { removeAllocationJournal } from './allocation-journal.js';
 import type { CreditNotesTable, InvoicesTable, OrgDb } from '../../store/tables.js';
 
-/** What a credit note credits, as its fields name it (invoiceId, billNumber…). */
-export type Credited = 'invoice' | 'bill';
-
-export interface CreditKind<D extends Credited = Credited> {
-  /** The documents it credits. */
-  readonly doc: Kind;
-  readonly credits: D;
-  readonly noun: 'credit note' | 'supplier credit note';
-  readonly idPrefix: 'cn' | 'scn';
-  readonly sourceType: 'credit_note' | 'supplier_credit_note';
-}
-
-export const salesCredit: CreditKind<'invoice'> = { doc: salesInvoice, credits: 'invoice', noun: 'credit note', idPrefix: 'cn', sourceType: 'credit_note' };
-export const supplierCredit: CreditKind<'bill'> = {
-  doc: purchaseBill,
-  credits: 'bill',
-  noun: 'supplier credit note',
-  idPrefix: 'scn',
-  sourceType: 'supplier_credit_note',
-};
-
 export async function findCreditNote(db: Kysely<OrgDb>, ck: CreditKind, id: string): Promise<CreditNotesTable> {
   return found(db.selectFrom('credit_notes').selectAll().where('id', '=', id).where('kind', '=', ck.doc.kind).executeTakeFirst(), ck.noun, id);
 }
 
 /** Credit not yet allocated or refunded. */
 export const remainingCredit = (row: CreditNotesTable): number => (row.status === 'void' ? 0 : row.total - row.allocated - row.refunded);
-
-export const nameOf = (row: { number: string | null; id: string }): string => row.number ?? row.id;
 
 /** A document's lines with what issued credit notes have taken of each. */
 async function creditable(db: Kysely<OrgDb>, documentId: string): Promise<Creditable[]> {
