@@ -47,6 +47,9 @@ import {
   trialBalanceOp,
   vatReturnOp,
 } from './reports/operations.js';
+import { authorisationUrlOp, authorise, getConnection } from './vat/mtd/connection-ops.js';
+import { hmrcReturnOp, liabilitiesOp, obligationsOp, paymentsOp } from './vat/mtd/mtd-ops.js';
+import { submitReturnOp } from './vat/mtd/submit-op.js';
 
 export const operations: readonly Operation[] = [
   health,
@@ -135,4 +138,12 @@ export const operations: readonly Operation[] = [
   dashboardOp,
   agedDebtorsOp,
   agedCreditorsOp,
+  getConnection,
+  authorisationUrlOp,
+  authorise,
+  obligationsOp,
+  submitReturnOp,
+  hmrcReturnOp,
+  liabilitiesOp,
+  paymentsOp,
 ];

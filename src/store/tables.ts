@@ -121,6 +121,18 @@ export interface VatReturnsTable {
   submission: string | null;
 }
 
+/** The OAuth 2.0 tokens of the books' connection to HMRC's VAT (MTD) API (migration 0016): one row. */
+export interface MtdTokensTable {
+  id: number;
+  base_url: string;
+  access_token: string;
+  refresh_token: string;
+  scope: string;
+  expires_at: string;
+  connected_at: string;
+  refreshed_at: string | null;
+}
+
 export interface VatBasisChangesTable {
   effective_from: string;
   basis: VatBasis;
@@ -451,6 +463,7 @@ export interface OrgDb {
   vat_entries: VatEntriesTable;
   vat_returns: VatReturnsTable;
   vat_basis_changes: VatBasisChangesTable;
+  mtd_tokens: MtdTokensTable;
   accounts: AccountsTable;
   closed_periods: ClosedPeriodsTable;
   transactions: TransactionsTable;
