@@ -84,12 +84,14 @@ async function refresh(ctx: Ctx, books: OrgScope, settings: HmrcSettings, stale:
  * A fresh access token in place of `used` (expired, or refused by HMRC):
  * refreshed and stored, unless another call already did.
  */
-export async function renewAccess(ctx: Ctx, books: OrgScope, settings: HmrcSettings, used: string): Promise<string> {
+export function renewAccess(ctx: Ctx, books: OrgScope, settings: HmrcSettings, used: string): Promise<string> {
   const pending = refreshing.get(books.db);
   if (pending) return pending;
-  const row = await connection(books, settings);
-  if (row.access_token !== used) return row.access_token;
-  const renewal = refresh(ctx, books, settings, row).finally(() => refreshing.delete(books.db));
+  const renewal = (async () => {
+    const row = await connection(books, settings);
+    return row.access_token === used ? refresh(ctx, books, settings, row) : row.access_token;
+  })().finally(() => refreshing.delete(books.db));
+  // Registered before any await, so that a second caller finds it.
   refreshing.set(books.db, renewal);
   return renewal;
 }
