@@ -76,6 +76,8 @@ export interface StandIn {
   revokeRefreshTokens(): void;
   /** The next API call is answered with this status and body, whatever it asks. */
   failNext(status: number, body: unknown): void;
+  /** HMRC goes down: the port refuses connections from now on. */
+  stop(): Promise<void>;
 }
 
 const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -348,13 +350,13 @@ export async function startHmrcStandIn(t: Test, options: StandInOptions = {}): P
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
+  let stopped: Promise<void> | undefined;
+  const stop = () =>
+    (stopped ??= new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }));
+  t.teardown(stop);
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
@@ -369,5 +371,6 @@ export async function startHmrcStandIn(t: Test, options: StandInOptions = {}): P
     expireAccessTokens: () => access.forEach((a) => (a.expired = true)),
     revokeRefreshTokens: () => refresh.forEach((r) => (r.used = true)),
     failNext: (status, body) => void (failure = { status, body }),
+    stop,
   };
 }
