@@ -7,6 +7,7 @@
 import t from 'tap';
 import { AppError } from '../../src/engine/errors.js';
 import { parseOperationInput } from '../../src/engine/input.js';
+import type { Operation } from '../../src/engine/operation.js';
 import { callHmrc } from '../../src/engine/vat/mtd/hmrc-client.js';
 import { submitReturnOp } from '../../src/engine/vat/mtd/submit-op.js';
 import { obligationsOp } from '../../src/engine/vat/mtd/mtd-ops.js';
@@ -39,10 +40,11 @@ t.test('a call to HMRC from inside a write transaction fails as a bug, and HMRC 
   const calls = m.standIn.calls.length;
 
   // The operations run inside a write, as the old Idempotency-Key path ran them.
-  for (const [op, raw] of [
+  const runs: [Operation, { params: Record<string, string>; query: Record<string, string> }][] = [
     [submitReturnOp, { params: { id: 'vatr_q1' }, query: {} }],
     [obligationsOp, { params: {}, query: { status: 'open' } }],
-  ] as const) {
+  ];
+  for (const [op, raw] of runs) {
     const refused = await handle
       .write((trx) =>
         op.run(
