@@ -6,7 +6,7 @@ import { systemClock, type Clock } from '../engine/clock.js';
 import { scopes } from '../engine/scopes.js';
 import { checkAccess, type Ctx, type FileResult, type Operation, type Principal, type Result } from '../engine/operation.js';
 import type { Mailer } from '../engine/mail.js';
-import { sandboxBaseUrl, type HmrcSettings } from '../engine/vat/mtd/settings.js';
+import { sandboxBaseUrl, type HmrcSettings } from '../engine/hmrc.js';
 import { parseOperationInput, type RawInput } from '../engine/input.js';
 import { resolveOrganisation } from '../engine/platform/organisations.js';
 import { appErrorOf } from '../store/driver-errors.js';

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Clock } from './clock.js';
 import type { Mailer } from './mail.js';
 import type { WebhookPolicy } from './webhook-policy.js';
-import type { HmrcSettings } from './vat/mtd/settings.js';
+import type { HmrcSettings } from './hmrc.js';
 import { AppError } from './errors.js';
 import { scopes, type Scope } from './scopes.js';
 import type { DbHandle, Mode, Store } from '../store/store.js';

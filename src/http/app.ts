@@ -10,7 +10,7 @@ import { parseOperationInput } from '../engine/input.js';
 import { authenticate } from '../engine/integration/api-keys.js';
 import type { Clock } from '../engine/clock.js';
 import type { Mailer } from '../engine/mail.js';
-import type { HmrcSettings } from '../engine/vat/mtd/settings.js';
+import type { HmrcSettings } from '../engine/hmrc.js';
 import { strictPolicy, type WebhookPolicy } from '../engine/webhook-policy.js';
 import { appErrorOf } from '../store/driver-errors.js';
 import { planOf, type Plan } from '../engine/organisation/plan.js';

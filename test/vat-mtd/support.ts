@@ -9,7 +9,7 @@ import { newBooks, movingClock, type Books, type MovingClock } from '../helpers/
 import { parseOperationInput } from '../../src/engine/input.js';
 import type { Ctx, Operation } from '../../src/engine/operation.js';
 import type { VatReturnsTable } from '../../src/store/tables.js';
-import type { HmrcSettings } from '../../src/engine/vat/mtd/settings.js';
+import type { HmrcSettings } from '../../src/engine/hmrc.js';
 import { updateOrganisation } from '../../src/engine/organisation/organisation-ops.js';
 import { authorisationUrlOp, authorise } from '../../src/engine/vat/mtd/connection-ops.js';
 import { startHmrcStandIn, type Obligation, type StandIn, type StandInOptions } from './hmrc-stand-in.js';

@@ -29,7 +29,7 @@
  */
 import { assertOutsideTransaction } from '../../external.js';
 import { AppError } from '../../errors.js';
-import type { HmrcSettings } from './settings.js';
+import type { HmrcSettings } from '../../hmrc.js';
 
 /** The version of the VAT (MTD) API acct speaks. */
 export const acceptHeader = 'application/vnd.hmrc.1.0+json';

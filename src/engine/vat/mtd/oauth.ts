@@ -7,7 +7,8 @@
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import { callHmrc, type HmrcResponse } from './hmrc-client.js';
-import type { HmrcCredentials, HmrcSettings } from './settings.js';
+import type { HmrcSettings } from '../../hmrc.js';
+import type { HmrcCredentials } from './settings.js';
 
 /** What acct asks the user to grant: reading obligations, returns, liabilities and payments, and submitting returns. */
 export const mtdScope = 'read:vat write:vat';

@@ -1,23 +1,7 @@
-/**
- * Where HMRC's API is and who this installation is to it: the base URL
- * (--hmrc-base-url, $ACCT_HMRC_BASE_URL, HMRC's sandbox by default) and
- * the client id and secret of the HMRC application acct runs as
- * ($ACCT_HMRC_CLIENT_ID, $ACCT_HMRC_CLIENT_SECRET). The adapters read the
- * options and the environment; the engine gets them on ctx.hmrc.
- */
+/** The HMRC settings of ctx, checked, and the client credentials where a call needs them. */
 import { AppError } from '../../errors.js';
+import { sandboxBaseUrl, type HmrcSettings } from '../../hmrc.js';
 import type { Ctx } from '../../operation.js';
-
-/** HMRC's sandbox; production is https://api.service.hmrc.gov.uk. */
-export const sandboxBaseUrl = 'https://test-api.service.hmrc.gov.uk';
-
-export interface HmrcSettings {
-  readonly baseUrl: string;
-  readonly clientId: string | null;
-  readonly clientSecret: string | null;
-  /** How long one call to HMRC may take before it counts as unreachable (30 s by default). */
-  readonly timeoutMs?: number;
-}
 
 export interface HmrcCredentials {
   readonly clientId: string;

@@ -10,7 +10,8 @@ import { timestamp } from '../../clock.js';
 import type { Ctx, OrgScope } from '../../operation.js';
 import type { MtdTokensTable, OrgDb } from '../../../store/tables.js';
 import { refreshGrant, type Grant } from './oauth.js';
-import { credentialsOf, type HmrcSettings } from './settings.js';
+import type { HmrcSettings } from '../../hmrc.js';
+import { credentialsOf } from './settings.js';
 
 /** An access token this close to its expiry is refreshed before use. */
 const marginMs = 60_000;
