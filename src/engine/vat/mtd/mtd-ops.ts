@@ -65,7 +65,10 @@ export const obligationsOp = defineOperation({
   },
 });
 
-const periodKey = z.string().regex(/^[#0-9A-Z]{4}$/, 'must be an HMRC period key: four characters, 0-9, A-Z or #, as in 18A1');
+const periodKey = z
+  .string()
+  .regex(/^[#0-9A-Z]{4}$/, 'must be an HMRC period key: four characters, 0-9, A-Z or #, as in 18A1')
+  .meta({ examples: ['18A1'] });
 
 export const hmrcReturnOp = defineOperation({
   name: 'vat.hmrc-return',
