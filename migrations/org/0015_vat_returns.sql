@@ -67,16 +67,11 @@ CREATE TABLE vat_returns (
   submission TEXT
 );
 
--- When the VAT accounting basis changed; each change applies from a VAT period's start.
-CREATE TABLE vat_basis_changes (
-  effective_from TEXT PRIMARY KEY,
-  basis TEXT NOT NULL CHECK (basis IN ('accrual', 'cash'))
-);
-
 -- The stagger: quarterly (periods end in period_month and every third month
 -- after), monthly, or annual (ending in period_month); the registration date
 -- (the first period starts there; the flat rate's first-year discount runs
--- to the day before its anniversary); the accounting basis now.
+-- to the day before its anniversary); the accounting basis, which every
+-- return not yet filed takes (so a change applies from a period's start).
 ALTER TABLE organisation ADD COLUMN vat_registration_date TEXT;
 ALTER TABLE organisation ADD COLUMN vat_stagger TEXT NOT NULL DEFAULT 'quarterly' CHECK (vat_stagger IN ('quarterly', 'monthly', 'annual'));
 ALTER TABLE organisation ADD COLUMN vat_period_month INTEGER NOT NULL DEFAULT 3 CHECK (vat_period_month BETWEEN 1 AND 12);

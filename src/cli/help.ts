@@ -20,7 +20,7 @@ export const groupSummaries: Readonly<Record<string, string>> = {
   webhooks: 'Webhook subscriptions: create, update, rotate the secret, delete, delivery stats',
   'request-log': 'The API request log of the last 30 days: list, get',
   import: 'Bulk loads into the books: import a journal; list, show and undo imports',
-  vat: "VAT returns and Making Tax Digital: connect to HMRC, HMRC's obligations, submit a filed return, liabilities and payments",
+  vat: "VAT periods and returns: show, file; Making Tax Digital: connect to HMRC, HMRC's obligations, submit a filed return, liabilities and payments",
 };
 
 /** The one money rule of the command line, stated once in acct --help and near the top of acct(1). */
@@ -82,13 +82,25 @@ export const handWritten = {
   },
   post: {
     name: 'post',
-    usage: 'post DATE DESCRIPTION CODE=AMOUNT CODE=AMOUNT... [--draft] [--ref REFERENCE]',
+    usage: 'post DATE DESCRIPTION CODE=AMOUNT[@RATE[inc|ex]]... [--draft] [--ref REFERENCE]',
     summary: 'Record a transaction by account codes, with amounts in pounds (positive debit, negative credit)',
     description:
       'A shortcut for transactions create: each CODE=AMOUNT is a line on the account with that code. Amounts are in ' +
-      'pounds (120.00, -144, 1,200.50); inside, as everywhere in acct, they are whole pence. The lines must sum to exactly 0.',
+      'pounds (120.00, -144, 1,200.50); inside, as everywhere in acct, they are whole pence. The lines must sum to exactly 0. ' +
+      'CODE=AMOUNT@RATE marks a sale (a revenue account) or a purchase (an expense account, or an asset account other than ' +
+      'the bank and other control accounts) with VAT at RATE, a whole percentage from 0 to 100: @RATE or @RATEex reads ' +
+      'AMOUNT as the net and adds RATE% on top; @RATEinc reads it as the gross and takes the VAT out (to the nearest ' +
+      'penny, halves up). The line is split into the net on CODE and the VAT on ' +
+      '2201 VAT Input (purchases) or 2200 VAT Output (sales), the VAT lines after the lines typed, and both reach the VAT ' +
+      'return (boxes 4 and 7, or 1 and 6); @0 is zero-rated, a net with no VAT line (box 6 or 7). Under the flat rate scheme ' +
+      'a sale is split the same way, but a purchase is posted gross with its VAT inside the cost, as it is not reclaimed, ' +
+      'unless it is a capital purchase (an asset account, £2,000 or more including VAT). A business not registered for ' +
+      'VAT posts a purchase gross with no VAT facts (the VAT is part of the cost), and may not put VAT on a sale.',
     examples: [
-      'acct post 2025-03-01 "Office chairs" 5100=120.00 2201=24.00 1200=-144.00',
+      'acct post 2025-03-01 "Office chairs" 5100=144.00@20inc 1200=-144.00',
+      'acct post 2025-03-02 "Printer paper" 5100=50.00@20 1200=-60.00',
+      'acct post 2025-03-05 "Consulting" 1200=600.00 4000=-500.00@20',
+      'acct post 2025-03-06 "Books" 5100=30.00@0 1200=-30.00',
       'acct post 2025-03-31 "Bank charges" 5800=5 1200=-5 --draft --ref MAR',
     ],
   },

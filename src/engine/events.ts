@@ -21,6 +21,7 @@ export const eventKinds = [
   'transaction.created',
   'transaction.posted',
   'payment.received',
+  'vat.submitted',
   // Beyond the spec's list (receivers ignore kinds they do not know): corrections.
   'payment.removed',
   'credit_note.created',

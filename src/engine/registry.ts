@@ -47,6 +47,7 @@ import {
   trialBalanceOp,
   vatReturnOp,
 } from './reports/operations.js';
+import { fileVatReturnOp, getVatReturnOp, listVatReturnsOp, vatPeriodReturnOp, vatPeriodsOp } from './vat/vat-ops.js';
 import { authorisationUrlOp, authorise, getConnection } from './vat/mtd/connection-ops.js';
 import { hmrcReturnOp, liabilitiesOp, obligationsOp, paymentsOp } from './vat/mtd/mtd-ops.js';
 import { submitReturnOp } from './vat/mtd/submit-op.js';
@@ -135,6 +136,11 @@ export const operations: readonly Operation[] = [
   trialBalanceOp,
   generalLedgerOp,
   vatReturnOp,
+  vatPeriodsOp,
+  vatPeriodReturnOp,
+  fileVatReturnOp,
+  listVatReturnsOp,
+  getVatReturnOp,
   dashboardOp,
   agedDebtorsOp,
   agedCreditorsOp,

@@ -133,11 +133,6 @@ export interface MtdTokensTable {
   refreshed_at: string | null;
 }
 
-export interface VatBasisChangesTable {
-  effective_from: string;
-  basis: VatBasis;
-}
-
 export interface AccountsTable {
   id: string;
   code: string;
@@ -462,7 +457,6 @@ export interface OrgDb {
   organisation: OrganisationTable;
   vat_entries: VatEntriesTable;
   vat_returns: VatReturnsTable;
-  vat_basis_changes: VatBasisChangesTable;
   mtd_tokens: MtdTokensTable;
   accounts: AccountsTable;
   closed_periods: ClosedPeriodsTable;

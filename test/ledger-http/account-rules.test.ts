@@ -29,7 +29,7 @@ t.test('POST /accounts creates a user account: 201 with the account object', asy
   });
   const got = await api.request('GET', `/v1/accounts/${r.body.data.id}`);
   t.same(got.body.data, r.body.data, 'GET shows what was created');
-  t.equal(await accountTotal(api), 47);
+  t.equal(await accountTotal(api), 49);
 });
 
 t.test('a child account takes its parent type and appears under its parent in the tree', async (t) => {
@@ -74,7 +74,7 @@ t.test('create refusals: duplicate code 409 conflict; child of another type, bad
   expectError(t, await create({ code: '6000', accountType: 'expense' }), 400, 'validation_error', { field: 'name' });
   expectError(t, await create({ code: '6000', name: '', accountType: 'expense' }), 400, 'validation_error', { field: 'name' });
   expectError(t, await create({ code: 6000, name: 'Other', accountType: 'expense' }), 400, 'invalid_type', { field: 'code' });
-  t.equal(await accountTotal(api), 46, 'nothing created');
+  t.equal(await accountTotal(api), 48, 'nothing created');
   const bank = await api.request('GET', `/v1/accounts/${acc['1200']}`);
   t.equal(bank.body.data.name, 'Bank Account', 'the existing 1200 is untouched');
 });
@@ -92,7 +92,7 @@ t.test('create at the limits: code 20, name 200, description 500 characters, def
   const zero = await api.request('POST', '/v1/accounts', { body: { code: '6001', name: 'Zero rated', accountType: 'expense', defaultVatRate: 0 } });
   t.equal(zero.status, 201);
   t.equal(zero.body.data.defaultVatRate, 0);
-  t.equal(await accountTotal(api), 48);
+  t.equal(await accountTotal(api), 50);
 });
 
 t.test('PUT of a user account changes name, description and defaultVatRate: {updated: true}', async (t) => {
@@ -186,7 +186,7 @@ t.test('DELETE of an account with no transactions, no children, not system: {del
   t.notOk('deactivated' in r.body.data);
   expectError(t, await api.request('GET', `/v1/accounts/${id}`), 404, 'not_found');
   expectError(t, await api.request('DELETE', `/v1/accounts/${id}`), 404, 'not_found');
-  t.equal(await accountTotal(api), 46);
+  t.equal(await accountTotal(api), 48);
 });
 
 t.test('DELETE of a provisioned user account without transactions removes it', async (t) => {
@@ -195,7 +195,7 @@ t.test('DELETE of a provisioned user account without transactions removes it', a
   t.equal(r.status, 200);
   t.equal(r.body.data.deleted, true);
   expectError(t, await api.request('GET', `/v1/accounts/${acc['5920']}`), 404, 'not_found');
-  t.equal(await accountTotal(api), 45);
+  t.equal(await accountTotal(api), 47);
 });
 
 t.test('DELETE of an account with transactions deactivates it: {deactivated: true, message}; its history stays', async (t) => {
@@ -216,7 +216,7 @@ t.test('DELETE of an account with transactions deactivates it: {deactivated: tru
   const got = await api.request('GET', `/v1/accounts/${acc['5990']}`);
   t.equal(got.status, 200, 'still there');
   t.equal(got.body.data.isActive, false);
-  t.equal(await accountTotal(api), 46);
+  t.equal(await accountTotal(api), 48);
   t.same(await balanceOf(api, acc['5990']!), { debit: 4500, credit: 0, net: 4500 }, 'its balance is kept');
 });
 
@@ -320,5 +320,5 @@ t.test('control accounts: controlType makes a control account; controlType with 
       field: 'controlType',
     },
   );
-  t.equal(await accountTotal(api), 48);
+  t.equal(await accountTotal(api), 50);
 });

@@ -34,7 +34,7 @@ t.test('a key with only accounts:read cannot create a transaction: 403 naming tr
   });
   expectError(t, await api.request('DELETE', `/v1/accounts/${acc['5920']}`, { key }), 403, 'insufficient_scope', { message: /accounts:write/ });
   const chart = await api.request('GET', '/v1/accounts?flat=true');
-  t.equal(chart.body.data.meta.total, 46, 'no account created or deleted');
+  t.equal(chart.body.data.meta.total, 48, 'no account created or deleted');
   t.equal((await api.request('GET', `/v1/accounts/${acc['5990']}`)).body.data.isActive, true, 'no account deactivated');
 });
 

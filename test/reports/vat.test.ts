@@ -67,28 +67,29 @@ t.test('standard scheme: output VAT less input VAT; sales and purchases net of V
     box3: 3_000,
     box4: 200, // on 2201
     box5: 2_800,
-    box6: 15_004, // 10,000 + 5,000 + 4 of revenue
+    box6: 15_000, // 10,000 + 5,000 of tax-coded sales; the 4p scrap sale carries no VAT facts, so it reaches no box
     box7: 1_000, // the 5100 purchase; the wages carry no VAT metadata
     box8: 0,
     box9: 0,
   });
-  t.equal(r.body.data.description.box5, 'Net VAT to pay to HMRC or reclaim (box 3 − box 4)');
+  t.equal(r.body.data.description.box5, 'Net VAT to pay to HMRC or reclaim (the difference between box 3 and box 4)');
+  t.equal(r.body.data.netVatDirection, 'payable');
   t.same(Object.keys(r.body.data.description), ['box1', 'box2', 'box3', 'box4', 'box5', 'box6', 'box7', 'box8', 'box9']);
 });
 
-t.test('flat rate scheme: the percentage of VAT-inclusive turnover, rounded half up', async (t) => {
+t.test('flat rate scheme: the percentage of VAT-inclusive turnover; purchases other than capital reach no box', async (t) => {
   const { api } = await books(t, { vatScheme: 'flat_rate', vatFlatRatePercent: 12.5 });
   const r = await api.request('GET', quarter);
   t.equal(r.body.data.scheme, 'flat_rate');
   t.equal(r.body.data.flatRatePercent, 12.5);
   t.same(r.body.data.boxes, {
-    box1: 2_251, // 12.5% of 18,004 = 2,250.5, rounded up
+    box1: 2_250, // 12.5% of 18,000 = 2,250
     box2: 0,
-    box3: 2_251,
+    box3: 2_250,
     box4: 0,
-    box5: 2_251,
-    box6: 18_004, // 15,004 of sales + 3,000 VAT charged
-    box7: 1_000,
+    box5: 2_250,
+    box6: 18_000, // 15,000 of tax-coded sales + 3,000 VAT charged
+    box7: 0, // the £10 5100 purchase is not capital: its VAT is a cost, not reclaimed
     box8: 0,
     box9: 0,
   });

@@ -627,9 +627,11 @@ t.test('VAT return: an approved bill fills boxes 4 and 7, a sent invoice boxes 1
   const oct = await api.request('GET', '/v1/reports/vat?from=2026-10-01&to=2026-10-31');
   t.same(
     oct.body.data.boxes,
-    { box1: 0, box2: 0, box3: 0, box4: 2000, box5: -2000, box6: 0, box7: 10000, box8: 0, box9: 0 },
+    // box 5 = |0 − 2000|, owed by HMRC: a repayment is a direction, not a negative box 5
+    { box1: 0, box2: 0, box3: 0, box4: 2000, box5: 2000, box6: 0, box7: 10000, box8: 0, box9: 0 },
     'October: the one bill, reclaimable',
   );
+  t.equal(oct.body.data.netVatDirection, 'repayable');
   // Voiding the October bill takes it out of its return.
   t.equal((await api.request('POST', `/v1/bills/${october.id}/void`)).status, 200);
   t.same((await api.request('GET', '/v1/reports/vat?from=2026-10-01&to=2026-10-31')).body.data.boxes, {

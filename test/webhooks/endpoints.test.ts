@@ -29,6 +29,7 @@ const kinds = [
   'transaction.created',
   'transaction.posted',
   'payment.received',
+  'vat.submitted',
   // acct's corrections, beyond the spec's list.
   'payment.removed',
   'credit_note.created',
@@ -71,7 +72,7 @@ t.test('create answers 201 with the whole secret once; the list shows only its p
   t.match(shown.secretPrefix, /^whsec_/);
   t.ok(shown.secretPrefix.length < e.secret.length, 'only a prefix');
   t.notOk(JSON.stringify(list.body).includes(e.secret), 'the secret appears nowhere in the list');
-  t.same(list.body.data.availableEvents, kinds, "availableEvents: the spec's 13 event kinds and acct's 3");
+  t.same(list.body.data.availableEvents, kinds, "availableEvents: the spec's 14 event kinds and acct's 3");
 
   const second = await api.request('POST', '/v1/webhooks', { body: { url: `${publicUrl}/2`, events: ['contact.created'] } });
   t.equal(second.status, 201);

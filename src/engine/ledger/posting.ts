@@ -15,8 +15,9 @@ import { timestamp, type Clock } from '../clock.js';
 import { lineVat, type VatTreatment } from '../vat.js';
 import { actorOf, type Actor, type Ctx } from '../operation.js';
 import { checkDateOpen, closedRanges, type ClosedRange } from './periods.js';
+import { entryOfLine, type VatBooks, type VatEntryInput } from './vat-entries.js';
 import { findTransactionRow, loadTransaction, type TransactionView } from './transaction-view.js';
-import type { AccountsTable, LinesTable, OrgDb, TransactionsTable } from '../../store/tables.js';
+import type { AccountsTable, LinesTable, OrgDb, TransactionsTable, VatEntriesTable } from '../../store/tables.js';
 
 export const maxLines = 500;
 /** £100bn in pence: far above any real line, and 500 of them still sum exactly in a double. */
@@ -29,6 +30,8 @@ export interface LineInput {
   readonly contactId?: string | null;
   readonly vatRate?: number | null;
   readonly vatTreatment?: VatTreatment | null;
+  /** The VAT the caller rounded, within a penny of the rate's (so an inclusive split can keep its gross); else computed. */
+  readonly vatAmount?: number | null;
 }
 
 export interface TransactionInput {
@@ -40,6 +43,11 @@ export interface TransactionInput {
   readonly sourceType: string;
   readonly sourceId?: string | null;
   readonly lines: readonly LineInput[];
+  /**
+   * The VAT facts, when the caller states them (documents, cash-basis
+   * payments); otherwise each line's vatRate and vatTreatment make them.
+   */
+  readonly vatEntries?: readonly VatEntryInput[];
 }
 
 export interface Posting {
@@ -56,6 +64,17 @@ export interface Books {
   /** Ids of contacts lines may name. */
   readonly contacts: ReadonlySet<string>;
   readonly closed: readonly ClosedRange[];
+  readonly vat: VatBooks;
+}
+
+/** The VAT scheme and the VAT accounts, for the entries of lines. */
+async function loadVatBooks(trx: Kysely<OrgDb>): Promise<VatBooks> {
+  const org = await trx.selectFrom('organisation').select('vat_scheme').executeTakeFirst();
+  const vatAccounts = await trx.selectFrom('accounts').select(['id', 'code']).where('code', 'in', ['2200', '2201']).execute();
+  return {
+    scheme: org?.vat_scheme ?? 'not_registered',
+    vatAccountIds: { output: vatAccounts.find((a) => a.code === '2200')?.id, input: vatAccounts.find((a) => a.code === '2201')?.id },
+  };
 }
 
 /** The accounts and contacts `lines` name, or all of them for a batch. */
@@ -76,12 +95,39 @@ export async function loadBooks(trx: Kysely<OrgDb>, lines?: readonly LineInput[]
     accounts: new Map(accounts.map((a) => [a.id, a])),
     contacts: new Set(contacts.map((c) => c.id)),
     closed: await closedRanges(trx),
+    vat: await loadVatBooks(trx),
   };
 }
 
 export interface Prepared {
   readonly row: TransactionsTable;
   readonly lines: LinesTable[];
+  readonly vatEntries: VatEntriesTable[];
+}
+
+/**
+ * A line's VAT: rate × amount (vat.ts), or the amount the caller states,
+ * which may differ from it by a penny of rounding and no more: splitting a
+ * gross into net and VAT lines, the VAT of the gross can be a penny off the
+ * rate × net that an exclusive line would otherwise give.
+ */
+function lineVatAmount(line: LineInput, i: number): number | null {
+  const rate = line.vatRate ?? null;
+  const treatment = line.vatTreatment ?? null;
+  const computed = rate === null || treatment === null ? null : lineVat(line.amount, rate, treatment);
+  const stated = line.vatAmount ?? null;
+  if (stated === null) return computed;
+  const field = `lines[${i}].vatAmount`;
+  if (computed === null) throw new AppError('validation_error', `${field} needs vatRate with vatTreatment inclusive or exclusive`, field);
+  if (!Number.isSafeInteger(stated) || stated < 0) throw new AppError('validation_error', `${field} must be a whole number of pence, 0 or more`, field);
+  if (Math.abs(stated - computed) > 1 || (treatment === 'inclusive' && stated > Math.abs(line.amount))) {
+    throw new AppError(
+      'validation_error',
+      `${field}: ${sterling(stated)} is not ${rate}% VAT ${treatment === 'inclusive' ? 'inside' : 'on'} ${sterling(Math.abs(line.amount))} (${sterling(computed)}, give or take a penny of rounding)`,
+      field,
+    );
+  }
+  return stated;
 }
 
 /** Check a transaction against the rules; its rows, ready to insert. Throws the first broken rule. */
@@ -123,6 +169,7 @@ export function prepare(books: Books, posting: Posting, input: TransactionInput,
     if (rate === null && (treatment === 'inclusive' || treatment === 'exclusive')) {
       throw new AppError('validation_error', `lines[${i}].vatRate is required with vatTreatment ${treatment}`, `lines[${i}].vatRate`);
     }
+    const vatAmount = lineVatAmount(line, i);
     if (!codes.includes(account.code)) codes.push(account.code);
     return {
       id: newId('line', posting.clock.now()),
@@ -134,9 +181,31 @@ export function prepare(books: Books, posting: Posting, input: TransactionInput,
       description: line.description ?? null,
       vat_rate: rate,
       vat_treatment: treatment,
-      vat_amount: rate === null || treatment === null ? null : lineVat(line.amount, rate, treatment),
+      vat_amount: vatAmount,
       date: input.date,
       posted: input.status === 'posted' ? 1 : 0,
+    };
+  });
+  const entryInputs =
+    input.vatEntries ??
+    lines.flatMap((line, i) => entryOfLine(books.vat, books.accounts.get(line.accountId)!, { ...line, vatAmount: lineRows[i]!.vat_amount }, i) ?? []);
+  const vatEntries = entryInputs.map((e, i): VatEntriesTable => {
+    if (!Number.isSafeInteger(e.net) || !Number.isSafeInteger(e.vat)) throw new Error(`VAT entry ${i} of a transaction is not in whole pence`);
+    return {
+      id: newId('vate', posting.clock.now()),
+      transaction_id: id,
+      line_id: e.lineIndex === undefined ? null : lineRows[e.lineIndex]!.id,
+      document_id: e.documentId ?? null,
+      date: input.date,
+      direction: e.direction,
+      basis: e.basis,
+      rate: e.rate,
+      net: e.net,
+      vat: e.vat,
+      reclaimable: e.reclaimable ? 1 : 0,
+      capital: e.capital ? 1 : 0,
+      vat_account_id: e.vatAccountId,
+      return_id: null,
     };
   });
   checkDateOpen(books.closed, input.date);
@@ -160,13 +229,14 @@ export function prepare(books: Books, posting: Posting, input: TransactionInput,
       updated_at: now,
     },
     lines: lineRows,
+    vatEntries,
   };
 }
 
 /** Rows per INSERT: many rows a statement is far faster than one, and 200 × 12 columns stays under SQLite's variable limit. */
 const batchSize = 200;
 
-async function insertBatched<T extends 'transactions' | 'lines'>(trx: Kysely<OrgDb>, table: T, rows: readonly OrgDb[T][]): Promise<void> {
+async function insertBatched<T extends 'transactions' | 'lines' | 'vat_entries'>(trx: Kysely<OrgDb>, table: T, rows: readonly OrgDb[T][]): Promise<void> {
   for (let i = 0; i < rows.length; i += batchSize) {
     await trx
       .insertInto(table)
@@ -196,6 +266,11 @@ export async function insertPrepared(
     'lines',
     prepared.flatMap((p) => p.lines),
   );
+  await insertBatched(
+    trx,
+    'vat_entries',
+    prepared.flatMap((p) => p.vatEntries),
+  );
   if (!options.events) return [];
   const views: TransactionView[] = [];
   for (const p of prepared) {
@@ -217,6 +292,31 @@ export async function createTransaction(trx: Kysely<OrgDb>, posting: Posting, in
 
 function refuseReconciled(row: TransactionsTable, what: string): void {
   if (row.is_reconciled === 1) throw new AppError('already_reconciled', `transaction ${row.id} is reconciled and cannot be ${what}`);
+}
+
+/** A transaction whose VAT a filed return counted, or which settles one, stays as it is (422 vat_return_filed). */
+async function refuseFiled(trx: Kysely<OrgDb>, id: string, what: string): Promise<void> {
+  const filed = await trx
+    .selectFrom('vat_entries')
+    .innerJoin('vat_returns', 'vat_returns.id', 'vat_entries.return_id')
+    .select(['vat_returns.period_start', 'vat_returns.period_end'])
+    .where('vat_entries.transaction_id', '=', id)
+    .executeTakeFirst();
+  const settles = filed
+    ? undefined
+    : await trx.selectFrom('vat_returns').select(['period_start', 'period_end']).where('transaction_id', '=', id).executeTakeFirst();
+  if (settles) {
+    throw new AppError(
+      'vat_return_filed',
+      `transaction ${id} settles the VAT return filed for ${settles.period_start} to ${settles.period_end} and cannot be ${what}`,
+    );
+  }
+  if (filed) {
+    throw new AppError(
+      'vat_return_filed',
+      `transaction ${id} is counted in the VAT return filed for ${filed.period_start} to ${filed.period_end} and cannot be ${what}; post a correction instead (it goes into the next open return)`,
+    );
+  }
 }
 
 /** Replace a draft's fields and all its lines; a posted transaction is refused (422). */
@@ -243,12 +343,14 @@ export async function replaceDraft(
   checkDateOpen(await closedRanges(trx), row.date);
   const prepared = prepare(await loadBooks(trx, input.lines), posting, input, id);
   await trx.deleteFrom('lines').where('transaction_id', '=', id).execute();
+  await trx.deleteFrom('vat_entries').where('transaction_id', '=', id).execute();
   await trx
     .updateTable('transactions')
     .set({ ...prepared.row, id: undefined, created_at: undefined, created_by: undefined, created_by_name: undefined })
     .where('id', '=', id)
     .execute();
   await insertBatched(trx, 'lines', prepared.lines);
+  await insertBatched(trx, 'vat_entries', prepared.vatEntries);
   const view = await loadTransaction(trx, id);
   if (input.status === 'posted') await emit(trx, posting.clock, 'transaction.posted', view);
   return view;
@@ -261,6 +363,7 @@ export async function setTransactionStatus(trx: Kysely<OrgDb>, posting: Posting,
   if (status === 'draft' && row.is_reconciled === 1) {
     throw new AppError('unprocessable_entity', `transaction ${id} is reconciled and cannot go back to draft`);
   }
+  if (status === 'draft') await refuseFiled(trx, id, 'reverted to draft');
   const books = await loadBooks(trx);
   checkDateOpen(books.closed, row.date);
   if (status === 'posted') {
@@ -311,6 +414,7 @@ export async function removeTransaction(trx: Kysely<OrgDb>, id: string, what?: s
   try {
     refuseReconciled(row, 'deleted');
     checkDateOpen(await closedRanges(trx), row.date);
+    await refuseFiled(trx, id, 'removed');
   } catch (e) {
     if (what === undefined || !(e instanceof AppError)) throw e;
     throw new AppError(e.code, `${what} cannot be removed: ${e.message}`, e.field);
@@ -335,6 +439,15 @@ export async function removeTransactionsOf(trx: Kysely<OrgDb>, sourceType: strin
   const source = `${sourceType} ${sourceId}`;
   const reconciled = await ofSource.where('is_reconciled', '=', 1).executeTakeFirst();
   if (reconciled) throw new AppError('already_reconciled', `transaction ${reconciled.id} of ${source} is reconciled, so none of ${source} can be removed`);
+  const filed = await trx
+    .selectFrom('vat_entries')
+    .innerJoin('transactions', 'transactions.id', 'vat_entries.transaction_id')
+    .select('transactions.id')
+    .where('transactions.source_type', '=', sourceType)
+    .where('transactions.source_id', '=', sourceId)
+    .where('vat_entries.return_id', 'is not', null)
+    .executeTakeFirst();
+  if (filed) await refuseFiled(trx, filed.id, `removed, so none of ${source} can be`);
   // One look per closed period rather than a date check per row: an import may hold a million transactions.
   const closed = await closedRanges(trx);
   for (const range of closed) {

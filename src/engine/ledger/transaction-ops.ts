@@ -17,6 +17,7 @@ const line = z.strictObject({
   contactId: idOf('cont').nullable().optional(),
   vatRate: z.number().int().min(0).max(100).nullable().optional(),
   vatTreatment: z.enum(vatTreatments).nullable().optional(),
+  vatAmount: pence().min(0).nullable().optional().describe('the VAT as rounded by the caller, within a penny of vatRate × amount; computed when left out'),
 });
 
 const fields = {
@@ -32,7 +33,8 @@ const txnParams = { id: idOf('txn') };
 export const createTransactionOp = defineOperation({
   name: 'transactions.create',
   summary: 'Record a transaction: lines in pence (positive debit, negative credit) summing to exactly 0',
-  description: 'Posted unless status is draft. VAT metadata on a line (vatRate with vatTreatment) stores vatAmount only.',
+  description:
+    'Posted unless status is draft. VAT facts on a line (vatRate with vatTreatment inclusive or exclusive) add no lines: they store vatAmount and make the line count in the VAT return (see acct-api(7)).',
   access: 'transactions:write',
   method: 'POST',
   path: '/transactions',

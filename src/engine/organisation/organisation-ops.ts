@@ -1,10 +1,10 @@
 /** The operations of the organisation: its profile (GET and PUT /organisation) and settings (GET and PUT /organisation/settings). */
 import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';
-import { clearableText, monthDay } from '../schema.js';
+import { clearableText, isoDate, monthDay } from '../schema.js';
 import { businessTypes, loadOrganisation, vatSchemes } from './organisation.js';
 import { changeProfile, organisationSchema, organisationView, platformRowOf } from './profile.js';
-import { changeSettings, flatRatePercent, settingsSchema, settingsView } from './settings.js';
+import { changeSettings, flatRatePercent, settingsSchema, settingsView, vatBases, vatStaggers } from './settings.js';
 
 export const getOrganisation = defineOperation({
   name: 'organisation.get',
@@ -105,6 +105,10 @@ export const updateSettings = defineOperation({
       .optional(),
     vatScheme: z.enum(vatSchemes).optional(),
     vatFlatRatePercent: flatRatePercent().nullable().optional(),
+    vatRegistrationDate: isoDate().nullable().optional(),
+    vatStagger: z.enum(vatStaggers).optional(),
+    vatPeriodMonth: z.number().int().min(1).max(12).optional(),
+    vatAccountingBasis: z.enum(vatBases).optional(),
     fiscalYearStart: monthDay().optional(),
     invoicePrefix: prefix().optional(),
     invoiceNextNumber: nextNumber(),

@@ -9,12 +9,12 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { timestamp, type Clock } from '../clock.js';
-import { monthDay } from '../schema.js';
+import { isoDate, monthDay } from '../schema.js';
 import { provisionChart } from './chart.js';
 import { insertKey } from '../integration/api-keys.js';
 import { scopes } from '../scopes.js';
 import { businessTypes, vatSchemes, type BusinessType } from './organisation.js';
-import { flatRateBasisPoints, flatRatePercent } from './settings.js';
+import { flatRateBasisPoints, flatRatePercent, vatBases, vatStaggers } from './settings.js';
 import type { Store } from '../../store/store.js';
 
 /** The first 50 organisations of a data directory get the early-access trial. */
@@ -33,6 +33,10 @@ export const newOrganisationSchema = z
     businessType: z.enum(businessTypes),
     vatScheme: z.enum(vatSchemes),
     vatFlatRatePercent: flatRatePercent().optional(),
+    vatRegistrationDate: isoDate().optional(),
+    vatStagger: z.enum(vatStaggers).optional(),
+    vatPeriodMonth: z.number().int().min(1).max(12).optional(),
+    vatAccountingBasis: z.enum(vatBases).optional(),
     fiscalYearStart: monthDay().optional(),
   })
   .strict();
@@ -86,10 +90,10 @@ export async function createOrganisation(store: Store, clock: Clock, input: NewO
           credit_note_next_number: 1,
           default_payment_terms: 30,
           quote_validity_days: 30,
-          vat_registration_date: null,
-          vat_stagger: 'quarterly',
-          vat_period_month: 3,
-          vat_accounting_basis: 'accrual',
+          vat_registration_date: input.vatRegistrationDate ?? null,
+          vat_stagger: input.vatStagger ?? 'quarterly',
+          vat_period_month: input.vatPeriodMonth ?? 3,
+          vat_accounting_basis: input.vatAccountingBasis ?? 'accrual',
           created_at: now,
           updated_at: now,
         })

@@ -8,7 +8,10 @@ import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { timestamp, type Clock } from '../clock.js';
 import { loadOrganisation, vatSchemes, type OrganisationRow, type VatScheme } from './organisation.js';
-import type { OrgDb, OrganisationTable } from '../../store/tables.js';
+import type { OrgDb, OrganisationTable, VatBasis, VatStagger } from '../../store/tables.js';
+
+export const vatStaggers = ['quarterly', 'monthly', 'annual'] as const satisfies readonly VatStagger[];
+export const vatBases = ['accrual', 'cash'] as const satisfies readonly VatBasis[];
 
 const nextNumber = () => z.number().int().describe('the number the next one gets');
 
@@ -17,6 +20,10 @@ export const settingsSchema = z.strictObject({
   vatScheme: z.enum(vatSchemes),
   vatRegistered: z.boolean().describe('vatScheme is not not_registered'),
   vatFlatRatePercent: z.number().nullable().describe('the flat rate of the flat_rate scheme, else null'),
+  vatRegistrationDate: z.string().nullable().describe('YYYY-MM-DD: the effective date of VAT registration; the first VAT period starts there'),
+  vatStagger: z.enum(vatStaggers).describe('how VAT periods run: quarterly, monthly or annual'),
+  vatPeriodMonth: z.number().int().describe('1-12: a month in which a VAT period ends (quarterly: that month and every third after; annual: that month)'),
+  vatAccountingBasis: z.enum(vatBases).describe('accrual (invoice dates) or cash (payment dates, VAT Notice 731); every return not yet filed takes it'),
   fiscalYearStart: z.string().describe('MM-DD: the day each fiscal year (financial period) starts'),
   invoicePrefix: z.string(),
   invoiceNextNumber: nextNumber(),
@@ -35,6 +42,10 @@ export function settingsView(row: OrganisationRow): Settings {
     vatScheme: row.vat_scheme,
     vatRegistered: row.vat_scheme !== 'not_registered',
     vatFlatRatePercent: row.vat_flat_rate_bp === null ? null : row.vat_flat_rate_bp / 100,
+    vatRegistrationDate: row.vat_registration_date,
+    vatStagger: row.vat_stagger,
+    vatPeriodMonth: row.vat_period_month,
+    vatAccountingBasis: row.vat_accounting_basis,
     fiscalYearStart: row.fiscal_year_start,
     invoicePrefix: row.invoice_prefix,
     invoiceNextNumber: row.invoice_next_number,
@@ -57,7 +68,7 @@ export const flatRatePercent = () =>
   z
     .number()
     .gt(0)
-    .max(100)
+    .max(16.5, { message: 'the flat rates run up to 16.5% (the limited cost trader rate)' })
     .refine((v) => flatRateBasisPoints(v) !== null, { message: 'must have at most two decimal places' });
 
 /**
@@ -74,6 +85,10 @@ export interface SettingsChange {
   readonly currency?: string;
   readonly vatScheme?: VatScheme;
   readonly vatFlatRatePercent?: number | null;
+  readonly vatRegistrationDate?: string | null;
+  readonly vatStagger?: VatStagger;
+  readonly vatPeriodMonth?: number;
+  readonly vatAccountingBasis?: VatBasis;
   readonly fiscalYearStart?: string;
   readonly invoicePrefix?: string;
   readonly invoiceNextNumber?: number;
@@ -112,6 +127,10 @@ export async function changeSettings(trx: Kysely<OrgDb>, clock: Clock, change: S
     currency: change.currency,
     vat_scheme: change.vatScheme,
     vat_flat_rate_bp: flatRate,
+    vat_registration_date: change.vatRegistrationDate,
+    vat_stagger: change.vatStagger,
+    vat_period_month: change.vatPeriodMonth,
+    vat_accounting_basis: change.vatAccountingBasis,
     fiscal_year_start: change.fiscalYearStart,
     invoice_prefix: change.invoicePrefix,
     invoice_next_number: change.invoiceNextNumber,

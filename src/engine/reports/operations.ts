@@ -71,9 +71,10 @@ export const generalLedgerOp = defineOperation({
 
 export const vatReturnOp = defineOperation({
   name: 'reports.vat',
-  summary: "The VAT return's nine boxes for a period, by the organisation's VAT scheme",
+  summary: "The nine VAT boxes over any dates, by the organisation's VAT scheme and accounting basis",
   description:
-    'Standard or flat rate; 422 for a business not registered for VAT, and 422 incomplete_ledger while lines of the period are on the suspense account.',
+    'Over the posted tax-coded entries dated in the range, filed or not; a return to file is vat show PERIOD. ' +
+    '422 for a business not registered for VAT, and 422 incomplete_ledger while lines of the range are on the suspense account.',
   access: 'reports:read',
   method: 'GET',
   path: '/reports/vat',

@@ -16,9 +16,9 @@ import { AppError } from '../errors.js';
 import { found } from '../lookup.js';
 import { newId } from '../ids.js';
 import { timestamp, today } from '../clock.js';
-import { loadOrganisation } from '../organisation/organisation.js';
-import { createTransaction, removeTransaction, type LineInput, type Posting } from '../ledger/posting.js';
+import { createTransaction, removeTransaction, type Posting } from '../ledger/posting.js';
 import { accountByCode, amountDue, findDocument, purchaseBill, salesInvoice, type Kind } from './documents.js';
+import { itemEntries } from './document-entries.js';
 import { allocateNumber, creditNoteNumbers } from './document-numbers.js';
 import { loadItems, saveItems, type PricedItem } from './items.js';
 import { creditLines, type Creditable, type CreditChoice } from './credit-lines.js';
@@ -95,34 +95,16 @@ export function refuseUncreditable(k: Kind, row: InvoicesTable): void {
   }
 }
 
-/** The reversal of the credited lines: the control account against each line's account and VAT. */
-async function ledgerLines(
-  db: Kysely<OrgDb>,
-  ck: CreditKind,
-  doc: InvoicesTable,
-  lines: readonly PricedItem[],
-  total: number,
-  vat: number,
-): Promise<LineInput[]> {
+/** The reversal of the credited lines: the control account against each line's account and VAT, with the VAT facts reversed. */
+async function ledgerEntries(db: Kysely<OrgDb>, ck: CreditKind, doc: InvoicesTable, noteId: string, name: string, lines: readonly PricedItem[], total: number) {
   const k = ck.doc;
   const control = await accountByCode(db, k.controlCode);
-  const fallback = await accountByCode(db, k.defaultAccountCode);
-  const registered = (await loadOrganisation(db)).vat_scheme !== 'not_registered';
-  const contactId = doc.contact_id;
+  const items = await itemEntries(db, k, lines, { direction: -1, documentId: noteId, contactId: doc.contact_id, name });
   // A document posts its lines at lineSign and its control account against them; a credit note the reverse.
-  const out: LineInput[] = [{ accountId: control.id, amount: k.lineSign * total, contactId }];
-  for (const line of lines) {
-    if (line.net === 0) continue;
-    out.push({
-      accountId: line.accountId ?? fallback.id,
-      amount: -k.lineSign * line.net,
-      contactId,
-      description: line.description.slice(0, 500),
-      ...(registered ? { vatRate: line.vatRate, vatTreatment: line.vatRateName === 'exempt' ? 'none' : 'exclusive' } : {}),
-    });
-  }
-  if (vat !== 0) out.push({ accountId: (await accountByCode(db, k.vatCode)).id, amount: -k.lineSign * vat, contactId });
-  return out;
+  return {
+    lines: [{ accountId: control.id, amount: k.lineSign * total, contactId: doc.contact_id }, ...items.lines],
+    vatEntries: items.vatEntries.map((e) => (e.lineIndex === undefined ? e : { ...e, lineIndex: e.lineIndex + 1 })),
+  };
 }
 
 export interface CreditNoteInput {
@@ -169,7 +151,7 @@ export async function createCreditNote(trx: Kysely<OrgDb>, ck: CreditKind, posti
     status: 'posted',
     sourceType: ck.sourceType,
     sourceId: id,
-    lines: await ledgerLines(trx, ck, doc, lines, total, vat),
+    ...(await ledgerEntries(trx, ck, doc, id, number ?? id, lines, total)),
   });
   const now = timestamp(posting.clock);
   const note: CreditNotesTable = {

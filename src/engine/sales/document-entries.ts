@@ -1,10 +1,99 @@
-/** The ledger entries of an invoice or a bill, as posting takes them. */
+/**
+ * The ledger entries of an invoice or a bill, as posting takes them, and
+ * their VAT facts (one entry per line, on the invoice basis):
+ * - standard scheme: each line's net to its account, the VAT to 2200
+ *   (invoices) or 2201 (bills), reclaimed in box 4;
+ * - flat rate scheme: invoices as standard (the customer is charged VAT at
+ *   the normal rates); a bill line's VAT is part of its cost (posted gross to
+ *   the line's account, not reclaimed), except a capital purchase (an asset
+ *   line of £2,000 or more including VAT), whose VAT goes to 2201 and is
+ *   reclaimed;
+ * - not registered: no VAT facts; a bill line is posted gross, VAT inside
+ *   the cost, so the bill's total is what the supplier charged.
+ */
 import type { Kysely } from 'kysely';
 import { loadOrganisation } from '../organisation/organisation.js';
 import type { LineInput, TransactionInput } from '../ledger/posting.js';
+import { capitalPurchaseThreshold, type VatEntryInput } from '../ledger/vat-entries.js';
 import { accountByCode, type Kind } from './documents.js';
 import type { Computed } from './document-pricing.js';
+import type { PricedItem } from './items.js';
 import type { OrgDb } from '../../store/tables.js';
+
+/** A document's item lines and VAT line, and their VAT facts. */
+export interface ItemEntries {
+  readonly lines: LineInput[];
+  readonly vatEntries: VatEntryInput[];
+}
+
+/**
+ * The lines of a document's items (direction +1) or of a credit note
+ * against them (−1), with the VAT line and one VAT entry per item;
+ * `documentId` is the invoice, bill or credit note the facts belong to.
+ */
+export async function itemEntries(
+  db: Kysely<OrgDb>,
+  k: Kind,
+  items: readonly PricedItem[],
+  to: { readonly direction: 1 | -1; readonly documentId: string; readonly contactId: string; readonly name: string },
+): Promise<ItemEntries> {
+  const scheme = (await loadOrganisation(db)).vat_scheme;
+  const fallback = items.some((i) => i.accountId === null) ? (await accountByCode(db, k.defaultAccountCode)).id : '';
+  const accountOf = (item: PricedItem) => item.accountId ?? fallback;
+  const accountTypes = new Map(
+    (
+      await db
+        .selectFrom('accounts')
+        .select(['id', 'account_type'])
+        .where('id', 'in', [...new Set(items.map(accountOf))])
+        .execute()
+    ).map((a) => [a.id, a.account_type]),
+  );
+  const sign = to.direction * k.lineSign;
+  const lines: LineInput[] = [];
+  const vatEntries: VatEntryInput[] = [];
+  let vatOnVatAccount = 0;
+  const vatAccountId = async () => (await accountByCode(db, k.vatCode)).id;
+  for (const item of items) {
+    const accountId = accountOf(item);
+    const purchase = k.kind === 'purchase';
+    const capital = purchase && accountTypes.get(accountId) === 'asset' && Math.abs(item.lineTotal) >= capitalPurchaseThreshold;
+    // The VAT stays inside the line's cost when it is not reclaimed: a bill not registered, or flat rate and not capital.
+    const vatInCost = purchase && (scheme === 'not_registered' || (scheme === 'flat_rate' && !capital));
+    const amount = vatInCost ? item.lineTotal : item.net;
+    if (!vatInCost) vatOnVatAccount += item.vatAmount;
+    const lineIndex = lines.length;
+    if (amount !== 0) {
+      lines.push({
+        accountId,
+        amount: sign * amount,
+        contactId: to.contactId,
+        description: item.description.slice(0, 500),
+        ...(scheme === 'not_registered'
+          ? {}
+          : { vatRate: item.vatRate, vatTreatment: item.vatRateName === 'exempt' ? 'none' : vatInCost ? 'inclusive' : 'exclusive' }),
+      });
+    }
+    if (scheme !== 'not_registered' && (item.net !== 0 || item.vatAmount !== 0)) {
+      vatEntries.push({
+        ...(amount !== 0 ? { lineIndex } : {}),
+        documentId: to.documentId,
+        direction: purchase ? 'purchase' : 'sale',
+        basis: 'accrual',
+        rate: item.vatRate,
+        net: to.direction * item.net,
+        vat: to.direction * item.vatAmount,
+        reclaimable: !vatInCost,
+        capital,
+        vatAccountId: vatInCost ? accountId : await vatAccountId(),
+      });
+    }
+  }
+  if (vatOnVatAccount !== 0) {
+    lines.push({ accountId: await vatAccountId(), amount: sign * vatOnVatAccount, contactId: to.contactId, description: `VAT on ${to.name}` });
+  }
+  return { lines, vatEntries };
+}
 
 /** The entries of a document: the control account against each line's account and VAT. */
 export async function ledgerInput(
@@ -16,24 +105,8 @@ export async function ledgerInput(
   status: 'draft' | 'posted',
 ): Promise<TransactionInput> {
   const control = await accountByCode(db, k.controlCode);
-  const registered = (await loadOrganisation(db)).vat_scheme !== 'not_registered';
-  const contactId = c.contact.id;
-  const lines: LineInput[] = [{ accountId: control.id, amount: -k.lineSign * c.priced.total, contactId, description: c.contact.name }];
-  for (const item of c.priced.items) {
-    if (item.net === 0) continue;
-    lines.push({
-      accountId: item.accountId as string,
-      amount: k.lineSign * item.net,
-      contactId,
-      description: item.description.slice(0, 500),
-      ...(registered ? { vatRate: item.vatRate, vatTreatment: item.vatRateName === 'exempt' ? 'none' : 'exclusive' } : {}),
-    });
-  }
-  if (c.priced.vatAmount !== 0) {
-    const vat = await accountByCode(db, k.vatCode);
-    lines.push({ accountId: vat.id, amount: k.lineSign * c.priced.vatAmount, contactId, description: `VAT on ${number ?? id}` });
-  }
   const name = number ?? id;
+  const items = await itemEntries(db, k, c.priced.items, { direction: 1, documentId: id, contactId: c.contact.id, name });
   return {
     date: c.issueDate,
     description: k.kind === 'sales' ? `Invoice ${name} to ${c.contact.name}` : `Bill ${name} from ${c.contact.name}`,
@@ -41,6 +114,7 @@ export async function ledgerInput(
     status,
     sourceType: k.sourceType,
     sourceId: id,
-    lines,
+    lines: [{ accountId: control.id, amount: -k.lineSign * c.priced.total, contactId: c.contact.id, description: c.contact.name }, ...items.lines],
+    vatEntries: items.vatEntries.map((e) => (e.lineIndex === undefined ? e : { ...e, lineIndex: e.lineIndex + 1 })),
   };
 }

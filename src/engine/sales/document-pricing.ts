@@ -100,9 +100,10 @@ export async function computeDocument(db: Kysely<OrgDb>, k: Kind, clock: Posting
   const issueDate = input.issueDate ?? today(clock);
   const dueDate = dueDateOf({ issueDate, dueDate: input.dueDate, dueDays: input.dueDays }, contact.payment_terms ?? org.default_payment_terms);
   const accounts = await lineAccounts(db, k, input.items);
+  // A supplier charges VAT at its rates whatever our scheme; what our books do with it is document-entries.ts's concern.
   const priced = priceItems(
     input.items.map((item, i) => ({ ...item, accountId: accounts[i] })),
-    org.vat_scheme,
+    k.kind === 'purchase' ? 'standard' : org.vat_scheme,
   );
   return { contact, currency, issueDate, dueDate, priced };
 }

@@ -1,0 +1,39 @@
+/** The presenters of VAT: a return's nine boxes (draft or filed), the periods, the filed returns. */
+import { fileVatReturnOp, getVatReturnOp, listVatReturnsOp, vatPeriodReturnOp, vatPeriodsOp } from '../../engine/vat/vat-ops.js';
+import type { VatReturnView } from '../../engine/vat/returns.js';
+import { presenter, type Cell, type Presented, type Presenter } from './index.js';
+
+const boxes = ['box1', 'box2', 'box3', 'box4', 'box5', 'box6', 'box7', 'box8', 'box9'] as const;
+
+/** The boxes as HMRC's form has them, box 5 with its direction and boxes 6 to 9 with their exact pence. */
+function returnTable(d: VatReturnView): Presented {
+  const rate = d.flatRatePercent === null ? '' : ` ${d.flatRatePercent}%`;
+  return {
+    title: `VAT return ${d.period.from} to ${d.period.to} (${d.periodKey}, ${d.status}; ${d.scheme}${rate}, ${d.basis} basis; due ${d.dueDate})`,
+    columns: ['box', 'description', 'amount', 'exact'],
+    money: [2, 3],
+    rows: boxes.map((box): Cell[] => {
+      const exact = box === 'box6' || box === 'box7' || box === 'box8' || box === 'box9' ? d.exact[box] : null;
+      const description = box === 'box5' && d.netVatDirection !== 'nil' ? `${d.description.box5}: ${d.netVatDirection}` : d.description[box];
+      return [box.replace('box', ''), description, d.boxes[box], exact === d.boxes[box] ? null : exact];
+    }),
+  };
+}
+
+export const vatPresenters: readonly Presenter[] = [
+  presenter(vatPeriodReturnOp, returnTable),
+  presenter(fileVatReturnOp, returnTable),
+  presenter(getVatReturnOp, returnTable),
+  presenter(vatPeriodsOp, (d) => ({
+    title: 'VAT periods',
+    columns: ['period', 'from', 'to', 'due', 'status', 'box 5', 'direction'],
+    money: [5],
+    rows: d.periods.map((p): Cell[] => [p.periodKey, p.from, p.to, p.dueDate, p.status, p.netVat, p.netVatDirection]),
+  })),
+  presenter(listVatReturnsOp, (d) => ({
+    title: 'Filed VAT returns',
+    columns: ['id', 'period', 'from', 'to', 'status', 'box 5', 'direction', 'filed'],
+    money: [5],
+    rows: d.returns.map((r): Cell[] => [r.id, r.periodKey, r.period.from, r.period.to, r.status, r.boxes.box5, r.netVatDirection, r.filedAt]),
+  })),
+];

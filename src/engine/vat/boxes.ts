@@ -1,0 +1,119 @@
+/**
+ * The nine boxes of a VAT return from tax-coded entries (pence). Each entry
+ * is a sale or a purchase with its net and VAT (negative for a credit).
+ *
+ * Standard scheme:
+ *   box 1 = Σ VAT of sales; box 4 = Σ VAT of purchases (all reclaimed);
+ *   box 6 = Σ net of sales; box 7 = Σ net of purchases.
+ * Flat rate scheme (VAT Notice 733):
+ *   box 6 = Σ (net + VAT) of sales: the VAT-inclusive turnover;
+ *   box 1 = flat rate × that turnover, the rate one point lower for turnover
+ *   dated before the first anniversary of registration, each part rounded to
+ *   the penny (halves away from zero);
+ *   box 4 = Σ VAT and box 7 = Σ net of capital purchases (£2,000 or more
+ *   including VAT), the only purchases whose VAT is reclaimed; else 0.
+ * Both: box 2 = box 8 = box 9 = 0 (acct records no EU trade since 2021);
+ *   box 3 = box 1 + box 2; box 5 = |box 3 − box 4|, payable when box 3 is the
+ *   larger, repayable when box 4 is (HMRC shows a repayment as a direction,
+ *   never a negative box 5); boxes 6 to 9 are whole pounds, rounded to the
+ *   nearest pound (50p up), their exact pence kept alongside.
+ *
+ * The settlement says how filing clears the VAT: each account holding VAT
+ * of the return's entries gives it up (sales' VAT debited, reclaimed
+ * purchases' VAT credited), the VAT liability account takes box 3 − box 4,
+ * and under the flat rate scheme the VAT charged less box 1 less the
+ * reclaimed VAT is the flat-rate surplus (income).
+ */
+import type { VatEntriesTable } from '../../store/tables.js';
+
+export type BoxEntry = Pick<VatEntriesTable, 'date' | 'direction' | 'net' | 'vat' | 'reclaimable' | 'capital' | 'vat_account_id'>;
+
+export interface Boxes {
+  box1: number;
+  box2: number;
+  box3: number;
+  box4: number;
+  box5: number;
+  box6: number;
+  box7: number;
+  box8: number;
+  box9: number;
+}
+
+export type NetVatDirection = 'payable' | 'repayable' | 'nil';
+
+export interface Derived {
+  readonly boxes: Boxes;
+  /** Boxes 6 to 9 in pence, before rounding to whole pounds. */
+  readonly exact: { box6: number; box7: number; box8: number; box9: number };
+  readonly direction: NetVatDirection;
+  /** Flat rate: VAT charged less flat-rate VAT due (income; negative is a cost); 0 otherwise. */
+  readonly flatRateSurplus: number;
+  /** Per account holding VAT: the amount filing posts to it (positive a debit). */
+  readonly settlement: ReadonlyMap<string, number>;
+}
+
+export interface Scheme {
+  readonly scheme: 'standard' | 'flat_rate';
+  /** Basis points (1650 = 16.5%); flat rate only. */
+  readonly flatRateBp: number | null;
+  /** Turnover dated before this day takes the rate one point lower (the first-year discount). */
+  readonly discountUntil: string | null;
+}
+
+/** a × bp / 10000 to the nearest penny, halves away from zero. */
+export const percentOf = (amount: number, basisPoints: number): number =>
+  Math.sign(amount) * Math.floor((2 * Math.abs(amount) * basisPoints + 10_000) / 20_000);
+
+/** Pence to whole pounds (as pence), to the nearest pound, halves away from zero. */
+export const wholePounds = (pence: number): number => Math.sign(pence) * Math.floor((Math.abs(pence) + 50) / 100) * 100;
+
+export function deriveBoxes(entries: readonly BoxEntry[], s: Scheme): Derived {
+  const flat = s.scheme === 'flat_rate';
+  let salesVat = 0;
+  let salesNet = 0;
+  let turnoverDiscounted = 0;
+  let turnoverFull = 0;
+  let reclaimedVat = 0;
+  let purchasesNet = 0;
+  const settlement = new Map<string, number>();
+  const move = (account: string, amount: number) => settlement.set(account, (settlement.get(account) ?? 0) + amount);
+  for (const e of entries) {
+    if (e.direction === 'sale') {
+      salesVat += e.vat;
+      salesNet += e.net;
+      if (s.discountUntil !== null && e.date < s.discountUntil) turnoverDiscounted += e.net + e.vat;
+      else turnoverFull += e.net + e.vat;
+      // The sale's VAT was credited to its account; filing debits it back.
+      move(e.vat_account_id, e.vat);
+    } else if (e.reclaimable === 1 && (!flat || e.capital === 1)) {
+      reclaimedVat += e.vat;
+      purchasesNet += e.net;
+      move(e.vat_account_id, -e.vat);
+    }
+  }
+  const rate = s.flatRateBp ?? 0;
+  const box1 = flat ? percentOf(turnoverDiscounted, Math.max(rate - 100, 0)) + percentOf(turnoverFull, rate) : salesVat;
+  const box4 = reclaimedVat;
+  const box3 = box1;
+  const exact = { box6: flat ? turnoverDiscounted + turnoverFull : salesNet, box7: purchasesNet, box8: 0, box9: 0 };
+  const flatRateSurplus = flat ? salesVat - box1 : 0;
+  for (const [account, amount] of [...settlement]) if (amount === 0) settlement.delete(account);
+  return {
+    boxes: {
+      box1,
+      box2: 0,
+      box3,
+      box4,
+      box5: Math.abs(box3 - box4),
+      box6: wholePounds(exact.box6),
+      box7: wholePounds(exact.box7),
+      box8: 0,
+      box9: 0,
+    },
+    exact,
+    direction: box3 > box4 ? 'payable' : box3 < box4 ? 'repayable' : 'nil',
+    flatRateSurplus,
+    settlement,
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * VAT periods from the organisation's stagger: quarterly (ending in the
+ * chosen month and every third month after), monthly, or annual (ending in
+ * the chosen month). The first period starts on the registration date, or,
+ * with none set, at the start of the stagger period holding the earliest
+ * VAT entry (or today). A period's key is the month it ends, YYYY-MM; its
+ * return is due one calendar month and seven days after it ends (two months
+ * for an annual return), as for Making Tax Digital.
+ */
+import { addDays } from '../dates.js';
+import type { OrganisationTable } from '../../store/tables.js';
+
+export interface VatPeriod {
+  readonly key: string;
+  readonly start: string;
+  readonly end: string;
+  readonly due: string;
+}
+
+type Stagger = Pick<OrganisationTable, 'vat_stagger' | 'vat_period_month'>;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** The last day of a month (month 1-12). */
+function monthEnd(year: number, month: number): string {
+  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return `${year}-${pad(month)}-${pad(last)}`;
+}
+
+/** Whether a period ends in this month (1-12). */
+function endsIn(s: Stagger, month: number): boolean {
+  if (s.vat_stagger === 'monthly') return true;
+  if (s.vat_stagger === 'annual') return month === s.vat_period_month;
+  return (((month - s.vat_period_month) % 3) + 3) % 3 === 0;
+}
+
+/** The last day of the period holding `date`. */
+export function periodEndOn(s: Stagger, date: string): string {
+  let year = Number(date.slice(0, 4));
+  let month = Number(date.slice(5, 7));
+  while (!endsIn(s, month)) {
+    month += 1;
+    if (month === 13) {
+      month = 1;
+      year += 1;
+    }
+  }
+  return monthEnd(year, month);
+}
+
+/** The first day of the period ending on `end`. */
+function periodStartOf(s: Stagger, end: string): string {
+  const months = s.vat_stagger === 'monthly' ? 1 : s.vat_stagger === 'quarterly' ? 3 : 12;
+  const year = Number(end.slice(0, 4));
+  const month = Number(end.slice(5, 7));
+  const index = year * 12 + (month - 1) - months + 1;
+  return `${Math.floor(index / 12)}-${pad((index % 12) + 1)}-01`;
+}
+
+function dueDate(s: Stagger, end: string): string {
+  const months = s.vat_stagger === 'annual' ? 2 : 1;
+  const year = Number(end.slice(0, 4));
+  const index = year * 12 + Number(end.slice(5, 7)) - 1 + months;
+  const next = monthEnd(Math.floor(index / 12), (index % 12) + 1);
+  return s.vat_stagger === 'annual' ? next : addDays(next, 7);
+}
+
+/** The period ending on `end`, the first one starting at `firstStart`. */
+export function periodEnding(s: Stagger, end: string, firstStart: string): VatPeriod {
+  const start = periodStartOf(s, end);
+  return { key: end.slice(0, 7), start: start < firstStart ? firstStart : start, end, due: dueDate(s, end) };
+}
+
+/** The start of the first period: the registration date, else the start of the period holding `earliest`. */
+export function firstPeriodStart(s: Stagger & Pick<OrganisationTable, 'vat_registration_date'>, earliest: string): string {
+  return s.vat_registration_date ?? periodStartOf(s, periodEndOn(s, earliest));
+}
+
+/** Every period from the one starting at `firstStart` to the one holding `until`. */
+export function periodsUntil(s: Stagger, firstStart: string, until: string): VatPeriod[] {
+  const periods: VatPeriod[] = [];
+  let end = periodEndOn(s, firstStart);
+  const last = periodEndOn(s, until < firstStart ? firstStart : until);
+  for (;;) {
+    periods.push(periodEnding(s, end, firstStart));
+    if (end >= last) return periods;
+    end = periodEndOn(s, addDays(end, 1));
+  }
+}
+
+/** The period a key (YYYY-MM, the month it ends) names, or null when no period ends that month. */
+export function periodOfKey(s: Stagger, key: string, firstStart: string): VatPeriod | null {
+  const month = Number(key.slice(5, 7));
+  if (!endsIn(s, month)) return null;
+  const end = monthEnd(Number(key.slice(0, 4)), month);
+  if (end < firstStart) return null;
+  return periodEnding(s, end, firstStart);
+}

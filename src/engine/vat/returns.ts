@@ -1,0 +1,266 @@
+/**
+ * VAT returns as records: the periods of the organisation with their
+ * returns, filed (figures frozen) or draft (worked out now from the entries
+ * a filing would take), and the view both share.
+ *
+ * A period's return takes every posted entry not yet in a filed return,
+ * dated from the first period's start to the period's end: entries dated in
+ * an earlier, filed period (corrections, late bills) land in the next open
+ * return, as HMRC allows for errors under the threshold. On the accrual
+ * basis it takes documents' and manual lines' entries; on the cash basis
+ * payments' shares and manual lines'. A document whose VAT was filed on one
+ * basis is not counted again on the other; a document partly paid on the
+ * cash basis and then counted on the accrual basis counts less what the
+ * cash returns already took.
+ */
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { AppError } from '../errors.js';
+import { today, type Clock } from '../clock.js';
+import { instant, day, idOut } from '../output.js';
+import { pence } from '../schema.js';
+import { loadOrganisation, type OrganisationRow } from '../organisation/organisation.js';
+import { addYears } from '../dates.js';
+import { deriveBoxes, type BoxEntry, type Derived } from './boxes.js';
+import { firstPeriodStart, periodOfKey, periodsUntil, type VatPeriod } from './periods.js';
+import type { OrgDb, VatBasis, VatReturnsTable } from '../../store/tables.js';
+
+export const boxDescriptions = {
+  box1: 'VAT due on sales and other outputs',
+  box2: 'VAT due on acquisitions of goods from EU member states',
+  box3: 'Total VAT due (box 1 + box 2)',
+  box4: 'VAT reclaimed on purchases and other inputs',
+  box5: 'Net VAT to pay to HMRC or reclaim (the difference between box 3 and box 4)',
+  box6: 'Total value of sales and all other outputs, excluding VAT (whole pounds)',
+  box7: 'Total value of purchases and all other inputs, excluding VAT (whole pounds)',
+  box8: 'Total value of supplies of goods to EU member states, excluding VAT (whole pounds)',
+  box9: 'Total value of acquisitions of goods from EU member states, excluding VAT (whole pounds)',
+} as const;
+
+const flatRateDescriptions = {
+  ...boxDescriptions,
+  box1: 'VAT due: the flat rate percentage × VAT-inclusive turnover (box 6)',
+  box4: 'VAT reclaimed on capital purchases of £2,000 or more including VAT',
+  box6: 'Total value of sales and all other outputs, including VAT (flat rate scheme; whole pounds)',
+  box7: 'Capital purchases of £2,000 or more including VAT, excluding VAT (whole pounds)',
+} as const;
+
+/** What each box holds, in the scheme's words. */
+export const descriptionsOf = (scheme: 'standard' | 'flat_rate') => (scheme === 'flat_rate' ? flatRateDescriptions : boxDescriptions);
+
+const boxNames = ['box1', 'box2', 'box3', 'box4', 'box5', 'box6', 'box7', 'box8', 'box9'] as const;
+const perBox = <T extends z.ZodType>(value: () => T) =>
+  z.strictObject(Object.fromEntries(boxNames.map((b) => [b, value()])) as Record<(typeof boxNames)[number], T>);
+
+export const vatSchemesWithReturns = ['standard', 'flat_rate'] as const;
+export const netVatDirections = ['payable', 'repayable', 'nil'] as const;
+export const returnStatuses = ['draft', 'filed', 'submitted'] as const;
+
+export const vatReturnSchema = z.strictObject({
+  id: idOut('vatr').nullable().describe('null while the return is a draft'),
+  periodKey: z.string().describe('YYYY-MM: the month the VAT period ends'),
+  period: z.strictObject({ from: day(), to: day() }),
+  dueDate: day().describe('one month and seven days after the period ends (two months for an annual return)'),
+  status: z.enum(returnStatuses).describe('draft: worked out now; filed: frozen in the books; submitted: sent to HMRC'),
+  scheme: z.enum(vatSchemesWithReturns),
+  basis: z.enum(['accrual', 'cash']),
+  flatRatePercent: z.number().nullable().describe('the flat rate percentage (16.5 for 16.5%), before any first-year discount; null under the standard scheme'),
+  boxes: perBox(() => pence()).describe('pence; boxes 6 to 9 rounded to whole pounds'),
+  exact: z.strictObject({ box6: pence(), box7: pence(), box8: pence(), box9: pence() }).describe('boxes 6 to 9 in pence, before rounding'),
+  netVatDirection: z.enum(netVatDirections).describe('box 5 is owed to HMRC (payable) or by HMRC (repayable)'),
+  flatRateSurplus: pence().describe('flat rate: VAT charged less flat-rate VAT due, income when filed; 0 otherwise'),
+  description: perBox(() => z.string()).describe("what each box holds, in the scheme's words"),
+  transactionId: idOut('txn').nullable().describe('the settlement journal filing posted'),
+  filedAt: instant().nullable(),
+  submittedAt: instant().nullable(),
+});
+export type VatReturnView = z.output<typeof vatReturnSchema>;
+
+export const vatPeriodSchema = z.strictObject({
+  periodKey: z.string(),
+  from: day(),
+  to: day(),
+  dueDate: day(),
+  status: z.enum(['open', 'ended', 'filed', 'submitted']).describe('open: not yet ended; ended: ready to file; filed; submitted to HMRC'),
+  returnId: idOut('vatr').nullable(),
+  netVat: pence().nullable().describe('box 5 of the filed return'),
+  netVatDirection: z.enum(netVatDirections).nullable(),
+});
+export type VatPeriodView = z.output<typeof vatPeriodSchema>;
+
+/** The organisation's VAT settings, refusing a business with no returns. */
+export function registered(org: OrganisationRow): OrganisationRow & { vat_scheme: 'standard' | 'flat_rate' } {
+  if (org.vat_scheme === 'not_registered') {
+    throw new AppError('unprocessable_entity', 'the organisation is not registered for VAT (vatScheme not_registered), so it has no VAT returns');
+  }
+  return org as OrganisationRow & { vat_scheme: 'standard' | 'flat_rate' };
+}
+
+/** Where the first VAT period starts. */
+export async function firstStart(db: Kysely<OrgDb>, org: OrganisationRow, clock: Clock): Promise<string> {
+  if (org.vat_registration_date !== null) return org.vat_registration_date;
+  const earliest = await db
+    .selectFrom('vat_entries')
+    .select((eb) => eb.fn.min<string>('date').as('d'))
+    .executeTakeFirst();
+  return firstPeriodStart(org, earliest?.d ?? today(clock));
+}
+
+/** The period a key names, or 404. */
+export async function periodOf(db: Kysely<OrgDb>, org: OrganisationRow, clock: Clock, key: string): Promise<VatPeriod> {
+  const period = /^\d{4}-\d{2}$/.test(key) ? periodOfKey(org, key, await firstStart(db, org, clock)) : null;
+  if (period === null) throw new AppError('not_found', `no VAT period ends in ${key}: periods are named by the month they end (YYYY-MM)`);
+  return period;
+}
+
+/** The entries a filing of `period` on `basis` would take: real ones (with ids) and the cash already counted of documents now counted whole. */
+export async function entriesFor(db: Kysely<OrgDb>, period: VatPeriod, basis: VatBasis, start: string): Promise<{ ids: string[]; entries: BoxEntry[] }> {
+  const other = basis === 'accrual' ? 'cash' : 'accrual';
+  const stampedOther = db
+    .selectFrom('vat_entries as s')
+    .select('s.document_id')
+    .where('s.basis', '=', other)
+    .where('s.return_id', 'is not', null)
+    .where('s.document_id', 'is not', null);
+  let query = db
+    .selectFrom('vat_entries as e')
+    .innerJoin('transactions as t', 't.id', 'e.transaction_id')
+    .select(['e.id', 'e.date', 'e.direction', 'e.net', 'e.vat', 'e.reclaimable', 'e.capital', 'e.vat_account_id', 'e.document_id'])
+    .where('t.status', '=', 'posted')
+    .where('e.return_id', 'is', null)
+    .where('e.date', '>=', start)
+    .where('e.date', '<=', period.end)
+    .where('e.basis', 'in', [basis, 'both']);
+  // Joining the cash basis: a document whose VAT an accrual return took is not counted again as it is paid.
+  if (basis === 'cash') query = query.where((eb) => eb.or([eb('e.document_id', 'is', null), eb('e.document_id', 'not in', stampedOther)]));
+  const taken = await query.orderBy('e.date').orderBy('e.id').execute();
+  const entries: BoxEntry[] = taken;
+  if (basis === 'accrual') {
+    // Leaving the cash basis: a document counted now in full less what cash returns already took of it.
+    const documents = [...new Set(taken.map((e) => e.document_id).filter((d): d is string => d !== null))];
+    if (documents.length > 0) {
+      const counted = await stampedOther
+        .clearSelect()
+        .select(['s.date', 's.direction', 's.net', 's.vat', 's.reclaimable', 's.capital', 's.vat_account_id'])
+        .where('s.document_id', 'in', documents)
+        .execute();
+      for (const c of counted) entries.push({ ...c, date: period.end, net: -c.net, vat: -c.vat });
+    }
+  }
+  return { ids: taken.map((e) => e.id), entries };
+}
+
+/** Turnover dated before this day takes the flat rate one point lower: the day of registration's first anniversary. */
+export const discountUntil = (org: OrganisationRow): string | null =>
+  org.vat_scheme === 'flat_rate' && org.vat_registration_date !== null ? addYears(org.vat_registration_date, 1) : null;
+
+/** Refuse a period with transactions on suspense (9999): it is not yet categorised. */
+export async function refuseIncomplete(db: Kysely<OrgDb>, from: string, to: string): Promise<void> {
+  const suspense = await db
+    .selectFrom('lines')
+    .innerJoin('accounts', 'accounts.id', 'lines.account_id')
+    .where('lines.posted', '=', 1)
+    .where('lines.date', '>=', from)
+    .where('lines.date', '<=', to)
+    .where('accounts.code', '=', '9999')
+    .select((eb) => eb.fn.count<number>('lines.transaction_id').distinct().as('n'))
+    .executeTakeFirstOrThrow();
+  if (Number(suspense.n) > 0) {
+    throw new AppError(
+      'incomplete_ledger',
+      `${suspense.n} transaction(s) in ${from} to ${to} are still on the suspense account 9999: categorise them before the VAT return`,
+    );
+  }
+}
+
+export interface Draft {
+  readonly period: VatPeriod;
+  readonly org: OrganisationRow & { vat_scheme: 'standard' | 'flat_rate' };
+  readonly basis: VatBasis;
+  readonly ids: string[];
+  readonly derived: Derived;
+}
+
+/** What filing `period` now would give. */
+export async function draftReturn(db: Kysely<OrgDb>, orgRow: OrganisationRow, clock: Clock, period: VatPeriod): Promise<Draft> {
+  const org = registered(orgRow);
+  const basis = org.vat_accounting_basis;
+  const { ids, entries } = await entriesFor(db, period, basis, await firstStart(db, org, clock));
+  const derived = deriveBoxes(entries, { scheme: org.vat_scheme, flatRateBp: org.vat_flat_rate_bp, discountUntil: discountUntil(org) });
+  return { period, org, basis, ids, derived };
+}
+
+export function draftView(d: Draft): VatReturnView {
+  const flat = d.org.vat_scheme === 'flat_rate';
+  return {
+    id: null,
+    periodKey: d.period.key,
+    period: { from: d.period.start, to: d.period.end },
+    dueDate: d.period.due,
+    status: 'draft',
+    scheme: d.org.vat_scheme,
+    basis: d.basis,
+    flatRatePercent: flat ? (d.org.vat_flat_rate_bp ?? 0) / 100 : null,
+    boxes: d.derived.boxes,
+    exact: d.derived.exact,
+    netVatDirection: d.derived.direction,
+    flatRateSurplus: d.derived.flatRateSurplus,
+    description: descriptionsOf(d.org.vat_scheme),
+    transactionId: null,
+    filedAt: null,
+    submittedAt: null,
+  };
+}
+
+export function filedView(r: VatReturnsTable): VatReturnView {
+  const flat = r.scheme === 'flat_rate';
+  return {
+    id: r.id,
+    periodKey: r.period_end.slice(0, 7),
+    period: { from: r.period_start, to: r.period_end },
+    dueDate: r.due_date,
+    status: r.submitted_at === null ? 'filed' : 'submitted',
+    scheme: r.scheme,
+    basis: r.basis,
+    flatRatePercent: flat ? (r.flat_rate_bp ?? 0) / 100 : null,
+    boxes: { box1: r.box1, box2: r.box2, box3: r.box3, box4: r.box4, box5: r.box5, box6: r.box6, box7: r.box7, box8: r.box8, box9: r.box9 },
+    exact: { box6: r.exact_box6, box7: r.exact_box7, box8: r.exact_box8, box9: r.exact_box9 },
+    netVatDirection: r.net_vat_direction,
+    flatRateSurplus: r.flat_rate_surplus,
+    description: descriptionsOf(r.scheme),
+    transactionId: r.transaction_id,
+    filedAt: r.filed_at,
+    submittedAt: r.submitted_at,
+  };
+}
+
+/** The return of a period: filed, or the draft. */
+export async function returnOfPeriod(db: Kysely<OrgDb>, clock: Clock, key: string): Promise<VatReturnView> {
+  const org = registered(await loadOrganisation(db));
+  const period = await periodOf(db, org, clock, key);
+  const filed = await db.selectFrom('vat_returns').selectAll().where('period_end', '=', period.end).executeTakeFirst();
+  if (filed) return filedView(filed);
+  await refuseIncomplete(db, period.start, period.end);
+  return draftView(await draftReturn(db, org, clock, period));
+}
+
+/** Every period from the first to the one holding today, newest first, with its return's state. */
+export async function listPeriods(db: Kysely<OrgDb>, clock: Clock): Promise<VatPeriodView[]> {
+  const org = registered(await loadOrganisation(db));
+  const now = today(clock);
+  const periods = periodsUntil(org, await firstStart(db, org, clock), now);
+  const filed = new Map((await db.selectFrom('vat_returns').selectAll().execute()).map((r) => [r.period_end, r]));
+  return periods.reverse().map((p) => {
+    const r = filed.get(p.end);
+    return {
+      periodKey: p.key,
+      from: p.start,
+      to: p.end,
+      dueDate: p.due,
+      status: r ? (r.submitted_at === null ? 'filed' : 'submitted') : p.end < now ? 'ended' : 'open',
+      returnId: r?.id ?? null,
+      netVat: r?.box5 ?? null,
+      netVatDirection: r?.net_vat_direction ?? null,
+    };
+  });
+}

@@ -1,0 +1,157 @@
+/**
+ * Filing VAT returns: only ended periods, in order, once; a filed return
+ * cannot change and its VAT lines cannot be edited or deleted; the
+ * settlement journal stays; corrections land in the next open return; the
+ * vat.submitted event; the CLI. Today is 2026-07-20: Q1 and Q2 2026 have
+ * ended, Q3 (July to September) has not.
+ */
+import t from 'tap';
+import { runCliInProcess, runCliInProcessJson } from '../helpers/index.js';
+import { vatBooks } from './support.js';
+
+const clock = '2026-07-20T10:00:00Z';
+const standard = { vatScheme: 'standard', vatRegistrationDate: '2026-01-01', vatStagger: 'quarterly', vatPeriodMonth: 3 } as const;
+
+t.test('periods are filed after they end, in order, once; an unknown period is 404', async (t) => {
+  const v = await vatBooks(t, standard, clock);
+  const refused = async (method: string, path: string, status: number, code: string) => {
+    const r = await v.api.request(method, path);
+    t.equal(r.status, status, path);
+    t.equal(r.body.error?.code, code, path);
+    return r.body.error?.message as string;
+  };
+  await v.invoice('2026-02-01', [{ unitPrice: 1_000 }]);
+  t.match(await refused('POST', '/v1/vat/periods/2026-06/file', 422, 'vat_period_out_of_order'), '2026-01-01 to 2026-03-31 (2026-03) first');
+  t.match(await refused('POST', '/v1/vat/periods/2026-09/file', 422, 'vat_period_not_ended'), 'has not ended');
+  await refused('POST', '/v1/vat/periods/2026-02/file', 404, 'not_found');
+  await refused('GET', '/v1/vat/periods/2025-12', 404, 'not_found');
+  await refused('GET', '/v1/vat/periods/march', 404, 'not_found');
+  t.equal((await v.api.request('GET', '/v1/vat/returns')).body.meta.total, 0, 'nothing filed by the refusals');
+
+  const q1 = await v.file('2026-03');
+  t.same([q1.boxes.box1, q1.boxes.box6], [200, 1_000], 'Q1: 1 × £10 standard, VAT £2');
+  await refused('POST', '/v1/vat/periods/2026-03/file', 409, 'already_filed');
+  const got = await v.api.request('GET', `/v1/vat/returns/${q1.id}`);
+  t.same(got.body.data, q1, 'GET shows the filed return');
+  const nil = await v.file('2026-06');
+  t.same(nil.boxes, { box1: 0, box2: 0, box3: 0, box4: 0, box5: 0, box6: 0, box7: 0, box8: 0, box9: 0 }, 'a nil return');
+  t.equal(nil.netVatDirection, 'nil');
+  t.equal(nil.transactionId, null, 'nothing to settle, no journal');
+  await refused('GET', '/v1/vat/returns/vatr_nosuchreturn', 404, 'not_found');
+});
+
+t.test('earlier periods with nothing in them need not be filed first', async (t) => {
+  // Registered 2025-01-01; the books start in acct in May 2026: 1 × £100 standard, VAT £20.
+  const v = await vatBooks(t, { ...standard, vatRegistrationDate: '2025-01-01' }, clock);
+  await v.invoice('2026-05-01', [{ unitPrice: 10_000 }]);
+  const q2 = await v.file('2026-06');
+  t.same([q2.boxes.box1, q2.boxes.box5], [2_000, 2_000]);
+  const periods = (await v.api.request('GET', '/v1/vat/periods')).body.data.periods as { periodKey: string; status: string }[];
+  t.same(
+    periods.slice(0, 3).map((p) => [p.periodKey, p.status]),
+    [
+      ['2026-09', 'open'],
+      ['2026-06', 'filed'],
+      ['2026-03', 'ended'],
+    ],
+  );
+  t.equal(periods.at(-1)?.periodKey, '2025-03', 'the periods run from registration');
+});
+
+t.test('a filed return cannot change: its documents and journals stay, and its settlement journal too', async (t) => {
+  const v = await vatBooks(t, standard, clock);
+  // Invoice 1 × £500 standard: net 50000, VAT 10000; bill 1 × £100 standard: net 10000, VAT 2000.
+  const invoice = await v.invoice('2026-02-01', [{ unitPrice: 50_000 }]);
+  const bill = await v.bill('2026-02-02', [{ unitPrice: 10_000 }]);
+  const journal = await v.journal('2026-03-03', [
+    ['5100', 1_200, { vatRate: 20, vatTreatment: 'inclusive' }],
+    ['1200', -1_200],
+  ]);
+  // box 1 10000; box 4 2000 + 200 (1200 × 20/120) = 2200; box 5 7800.
+  const filed = await v.file('2026-03');
+  t.same([filed.boxes.box1, filed.boxes.box4, filed.boxes.box5], [10_000, 2_200, 7_800]);
+  const before = await v.api.request('GET', '/v1/reports/trial-balance?date=2026-12-31');
+
+  const locked = async (method: string, path: string, body?: unknown) => {
+    const r = await v.api.request(method, path, body === undefined ? {} : { body });
+    t.equal(r.status, 422, `${method} ${path}`);
+    t.equal(r.body.error?.code, 'vat_return_filed', `${method} ${path}`);
+    t.match(r.body.error?.message, '2026-01-01 to 2026-03-31');
+  };
+  await locked('POST', `/v1/invoices/${invoice}/void`);
+  await locked('POST', `/v1/bills/${bill}/void`);
+  await locked('PATCH', `/v1/transactions/${journal}/status`, { status: 'draft' });
+  const settlement = await v.api.request('PATCH', `/v1/transactions/${filed.transactionId}/status`, { body: { status: 'draft' } });
+  t.equal(settlement.status, 422, 'the settlement journal stays posted');
+
+  const after = await v.api.request('GET', '/v1/reports/trial-balance?date=2026-12-31');
+  t.same(after.body.data, before.body.data, 'the books are exactly as they were');
+  t.same(await v.show('2026-03'), filed, 'the filed figures stand');
+});
+
+t.test('a correction after filing lands in the next open return', async (t) => {
+  const v = await vatBooks(t, standard, clock);
+  await v.invoice('2026-03-10', [{ unitPrice: 10_000 }]); // VAT 2000
+  await v.file('2026-03');
+  // A bill of 14 March entered after Q1 was filed: 1 × £40 standard, VAT 800; and a Q2 invoice 1 × £200, VAT 4000.
+  await v.bill('2026-03-14', [{ unitPrice: 4_000 }]);
+  await v.invoice('2026-05-05', [{ unitPrice: 20_000 }]);
+  const q2 = await v.show('2026-06');
+  t.equal(q2.status, 'draft');
+  t.equal(q2.id, null);
+  t.same(
+    [q2.boxes.box1, q2.boxes.box4, q2.boxes.box5, q2.boxes.box6, q2.boxes.box7],
+    [4_000, 800, 3_200, 20_000, 4_000],
+    'the late bill in Q2: box 4 800, box 7 4000',
+  );
+  const q1 = await v.show('2026-03');
+  t.equal(q1.status, 'filed');
+  t.same([q1.boxes.box1, q1.boxes.box4], [2_000, 0], 'Q1 as filed');
+});
+
+t.test('filing raises vat.submitted with the return', async (t) => {
+  const v = await vatBooks(t, standard, clock);
+  await v.invoice('2026-01-15', [{ unitPrice: 10_000 }]);
+  const filed = await v.file('2026-03');
+  const events = await v.books.store
+    .org(v.books.organisationId, 'live')
+    .db.selectFrom('outbox')
+    .select(['event', 'payload'])
+    .where('event', '=', 'vat.submitted')
+    .execute();
+  t.equal(events.length, 1);
+  t.same(JSON.parse(events[0]!.payload), filed);
+});
+
+t.test('flat rates above 16.5% are refused; a business not registered has no periods', async (t) => {
+  const v = await vatBooks(t, standard, clock);
+  const r = await v.api.request('PUT', '/v1/organisation/settings', { body: { vatScheme: 'flat_rate', vatFlatRatePercent: 17 } });
+  t.equal(r.status, 400);
+  t.same([r.body.error.code, r.body.error.field], ['validation_error', 'vatFlatRatePercent']);
+  const ok = await v.api.request('PUT', '/v1/organisation/settings', { body: { vatScheme: 'flat_rate', vatFlatRatePercent: 16.5 } });
+  t.equal(ok.status, 200, 'the limited cost trader rate');
+  const off = await v.api.request('PUT', '/v1/organisation/settings', { body: { vatScheme: 'not_registered' } });
+  t.equal(off.status, 200);
+  const periods = await v.api.request('GET', '/v1/vat/periods');
+  t.equal(periods.status, 422);
+  t.match(periods.body.error.message, 'not registered for VAT');
+});
+
+t.test('the CLI: vat periods, vat show and vat file', async (t) => {
+  const v = await vatBooks(t, standard, clock);
+  await v.invoice('2026-02-01', [{ unitPrice: 12_345 }]); // VAT 12345 × 20% = 2469
+  // The CLI runs on the real clock (after 31 March 2026).
+  const acct = (...args: string[]) => ['--data', v.books.dataDir, ...args];
+  const shown = await runCliInProcess(acct('vat', 'show', '2026-03'));
+  t.equal(shown.status, 0, shown.stderr);
+  t.match(shown.stdout, '24.69', 'box 1 in pounds');
+  const filed = await runCliInProcessJson(acct('vat', 'file', '2026-03', '--json'));
+  t.equal(filed.status, 0);
+  t.match(filed.data, { status: 'filed', boxes: { box1: 2_469, box6: 12_300 } }, 'box 6: £123.45 → £123');
+  const again = await runCliInProcess(acct('vat', 'file', '2026-03'));
+  t.equal(again.status, 4, 'already filed: exit 4 (conflict)');
+  t.match(again.stderr, 'already filed');
+  const periods = await runCliInProcess(acct('vat', 'periods'));
+  t.equal(periods.status, 0);
+  t.match(periods.stdout, /2026-03.*filed/);
+});
