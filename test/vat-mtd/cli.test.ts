@@ -33,12 +33,12 @@ t.test('acct vat obligations, submit and hmrc-return', async (t) => {
   t.equal(again.status, 4, 'a conflict exits 4');
   t.match(again.stderr, /already_submitted/);
 
-  // Pounds in the table: £2,490.12 due on sales, £12,450 of sales.
+  // Pounds in the table: £2,490.12 due on sales, £12,451 of sales.
   const view = await acct(m, ['vat', 'hmrc-return', '26A1']);
   t.equal(view.status, 0, view.stderr);
   t.match(view.stdout, /vatDueSales\s+2,490\.12/);
   t.match(view.stdout, /netVatDue\s+1,874\.67/);
-  t.match(view.stdout, /totalValueSalesExVAT\s+12,450\.00/);
+  t.match(view.stdout, /totalValueSalesExVAT\s+12,451\.00/);
 
   const payments = await acctJson(m, ['vat', 'payments', '--from', '2026-01-01', '--to', '2026-07-15']);
   t.same(payments.data, { payments: [{ amount: 187467, received: '2026-05-05' }] });

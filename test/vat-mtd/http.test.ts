@@ -9,7 +9,7 @@ import t from 'tap';
 import type { Test } from 'tap';
 import type { Api } from '../helpers/index.js';
 import { createKey, expectError, rowCount, serveWith } from '../integration/support.js';
-import { fileReturn, mtdBooks, q1, q1Json, quarters2026, returnRow, settingsOf, type MtdBooks } from './support.js';
+import { connectOverHttp, fileReturn, mtdBooks, q1, q1Json, quarters2026, returnRow, settingsOf, type MtdBooks } from './support.js';
 import type { ReturnBody } from './hmrc-stand-in.js';
 
 const q1Period = { start: '2026-01-01', end: '2026-03-31' };
@@ -31,20 +31,6 @@ const q4Held: ReturnBody = {
 
 async function serve(t: Test, m: MtdBooks): Promise<Api & { readonly logged: { code: string }[] }> {
   return serveWith(t, m.books, { rateLimits: false, hmrc: settingsOf(m.standIn) });
-}
-
-/** Connect over HTTP: the authorisation URL, the stand-in's redirect followed, the code POSTed. */
-async function connectOverHttp(t: Test, api: Api): Promise<void> {
-  const redirectUri = 'https://books.example/hmrc/callback';
-  const asked = await api.request('GET', `/v1/vat/connection/authorisation-url?redirectUri=${encodeURIComponent(redirectUri)}`);
-  t.equal(asked.status, 200);
-  const hmrc = await fetch(asked.body.data.url as string, { redirect: 'manual' });
-  const back = new URL(hmrc.headers.get('location') ?? '');
-  t.equal(back.origin + back.pathname, redirectUri, 'HMRC sends the browser to the redirect URI');
-  t.equal(back.searchParams.get('state'), asked.body.data.state, 'with the state');
-  const done = await api.request('POST', '/v1/vat/connection', { body: { code: back.searchParams.get('code'), redirectUri } });
-  t.equal(done.status, 200, JSON.stringify(done.body));
-  t.match(done.body.data, { connected: true, scope: 'read:vat write:vat' });
 }
 
 t.test('over HTTP: connect, obligations, submit with a key (replayed, then refused), view the return', async (t) => {
@@ -88,7 +74,7 @@ t.test('over HTTP: connect, obligations, submit with a key (replayed, then refus
   expectError(t, again, 409, 'already_submitted', { message: /period key 26A1, form bundle 256660290001/ });
   t.equal(m.standIn.posted.length, 1);
 
-  // HMRC's view of what it received, in pence: boxes 1-5 as sent, boxes 6-9 whole pounds (£12,450 = 1245000p).
+  // HMRC's view of what it received, in pence: boxes 1-5 as sent, boxes 6-9 whole pounds (£12,451 = 1245100p).
   const view = await api.request('GET', '/v1/vat/hmrc-returns/26A1');
   t.equal(view.status, 200);
   t.same(view.body.data, {
@@ -98,7 +84,7 @@ t.test('over HTTP: connect, obligations, submit with a key (replayed, then refus
     totalVatDue: 249012,
     vatReclaimedCurrPeriod: 61545,
     netVatDue: 187467,
-    totalValueSalesExVAT: 1245000,
+    totalValueSalesExVAT: 1245100,
     totalValuePurchasesExVAT: 307700,
     totalValueGoodsSuppliedExVAT: 0,
     totalAcquisitionsExVAT: 0,

@@ -5,7 +5,7 @@
  * OAuth code flow.
  */
 import type { Test } from 'tap';
-import { newBooks, movingClock, type Books, type MovingClock } from '../helpers/index.js';
+import { newBooks, movingClock, type Api, type Books, type MovingClock } from '../helpers/index.js';
 import { parseOperationInput } from '../../src/engine/input.js';
 import type { Ctx, Operation } from '../../src/engine/operation.js';
 import type { VatReturnsTable } from '../../src/store/tables.js';
@@ -65,12 +65,27 @@ export async function connect(m: MtdBooks, redirectUri = 'http://127.0.0.1:9/cal
   await m.run(authorise, { body: { code: back.searchParams.get('code'), redirectUri } });
 }
 
+/** Connect over HTTP, as an API client would: the authorisation URL, the stand-in's redirect followed, the code POSTed. */
+export async function connectOverHttp(t: Test, api: Api): Promise<void> {
+  const redirectUri = 'https://books.example/hmrc/callback';
+  const asked = await api.request('GET', `/v1/vat/connection/authorisation-url?redirectUri=${encodeURIComponent(redirectUri)}`);
+  t.equal(asked.status, 200);
+  const hmrc = await fetch(asked.body.data.url as string, { redirect: 'manual' });
+  const back = new URL(hmrc.headers.get('location') ?? '');
+  t.equal(back.origin + back.pathname, redirectUri, 'HMRC sends the browser to the redirect URI');
+  t.equal(back.searchParams.get('state'), asked.body.data.state, 'with the state');
+  const done = await api.request('POST', '/v1/vat/connection', { body: { code: back.searchParams.get('code'), redirectUri } });
+  t.equal(done.status, 200, JSON.stringify(done.body));
+  t.match(done.body.data, { connected: true, scope: 'read:vat write:vat' });
+}
+
 export type Boxes = Pick<VatReturnsTable, 'box1' | 'box2' | 'box3' | 'box4' | 'box5' | 'box6' | 'box7' | 'box8' | 'box9' | 'net_vat_direction'>;
 
 /**
- * A filed return, as filing leaves it, written straight into vat_returns
- * (filing itself is another operation's work): boxes 6 to 9 in whole
- * pounds, their exact pence beside.
+ * A filed return, as filing leaves it, written straight into vat_returns:
+ * the figures a test needs without the documents behind them (boxes 6 to 9
+ * in whole pounds, their exact pence beside). file-and-submit.test.ts files
+ * through the real operation.
  */
 export async function fileReturn(
   books: Books,
@@ -109,18 +124,18 @@ export async function fileReturn(
 /**
  * Q1 2026, hand-worked: sales £12,450.60 net at 20% = £2,490.12 VAT (box 1);
  * purchases £3,077.25 net at 20% = £615.45 VAT (box 4); box 3 = £2,490.12 + £0
- * = £2,490.12; box 5 = £2,490.12 − £615.45 = £1,874.67 payable; box 6 £12,450
- * (pence dropped), box 7 £3,077.
+ * = £2,490.12; box 5 = £2,490.12 − £615.45 = £1,874.67 payable; boxes 6 and 7
+ * as filing rounds them to whole pounds: £12,450.60 → £12,451, £3,077.25 → £3,077.
  */
 export const q1: { boxes: Boxes; exact: { box6: number; box7: number; box8: number; box9: number } } = {
-  boxes: { box1: 249012, box2: 0, box3: 249012, box4: 61545, box5: 187467, box6: 1245000, box7: 307700, box8: 0, box9: 0, net_vat_direction: 'payable' },
+  boxes: { box1: 249012, box2: 0, box3: 249012, box4: 61545, box5: 187467, box6: 1245100, box7: 307700, box8: 0, box9: 0, net_vat_direction: 'payable' },
   exact: { box6: 1245060, box7: 307725, box8: 0, box9: 0 },
 };
 
-/** What HMRC must receive for q1 with period key 26A1, byte for byte: pounds with pence for boxes 1-5, whole pounds for 6-9. */
+/** What HMRC must receive for q1 with period key 26A1, byte for byte: pounds and pence for boxes 1-5, whole pounds for 6-9. */
 export const q1Json =
   '{"periodKey":"26A1","vatDueSales":2490.12,"vatDueAcquisitions":0,"totalVatDue":2490.12,"vatReclaimedCurrPeriod":615.45,' +
-  '"netVatDue":1874.67,"totalValueSalesExVAT":12450,"totalValuePurchasesExVAT":3077,"totalValueGoodsSuppliedExVAT":0,' +
+  '"netVatDue":1874.67,"totalValueSalesExVAT":12451,"totalValuePurchasesExVAT":3077,"totalValueGoodsSuppliedExVAT":0,' +
   '"totalAcquisitionsExVAT":0,"finalised":true}';
 
 /** The books' live tokens row. */
