@@ -20,7 +20,7 @@ export const groupSummaries: Readonly<Record<string, string>> = {
   webhooks: 'Webhook subscriptions: create, update, rotate the secret, delete, delivery stats',
   'request-log': 'The API request log of the last 30 days: list, get',
   import: 'Bulk loads into the books: import a journal; list, show and undo imports',
-  vat: "VAT periods and returns: show, file; Making Tax Digital: connect to HMRC, HMRC's obligations, submit a filed return, liabilities and payments",
+  vat: "VAT returns: the periods, a return (draft or filed), filing one, the filed returns; Making Tax Digital: connect to HMRC, HMRC's obligations, submit a filed return, HMRC's return, liabilities and payments",
 };
 
 /** The one money rule of the command line, stated once in acct --help and near the top of acct(1). */

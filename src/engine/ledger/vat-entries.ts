@@ -9,7 +9,8 @@
  * A manual line gets an entry from its vatRate and vatTreatment
  * (inclusive or exclusive; none and no rate give none):
  * - a revenue line is a sale; an expense or asset line a purchase (a credit
- *   sale and a debit purchase are positive); other account types refuse it;
+ *   sale and a debit purchase are positive); other account types, and
+ *   control accounts (the bank, receivables, payables, VAT), refuse it;
  * - inclusive: the VAT is inside the line, so the VAT sits on the line's own
  *   account; exclusive: the line is the net and the VAT sits on the VAT
  *   account (2200 for sales, 2201 for purchases), where the caller posted it;
@@ -64,10 +65,10 @@ export function entryOfLine(
   if (books.scheme === 'not_registered' || rate === null || treatment === null || treatment === 'none') return null;
   const field = `lines[${index}].vatRate`;
   const direction = account.account_type === 'revenue' ? 'sale' : account.account_type === 'expense' || account.account_type === 'asset' ? 'purchase' : null;
-  if (direction === null) {
+  if (direction === null || account.is_control_account === 1) {
     throw new AppError(
       'validation_error',
-      `${field}: VAT facts belong on a sale (a revenue account) or a purchase (an expense or asset account), not on ${account.account_type} account ${account.code}`,
+      `${field}: VAT facts belong on a sale (a revenue account) or a purchase (an expense or asset account), not on ${account.is_control_account === 1 ? 'control' : account.account_type} account ${account.code}`,
       field,
     );
   }
