@@ -219,4 +219,9 @@ t.test('obligations: from and to go together, are required unless status is open
   t.same(m.standIn.calls, ['GET /organisations/vat/123456789/obligations?status=O']);
   // HMRC's 404 NOT_FOUND for a range without obligations is an empty list.
   t.same(await m.run(obligationsOp, { query: { from: '2025-01-01', to: '2025-06-30' } }), { obligations: [] });
+  // HMRC's rate limit is ours: 429 rate_limited.
+  m.standIn.failNext(429, { code: 'MESSAGE_THROTTLED_OUT', message: 'The request for the API is throttled as you have exceeded your quota.' });
+  const throttled = await refusal(m.run(obligationsOp, { query: { status: 'open' } }));
+  t.match({ code: throttled.code, status: throttled.status }, { code: 'rate_limited', status: 429 });
+  t.match(throttled.message, /HMRC's rate limit refused the request for VAT obligations: MESSAGE_THROTTLED_OUT/);
 });

@@ -35,7 +35,7 @@ const describe = (faults: readonly HmrcFault[]): string => faults.map((f) => (f.
 export function hmrcError(res: HmrcResponse, what: string): AppError {
   const faults = faultsOf(res);
   const said = describe(faults);
-  if (res.status >= 500) return new AppError('hmrc_unavailable', `HMRC failed to answer ${what}: ${res.status} ${said}; try again later`);
+  if (res.status >= 500 || res.status < 400) return new AppError('hmrc_unavailable', `HMRC failed to answer ${what}: ${res.status} ${said}; try again later`);
   if (res.status === 429) return new AppError('rate_limited', `HMRC's rate limit refused ${what}: ${said}; try again in a minute`);
   if (res.status === 401) {
     return new AppError('hmrc_not_connected', `HMRC no longer accepts acct's authorisation (${said}): run acct vat connect again`);
