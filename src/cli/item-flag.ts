@@ -1,7 +1,9 @@
 /**
  * `--item "description;quantity;unit price in pounds;vatRate[;accountId]"`,
  * repeatable, for every operation whose body has line items (invoices,
- * bills, quotes): the command-line way to write `items` without JSON.
+ * bills, quotes): the command-line way to write `items` without JSON. A
+ * sale of a business not registered for VAT has no rate: a value ending in
+ * the price (a number) leaves vatRate out.
  */
 import { AppError } from '../engine/errors.js';
 import { parsePounds } from '../engine/money.js';
@@ -9,7 +11,7 @@ import { jsonSchemaOf, typesOf } from '../engine/input.js';
 import type { Operation } from '../engine/operation.js';
 
 export const itemFlagHelp =
-  'a line as "description;quantity;unit price in pounds;vatRate" (standard, reduced, zero or exempt), optionally ";accountId"; repeat for more lines';
+  'a line as "description;quantity;unit price in pounds;vatRate" (standard, reduced, zero or exempt; left out on a sale of a business not registered for VAT), optionally ";accountId"; repeat for more lines';
 
 /** Whether the operation's body takes `items`, an array of objects. */
 export function hasItems(op: Operation): boolean {
@@ -23,10 +25,12 @@ export function parseItemFlag(value: string, index: number): Record<string, unkn
   const field = `items[${index}]`;
   const parts = value.split(';').map((p) => p.trim());
   const accountId = parts.length >= 5 && /^acc_/.test(parts[parts.length - 1] ?? '') ? parts.pop() : undefined;
-  if (parts.length < 4) {
+  const rated = !/^-?£?[\d.,]+$/.test(parts[parts.length - 1] ?? '');
+  if (parts.length < (rated ? 4 : 3)) {
     throw new AppError('validation_error', `--item ${JSON.stringify(value)}: expected "description;quantity;unit price;vatRate"`, field);
   }
-  const [vatRate, price, quantity] = [parts.pop() as string, parts.pop() as string, parts.pop() as string];
+  const vatRate = rated ? parts.pop() : undefined;
+  const [price, quantity] = [parts.pop() as string, parts.pop() as string];
   const number = Number(quantity);
   if (quantity === '' || !Number.isFinite(number))
     throw new AppError('validation_error', `${field}.quantity must be a number, not ${quantity}`, `${field}.quantity`);
@@ -34,7 +38,7 @@ export function parseItemFlag(value: string, index: number): Record<string, unkn
     description: parts.join(';'),
     quantity: number,
     unitPrice: parsePounds(price, `${field}.unitPrice`),
-    vatRate,
+    ...(vatRate === undefined ? {} : { vatRate }),
     ...(accountId === undefined ? {} : { accountId }),
   };
 }

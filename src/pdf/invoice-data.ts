@@ -11,7 +11,8 @@ export interface InvoicePdfLine {
   readonly unitPrice: number;
   /** numeric percentage charged (0 for zero-rated, exempt, or not registered) */
   readonly vatRate: number;
-  readonly vatRateName: 'standard' | 'reduced' | 'zero' | 'exempt';
+  /** null: no rate (a sale made while not registered for VAT) */
+  readonly vatRateName: 'standard' | 'reduced' | 'zero' | 'exempt' | null;
   /** pence: quantity × unitPrice rounded */
   readonly netAmount: number;
   readonly vatAmount: number;

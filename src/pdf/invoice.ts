@@ -139,6 +139,7 @@ function parties(data: InvoicePdfData, registered: boolean): Content {
 }
 
 function rateLabel(line: InvoicePdfLine): string {
+  if (line.vatRateName === null) return 'No VAT';
   return line.vatRateName === 'exempt' ? 'Exempt' : `${formatQuantity(line.vatRate)}%`;
 }
 
@@ -212,12 +213,12 @@ function vatSummary(data: InvoicePdfData): Content {
   const byLabel = new Map<string, RateTotal>();
   for (const line of data.invoice.items) {
     const label = rateLabel(line);
-    const entry = byLabel.get(label) ?? { label, rate: line.vatRate, exempt: line.vatRateName === 'exempt', net: 0, vat: 0 };
+    const entry = byLabel.get(label) ?? { label, rate: line.vatRate, exempt: line.vatRateName === 'exempt' || line.vatRateName === null, net: 0, vat: 0 };
     entry.net += line.netAmount;
     entry.vat += line.vatAmount;
     byLabel.set(label, entry);
   }
-  // Highest rate first, exempt supplies last (after zero-rated, which they are not).
+  // Highest rate first, exempt supplies (and lines with no VAT rate) last: after zero-rated, which they are not.
   const ordered = [...byLabel.values()].sort((a, b) => Number(a.exempt) - Number(b.exempt) || b.rate - a.rate);
   const money = (pence: number): TableCell => ({ text: formatMoney(pence, data.invoice.currency), alignment: 'right' });
   const head = (text: string, right = true): TableCell => ({ text, style: 'tableHeader', alignment: right ? 'right' : 'left' });

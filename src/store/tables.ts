@@ -121,7 +121,7 @@ export interface VatReturnsTable {
   submission: string | null;
 }
 
-/** The OAuth 2.0 tokens of the books' connection to HMRC's VAT (MTD) API (migration 0016): one row. */
+/** The OAuth 2.0 tokens of the books' connection to HMRC's VAT (MTD) API (migration 0017): one row. */
 export interface MtdTokensTable {
   id: number;
   base_url: string;
@@ -379,7 +379,8 @@ export interface DocumentItemsTable {
   description: string;
   quantity: number;
   unit_price: number;
-  vat_rate_name: VatRateName;
+  /** null: no rate (a sale of a business not registered for VAT). */
+  vat_rate_name: VatRateName | null;
   vat_rate: number;
   net: number;
   vat_amount: number;

@@ -253,7 +253,8 @@ t.test('sole trader not registered for VAT: no VAT column, number or summary', a
       total: 55000,
       amountPaid: 0,
       amountDue: 55000,
-      items: [line('Logo design', 1, 45000, 'zero', 0, 45000, 0), line('Revisions', 2.5, 4000, 'zero', 0, 10000, 0)],
+      // Lines of a business not registered for VAT carry no rate (vatRateName null).
+      items: [line('Logo design', 1, 45000, null, 0, 45000, 0), line('Revisions', 2.5, 4000, null, 0, 10000, 0)],
       payments: [],
     },
   };
@@ -341,4 +342,27 @@ t.test('paid invoice shows PAID and nothing due', async (t) => {
   t.match(text, row('10 December 2026', 'card', '£2,000.00'));
   t.ok(text.includes('PAID in full on 10 December 2026. Thank you.'));
   t.notMatch(text, /Please pay by/);
+});
+
+t.test('a line with no VAT rate (sold before registering) reads No VAT, summed after the zero rate', async (t) => {
+  // Survey 1 × £300.00 at 20% → £60.00; Maps 1 × £20.00 at 0%; Site visit 1 × £50.00 with no rate. Net £370.00, VAT £60.00, total £430.00.
+  const data: InvoicePdfData = {
+    ...websiteInvoice,
+    invoice: {
+      ...websiteInvoice.invoice,
+      invoiceNumber: 'INV-0051',
+      subtotal: 37000,
+      vatAmount: 6000,
+      total: 43000,
+      amountPaid: 0,
+      amountDue: 43000,
+      items: [line('Site visit', 1, 5000, null, 0, 5000, 0), line('Survey', 1, 30000, 'standard', 20, 30000, 6000), line('Maps', 1, 2000, 'zero', 0, 2000, 0)],
+      payments: [],
+    },
+  };
+  const { text } = await render(t, data);
+  t.match(text, row('Site visit', '1', '£50.00', 'No VAT', '£50.00', '£0.00'));
+  t.match(text, row('Subtotal', '£370.00'));
+  const summary = text.slice(text.indexOf('VAT summary'));
+  t.match(summary, /20%\s+£300\.00\s+£60\.00[\s\S]*0%\s+£20\.00\s+£0\.00[\s\S]*No VAT\s+£50\.00\s+£0\.00/, 'No VAT comes last');
 });

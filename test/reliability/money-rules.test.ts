@@ -20,7 +20,7 @@ import assert from 'node:assert/strict';
 import t from 'tap';
 import fc from 'fast-check';
 import { lineVat } from '../../src/engine/vat.js';
-import { itemInput, priceItem, priceItems, type ItemInput } from '../../src/engine/sales/items.js';
+import { priceItem, priceItems, saleItemInput, type ItemInput } from '../../src/engine/sales/items.js';
 import { loadBooks, prepare, type LineInput } from '../../src/engine/ledger/posting.js';
 import { AppError } from '../../src/engine/errors.js';
 import { fixedClock } from '../../src/engine/clock.js';
@@ -49,12 +49,13 @@ const schemes = ['standard', 'flat_rate', 'not_registered'] as const;
 interface ModelItem {
   readonly tenThousandths: bigint;
   readonly unitPrice: bigint;
-  readonly rate: RateName;
+  /** null: vatRate left out (a sale of a business not registered for VAT). */
+  readonly rate: RateName | null;
 }
 
 function modelLine(item: ModelItem, scheme: (typeof schemes)[number]): { net: bigint; vat: bigint } {
   const net = halfAway(item.tenThousandths * item.unitPrice, 10_000n);
-  const rate = scheme === 'not_registered' ? 0n : BigInt(percent[item.rate]);
+  const rate = scheme === 'not_registered' || item.rate === null ? 0n : BigInt(percent[item.rate]);
   return { net, vat: halfAway(net * rate, 100n) };
 }
 
@@ -238,12 +239,17 @@ const tenThousandths = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom(1, 5_000, 2_500, 15_000, 12_345, 10_000_000_000) },
 );
 
-const item = (unitPrice: fc.Arbitrary<number>): fc.Arbitrary<ModelItem> =>
+const item = (unitPrice: fc.Arbitrary<number>, rate: fc.Arbitrary<RateName | null> = fc.constantFrom(...rateNames)): fc.Arbitrary<ModelItem> =>
   fc.record({
     tenThousandths: tenThousandths.map(BigInt),
     unitPrice: unitPrice.map(BigInt),
-    rate: fc.constantFrom(...rateNames),
+    rate,
   });
+/** The rates of a business not registered for VAT: mostly none, zero or exempt; now and then standard or reduced, which it may not charge. */
+const unregisteredRate = fc.oneof(
+  { weight: 8, arbitrary: fc.constantFrom<RateName | null>(null, 'zero', 'exempt') },
+  { weight: 1, arbitrary: fc.constantFrom<RateName | null>('standard', 'reduced') },
+);
 const anyPrice = fc.oneof(
   { weight: 3, arbitrary: fc.integer({ min: -10_000_000, max: 10_000_000 }) },
   { weight: 1, arbitrary: fc.constantFrom(1, -1, 3, 5, 25, -25, 10_000_000, -10_000_000) },
@@ -255,7 +261,7 @@ const itemOf = (m: ModelItem, i: number): ItemInput => ({
   description: `Item ${i + 1}`,
   quantity: Number(m.tenThousandths) / 10_000,
   unitPrice: Number(m.unitPrice),
-  vatRate: m.rate,
+  ...(m.rate === null ? {} : { vatRate: m.rate }),
 });
 
 /** £10bn: the largest net of one line, restated from the spec of items. */
@@ -275,8 +281,17 @@ function modelDocument(items: readonly ModelItem[], scheme: (typeof schemes)[num
   const subtotal = lines.reduce((s, l) => s + l.net, 0n);
   const vat = lines.reduce((s, l) => s + l.vat, 0n);
   const total = subtotal + vat;
-  const big = lines.findIndex((l) => abs(l.net) > maxNet);
-  const refused = big >= 0 ? `items[${big}] net ${lines[big]!.net} is over £10bn` : total <= 0n ? `the total ${total} is not positive` : null;
+  // Lines are checked in order: a sale claiming VAT though not registered (or stating no rate though registered), then a net over £10bn; the total last.
+  const charging = (i: number) => (scheme === 'not_registered' ? items[i]!.rate === 'standard' || items[i]!.rate === 'reduced' : items[i]!.rate === null);
+  const bad = lines.findIndex((l, i) => charging(i) || abs(l.net) > maxNet);
+  const refused =
+    bad >= 0
+      ? charging(bad)
+        ? `items[${bad}] is rated ${items[bad]!.rate ?? 'none'}: not registered for VAT charges none, registered needs one`
+        : `items[${bad}] net ${lines[bad]!.net} is over £10bn`
+      : total <= 0n
+        ? `the total ${total} is not positive`
+        : null;
   return { lines, subtotal, vat, total, refused };
 }
 
@@ -301,61 +316,72 @@ t.test('priceItem: worked examples', async (t) => {
 });
 
 t.test('priceItems: sums of integer lines, each net within half a penny of quantity × unit price', async (t) => {
-  const tally = { priced: 0, overLimit: 0, notPositive: 0 };
+  const tally = { priced: 0, overLimit: 0, rate: 0, notPositive: 0 };
+  const reason = (message: string) => (/over £10bn/.test(message) ? 'overLimit' : /registered for VAT/.test(message) ? 'rate' : 'notPositive');
   fc.assert(
-    fc.property(fc.array(item(mostlyPositive), { minLength: 1, maxLength: 10 }), fc.constantFrom(...schemes), (model, scheme) => {
-      const items = model.map(itemOf);
-      for (const [i, input] of items.entries()) {
-        const parsed = itemInput.safeParse(input);
-        assert.ok(parsed.success, `items[${i}] ${JSON.stringify(input)} is valid input: ${parsed.error?.message}`);
-      }
-      const expected = modelDocument(model, scheme);
-      let priced: ReturnType<typeof priceItems>;
-      try {
-        priced = priceItems(items, scheme);
-      } catch (e) {
-        assert.ok(e instanceof AppError && e.code === 'validation_error', `refused with ${String(e)}`);
-        assert.ok(expected.refused !== null, `refused (${e.message}) although the model prices it at ${expected.total}`);
-        assert.equal(/over £10bn/.test(e.message), /over £10bn/.test(expected.refused), `refused for the model's reason (${expected.refused}): ${e.message}`);
-        if (/over £10bn/.test(e.message)) tally.overLimit++;
-        else tally.notPositive++;
-        return;
-      }
-      assert.equal(expected.refused, null, `priced although ${expected.refused}`);
-      tally.priced++;
-      for (const [i, p] of priced.items.entries()) {
-        const m = model[i]!;
-        for (const [name, v] of Object.entries({ net: p.net, vatAmount: p.vatAmount, lineTotal: p.lineTotal })) {
-          assert.ok(Number.isSafeInteger(v), `items[${i}].${name} ${v} is a whole number of pence`);
+    fc.property(
+      fc
+        .constantFrom(...schemes)
+        .chain((scheme) =>
+          fc.tuple(
+            fc.array(item(mostlyPositive, scheme === 'not_registered' ? unregisteredRate : undefined), { minLength: 1, maxLength: 10 }),
+            fc.constant(scheme),
+          ),
+        ),
+      ([model, scheme]) => {
+        const items = model.map(itemOf);
+        for (const [i, input] of items.entries()) {
+          const parsed = saleItemInput.safeParse(input);
+          assert.ok(parsed.success, `items[${i}] ${JSON.stringify(input)} is valid input: ${parsed.error?.message}`);
         }
-        const exact = m.tenThousandths * m.unitPrice; // quantity × unit price, in ten-thousandths of a penny
-        assert.ok(abs(BigInt(p.net) * 10_000n - exact) <= 5_000n, `items[${i}] net ${p.net} within half a penny of ${exact} / 10000`);
-        assert.equal(BigInt(p.net), expected.lines[i]!.net, `items[${i}] net: halves away from zero`);
-        assert.equal(BigInt(p.vatAmount), expected.lines[i]!.vat, `items[${i}] VAT`);
-        assert.equal(p.lineTotal, p.net + p.vatAmount, `items[${i}] lineTotal = net + VAT`);
-        assert.equal(p.vatRate, scheme === 'not_registered' ? 0 : percent[m.rate], `items[${i}] rate`);
-      }
-      for (const [name, v] of Object.entries({ subtotal: priced.subtotal, vatAmount: priced.vatAmount, total: priced.total })) {
-        assert.ok(Number.isSafeInteger(v), `${name} ${v} is a whole number of pence`);
-      }
-      assert.equal(BigInt(priced.subtotal), expected.subtotal, 'subtotal = Σ net');
-      assert.equal(BigInt(priced.vatAmount), expected.vat, 'vatAmount = Σ VAT');
-      assert.equal(priced.total, priced.subtotal + priced.vatAmount, 'total = subtotal + vatAmount');
-      assert.equal(
-        priced.subtotal,
-        priced.items.reduce((s, p) => s + p.net, 0),
-      );
-      assert.equal(
-        priced.vatAmount,
-        priced.items.reduce((s, p) => s + p.vatAmount, 0),
-      );
-    }),
+        const expected = modelDocument(model, scheme);
+        let priced: ReturnType<typeof priceItems>;
+        try {
+          priced = priceItems(items, scheme);
+        } catch (e) {
+          assert.ok(e instanceof AppError && e.code === 'validation_error', `refused with ${String(e)}`);
+          assert.ok(expected.refused !== null, `refused (${e.message}) although the model prices it at ${expected.total}`);
+          assert.equal(reason(e.message), reason(expected.refused), `refused for the model's reason (${expected.refused}): ${e.message}`);
+          tally[reason(e.message)]++;
+          return;
+        }
+        assert.equal(expected.refused, null, `priced although ${expected.refused}`);
+        tally.priced++;
+        for (const [i, p] of priced.items.entries()) {
+          const m = model[i]!;
+          for (const [name, v] of Object.entries({ net: p.net, vatAmount: p.vatAmount, lineTotal: p.lineTotal })) {
+            assert.ok(Number.isSafeInteger(v), `items[${i}].${name} ${v} is a whole number of pence`);
+          }
+          const exact = m.tenThousandths * m.unitPrice; // quantity × unit price, in ten-thousandths of a penny
+          assert.ok(abs(BigInt(p.net) * 10_000n - exact) <= 5_000n, `items[${i}] net ${p.net} within half a penny of ${exact} / 10000`);
+          assert.equal(BigInt(p.net), expected.lines[i]!.net, `items[${i}] net: halves away from zero`);
+          assert.equal(BigInt(p.vatAmount), expected.lines[i]!.vat, `items[${i}] VAT`);
+          assert.equal(p.lineTotal, p.net + p.vatAmount, `items[${i}] lineTotal = net + VAT`);
+          assert.equal(p.vatRate, scheme === 'not_registered' || m.rate === null ? 0 : percent[m.rate], `items[${i}] rate`);
+          assert.equal(p.vatRateName, m.rate, `items[${i}] rate name (null when left out)`);
+        }
+        for (const [name, v] of Object.entries({ subtotal: priced.subtotal, vatAmount: priced.vatAmount, total: priced.total })) {
+          assert.ok(Number.isSafeInteger(v), `${name} ${v} is a whole number of pence`);
+        }
+        assert.equal(BigInt(priced.subtotal), expected.subtotal, 'subtotal = Σ net');
+        assert.equal(BigInt(priced.vatAmount), expected.vat, 'vatAmount = Σ VAT');
+        assert.equal(priced.total, priced.subtotal + priced.vatAmount, 'total = subtotal + vatAmount');
+        assert.equal(
+          priced.subtotal,
+          priced.items.reduce((s, p) => s + p.net, 0),
+        );
+        assert.equal(
+          priced.vatAmount,
+          priced.items.reduce((s, p) => s + p.vatAmount, 0),
+        );
+      },
+    ),
     { seed, numRuns: runs.price },
   );
   t.pass(
-    `${runs.price} item lists hold: ${tally.priced} priced; refused as the model says, ${tally.overLimit} for a line over £10bn, ${tally.notPositive} for a total not above 0`,
+    `${runs.price} item lists hold: ${tally.priced} priced; refused as the model says, ${tally.overLimit} for a line over £10bn, ${tally.rate} for a rate the scheme does not allow, ${tally.notPositive} for a total not above 0`,
   );
-  t.ok(tally.priced >= runs.price / 2 && tally.overLimit >= 1 && tally.notPositive >= 1, 'every outcome was exercised');
+  t.ok(tally.priced >= runs.price / 2 && tally.overLimit >= 1 && tally.rate >= 1 && tally.notPositive >= 1, 'every outcome was exercised');
 });
 
 t.test('invoices over HTTP: the draft transaction balances and debits 1100 with the total', async (t) => {

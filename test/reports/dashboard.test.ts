@@ -130,9 +130,11 @@ t.test('the dashboard of a standard VAT company, figure by figure', async (t) =>
     overdueInvoices: { count: 2, total: 52_000 },
     // Due today 12,000 + due 2026-12-21 6,000.
     upcomingBills: { count: 2, total: 18_000 },
-    // 2200 credits 20,000 + 10,000 + 30,000 + invoices' VAT 10,000 + 2,000 + 4,000 + 2,000 = 78,000, less the 20,000 paid: 58,000 owed;
-    // 2201 debits 6,000 + 8,000 + bills' VAT 2,000 + 1,000 + 4,000 + 200 = 21,200 reclaimable. 58,000 − 21,200 = 36,800.
-    taxSetAside: { vatScheme: 'standard', vat: 36_800 },
+    // The draft return of the one VAT period so far (from 2026-10-01, the quarter of the first tax-coded entry, to today):
+    // box 3 = the sent invoices' VAT 10,000 + 2,000 + 4,000 + 2,000 = 18,000; box 4 = the approved bills' VAT
+    // 2,000 + 1,000 + 4,000 + 200 = 7,200 (the drafts count nowhere). 18,000 − 7,200 = 10,800; nothing filed, 2202 is 0.
+    // The manual journals on 2200 and 2201 carry no VAT facts, so neither they nor the payment to HMRC reach it.
+    taxSetAside: { vatScheme: 'standard', vat: 10_800 },
   });
 
   // The sweep marks I1, I2 and the bill due yesterday overdue: the same figures.
@@ -146,20 +148,20 @@ t.test('the dashboard of a standard VAT company, figure by figure', async (t) =>
 t.test('taxSetAside under the flat rate scheme and when not registered', async (t) => {
   const { api, post } = await books(t);
   await settings(t, api, { vatScheme: 'flat_rate', vatFlatRatePercent: 12 });
-  // FY turnover including VAT: revenue 240,000 + VAT credited to 2200 this year 30,000 + 10,000 + 2,000 + 4,000 + 2,000 = 288,000
-  // (the 2025 credits are a year before). 12 % of it, 34,560, less the 20,000 paid to HMRC this year: 14,560.
-  t.strictSame((await dashboard(t, api)).taxSetAside, { vatScheme: 'flat_rate', vat: 14_560 });
+  // The draft flat-rate return: VAT-inclusive turnover of the sent invoices 60,000 + 12,000 + 24,000 + 12,000 = 108,000;
+  // box 1 = 12 % of it = 12,960; box 4 = 0 (no capital purchase: the bills' VAT stays in their cost).
+  t.strictSame((await dashboard(t, api)).taxSetAside, { vatScheme: 'flat_rate', vat: 12_960 });
 
-  // Paying HMRC 20,000 more: 34,560 − 40,000 is below 0, so 0.
+  // A payment to HMRC posted against 2200 (not 2202) carries no VAT facts: the set-aside is unchanged.
   await post('2026-10-31', 'VAT paid to HMRC', [
     ['2200', 20_000],
     ['1200', -20_000],
   ]);
-  t.strictSame((await dashboard(t, api)).taxSetAside, { vatScheme: 'flat_rate', vat: 0 });
+  t.strictSame((await dashboard(t, api)).taxSetAside, { vatScheme: 'flat_rate', vat: 12_960 });
 
-  // The standard figure of the same books: 36,800 − 20,000 = 16,800.
+  // The standard figure of the same books, also unchanged by that payment: 18,000 − 7,200 = 10,800.
   await settings(t, api, { vatScheme: 'standard' });
-  t.strictSame((await dashboard(t, api)).taxSetAside, { vatScheme: 'standard', vat: 16_800 });
+  t.strictSame((await dashboard(t, api)).taxSetAside, { vatScheme: 'standard', vat: 10_800 });
 
   await settings(t, api, { vatScheme: 'not_registered' });
   const d = await dashboard(t, api);
@@ -170,25 +172,72 @@ t.test('taxSetAside under the flat rate scheme and when not registered', async (
 t.test('a flat rate percentage with decimals rounds to the nearest penny, halves away from zero', async (t) => {
   const { api, acc } = await ledger(t, { clock });
   await settings(t, api, { vatScheme: 'flat_rate', vatFlatRatePercent: 12.5 });
-  t.strictSame((await dashboard(t, api)).taxSetAside, { vatScheme: 'flat_rate', vat: 0 }, 'no turnover, nothing on 2200');
-  // 12.5 % of 1,001 (turnover 835 + VAT 166) = 125.125 → 125; of 1,004 = 125.5 → 126.
-  await postOk(t, api, {
-    date: '2026-05-01',
-    lines: [
-      { accountId: acc['1200']!, amount: 1_001 },
-      { accountId: acc['4000']!, amount: -835 },
-      { accountId: acc['2200']!, amount: -166 },
-    ],
-  });
+  t.strictSame((await dashboard(t, api)).taxSetAside, { vatScheme: 'flat_rate', vat: 0 }, 'no turnover');
+  const sale = (date: string, gross: number) =>
+    postOk(t, api, {
+      date,
+      lines: [
+        { accountId: acc['1200']!, amount: gross },
+        { accountId: acc['4000']!, amount: -gross, vatRate: 20, vatTreatment: 'inclusive' },
+      ],
+    });
+  // A sale of 1,001 including VAT: 12.5 % of 1,001 = 125.125 → 125.
+  await sale('2026-05-01', 1_001);
   t.strictSame((await dashboard(t, api)).taxSetAside, { vatScheme: 'flat_rate', vat: 125 });
-  await postOk(t, api, {
-    date: '2026-05-02',
-    lines: [
-      { accountId: acc['1200']!, amount: 3 },
-      { accountId: acc['4000']!, amount: -3 },
-    ],
-  });
+  // 3 more in the same quarter: 12.5 % of 1,004 = 125.5 → 126.
+  await sale('2026-05-02', 3);
   t.strictSame((await dashboard(t, api)).taxSetAside, { vatScheme: 'flat_rate', vat: 126 });
+});
+
+t.test('taxSetAside follows the returns: filed ones through 2202 until paid, the drafts of the rest, never below 0', async (t) => {
+  const { api, acc } = await ledger(t, { clock });
+  // VAT periods: quarters ending March, June, September and December from the registration on 2026-01-01.
+  await settings(t, api, { vatRegistrationDate: '2026-01-01' });
+  const line = (code: string, amount: number) => ({ accountId: acc[code]!, amount });
+  const client = await contactOk(t, api, { name: 'Client One Ltd' });
+  const supplier = await supplierOk(t, api);
+  const sell = async (issueDate: string, unitPrice: number) =>
+    sendOk(t, api, (await invoiceOk(t, api, client, { issueDate, items: [item({ unitPrice })] })).id);
+  const buy = async (issueDate: string, unitPrice: number) =>
+    approveOk(t, api, (await billOk(t, api, supplier, { issueDate, items: [item({ unitPrice })] })).id);
+  const vat = async () => ((await dashboard(t, api)) as { taxSetAside: { vat: number } }).taxSetAside.vat;
+  const file = async (period: string) => t.equal((await api.request('POST', `/v1/vat/periods/${period}/file`)).status, 201, `${period} filed`);
+
+  await sell('2026-02-10', 100_000); // Q1: VAT 20,000 on £1,000.00
+  await buy('2026-03-05', 20_000); // Q1: VAT 4,000 on £200.00
+  await sell('2026-05-10', 50_000); // Q2: VAT 10,000
+  await buy('2026-08-15', 40_000); // Q3: VAT 8,000 reclaimed
+  await sell('2026-10-20', 30_000); // Q4 to today: VAT 6,000
+  await sell('2026-12-01', 10_000); // after today: not yet in the set-aside
+  // Drafts: Q1 20,000 − 4,000 = 16,000; Q2 10,000; Q3 −8,000 (repayable); Q4 6,000. 16,000 + 10,000 − 8,000 + 6,000 = 24,000.
+  t.equal(await vat(), 24_000, 'every period a draft');
+
+  // Filing Q1 moves its 16,000 to 2202 (a credit): the set-aside is the same.
+  await file('2026-03');
+  t.equal(await vat(), 24_000, 'Q1 filed: 16,000 owed on 2202 + 10,000 − 8,000 + 6,000');
+
+  // Paying HMRC 10,000 of it against 2202: 24,000 − 10,000 = 14,000.
+  await postOk(t, api, { date: '2026-05-07', description: 'VAT paid to HMRC', lines: [line('2202', 10_000), line('1200', -10_000)] });
+  t.equal(await vat(), 14_000, 'part paid through 2202');
+  // A payment posted against 2200 instead carries no VAT facts and is not a payment of a filed return: no change.
+  await postOk(t, api, { date: '2026-05-07', description: 'VAT paid to HMRC', lines: [line('2200', 5_000), line('1200', -5_000)] });
+  t.equal(await vat(), 14_000, 'a settlement on 2200 changes nothing');
+  // The other 6,000 of Q1: 14,000 − 6,000 = 8,000 (Q2 10,000 − Q3 8,000 + Q4 6,000).
+  await postOk(t, api, { date: '2026-05-08', description: 'VAT paid to HMRC', lines: [line('2202', 6_000), line('1200', -6_000)] });
+  t.equal(await vat(), 8_000, 'Q1 paid in full');
+
+  // Filing Q2 moves its 10,000 to 2202: still 8,000. A bill dated in Q2 after that lands in Q3: 8,000 − 1,000 = 7,000.
+  await file('2026-06');
+  t.equal(await vat(), 8_000, 'Q2 filed: the same');
+  await buy('2026-06-20', 5_000); // VAT 1,000
+  t.equal(await vat(), 7_000, 'the late bill counts in the next open return');
+  // Filing Q3, repayable 8,000 + 1,000 = 9,000 (a debit on 2202): 2202 owes 10,000 − 9,000 = 1,000, Q4 6,000: still 7,000.
+  await file('2026-09');
+  t.equal(await vat(), 7_000, 'Q3 filed (repayable): the same');
+
+  // A purchase with 12,000 of VAT in Q4: 7,000 − 12,000 is below 0, so 0.
+  await buy('2026-11-15', 60_000);
+  t.equal(await vat(), 0, 'never below 0');
 });
 
 t.test('change is null when the year before is 0, and negative when figures fell', async (t) => {

@@ -132,3 +132,25 @@ t.test('the VAT report takes the reports date rules', async (t) => {
     t.same([r.body.error.code, r.body.error.field], ['validation_error', field], query);
   }
 });
+
+t.test('on the cash basis the report counts payments by their date, not invoices', async (t) => {
+  const b = await newBooks(t, { clock: '2026-11-21T10:00:00Z', organisation: { vatScheme: 'standard', vatAccountingBasis: 'cash' } });
+  const api = await serveBooks(t, b);
+  const customer = (await api.request('POST', '/v1/contacts', { body: { contactType: 'customer', name: 'Harbour Cafe Ltd' } })).body.data.id as string;
+  // £100.00 at 20%: total 12000, VAT 2000, dated in April; £60.00 received in July.
+  const inv = await api.request('POST', '/v1/invoices', {
+    body: {
+      contactId: customer,
+      issueDate: '2026-04-10',
+      dueDate: '2026-04-10',
+      items: [{ description: 'Tables', quantity: 1, unitPrice: 10000, vatRate: 'standard' }],
+    },
+  });
+  t.equal((await api.request('POST', `/v1/invoices/${inv.body.data.id}/send`, { body: {} })).status, 200);
+  t.equal((await api.request('POST', `/v1/invoices/${inv.body.data.id}/payments`, { body: { amount: 6000, date: '2026-07-02' } })).status, 201);
+  const q2 = await api.request('GET', quarter);
+  t.same([q2.body.data.basis, q2.body.data.boxes.box1, q2.body.data.boxes.box6], ['cash', 0, 0], 'nothing received by June');
+  // July: 6000 of 12000 received: VAT 2000 × 6000/12000 = 1000, net 5000.
+  const q3 = await api.request('GET', '/v1/reports/vat?from=2026-07-01&to=2026-09-30');
+  t.same([q3.body.data.boxes.box1, q3.body.data.boxes.box6], [1000, 5000]);
+});

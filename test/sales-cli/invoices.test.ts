@@ -37,7 +37,9 @@ t.test('a bad --item is a usage error (exit 2) naming the field, and nothing is 
   await init(t, dir);
   const contactId = await customerOk(t, dir);
   const cases: [string, RegExp][] = [
-    ['Consulting;1.5;500.00', /validation_error: --item "Consulting;1\.5;500\.00": expected "description;quantity;unit price;vatRate" \(field items\[0\]\)/],
+    // Without a rate (as a business not registered for VAT writes it): a registered one must state it.
+    ['Consulting;1.5;500.00', /validation_error: items\[0\]\.vatRate is required: the organisation is registered for VAT.* \(field items\[0\]\.vatRate\)/],
+    ['Consulting;standard', /validation_error: --item "Consulting;standard": expected "description;quantity;unit price;vatRate" \(field items\[0\]\)/],
     ['Consulting;x;500.00;standard', /validation_error: items\[0\]\.quantity must be a number, not x \(field items\[0\]\.quantity\)/],
     [
       'Consulting;1;12.345;standard',

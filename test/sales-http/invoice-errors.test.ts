@@ -146,7 +146,13 @@ t.test('another organisation, and the test dataset, see none of these invoices',
   t.match(await getInvoice(t, api, inv.id), { status: 'sent', amountDue: 12000 });
   // Numbering is per organisation (and per dataset).
   const theirContact = await api.request('POST', '/v1/contacts', { key: other.apiKey, body: { contactType: 'customer', name: 'Their Client' } });
-  const theirs = await createInvoice(api, theirContact.body.data.id, {}, other.apiKey);
+  // Not registered for VAT: its sales lines carry no vatRate.
+  const theirs = await createInvoice(
+    api,
+    theirContact.body.data.id,
+    { items: [{ description: 'Boiler service', quantity: 1, unitPrice: 10000 }] },
+    other.apiKey,
+  );
   t.equal(theirs.status, 201);
   t.equal(theirs.body.data.invoiceNumber, 'INV-0001', 'the other organisation starts at INV-0001');
   t.equal(theirs.body.data.total, 10000, 'not VAT registered: no VAT');

@@ -681,14 +681,14 @@ t.test('VAT schemes: not registered charges none and posts no VAT line; flat rat
   const contactId = await contactOk(t, api);
   const unregistered = await api.request('PUT', '/v1/organisation/settings', { body: { vatScheme: 'not_registered' } });
   t.equal(unregistered.status, 200);
-  // 10000 standard + 2 × 2500 reduced: no VAT at all
-  const plain = await invoiceOk(t, api, contactId, { items: [item(), item({ quantity: 2, unitPrice: 2500, vatRate: 'reduced' })] });
+  // 10000 with no rate + 2 × 2500 zero-rated: no VAT at all (standard or reduced would be refused: test/vat/not-registered.test.ts)
+  const plain = await invoiceOk(t, api, contactId, { items: [item({ vatRate: undefined }), item({ quantity: 2, unitPrice: 2500, vatRate: 'zero' })] });
   t.match(plain, { subtotal: 15000, vatAmount: 0, total: 15000, amountDue: 15000 });
   t.same(
-    plain.items.map((i: Record<string, unknown>) => [i['vatRate'], i['vatAmount'], i['lineTotal']]),
+    plain.items.map((i: Record<string, unknown>) => [i['vatRate'], i['vatRateName'], i['vatAmount'], i['lineTotal']]),
     [
-      [0, 0, 10000],
-      [0, 0, 5000],
+      [0, null, 0, 10000],
+      [0, 'zero', 0, 5000],
     ],
   );
   t.same(

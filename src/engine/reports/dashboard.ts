@@ -9,17 +9,23 @@
  *   one decimal place (null when prior is 0);
  * - overdueInvoices: sent or overdue invoices due before today, and what they
  *   still owe; upcomingBills: approved bills due from today to 30 days ahead;
- * - taxSetAside.vat: standard, the VAT owed on the VAT accounts today
- *   (credit − debit of 2200 and 2201, negative when a refund is due); flat_rate,
- *   the flat rate percentage of the fiscal year's VAT-inclusive turnover
- *   (revenue plus VAT charged on 2200) less VAT paid to HMRC this year
- *   (debits to 2200), never below 0; not_registered, 0.
+ * - taxSetAside.vat: the VAT returns' own derivation, so that paying HMRC
+ *   or moving VAT between accounts changes it only through 2202: what
+ *   filed returns still owe (the credit balance of 2202 VAT Liability today,
+ *   a debit balance being a repayment due) plus box 3 − box 4 of the draft
+ *   return of every period not yet filed, to today (the current period's
+ *   entries to today only; each draft takes what the one before left, as
+ *   filing in order would), never below 0. The flat rate scheme the same
+ *   (its drafts are flat-rate returns); not_registered, 0.
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { today, type Clock } from '../clock.js';
 import { addDays, addYears, fiscalYearContaining } from '../dates.js';
-import { loadOrganisation, vatSchemes } from '../organisation/organisation.js';
+import { loadOrganisation, vatSchemes, type OrganisationRow } from '../organisation/organisation.js';
 import { pence } from '../schema.js';
+import { draftReturn, firstStart } from '../vat/returns.js';
+import { periodsUntil } from '../vat/periods.js';
 import { naturalBalance, periodSchema, postedBalances, sum, type AccountBalance } from './balances.js';
 import type { OrgDb } from '../../store/tables.js';
 
@@ -45,7 +51,7 @@ export const dashboardSchema = z.strictObject({
   upcomingBills: openDocuments.describe('approved bills due from today to 30 days ahead'),
   taxSetAside: z.strictObject({
     vatScheme: z.enum(vatSchemes),
-    vat: pence().describe('VAT to set aside for HMRC today, by the scheme; negative when a refund is due'),
+    vat: pence().describe('VAT to set aside for HMRC today: owed on filed returns (2202) plus the drafts of the periods not yet filed; never below 0'),
   }),
 });
 export type Dashboard = z.output<typeof dashboardSchema>;
@@ -60,10 +66,24 @@ function profit(balances: readonly AccountBalance[]) {
   return { revenue, expenses, netProfit: revenue - expenses };
 }
 
-/** a × bp / 10000 to the nearest integer, halves away from zero. */
-const percentOf = (amount: number, basisPoints: number): number => Math.sign(amount) * Math.floor((2 * Math.abs(amount) * basisPoints + 10_000) / 20_000);
+/** The VAT to set aside: `liability` (what filed returns still owe, from 2202) plus the drafts of the unfiled periods to today. */
+async function vatSetAside(db: Kysely<OrgDb>, org: OrganisationRow, clock: Clock, todayDate: string, liability: number): Promise<number> {
+  if (org.vat_scheme === 'not_registered') return 0;
+  const first = await firstStart(db, org, clock);
+  const filed = new Set((await db.selectFrom('vat_returns').select('period_end').execute()).map((r) => r.period_end));
+  let owed = liability;
+  let from = first;
+  for (const period of periodsUntil(org, first, todayDate)) {
+    if (filed.has(period.end)) continue;
+    const d = await draftReturn(db, org, clock, period.end > todayDate ? { ...period, end: todayDate } : period, from);
+    owed += d.derived.boxes.box3 - d.derived.boxes.box4;
+    from = addDays(period.end, 1);
+  }
+  return Math.max(owed, 0);
+}
 
-export async function dashboard(db: Kysely<OrgDb>, todayDate: string): Promise<Dashboard> {
+export async function dashboard(db: Kysely<OrgDb>, clock: Clock): Promise<Dashboard> {
+  const todayDate = today(clock);
   const org = await loadOrganisation(db);
   const fy = fiscalYearContaining(todayDate, org.fiscal_year_start);
   const currentPeriod = { from: fy.startDate, to: todayDate };
@@ -94,15 +114,8 @@ export async function dashboard(db: Kysely<OrgDb>, todayDate: string): Promise<D
     .where('due_date', '<=', addDays(todayDate, 30))
     .executeTakeFirstOrThrow();
 
-  const codeNet = (balances: readonly AccountBalance[], code: string) => balances.find((b) => b.code === code)?.net ?? 0;
-  let vat = 0;
-  if (org.vat_scheme === 'standard') vat = -(codeNet(atToday, '2200') + codeNet(atToday, '2201'));
-  if (org.vat_scheme === 'flat_rate') {
-    const output = current.find((b) => b.code === '2200');
-    const charged = output?.credit ?? 0;
-    const paidToHmrc = output?.debit ?? 0;
-    vat = Math.max(percentOf(now.revenue + charged, org.vat_flat_rate_bp ?? 0) - paidToHmrc, 0);
-  }
+  const liability = -(atToday.find((b) => b.code === '2202')?.net ?? 0);
+  const vat = await vatSetAside(db, org, clock, todayDate, liability);
 
   return {
     currentPeriod,

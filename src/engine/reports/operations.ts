@@ -96,7 +96,7 @@ export const dashboardOp = defineOperation({
   cli: { group: 'report' },
   output: dashboardSchema,
   async run(ctx) {
-    return { data: await dashboard(orgOf(ctx).db, today(ctx.clock)) };
+    return { data: await dashboard(orgOf(ctx).db, ctx.clock) };
   },
 });
 

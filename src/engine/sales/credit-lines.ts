@@ -31,7 +31,7 @@ export type CreditChoice =
 const remainder = (c: Creditable) => ({ net: c.item.net - c.creditedNet, vat: c.item.vat_amount - c.creditedVat });
 
 /** numerator / denominator to the nearest integer, halves away from zero (denominator ≠ 0). */
-function divideRound(numerator: bigint, denominator: bigint): bigint {
+export function divideRound(numerator: bigint, denominator: bigint): bigint {
   const negative = numerator < 0n !== denominator < 0n;
   const n = numerator < 0n ? -numerator : numerator;
   const d = denominator < 0n ? -denominator : denominator;

@@ -23,6 +23,8 @@ import { allocateNumber, creditNoteNumbers } from './document-numbers.js';
 import { loadItems, saveItems, type PricedItem } from './items.js';
 import { creditLines, type Creditable, type CreditChoice } from './credit-lines.js';
 import { settle, type Settled } from './settle.js';
+import { documentShares } from './cash-vat.js';
+import { removeAllocationJournal } from './allocation-journal.js';
 import type { CreditNotesTable, InvoicesTable, OrgDb } from '../../store/tables.js';
 
 /** What a credit note credits, as its fields name it (invoiceId, billNumber…). */
@@ -144,6 +146,10 @@ export async function createCreditNote(trx: Kysely<OrgDb>, ck: CreditKind, posti
   const id = newId(ck.idPrefix, posting.clock.now());
   const number = k.kind === 'sales' ? await allocateNumber(trx, creditNoteNumbers) : (input.number ?? null);
   const contact = await trx.selectFrom('contacts').select('name').where('id', '=', doc.contact_id).executeTakeFirstOrThrow();
+  const applied = Math.min(total, amountDue(doc));
+  const entries = await ledgerEntries(trx, ck, doc, id, number ?? id, lines, total);
+  // Credit settling a document already part paid changes what those payments paid for (cash-vat.ts).
+  const shares = applied === 0 ? [] : await documentShares(trx, doc, { credit: { noteId: id, total, amount: applied, entries: entries.vatEntries } });
   const txn = await createTransaction(trx, posting, {
     date,
     description: `${k.kind === 'sales' ? 'Credit note' : 'Supplier credit note'} ${number ?? id} for ${k.noun} ${nameOf(doc)} (${contact.name})`,
@@ -151,7 +157,8 @@ export async function createCreditNote(trx: Kysely<OrgDb>, ck: CreditKind, posti
     status: 'posted',
     sourceType: ck.sourceType,
     sourceId: id,
-    ...(await ledgerEntries(trx, ck, doc, id, number ?? id, lines, total)),
+    lines: entries.lines,
+    vatEntries: [...entries.vatEntries, ...shares],
   });
   const now = timestamp(posting.clock);
   const note: CreditNotesTable = {
@@ -178,7 +185,6 @@ export async function createCreditNote(trx: Kysely<OrgDb>, ck: CreditKind, posti
   };
   await trx.insertInto('credit_notes').values(note).execute();
   await saveItems(trx, posting.clock, id, lines);
-  const applied = Math.min(total, amountDue(doc));
   if (applied === 0) return { note, document: { row: doc, change: null } };
   await trx
     .insertInto('credit_allocations')
@@ -209,7 +215,8 @@ export async function voidCreditNote(trx: Kysely<OrgDb>, ck: CreditKind, posting
   if (note.status === 'void') throw new AppError('already_voided', `${ck.noun} ${name} is already void`);
   if (note.refunded > 0) throw new AppError('unprocessable_entity', `${ck.noun} ${name} has refunds recorded: remove them before voiding it`);
   if (note.transaction_id) await removeTransaction(trx, note.transaction_id, `${ck.noun} ${name}`);
-  const allocations = await trx.selectFrom('credit_allocations').select(['invoice_id']).where('credit_note_id', '=', id).execute();
+  const allocations = await trx.selectFrom('credit_allocations').select(['id', 'invoice_id']).where('credit_note_id', '=', id).execute();
+  for (const a of allocations) await removeAllocationJournal(trx, a.id, `${ck.noun} ${name} cannot be voided`);
   await trx.deleteFrom('credit_allocations').where('credit_note_id', '=', id).execute();
   const now = timestamp(posting.clock);
   const changes = { status: 'void' as const, allocated: 0, transaction_id: null, voided_at: now, updated_at: now };

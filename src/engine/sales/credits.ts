@@ -1,11 +1,13 @@
 /**
  * A credit note's credit beyond what its own document owed: allocated to
  * another open document of the same contact (nothing is posted: both sit
- * on the same control account for the same contact), or refunded through
- * a bank account (money out to a customer: debit 1100, credit the bank;
- * money back from a supplier: debit the bank, credit 2100). Either can be
- * removed again, outside closed periods and, for a refund, unless its bank
- * line is reconciled.
+ * on the same control account for the same contact; but for the journal
+ * carrying the cash-basis VAT when that document has payments,
+ * allocation-journal.ts), or refunded through a bank account (money out to
+ * a customer: debit 1100, credit the bank; money back from a supplier:
+ * debit the bank, credit 2100), which carries the note's share of VAT for
+ * the cash basis. Either can be removed again, outside closed periods and,
+ * for a refund, unless its bank line is reconciled.
  */
 import type { Kysely } from 'kysely';
 import { AppError } from '../errors.js';
@@ -18,6 +20,8 @@ import { amountDue, openStatuses } from './documents.js';
 import { bankAccount, postBankMovement, type PaymentInput } from './payments.js';
 import { documentFor, findCreditNote, nameOf, remainingCredit, type CreditKind } from './credit-notes.js';
 import { settle, type Settled } from './settle.js';
+import { refundShares } from './cash-vat.js';
+import { postAllocationJournal, removeAllocationJournal } from './allocation-journal.js';
 import type { CreditAllocationsTable, CreditNotesTable, OrgDb, RefundsTable } from '../../store/tables.js';
 
 /** Refuse a void credit note (409) or one with no credit left (422). */
@@ -77,8 +81,10 @@ export async function allocateCredit(
   const date = input.date ?? (today(posting.clock) > earliest ? today(posting.clock) : earliest);
   if (date < earliest) throw new AppError('validation_error', `date ${date} is before ${earliest}, when both the credit note and the ${k.noun} exist`, 'date');
   checkDateOpen(await closedRanges(trx), date);
+  const allocationId = newId('alloc', posting.clock.now());
+  await postAllocationJournal(trx, ck, posting, { id: allocationId, amount, date }, note, doc);
   const allocation: CreditAllocationsTable = {
-    id: newId('alloc', posting.clock.now()),
+    id: allocationId,
     credit_note_id: note.id,
     invoice_id: doc.id,
     amount,
@@ -109,6 +115,7 @@ export async function removeAllocation(trx: Kysely<OrgDb>, ck: CreditKind, posti
     if (e instanceof AppError) throw new AppError(e.code, `allocation ${allocationId} cannot be removed: ${e.message}`);
     throw e;
   }
+  await removeAllocationJournal(trx, allocationId, `allocation ${allocationId} cannot be removed`);
   await trx.deleteFrom('credit_allocations').where('id', '=', allocationId).execute();
   const changes = { allocated: note.allocated - allocation.amount, updated_at: timestamp(posting.clock) };
   await trx.updateTable('credit_notes').set(changes).where('id', '=', id).execute();
@@ -149,6 +156,7 @@ export async function refundCredit(trx: Kysely<OrgDb>, ck: CreditKind, posting: 
     reference: input.reference ?? note.number,
     sourceType: 'refund',
     sourceId: refundId,
+    vatEntries: await refundShares(trx, note, amount),
   });
   const refund: RefundsTable = {
     id: refundId,

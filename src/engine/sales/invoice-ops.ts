@@ -13,7 +13,7 @@ import { day, idOut, listOf } from '../output.js';
 import { pageMetaSchema } from '../pagination.js';
 import { postingOf } from '../ledger/posting.js';
 import { loadOrganisation } from '../organisation/organisation.js';
-import { itemsInput, priceItems } from './items.js';
+import { priceItems, saleItemsInput } from './items.js';
 import { findDocument, invoiceStatuses, salesInvoice as k, statusIn } from './documents.js';
 import { computeDocument, dueDateOf } from './document-pricing.js';
 import { createDocument, deleteDocument, updateDocument } from './document-lifecycle.js';
@@ -32,7 +32,7 @@ const fields = {
     .string()
     .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as GBP')
     .optional(),
-  items: itemsInput(),
+  items: saleItemsInput(),
   issueDate: isoDate().optional(),
   dueDate: isoDate().optional(),
   dueDays: z.number().int().min(0).max(365).optional(),
@@ -44,7 +44,8 @@ export const createInvoice = defineOperation({
   name: 'invoices.create',
   summary: 'Create a draft invoice: numbered, with its ledger entries as a draft transaction',
   description:
-    'Items: description, quantity, unitPrice (pence), vatRate standard (20%), reduced (5%), zero (0%) or exempt, and optionally accountId ' +
+    'Items: description, quantity, unitPrice (pence), vatRate standard (20%), reduced (5%), zero (0%) or exempt ' +
+    '(a business not registered for VAT leaves it out and may not charge standard or reduced), and optionally accountId ' +
     "(a revenue account; 4000 Sales by default). The due date is dueDate, else issueDate + dueDays, else + the contact's paymentTerms, " +
     "else + the organisation's defaultPaymentTerms.",
   access: 'invoices:write',

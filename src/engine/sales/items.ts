@@ -8,7 +8,10 @@
  * Rounding each line to the nearest penny is one of the methods HMRC
  * accepts (VAT Notice 700, section 17.5). Rates: standard 20%, reduced 5%,
  * zero 0%, exempt no VAT (0, shown as exempt). An organisation not
- * registered for VAT charges none: every line's rate is 0.
+ * registered for VAT charges none: its sales lines need no rate (stored
+ * without one: vatRateName null) and may not claim standard or reduced; a
+ * registered one states every line's rate. A bill always states the
+ * supplier's rate.
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -40,7 +43,7 @@ const quantity = () =>
     .max(maxQuantity)
     .refine((v) => Math.abs(Math.round(v * 10_000) - v * 10_000) < 1e-6, { message: 'must have at most 4 decimal places' });
 
-/** One line as clients send it; accountId is the revenue (invoices) or expense (bills) account. */
+/** A bill's line as clients send it, with the supplier's VAT rate; accountId is the expense (or asset) account. */
 export const itemInput = z.strictObject({
   description: z.string().trim().min(1).max(1000),
   quantity: quantity(),
@@ -49,15 +52,22 @@ export const itemInput = z.strictObject({
   accountId: idOf('acc').optional(),
 });
 
-export type ItemInput = z.output<typeof itemInput>;
+/** A sales line (invoice, quote): vatRate may be left out, which only a business not registered for VAT may do (priceItems checks). */
+export const saleItemInput = itemInput.extend({
+  vatRate: z.enum(vatRateNames).optional().describe('required when the organisation is registered for VAT; left out (or zero, exempt) when it is not'),
+});
+
+export type ItemInput = z.output<typeof saleItemInput>;
 
 export const itemsInput = () => z.array(itemInput).min(1).max(maxItems);
+export const saleItemsInput = () => z.array(saleItemInput).min(1).max(maxItems);
 
 export interface PricedItem {
   readonly description: string;
   readonly quantity: number;
   readonly unitPrice: number;
-  readonly vatRateName: VatRateName;
+  /** null: no rate (a sale of a business not registered for VAT). */
+  readonly vatRateName: VatRateName | null;
   readonly vatRate: number;
   readonly net: number;
   readonly vatAmount: number;
@@ -83,9 +93,28 @@ function divideRound(numerator: bigint, denominator: bigint): number {
 
 export type VatScheme = OrganisationTable['vat_scheme'];
 
-/** Price one line under the organisation's VAT scheme. */
-export function priceItem(item: ItemInput, scheme: VatScheme): PricedItem {
-  const rate = scheme === 'not_registered' ? 0 : vatPercent[item.vatRate];
+/** A line's rate under the scheme: a registered business states it; one not registered charges no VAT. */
+function rateOf(item: ItemInput, scheme: VatScheme, index: number): { readonly name: VatRateName | null; readonly rate: number } {
+  const field = `items[${index}].vatRate`;
+  if (scheme === 'not_registered') {
+    if (item.vatRate === 'standard' || item.vatRate === 'reduced') {
+      throw new AppError('validation_error', `${field}: not registered for VAT: a sale carries no VAT (leave vatRate out, or send zero or exempt)`, field);
+    }
+    return { name: item.vatRate ?? null, rate: 0 };
+  }
+  if (item.vatRate === undefined) {
+    throw new AppError(
+      'validation_error',
+      `${field} is required: the organisation is registered for VAT, so each line states its rate (standard, reduced, zero or exempt)`,
+      field,
+    );
+  }
+  return { name: item.vatRate, rate: vatPercent[item.vatRate] };
+}
+
+/** Price line `index` under the organisation's VAT scheme. */
+export function priceItem(item: ItemInput, scheme: VatScheme, index = 0): PricedItem {
+  const { name, rate } = rateOf(item, scheme, index);
   const tenThousandths = BigInt(Math.round(item.quantity * 10_000));
   const net = divideRound(tenThousandths * BigInt(item.unitPrice), 10_000n);
   const vatAmount = divideRound(BigInt(net) * BigInt(rate), 100n);
@@ -93,7 +122,7 @@ export function priceItem(item: ItemInput, scheme: VatScheme): PricedItem {
     description: item.description,
     quantity: item.quantity,
     unitPrice: item.unitPrice,
-    vatRateName: item.vatRate,
+    vatRateName: name,
     vatRate: rate,
     net,
     vatAmount,
@@ -105,7 +134,7 @@ export function priceItem(item: ItemInput, scheme: VatScheme): PricedItem {
 /** Price every line and total them; a document must come to more than zero. */
 export function priceItems(items: readonly ItemInput[], scheme: VatScheme): Priced {
   const priced = items.map((item, i) => {
-    const p = priceItem(item, scheme);
+    const p = priceItem(item, scheme, i);
     if (Math.abs(p.net) > maxNet) throw new AppError('validation_error', `items[${i}]: quantity × unitPrice is over £10bn`, `items[${i}].unitPrice`);
     return p;
   });
@@ -123,7 +152,7 @@ export const itemSchema = z.strictObject({
   quantity: z.number(),
   unitPrice: pence(),
   vatRate: z.number().describe('the percentage charged: 20, 5 or 0 (0 also when exempt or not VAT-registered)'),
-  vatRateName: z.enum(vatRateNames),
+  vatRateName: z.enum(vatRateNames).nullable().describe('null: no VAT rate (a sale of a business not registered for VAT)'),
   netAmount: pence().describe('quantity × unitPrice, rounded to the penny'),
   vatAmount: pence(),
   lineTotal: pence(),
@@ -202,7 +231,7 @@ export function itemInputsOf(rows: readonly DocumentItemsTable[]): ItemInput[] {
     description: r.description,
     quantity: r.quantity,
     unitPrice: r.unit_price,
-    vatRate: r.vat_rate_name,
+    ...(r.vat_rate_name === null ? {} : { vatRate: r.vat_rate_name }),
     ...(r.account_id === null ? {} : { accountId: r.account_id }),
   }));
 }

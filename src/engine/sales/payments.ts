@@ -2,7 +2,8 @@
  * Payments against issued invoices (money received: debit the bank, credit
  * receivables) and bills (money paid: debit payables, credit the bank).
  * A payment never exceeds what is due; the one that clears the balance
- * marks the document paid on its date.
+ * marks the document paid on its date. Each carries its share of the
+ * document's VAT for the cash basis (cash-vat.ts).
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -13,8 +14,10 @@ import { idOf, isoDate, pence } from '../schema.js';
 import { sterling } from '../money.js';
 import { createTransaction, removeTransaction, type Posting } from '../ledger/posting.js';
 import { settle, type Settled } from './settle.js';
+import { documentShares } from './cash-vat.js';
 import { accountByCode, amountDue, findDocument, openStatuses, type Kind } from './documents.js';
 import type { TransactionView } from '../ledger/transaction-view.js';
+import type { VatEntryInput } from '../ledger/vat-entries.js';
 import type { AccountsTable, InvoicesTable, OrgDb, PaymentsTable } from '../../store/tables.js';
 
 export const paymentMethods = ['bank_transfer', 'card', 'cash', 'other'] as const;
@@ -55,6 +58,8 @@ export interface BankMovement {
   readonly reference: string | null;
   readonly sourceType: 'payment' | 'refund';
   readonly sourceId: string;
+  /** The cash-basis VAT shares the money carries. */
+  readonly vatEntries: readonly VatEntryInput[];
 }
 
 /** Post money between a bank account and the contact's side of the control account (1100 or 2100). */
@@ -67,6 +72,7 @@ export async function postBankMovement(trx: Kysely<OrgDb>, k: Kind, posting: Pos
     status: 'posted',
     sourceType: move.sourceType,
     sourceId: move.sourceId,
+    vatEntries: move.vatEntries,
     lines: [
       { accountId: move.bankId, amount: move.toBank, contactId: move.contactId },
       { accountId: control.id, amount: -move.toBank, contactId: move.contactId },
@@ -106,6 +112,7 @@ export async function recordPayment(trx: Kysely<OrgDb>, k: Kind, posting: Postin
     reference: input.reference ?? row.number,
     sourceType: 'payment',
     sourceId: paymentId,
+    vatEntries: await documentShares(trx, row, { payment: input.amount }),
   });
   const payment: PaymentsTable = {
     id: paymentId,

@@ -6,7 +6,7 @@ import { clearableText, idOf, isoDate } from '../schema.js';
 import { listPage, pageMetaSchema, pageQuery, sortQuery } from '../pagination.js';
 import { idOut, listOf } from '../output.js';
 import { postingOf } from '../ledger/posting.js';
-import { itemsInput } from './items.js';
+import { saleItemsInput } from './items.js';
 import { invoiceSchema, invoiceView } from './document-view.js';
 import {
   changeQuote,
@@ -29,7 +29,7 @@ const quoteParams = { id: idOf('quo') };
 
 const fields = {
   contactId: idOf('cont'),
-  items: itemsInput(),
+  items: saleItemsInput(),
   issueDate: isoDate().optional(),
   validUntil: isoDate().optional(),
   notes: clearableText(2000),

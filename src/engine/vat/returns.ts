@@ -181,11 +181,15 @@ export interface Draft {
   readonly derived: Derived;
 }
 
-/** What filing `period` now would give. */
-export async function draftReturn(db: Kysely<OrgDb>, orgRow: OrganisationRow, clock: Clock, period: VatPeriod): Promise<Draft> {
+/**
+ * What filing `period` now would give; `from` (default the first period's
+ * start) is where its entries start: the day after an earlier unfiled
+ * period whose draft takes what is dated before.
+ */
+export async function draftReturn(db: Kysely<OrgDb>, orgRow: OrganisationRow, clock: Clock, period: VatPeriod, from?: string): Promise<Draft> {
   const org = registered(orgRow);
   const basis = org.vat_accounting_basis;
-  const { ids, entries } = await entriesFor(db, period, basis, await firstStart(db, org, clock));
+  const { ids, entries } = await entriesFor(db, period, basis, from ?? (await firstStart(db, org, clock)));
   const derived = deriveBoxes(entries, { scheme: org.vat_scheme, flatRateBp: org.vat_flat_rate_bp, discountUntil: discountUntil(org) });
   return { period, org, basis, ids, derived };
 }

@@ -1,0 +1,208 @@
+/**
+ * The VAT facts of money, for the cash basis (VAT Notice 731): VAT is due
+ * when the customer pays and reclaimed when the supplier is paid, so a
+ * payment against an invoice or a bill carries its share of the document's
+ * VAT and net (entries of basis cash, documentId the document, dated the
+ * payment's date). They are written on every payment whatever the basis
+ * now set: a cash-basis return counts them, an accrual one the documents'
+ * own entries, so a change of basis rewrites nothing.
+ *
+ * What a document's payments pay for (its cluster): the document less the
+ * credit allocated to it, that is its own entries and, for each credit note
+ * allocated to it, that note's (negative) entries × the part of the note
+ * allocated there / the note's total, kept under the note's id. A credit
+ * agreed before payment thus reduces what is paid, and the payments carry
+ * the VAT of what is left, at its rates (HMRC's VCAS5250: no adjustment,
+ * the payment record shows the revised amount). Each group of entries
+ * (sale or purchase, rate, reclaimed, capital, the account holding the
+ * VAT) is shared apart, so filing clears the accounts the VAT sits on.
+ *
+ * Rounding is cumulative, so the shares sum exactly to the VAT once the
+ * document is settled: with P paid of a cluster of total T less credit
+ * allocated A, a group of VAT V and gross G (net + VAT) has had
+ * round(V × P / (T − A)) of VAT and round(G × P / (T − A)) less that of
+ * net, to the penny with halves away from zero, and a payment's entry is
+ * that less what the cluster's entries already hold. Without credit this is
+ * share_k = round(V × paid_k / T) − round(V × paid_(k−1) / T). Measuring
+ * against what is recorded, not the previous payment, lets the next
+ * settlement true up after a payment or an allocation is removed.
+ *
+ * Credit allocated to a document already part paid changes what those
+ * payments paid for, so the allocation trues the cluster up at its date: a
+ * new credit note in its own transaction, spare credit allocated later in
+ * a journal (allocation-journal.ts). Nothing is written while nothing is
+ * paid. Worked: £120.00 with £20.00 VAT, £60.00 paid, counts £10.00; a
+ * £60.00 credit note (VAT £10.00) settling the rest leaves a cluster of
+ * £60.00, all paid, holding the invoice's £20.00 and the note's −£10.00:
+ * its transaction adds £10.00 under the invoice and −£10.00 under the note,
+ * £10.00 in all, the VAT of the £60.00 received. A refund of credit
+ * carries the note's entries × the part refunded / its total.
+ */
+import type { Kysely } from 'kysely';
+import type { VatEntryInput } from '../ledger/vat-entries.js';
+import { divideRound } from './credit-lines.js';
+import type { CreditNotesTable, InvoicesTable, OrgDb } from '../../store/tables.js';
+
+/** The sourceType of the journal carrying an allocation's shares (allocation-journal.ts). */
+export const allocationSource = 'credit_allocation';
+
+/** The facts a share is cut from. */
+export type EntryFacts = Pick<VatEntryInput, 'direction' | 'rate' | 'net' | 'vat' | 'reclaimable' | 'capital' | 'vatAccountId'>;
+
+interface Group {
+  readonly documentId: string;
+  readonly facts: Omit<EntryFacts, 'net' | 'vat'>;
+  net: number;
+  vat: number;
+}
+
+type Groups = Map<string, Group>;
+
+const keyOf = (documentId: string, f: Omit<EntryFacts, 'net' | 'vat'>): string =>
+  JSON.stringify([documentId, f.direction, f.rate, f.reclaimable, f.capital === true, f.vatAccountId]);
+
+function add(groups: Groups, documentId: string, f: EntryFacts): void {
+  const facts = { direction: f.direction, rate: f.rate, reclaimable: f.reclaimable, capital: f.capital === true, vatAccountId: f.vatAccountId };
+  const key = keyOf(documentId, facts);
+  const g = groups.get(key) ?? { documentId, facts, net: 0, vat: 0 };
+  g.net += f.net;
+  g.vat += f.vat;
+  groups.set(key, g);
+}
+
+type EntryRow = {
+  document_id: string | null;
+  direction: EntryFacts['direction'];
+  rate: number | null;
+  reclaimable: number;
+  capital: number;
+  vat_account_id: string;
+  net: number;
+  vat: number;
+};
+
+const factsOf = (r: EntryRow): EntryFacts => ({
+  direction: r.direction,
+  rate: r.rate,
+  reclaimable: r.reclaimable === 1,
+  capital: r.capital === 1,
+  vatAccountId: r.vat_account_id,
+  net: Number(r.net),
+  vat: Number(r.vat),
+});
+
+const entryColumns = ['document_id', 'direction', 'rate', 'reclaimable', 'capital', 'vat_account_id', 'net', 'vat'] as const;
+
+/** The accrual entries of documents, by document. */
+async function accrualEntries(db: Kysely<OrgDb>, documentIds: readonly string[]): Promise<EntryRow[]> {
+  if (documentIds.length === 0) return [];
+  return db.selectFrom('vat_entries').select(entryColumns).where('basis', '=', 'accrual').where('document_id', 'in', documentIds).execute();
+}
+
+/** The cash entries the given transactions hold, grouped. */
+async function recorded(db: Kysely<OrgDb>, transactionIds: readonly string[], only?: string): Promise<Groups> {
+  const groups: Groups = new Map();
+  if (transactionIds.length === 0) return groups;
+  let q = db.selectFrom('vat_entries').select(entryColumns).where('basis', '=', 'cash').where('transaction_id', 'in', transactionIds);
+  if (only !== undefined) q = q.where('document_id', '=', only);
+  for (const r of await q.execute()) if (r.document_id !== null) add(groups, r.document_id, factsOf(r));
+  return groups;
+}
+
+/** A share of a group: its fraction num / den of VAT and gross, the net the difference. */
+function target(g: Group, num: bigint, den: bigint): { net: number; vat: number } {
+  if (num === 0n || den === 0n) return { net: 0, vat: 0 };
+  const vat = Number(divideRound(BigInt(g.vat) * num, den));
+  const gross = Number(divideRound(BigInt(g.net + g.vat) * num, den));
+  return { net: gross - vat, vat };
+}
+
+/** What the targets add to what is recorded: one entry per group that moves. */
+function trueUp(targets: Map<string, { group: Group; net: number; vat: number }>, held: Groups): VatEntryInput[] {
+  const out: VatEntryInput[] = [];
+  for (const key of new Set([...targets.keys(), ...held.keys()])) {
+    const t = targets.get(key);
+    const h = held.get(key);
+    const group = (t?.group ?? h)!;
+    const net = (t?.net ?? 0) - (h?.net ?? 0);
+    const vat = (t?.vat ?? 0) - (h?.vat ?? 0);
+    if (net === 0 && vat === 0) continue;
+    out.push({ documentId: group.documentId, basis: 'cash', ...group.facts, net, vat });
+  }
+  return out;
+}
+
+/** What settles a document now, besides what is already recorded. */
+export interface Settling {
+  /** A payment being made. */
+  readonly payment?: number;
+  /** Credit being allocated from a credit note; its entries when they are not yet written (a new note). */
+  readonly credit?: { readonly noteId: string; readonly total: number; readonly amount: number; readonly entries?: readonly EntryFacts[] };
+}
+
+/**
+ * The cash entries that bring an invoice's or bill's cluster to its share
+ * of what is paid, once `now` is recorded: a payment's own share, or the
+ * true-up an allocation makes.
+ */
+export async function documentShares(db: Kysely<OrgDb>, doc: InvoicesTable, now: Settling): Promise<VatEntryInput[]> {
+  const paid = BigInt(doc.amount_paid + (now.payment ?? 0));
+  const allocated = await db
+    .selectFrom('credit_allocations')
+    .innerJoin('credit_notes', 'credit_notes.id', 'credit_allocations.credit_note_id')
+    .select((eb) => ['credit_notes.id', 'credit_notes.total', eb.fn.sum<number>('credit_allocations.amount').as('amount')])
+    .where('credit_allocations.invoice_id', '=', doc.id)
+    .groupBy(['credit_notes.id', 'credit_notes.total'])
+    .execute();
+  const notes = new Map(allocated.map((a) => [a.id, { total: a.total, amount: Number(a.amount) }]));
+  if (now.credit) {
+    const n = notes.get(now.credit.noteId);
+    notes.set(now.credit.noteId, { total: now.credit.total, amount: (n?.amount ?? 0) + now.credit.amount });
+  }
+  const credited = [...notes.values()].reduce((s, n) => s + n.amount, 0);
+  const base = BigInt(doc.total - credited);
+
+  const own: Groups = new Map();
+  const fromNotes: Groups = new Map();
+  for (const r of await accrualEntries(db, [doc.id, ...notes.keys()]))
+    if (r.document_id !== null) add(r.document_id === doc.id ? own : fromNotes, r.document_id, factsOf(r));
+  if (now.credit?.entries) for (const e of now.credit.entries) add(fromNotes, now.credit.noteId, e);
+
+  const targets = new Map<string, { group: Group; net: number; vat: number }>();
+  for (const [key, g] of own) targets.set(key, { group: g, ...target(g, paid, base) });
+  for (const [key, g] of fromNotes) {
+    const n = notes.get(g.documentId)!;
+    targets.set(key, { group: g, ...target(g, BigInt(n.amount) * paid, BigInt(n.total) * base) });
+  }
+
+  // The cluster's transactions: the document's payments, its credit notes and the journals of credit allocated to it.
+  const [payments, creditNotes, journals] = await Promise.all([
+    db.selectFrom('payments').select('transaction_id as id').where('invoice_id', '=', doc.id).execute(),
+    db.selectFrom('credit_notes').select('transaction_id as id').where('invoice_id', '=', doc.id).where('transaction_id', 'is not', null).execute(),
+    db
+      .selectFrom('transactions')
+      .select('id')
+      .where('source_type', '=', allocationSource)
+      .where('source_id', 'in', (eb) => eb.selectFrom('credit_allocations').select('id').where('invoice_id', '=', doc.id))
+      .execute(),
+  ]);
+  const ids = [...payments, ...creditNotes, ...journals].map((r) => r.id).filter((id): id is string => id !== null);
+  return trueUp(targets, await recorded(db, ids));
+}
+
+/** The cash entries of a refund of credit: the note's entries × what is refunded in all / its total, less what its refunds hold. */
+export async function refundShares(db: Kysely<OrgDb>, note: CreditNotesTable, refund: number): Promise<VatEntryInput[]> {
+  const refunded = BigInt(note.refunded + refund);
+  const groups: Groups = new Map();
+  for (const r of await accrualEntries(db, [note.id])) add(groups, note.id, factsOf(r));
+  const targets = new Map([...groups].map(([key, g]) => [key, { group: g, ...target(g, refunded, BigInt(note.total)) }]));
+  const refunds = await db.selectFrom('refunds').select('transaction_id').where('credit_note_id', '=', note.id).execute();
+  return trueUp(
+    targets,
+    await recorded(
+      db,
+      refunds.map((r) => r.transaction_id),
+      note.id,
+    ),
+  );
+}
