@@ -6,6 +6,7 @@ import { systemClock, type Clock } from '../engine/clock.js';
 import { scopes } from '../engine/scopes.js';
 import { checkAccess, type Ctx, type FileResult, type Operation, type Principal, type Result } from '../engine/operation.js';
 import type { Mailer } from '../engine/mail.js';
+import { sandboxBaseUrl, type HmrcSettings } from '../engine/hmrc.js';
 import { parseOperationInput, type RawInput } from '../engine/input.js';
 import { resolveOrganisation } from '../engine/platform/organisations.js';
 import { appErrorOf } from '../store/driver-errors.js';
@@ -20,6 +21,7 @@ export interface GlobalOptions {
   readonly test?: boolean;
   readonly json?: boolean;
   readonly smtp?: string;
+  readonly hmrcBaseUrl?: string;
 }
 
 export interface Cli {
@@ -50,7 +52,7 @@ export async function withCli(globals: GlobalOptions, work: (cli: Cli) => Promis
           const organisationId = await resolveOrganisation(opened, globals.org);
           principal = { organisationId, mode: globals.test ? 'test' : 'live', scopes, keyId: null, actor: cliActor() };
         }
-        return { clock: systemClock, store: opened, platform: opened.platform, principal, mailer: await mailerOf(globals) };
+        return { clock: systemClock, store: opened, platform: opened.platform, principal, mailer: await mailerOf(globals), hmrc: hmrcOf(globals) };
       },
       print(data, meta, op) {
         process.stdout.write(globals.json ? `${JSON.stringify(data, null, 2)}\n` : renderData(data, meta, op ? moneyTestOf(op) : undefined));
@@ -76,6 +78,19 @@ export async function mailerOf(globals: GlobalOptions): Promise<Mailer | null> {
   if (url === undefined || url === '') return null;
   const { smtpMailer } = await import('../mail/smtp.js');
   return smtpMailer(url);
+}
+
+/** HMRC's API: --hmrc-base-url or $ACCT_HMRC_BASE_URL (HMRC's sandbox by default), and the client id and secret from the environment. */
+export function hmrcOf(globals: GlobalOptions): HmrcSettings {
+  const env = (name: string): string | null => {
+    const value = process.env[name];
+    return value === undefined || value === '' ? null : value;
+  };
+  return {
+    baseUrl: globals.hmrcBaseUrl ?? env('ACCT_HMRC_BASE_URL') ?? sandboxBaseUrl,
+    clientId: env('ACCT_HMRC_CLIENT_ID'),
+    clientSecret: env('ACCT_HMRC_CLIENT_SECRET'),
+  };
 }
 
 /** Write a document result to `output` (its own name by default, - for standard output); the path written, or null for stdout. */

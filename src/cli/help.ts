@@ -20,7 +20,7 @@ export const groupSummaries: Readonly<Record<string, string>> = {
   webhooks: 'Webhook subscriptions: create, update, rotate the secret, delete, delivery stats',
   'request-log': 'The API request log of the last 30 days: list, get',
   import: 'Bulk loads into the books: import a journal; list, show and undo imports',
-  vat: 'VAT returns: the periods, a return (draft or filed), filing one, the filed returns',
+  vat: "VAT returns: the periods, a return (draft or filed), filing one, the filed returns; Making Tax Digital: connect to HMRC, HMRC's obligations, submit a filed return, HMRC's return, liabilities and payments",
 };
 
 /** The one money rule of the command line, stated once in acct --help and near the top of acct(1). */
@@ -159,6 +159,23 @@ export const handWritten = {
       'with the X-Service-Signature header in constant time, and checks the timestamp is within --tolerance seconds (300 ' +
       'by default) of now. Prints valid or invalid with the reason; exits 0 when valid, 1 when not. See acct-webhooks(7).',
     examples: ['acct webhooks verify --secret "$SECRET" --timestamp 1795000000 --signature 5f0c… --payload body.json'],
+  },
+  vatConnect: {
+    name: 'vat connect',
+    usage: 'vat connect [--port PORT] [--timeout SECONDS]',
+    summary: 'Connect the books to HMRC for Making Tax Digital: sign in to HMRC in a browser and grant acct access',
+    description:
+      'Needs the client id and secret of your application on HMRC’s Developer Hub in ACCT_HMRC_CLIENT_ID and ' +
+      'ACCT_HMRC_CLIENT_SECRET, with http://127.0.0.1:PORT/callback among its redirect URIs. acct listens on that ' +
+      'loopback address (a free port unless --port is given), prints the HMRC address to open on standard error, and ' +
+      'waits for the browser to come back with the authorisation code; it checks the state it sent, exchanges the code ' +
+      'for tokens (scopes read:vat and write:vat) and keeps them in the books. The access token lasts 4 hours and is ' +
+      'refreshed as needed; after 18 months HMRC asks you to grant access again. --hmrc-base-url (default HMRC’s ' +
+      'sandbox) chooses the HMRC environment; tokens of one are not used with another.',
+    examples: [
+      'ACCT_HMRC_CLIENT_ID=… ACCT_HMRC_CLIENT_SECRET=… acct vat connect',
+      'acct --hmrc-base-url https://api.service.hmrc.gov.uk vat connect --port 8765',
+    ],
   },
   openapi: {
     name: 'openapi',

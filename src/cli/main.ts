@@ -15,6 +15,7 @@ import { addLedger } from './commands/ledger.js';
 import { addImport } from './commands/import.js';
 import { addExport } from './commands/export.js';
 import { addWebhooksVerify } from './commands/webhooks-verify.js';
+import { addVatConnect } from './commands/vat-connect.js';
 
 export const globalOptionDocs = [
   ['--data <dir>', 'data directory (default $ACCT_DATA, else ./acct-data)'],
@@ -22,6 +23,7 @@ export const globalOptionDocs = [
   ['--test', "work on the organisation's test books instead of the live ones"],
   ['--json', 'print the data as JSON, exactly as the API returns it (amounts in pence)'],
   ['--smtp <url>', 'SMTP server for e-mailing invoices, as smtp://user:pass@host:port (default $ACCT_SMTP_URL)'],
+  ['--hmrc-base-url <url>', "HMRC's API for Making Tax Digital (default $ACCT_HMRC_BASE_URL, else the sandbox https://test-api.service.hmrc.gov.uk)"],
 ] as const;
 
 /**
@@ -58,6 +60,7 @@ export function buildProgram(only?: string): Command {
   addImport(program);
   addExport(program);
   addOpenApi(program);
+  addVatConnect(program);
   addOperationCommands(program, operations, only);
   addWebhooksVerify(program);
   for (const cmd of program.commands) {

@@ -10,7 +10,7 @@ import { operations } from '../engine/registry.js';
 import { startServer, type RunningServer } from '../http/server.js';
 import { resolveDataDir } from '../store/data-dir.js';
 import { Store } from '../store/store.js';
-import { mailerOf, reportError, type GlobalOptions } from './context.js';
+import { hmrcOf, mailerOf, reportError, type GlobalOptions } from './context.js';
 import { sweepEverything } from '../engine/sales/overdue.js';
 import { sendAllWebhooks } from '../engine/integration/webhook-sender.js';
 
@@ -52,6 +52,7 @@ export async function serve(globals: GlobalOptions, options: ServeOptions, prepa
       port: options.port,
       bodyLimit: options.bodyLimit,
       mailer: await mailerOf(globals),
+      hmrc: hmrcOf(globals),
       rateLimits: options.rateLimits ?? true,
       webhookPolicy: policy,
     });

@@ -19,6 +19,8 @@ export const errorTable = {
   duplicate_entry: { status: 409, exit: 4 },
   duplicate_import: { status: 409, exit: 4 },
   already_filed: { status: 409, exit: 4 },
+  already_submitted: { status: 409, exit: 4 },
+  duplicate_submission: { status: 409, exit: 4 },
   payload_too_large: { status: 413, exit: 2 },
   unprocessable_entity: { status: 422, exit: 5 },
   balance_mismatch: { status: 422, exit: 5 },
@@ -29,9 +31,14 @@ export const errorTable = {
   vat_return_filed: { status: 422, exit: 5 },
   vat_period_not_ended: { status: 422, exit: 5 },
   vat_period_out_of_order: { status: 422, exit: 5 },
+  hmrc_rejected: { status: 422, exit: 5 },
+  hmrc_not_connected: { status: 422, exit: 5 },
+  hmrc_not_configured: { status: 422, exit: 5 },
+  no_obligation: { status: 422, exit: 5 },
   rate_limited: { status: 429, exit: 7 },
   internal_error: { status: 500, exit: 1 },
   service_unavailable: { status: 503, exit: 1 },
+  hmrc_unavailable: { status: 503, exit: 1 },
 } as const satisfies Record<string, { status: number; exit: number }>;
 
 export type ErrorCode = keyof typeof errorTable;

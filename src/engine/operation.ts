@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Clock } from './clock.js';
 import type { Mailer } from './mail.js';
 import type { WebhookPolicy } from './webhook-policy.js';
+import type { HmrcSettings } from './hmrc.js';
 import { AppError } from './errors.js';
 import { scopes, type Scope } from './scopes.js';
 import type { DbHandle, Mode, Store } from '../store/store.js';
@@ -72,6 +73,8 @@ export interface Ctx {
   readonly books?: OrgScope;
   /** Which webhook URLs may be registered (strict unless acct serve allows http or private addresses). */
   readonly webhookPolicy?: WebhookPolicy;
+  /** HMRC's VAT (MTD) API: its base URL and this installation's client credentials (--hmrc-base-url, $ACCT_HMRC_*). */
+  readonly hmrc?: HmrcSettings;
 }
 
 export interface Result<D = unknown, M = unknown> {
@@ -119,7 +122,7 @@ export interface OperationSpec<P extends Shape, Q extends Shape, B extends Shape
   /** The `meta` of a success response: `pageMetaSchema` for a paginated list. */
   readonly meta?: z.ZodType;
   /**
-   * Calls to other services (an e-mail; later HMRC, the payment provider),
+   * Calls to other services (an e-mail, HMRC; later the payment provider),
    * made before `run` and never inside a database transaction, so that a
    * slow service holds no lock on the books. When it throws, `run` does not happen.
    */

@@ -48,6 +48,9 @@ import {
   vatReturnOp,
 } from './reports/operations.js';
 import { fileVatReturnOp, getVatReturnOp, listVatReturnsOp, vatPeriodReturnOp, vatPeriodsOp } from './vat/vat-ops.js';
+import { authorisationUrlOp, authorise, getConnection } from './vat/mtd/connection-ops.js';
+import { hmrcReturnOp, liabilitiesOp, obligationsOp, paymentsOp } from './vat/mtd/mtd-ops.js';
+import { submitReturnOp } from './vat/mtd/submit-op.js';
 
 export const operations: readonly Operation[] = [
   health,
@@ -141,4 +144,12 @@ export const operations: readonly Operation[] = [
   dashboardOp,
   agedDebtorsOp,
   agedCreditorsOp,
+  getConnection,
+  authorisationUrlOp,
+  authorise,
+  obligationsOp,
+  submitReturnOp,
+  hmrcReturnOp,
+  liabilitiesOp,
+  paymentsOp,
 ];

@@ -10,6 +10,7 @@ import { parseOperationInput } from '../engine/input.js';
 import { authenticate } from '../engine/integration/api-keys.js';
 import type { Clock } from '../engine/clock.js';
 import type { Mailer } from '../engine/mail.js';
+import type { HmrcSettings } from '../engine/hmrc.js';
 import { strictPolicy, type WebhookPolicy } from '../engine/webhook-policy.js';
 import { appErrorOf } from '../store/driver-errors.js';
 import { planOf, type Plan } from '../engine/organisation/plan.js';
@@ -35,6 +36,8 @@ export interface AppOptions {
   readonly webhookPolicy?: WebhookPolicy;
   /** Outgoing e-mail (invoices sent with sendEmail), when configured. */
   readonly mailer?: Mailer | null;
+  /** HMRC's VAT (MTD) API: base URL and client credentials. */
+  readonly hmrc?: HmrcSettings;
   /** Where unexpected failures are reported (stderr by default). */
   readonly logError?: (error: AppError) => void;
 }
@@ -127,6 +130,7 @@ export function createApp(options: AppOptions): Polka {
         principal,
         mailer: options.mailer ?? null,
         webhookPolicy: options.webhookPolicy ?? strictPolicy,
+        ...(options.hmrc ? { hmrc: options.hmrc } : {}),
       };
       idempotencyKey = op.method !== 'GET' && principal ? idempotencyKeyOf(req.headers[idempotencyHeader]) : undefined;
       if (idempotencyKey !== undefined) {

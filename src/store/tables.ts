@@ -121,6 +121,18 @@ export interface VatReturnsTable {
   submission: string | null;
 }
 
+/** The OAuth 2.0 tokens of the books' connection to HMRC's VAT (MTD) API (migration 0017): one row. */
+export interface MtdTokensTable {
+  id: number;
+  base_url: string;
+  access_token: string;
+  refresh_token: string;
+  scope: string;
+  expires_at: string;
+  connected_at: string;
+  refreshed_at: string | null;
+}
+
 export interface AccountsTable {
   id: string;
   code: string;
@@ -446,6 +458,7 @@ export interface OrgDb {
   organisation: OrganisationTable;
   vat_entries: VatEntriesTable;
   vat_returns: VatReturnsTable;
+  mtd_tokens: MtdTokensTable;
   accounts: AccountsTable;
   closed_periods: ClosedPeriodsTable;
   transactions: TransactionsTable;
