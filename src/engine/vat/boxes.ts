@@ -24,21 +24,12 @@
  * and under the flat rate scheme the VAT charged less box 1 less the
  * reclaimed VAT is the flat-rate surplus (income).
  */
-import type { VatEntriesTable } from '../../store/tables.js';
+import type { VatEntriesTable, VatReturnsTable } from '../../store/tables.js';
 
 export type BoxEntry = Pick<VatEntriesTable, 'date' | 'direction' | 'net' | 'vat' | 'reclaimable' | 'capital' | 'vat_account_id'>;
 
-export interface Boxes {
-  box1: number;
-  box2: number;
-  box3: number;
-  box4: number;
-  box5: number;
-  box6: number;
-  box7: number;
-  box8: number;
-  box9: number;
-}
+/** The nine boxes, as a filed return stores them. */
+export type Boxes = Pick<VatReturnsTable, 'box1' | 'box2' | 'box3' | 'box4' | 'box5' | 'box6' | 'box7' | 'box8' | 'box9'>;
 
 export type NetVatDirection = 'payable' | 'repayable' | 'nil';
 

@@ -7,10 +7,8 @@
  * negative) beside its direction, as HMRC wants it: HMRC reads payable or
  * repayable from boxes 3 and 4.
  */
-import type { VatReturnsTable } from '../../../store/tables.js';
+import type { Boxes } from '../boxes.js';
 import type { ReturnDeclaration } from './vat-api.js';
-
-type Boxes = Pick<VatReturnsTable, 'box1' | 'box2' | 'box3' | 'box4' | 'box5' | 'box6' | 'box7' | 'box8' | 'box9'>;
 
 /** Pence as pounds with two decimals (12345 → 123.45; JSON prints the shortest form, 123.45). */
 const pounds = (pence: number): number => pence / 100;
