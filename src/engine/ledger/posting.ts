@@ -64,8 +64,13 @@ export interface Books {
   /** Ids of contacts lines may name. */
   readonly contacts: ReadonlySet<string>;
   readonly closed: readonly ClosedRange[];
-  readonly vat: VatBooks;
+  /** Loaded only when a line's VAT metadata makes an entry (two more queries on the hot path otherwise). */
+  readonly vat: VatBooks | null;
 }
+
+/** Whether posting these lines makes VAT entries from their metadata (rather than entries the caller states). */
+const linesMakeEntries = (input: Pick<TransactionInput, 'lines' | 'vatEntries'>): boolean =>
+  input.vatEntries === undefined && input.lines.some((l) => l.vatRate != null && (l.vatTreatment === 'inclusive' || l.vatTreatment === 'exclusive'));
 
 /** The VAT scheme and the VAT accounts, for the entries of lines. */
 async function loadVatBooks(trx: Kysely<OrgDb>): Promise<VatBooks> {
@@ -77,8 +82,8 @@ async function loadVatBooks(trx: Kysely<OrgDb>): Promise<VatBooks> {
   };
 }
 
-/** The accounts and contacts `lines` name, or all of them for a batch. */
-export async function loadBooks(trx: Kysely<OrgDb>, lines?: readonly LineInput[]): Promise<Books> {
+/** The accounts and contacts `lines` name, or all of them for a batch; the VAT books when `vat` or for a batch. */
+export async function loadBooks(trx: Kysely<OrgDb>, lines?: readonly LineInput[], vat = lines === undefined): Promise<Books> {
   let accountQuery = trx.selectFrom('accounts').selectAll();
   let contactQuery = trx.selectFrom('contacts').select('id');
   if (lines) {
@@ -95,7 +100,7 @@ export async function loadBooks(trx: Kysely<OrgDb>, lines?: readonly LineInput[]
     accounts: new Map(accounts.map((a) => [a.id, a])),
     contacts: new Set(contacts.map((c) => c.id)),
     closed: await closedRanges(trx),
-    vat: await loadVatBooks(trx),
+    vat: vat ? await loadVatBooks(trx) : null,
   };
 }
 
@@ -186,9 +191,13 @@ export function prepare(books: Books, posting: Posting, input: TransactionInput,
       posted: input.status === 'posted' ? 1 : 0,
     };
   });
+  const vatBooks = books.vat;
+  if (vatBooks === null && linesMakeEntries(input)) throw new Error('posting: lines with VAT metadata need the VAT books (loadBooks with vat)');
   const entryInputs =
     input.vatEntries ??
-    lines.flatMap((line, i) => entryOfLine(books.vat, books.accounts.get(line.accountId)!, { ...line, vatAmount: lineRows[i]!.vat_amount }, i) ?? []);
+    (vatBooks === null
+      ? []
+      : lines.flatMap((line, i) => entryOfLine(vatBooks, books.accounts.get(line.accountId)!, { ...line, vatAmount: lineRows[i]!.vat_amount }, i) ?? []));
   const vatEntries = entryInputs.map((e, i): VatEntriesTable => {
     if (!Number.isSafeInteger(e.net) || !Number.isSafeInteger(e.vat)) throw new Error(`VAT entry ${i} of a transaction is not in whole pence`);
     return {
@@ -284,7 +293,7 @@ export async function insertPrepared(
 
 /** Create one transaction (draft or posted); its view. */
 export async function createTransaction(trx: Kysely<OrgDb>, posting: Posting, input: TransactionInput): Promise<TransactionView> {
-  const books = await loadBooks(trx, input.lines);
+  const books = await loadBooks(trx, input.lines, linesMakeEntries(input));
   const prepared = prepare(books, posting, input);
   const [view] = await insertPrepared(trx, posting, [prepared]);
   return view!;
@@ -341,7 +350,7 @@ export async function replaceDraft(
   };
   // The transaction's current date must be open too: moving a draft out of a closed period changes that period.
   checkDateOpen(await closedRanges(trx), row.date);
-  const prepared = prepare(await loadBooks(trx, input.lines), posting, input, id);
+  const prepared = prepare(await loadBooks(trx, input.lines, linesMakeEntries(input)), posting, input, id);
   await trx.deleteFrom('lines').where('transaction_id', '=', id).execute();
   await trx.deleteFrom('vat_entries').where('transaction_id', '=', id).execute();
   await trx
