@@ -53,7 +53,9 @@ export async function itemEntries(
   const lines: LineInput[] = [];
   const vatEntries: VatEntryInput[] = [];
   let vatOnVatAccount = 0;
-  const vatAccountId = async () => (await accountByCode(db, k.vatCode)).id;
+  // Looked up once, and only when a line needs it (a bill of a business not registered never does).
+  let vatAccount: Promise<string> | undefined;
+  const vatAccountId = () => (vatAccount ??= accountByCode(db, k.vatCode).then((a) => a.id));
   for (const item of items) {
     const accountId = accountOf(item);
     const purchase = k.kind === 'purchase';
