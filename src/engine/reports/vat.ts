@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { loadOrganisation } from '../organisation/organisation.js';
 import { deriveBoxes } from '../vat/boxes.js';
-import { descriptionsOf, discountUntil, refuseIncomplete, registered, vatReturnSchema as returnSchema } from '../vat/returns.js';
+import { descriptionsOf, discountUntil, postedEntries, refuseIncomplete, registered, vatReturnSchema as returnSchema } from '../vat/returns.js';
 import { periodSchema } from './balances.js';
 import type { OrgDb } from '../../store/tables.js';
 
@@ -24,14 +24,8 @@ export async function vatReturn(db: Kysely<OrgDb>, from: string, to: string): Pr
   const org = registered(await loadOrganisation(db));
   await refuseIncomplete(db, from, to);
   const basis = org.vat_accounting_basis;
-  const entries = await db
-    .selectFrom('vat_entries as e')
-    .innerJoin('transactions as t', 't.id', 'e.transaction_id')
+  const entries = await postedEntries(db, basis, from, to)
     .select(['e.date', 'e.direction', 'e.net', 'e.vat', 'e.reclaimable', 'e.capital', 'e.vat_account_id'])
-    .where('t.status', '=', 'posted')
-    .where('e.date', '>=', from)
-    .where('e.date', '<=', to)
-    .where('e.basis', 'in', [basis, 'both'])
     .execute();
   const d = deriveBoxes(entries, { scheme: org.vat_scheme, flatRateBp: org.vat_flat_rate_bp, discountUntil: discountUntil(org) });
   return {

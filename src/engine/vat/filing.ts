@@ -18,7 +18,7 @@ import { sterling } from '../money.js';
 import { loadOrganisation, type OrganisationRow } from '../organisation/organisation.js';
 import { createTransaction, type LineInput, type Posting } from '../ledger/posting.js';
 import { periodsUntil, type VatPeriod } from './periods.js';
-import { draftReturn, filedView, firstStart, periodOf, refuseIncomplete, registered, type Draft, type VatReturnView } from './returns.js';
+import { draftReturn, filedView, firstStart, periodOf, postedEntries, refuseIncomplete, registered, type Draft, type VatReturnView } from './returns.js';
 import type { OrgDb, VatReturnsTable } from '../../store/tables.js';
 
 async function accountId(trx: Kysely<OrgDb>, code: string): Promise<string> {
@@ -47,15 +47,9 @@ async function refuseOutOfOrder(trx: Kysely<OrgDb>, org: OrganisationRow, start:
   const done = new Set((await trx.selectFrom('vat_returns').select('period_end').execute()).map((r) => r.period_end));
   const earlier = periodsUntil(org, start, period.start).filter((p) => p.end < period.end && !done.has(p.end));
   if (earlier.length === 0) return;
-  const waiting = await trx
-    .selectFrom('vat_entries as e')
-    .innerJoin('transactions as t', 't.id', 'e.transaction_id')
+  const waiting = await postedEntries(trx, org.vat_accounting_basis, start, earlier[earlier.length - 1]!.end)
     .select('e.date')
-    .where('t.status', '=', 'posted')
     .where('e.return_id', 'is', null)
-    .where('e.basis', 'in', [org.vat_accounting_basis, 'both'])
-    .where('e.date', '>=', start)
-    .where('e.date', '<=', earlier[earlier.length - 1]!.end)
     .orderBy('e.date')
     .limit(1)
     .executeTakeFirst();

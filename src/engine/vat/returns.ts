@@ -113,6 +113,17 @@ export async function periodOf(db: Kysely<OrgDb>, org: OrganisationRow, clock: C
   return period;
 }
 
+/** The posted entries that count on `basis` (its own and manual lines'), dated from `from` to `to`. */
+export function postedEntries(db: Kysely<OrgDb>, basis: VatBasis, from: string, to: string) {
+  return db
+    .selectFrom('vat_entries as e')
+    .innerJoin('transactions as t', 't.id', 'e.transaction_id')
+    .where('t.status', '=', 'posted')
+    .where('e.basis', 'in', [basis, 'both'])
+    .where('e.date', '>=', from)
+    .where('e.date', '<=', to);
+}
+
 /** The entries a filing of `period` on `basis` would take: real ones (with ids) and the cash already counted of documents now counted whole. */
 export async function entriesFor(db: Kysely<OrgDb>, period: VatPeriod, basis: VatBasis, start: string): Promise<{ ids: string[]; entries: BoxEntry[] }> {
   const other = basis === 'accrual' ? 'cash' : 'accrual';
@@ -122,15 +133,9 @@ export async function entriesFor(db: Kysely<OrgDb>, period: VatPeriod, basis: Va
     .where('s.basis', '=', other)
     .where('s.return_id', 'is not', null)
     .where('s.document_id', 'is not', null);
-  let query = db
-    .selectFrom('vat_entries as e')
-    .innerJoin('transactions as t', 't.id', 'e.transaction_id')
+  let query = postedEntries(db, basis, start, period.end)
     .select(['e.id', 'e.date', 'e.direction', 'e.net', 'e.vat', 'e.reclaimable', 'e.capital', 'e.vat_account_id', 'e.document_id'])
-    .where('t.status', '=', 'posted')
-    .where('e.return_id', 'is', null)
-    .where('e.date', '>=', start)
-    .where('e.date', '<=', period.end)
-    .where('e.basis', 'in', [basis, 'both']);
+    .where('e.return_id', 'is', null);
   // Joining the cash basis: a document whose VAT an accrual return took is not counted again as it is paid.
   if (basis === 'cash') query = query.where((eb) => eb.or([eb('e.document_id', 'is', null), eb('e.document_id', 'not in', stampedOther)]));
   const taken = await query.orderBy('e.date').orderBy('e.id').execute();
