@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   // Plain JavaScript scripts (bench/, test/client/write-types.mjs) are outside the TypeScript project.
-  { ignores: ['dist/**', 'node_modules/**', 'bench/**', 'coverage/**', '.tap/**', 'test/fixtures/**', '**/*.mjs', '**/*.js'] },
+  { ignores: ['dist/**', 'node_modules/**', 'bench/**', 'coverage/**', '.tap/**', 'test-dist/**', 'test/fixtures/**', '**/*.mjs', '**/*.js'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {

@@ -3,8 +3,9 @@ import fs from 'node:fs';
 import t from 'tap';
 import { liveKeyShape, uuidShape } from './support.js';
 import { request, startAcct } from '../helpers/index.js';
+import { projectFile } from '../../src/paths.js';
 
-const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
+const pkg = JSON.parse(fs.readFileSync(projectFile('package.json'), 'utf8')) as { scripts: Record<string, string> };
 
 const ready = /Stop with Ctrl-C\.\n/;
 

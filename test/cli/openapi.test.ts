@@ -4,8 +4,9 @@ import t from 'tap';
 import { operations } from '../../src/engine/registry.js';
 import { pathParams } from '../../src/engine/operation.js';
 import { runCli, runCliInProcess } from '../helpers/index.js';
+import { projectFile } from '../../src/paths.js';
 
-const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string; scripts: Record<string, string> };
+const pkg = JSON.parse(fs.readFileSync(projectFile('package.json'), 'utf8')) as { version: string; scripts: Record<string, string> };
 
 t.test('acct openapi prints an OpenAPI 3.1.0 document with every operation of the registry', async (t) => {
   const r = await runCliInProcess(['openapi']);

@@ -8,8 +8,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
+import { projectFile } from '../../src/paths.js';
 
-const root = fileURLToPath(new URL('../../src/', import.meta.url));
+const root = fileURLToPath(projectFile('src/'));
 
 function sources(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

@@ -12,10 +12,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import chalk from 'chalk';
 import type { Test } from 'tap';
+import { projectFile } from '../../src/paths.js';
 
-export const acctBin = fileURLToPath(new URL('../../bin/acct', import.meta.url));
-const srcDir = fileURLToPath(new URL('../../src', import.meta.url));
-const bundle = fileURLToPath(new URL('../../dist/acct.cjs', import.meta.url));
+export const acctBin = fileURLToPath(projectFile('bin/acct'));
+const srcDir = fileURLToPath(projectFile('src'));
+const bundle = fileURLToPath(projectFile('dist/acct.cjs'));
 
 export interface CliResult {
   readonly status: number | null;

@@ -8,8 +8,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
+import { projectFile } from '../../src/paths.js';
 
-const httpDir = fileURLToPath(new URL('../../src/http/', import.meta.url));
+const httpDir = fileURLToPath(projectFile('src/http/'));
 
 const forbidden: readonly [string, RegExp][] = [
   ['kysely query builders', /\.(selectFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto|selectNoFrom)\s*\(/],

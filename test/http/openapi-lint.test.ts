@@ -4,9 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { lintFromString, loadConfig } from '@redocly/openapi-core';
 import { openApiDocument } from '../../src/http/openapi.js';
 import { operations } from '../../src/engine/registry.js';
+import { projectFile } from '../../src/paths.js';
 
 t.test('no problem, error or warning, under the recommended rules', async (t) => {
-  const config = await loadConfig({ configPath: fileURLToPath(new URL('../../redocly.yaml', import.meta.url)) });
+  const config = await loadConfig({ configPath: fileURLToPath(projectFile('redocly.yaml')) });
   const problems = await lintFromString({ source: JSON.stringify(openApiDocument(operations)), absoluteRef: 'openapi.json', config });
   t.strictSame(
     problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? ''}`),

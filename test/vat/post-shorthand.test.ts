@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import t, { type Test } from 'tap';
 import { newBooks, runCli, runCliInProcess, runCliInProcessJson, type Books } from '../helpers/index.js';
 import type { NewOrganisation } from '../../src/engine/organisation/provision.js';
+import { projectFile } from '../../src/paths.js';
 
 interface Line {
   accountCode: string;
@@ -223,7 +224,7 @@ t.test('malformed shorthand is refused, naming the argument, and nothing is writ
 });
 
 t.test("the README's acct post example reaches boxes 4 and 7 (the real bin/acct)", async (t) => {
-  const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const readme = fs.readFileSync(projectFile('README.md'), 'utf8');
   const line = /^npx acct post (.*?)\s*(#.*)?$/m.exec(readme);
   if (!line) throw new Error('README.md has no acct post example');
   const args = [...(line[1] ?? '').matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? '');

@@ -6,6 +6,7 @@ import { listOrganisations } from '../../src/engine/platform/organisations.js';
 import { loadOrganisation } from '../../src/engine/organisation/organisation.js';
 import { Store } from '../../src/store/store.js';
 import { acctBin, assertDistFresh, childEnv } from '../helpers/index.js';
+import { projectFile } from '../../src/paths.js';
 
 function canned(answers: unknown[]): Prompts & { asked: string[] } {
   const asked: string[] = [];
@@ -38,7 +39,7 @@ const python = spawnSync('python3', ['--version']).status === 0;
 
 t.test('acct init in a terminal without flags runs the wizard', { skip: python ? false : 'python3 is needed to drive a pseudo-terminal' }, async (t) => {
   const dir = t.testdir();
-  const driver = fileURLToPath(new URL('./drive-init.py', import.meta.url));
+  const driver = fileURLToPath(projectFile('test/wizard/drive-init.py'));
   assertDistFresh();
   const run = spawnSync('python3', [driver, process.execPath, acctBin, '--data', dir, 'init'], { encoding: 'utf8', timeout: 60_000, env: childEnv() });
   t.equal(run.status, 0, run.stdout + run.stderr);
