@@ -1,3 +1,4 @@
+// test-order: first (about a minute of one core: the longest property run)
 /**
  * Property (issue 12): the receivables and payables invariants hold after
  * every step of random sequences over HTTP of: invoices sent and bills

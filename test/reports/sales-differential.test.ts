@@ -1,3 +1,4 @@
+// test-order: first (most of a minute: hledger and beancount over five seeded years)
 /**
  * acct against hledger and beancount, over seeded books that hold sales and
  * purchases (seeded-books.ts: invoices and bills at every VAT rate, drafts,

@@ -1,3 +1,4 @@
+// test-order: first (about a minute of real time, most of it waiting for the retry schedule)
 /**
  * Deliveries outlive the server: a delivery that failed while the receiver
  * was down is retried by the next `acct serve` after a SIGKILL, on the
