@@ -82,11 +82,18 @@ export const getSettings = defineOperation({
   },
 });
 
+/**
+ * A document-number prefix. Numbers become file names (a PDF's suggested
+ * name, an e-mail attachment), so a prefix can name no other directory:
+ * no dots, and no slash first. A slash may end it: the number follows, so
+ * it still sits inside the document number (INV/2026/0001).
+ */
 const prefix = () =>
   z
     .string()
     .max(20)
-    .regex(/^[A-Za-z0-9\-_/.]*$/, 'may contain only letters, digits and - _ / .');
+    .regex(/^(?:[A-Za-z0-9_-][A-Za-z0-9_/-]*)?$/, 'may contain only letters, digits, - _ and /, and may not start with /')
+    .describe('up to 20 letters, digits, - _ and / (not first), put before the number');
 
 const nextNumber = () => z.number().int().min(1).max(999_999_999).optional();
 
