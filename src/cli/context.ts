@@ -93,19 +93,36 @@ export function hmrcOf(globals: GlobalOptions): HmrcSettings {
   };
 }
 
-/** Write a document result to `output` (its own name by default, - for standard output); the path written, or null for stdout. */
-export function writeFileResult(file: FileResult, output: string | undefined): string | null {
+/** Refuse a missing -o, or an existing file without --force, before the document is made (rendering it costs seconds). */
+export function checkOutput(output: string | undefined, force: boolean): asserts output is string {
+  if (output === undefined || output === '') {
+    throw new AppError('validation_error', 'say where to write the document: -o FILE, or -o - for standard output', 'output');
+  }
+  if (!force && output !== '-' && fs.existsSync(output)) throw existing(output);
+}
+
+const existing = (output: string): AppError => new AppError('conflict', `${output} already exists: pass --force to overwrite it`);
+
+/**
+ * Write a document where the user said: `-o FILE`, or `-o -` for standard
+ * output; the path written, or null for standard output. Never a name
+ * taken from the data (a document number is made from a prefix that any
+ * key holder may set), and never over an existing file without --force:
+ * the exclusive create also refuses a link planted at that name.
+ */
+export function writeFileResult(file: FileResult, output: string | undefined, force = false): string | null {
+  checkOutput(output, force);
   if (output === '-') {
     fs.writeSync(1, file.bytes);
     return null;
   }
-  const path = output ?? file.filename;
   try {
-    fs.writeFileSync(path, file.bytes);
+    fs.writeFileSync(output, file.bytes, { flag: force ? 'w' : 'wx' });
   } catch (e) {
-    throw new AppError('validation_error', `cannot write ${path}: ${(e as Error).message}`, 'output');
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw existing(output);
+    throw new AppError('validation_error', `cannot write ${output}: ${(e as Error).message}`, 'output');
   }
-  return path;
+  return output;
 }
 
 /** The local user, recorded as the author of what the CLI changes. */

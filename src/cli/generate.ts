@@ -10,7 +10,7 @@ import { AppError } from '../engine/errors.js';
 import { coerceText, isPence, jsonSchemaOf, typesOf, type JsonSchema } from '../engine/input.js';
 import { formatPounds, parsePounds } from '../engine/money.js';
 import { pathParams, type Operation } from '../engine/operation.js';
-import { readBodyArgument, withCli, writeFileResult, type GlobalOptions } from './context.js';
+import { checkOutput, readBodyArgument, withCli, writeFileResult, type GlobalOptions } from './context.js';
 import { hasItems, itemFlagHelp, parseItemFlag } from './item-flag.js';
 import { groupSummaries } from './help.js';
 import { renderCsv, renderTable } from './presenters/index.js';
@@ -101,7 +101,10 @@ function commandFor(parent: Command, op: Operation): Command {
   if (op.schemas.body) cmd.option('--body <json>', bodyHelp);
   const itemFlag = hasItems(op);
   if (itemFlag) cmd.option('--item <item>', itemFlagHelp, (value: string, list: string[] = []) => [...list, value]);
-  if (op.produces) cmd.option('-o, --output <file>', 'where to write the document (- for standard output; default: its own name in this directory)');
+  if (op.produces) {
+    cmd.option('-o, --output <file>', 'where to write the document, required (- for standard output): acct never names the file after the document');
+    cmd.option('--force', 'overwrite the -o file if it exists');
+  }
   const presenter = presenterOf(op);
   if (presenter) cmd.option('--csv', 'print CSV (amounts in pounds) instead of a table');
   cmd.action(async (...args: unknown[]) => {
@@ -120,9 +123,12 @@ function commandFor(parent: Command, op: Operation): Command {
         body = { ...sent, ...coerceText(op.schemas.body, pick(options, flags, 'body')) };
         if (itemFlag && options['item'] !== undefined) body = { ...(body as object), items: (options['item'] as string[]).map(parseItemFlag) };
       }
+      const output = options['output'] as string | undefined;
+      const force = options['force'] === true;
+      if (op.produces) checkOutput(output, force);
       const result = await cli.run(op, { params, query: pick(options, flags, 'query'), body });
       if (result.file) {
-        const written = writeFileResult(result.file, options['output'] as string | undefined);
+        const written = writeFileResult(result.file, output, force);
         if (written !== null) cli.print({ ...(result.data as object), file: written }, undefined, op);
       } else if (presenter && !globals.json && options['csv']) process.stdout.write(renderCsv(presenter.present(result.data)));
       else if (presenter && !globals.json) process.stdout.write(renderTable(presenter.present(result.data)) + pageFooter(result.meta));
