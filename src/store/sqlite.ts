@@ -2,6 +2,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql, type SqliteDatabase as SqliteDialectDatabase } from 'kysely';
+import { createPrivateFile, restrictFile, withJournals } from './file-modes.js';
 import { migrate, type MigrationSet } from './migrate.js';
 
 export type SqliteDatabase = Database.Database;
@@ -12,6 +13,8 @@ export type SqliteDatabase = Database.Database;
  * loss), foreign keys, and a busy timeout. Pending migrations are applied.
  */
 export function openSqlite(file: string, migrations: MigrationSet, options: { create: boolean }): SqliteDatabase {
+  if (options.create) createPrivateFile(file);
+  for (const f of withJournals(file)) restrictFile(f);
   const db = new Database(file, { fileMustExist: !options.create });
   try {
     db.pragma('busy_timeout = 10000');

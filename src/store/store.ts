@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import { AppError } from '../engine/errors.js';
 import { isOrganisationId, orgDir, orgFile, platformFile, type Mode } from './data-dir.js';
+import { makePrivateDir } from './file-modes.js';
 import { handleFor, openSqlite, type DbHandle } from './sqlite.js';
 import type { OrgDb, PlatformDb } from './tables.js';
 
@@ -29,9 +30,9 @@ export class Store {
     this.#cacheSize = options.cacheSize ?? 32;
   }
 
-  /** Open (creating if needed) the data directory and its platform database. */
+  /** Open (creating if needed, 0700) the data directory and its platform database. */
   static open(dataDir: string, options: StoreOptions = {}): Store {
-    fs.mkdirSync(dataDir, { recursive: true });
+    makePrivateDir(dataDir);
     const platform = handleFor<PlatformDb>(openSqlite(platformFile(dataDir), 'platform', { create: true }));
     return new Store(dataDir, platform, options);
   }
@@ -57,7 +58,7 @@ export class Store {
   /** Create the live and test databases of a new organisation, migrated and empty. */
   createOrg(orgId: string): Record<Mode, DbHandle<OrgDb>> {
     if (!isOrganisationId(orgId)) throw new Error(`not an organisation id: ${orgId}`);
-    fs.mkdirSync(orgDir(this.dataDir, orgId), { recursive: true });
+    makePrivateDir(orgDir(this.dataDir, orgId));
     const open = (mode: Mode) => {
       const handle = handleFor<OrgDb>(openSqlite(orgFile(this.dataDir, orgId, mode), 'org', { create: true }));
       this.#remember(`${orgId}/${mode}`, handle);
