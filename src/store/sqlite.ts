@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql, type SqliteDatabase as SqliteDialectDatabase } from 'kysely';
 import { createPrivateFile, restrictFile, withJournals } from './file-modes.js';
 import { migrate, type MigrationSet } from './migrate.js';
+import type { SecretBox } from './secret-box.js';
 
 export type SqliteDatabase = Database.Database;
 
@@ -46,6 +47,8 @@ export interface DbHandle<DB> {
    * timeout applies instead.
    */
   write<T>(work: (trx: Kysely<DB>) => Promise<T>): Promise<T>;
+  /** Seals and opens the secrets kept in this database, with the data directory's key. */
+  readonly secrets: SecretBox;
   close(): Promise<void>;
 }
 
@@ -93,7 +96,7 @@ function withStatementCache(database: SqliteDatabase, limit = 1000): SqliteDiale
   };
 }
 
-export function handleFor<DB>(database: SqliteDatabase): DbHandle<DB> {
+export function handleFor<DB>(database: SqliteDatabase, secrets: SecretBox): DbHandle<DB> {
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   const queue: QueuedWrite<DB>[] = [];
   let running = false;
@@ -151,6 +154,7 @@ export function handleFor<DB>(database: SqliteDatabase): DbHandle<DB> {
           setImmediate(() => void drain());
         }
       }),
+    secrets,
     close: () => db.destroy(),
   };
 }

@@ -5,11 +5,14 @@
 import fs from 'node:fs';
 import { AppError } from '../engine/errors.js';
 import { isOrganisationId, orgDir, orgFile, platformFile, type Mode } from './data-dir.js';
-import { makePrivateDir } from './file-modes.js';
+import { makePrivateDir, restrictFile } from './file-modes.js';
+import { keyFile, secretBoxOf, type SecretBox } from './secret-box.js';
+import { sealPlainSecrets } from './sealed-secrets.js';
 import { handleFor, openSqlite, type DbHandle } from './sqlite.js';
 import type { OrgDb, PlatformDb } from './tables.js';
 
 export type { DbHandle } from './sqlite.js';
+export type { SecretBox } from './secret-box.js';
 export { insideWriteTransaction } from './sqlite.js';
 export type { Mode } from './data-dir.js';
 
@@ -21,20 +24,25 @@ export interface StoreOptions {
 export class Store {
   readonly dataDir: string;
   readonly platform: DbHandle<PlatformDb>;
+  /** Seals secrets at rest with the key in the data directory's secret.key. */
+  readonly secrets: SecretBox;
   readonly #cacheSize: number;
   readonly #orgs = new Map<string, DbHandle<OrgDb>>();
 
-  private constructor(dataDir: string, platform: DbHandle<PlatformDb>, options: StoreOptions) {
+  private constructor(dataDir: string, platform: DbHandle<PlatformDb>, secrets: SecretBox, options: StoreOptions) {
     this.dataDir = dataDir;
     this.platform = platform;
+    this.secrets = secrets;
     this.#cacheSize = options.cacheSize ?? 32;
   }
 
   /** Open (creating if needed, 0700) the data directory and its platform database. */
   static open(dataDir: string, options: StoreOptions = {}): Store {
     makePrivateDir(dataDir);
-    const platform = handleFor<PlatformDb>(openSqlite(platformFile(dataDir), 'platform', { create: true }));
-    return new Store(dataDir, platform, options);
+    restrictFile(keyFile(dataDir));
+    const secrets = secretBoxOf(dataDir);
+    const platform = handleFor<PlatformDb>(openSqlite(platformFile(dataDir), 'platform', { create: true }), secrets);
+    return new Store(dataDir, platform, secrets, options);
   }
 
   /** An organisation's database for one mode; 404 when it does not exist. */
@@ -50,7 +58,14 @@ export class Store {
     if (!isOrganisationId(orgId) || !fs.existsSync(file)) {
       throw new AppError('not_found', `organisation ${orgId} not found`);
     }
-    const handle = handleFor<OrgDb>(openSqlite(file, 'org', { create: false }));
+    const database = openSqlite(file, 'org', { create: false });
+    try {
+      sealPlainSecrets(database, this.secrets);
+    } catch (e) {
+      database.close();
+      throw e;
+    }
+    const handle = handleFor<OrgDb>(database, this.secrets);
     this.#remember(key, handle);
     return handle;
   }
@@ -60,7 +75,7 @@ export class Store {
     if (!isOrganisationId(orgId)) throw new Error(`not an organisation id: ${orgId}`);
     makePrivateDir(orgDir(this.dataDir, orgId));
     const open = (mode: Mode) => {
-      const handle = handleFor<OrgDb>(openSqlite(orgFile(this.dataDir, orgId, mode), 'org', { create: true }));
+      const handle = handleFor<OrgDb>(openSqlite(orgFile(this.dataDir, orgId, mode), 'org', { create: true }), this.secrets);
       this.#remember(`${orgId}/${mode}`, handle);
       return handle;
     };

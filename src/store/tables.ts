@@ -264,7 +264,10 @@ export interface WebhookEndpointsTable {
   url: string;
   description: string | null;
   events: string;
+  /** Sealed (enc1:…, see secret-box.ts), or plain text written before sealing. */
   secret: string;
+  /** The first 10 characters of the secret, to recognise it by. */
+  secret_prefix: string;
   is_active: number;
   created_at: string;
   updated_at: string;

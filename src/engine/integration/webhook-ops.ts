@@ -42,7 +42,8 @@ export const createWebhook = defineOperation({
   async run(ctx, input) {
     await checkWebhookUrl(input.url, ctx.webhookPolicy ?? strictPolicy);
     const spec = { url: input.url, events: input.events, description: input.description ?? null };
-    return { data: await orgOf(ctx).write((trx) => createEndpoint(trx, ctx.clock, spec)) };
+    const books = orgOf(ctx);
+    return { data: await books.write((trx) => createEndpoint(trx, ctx.clock, books.secrets, spec)) };
   },
 });
 
@@ -103,7 +104,8 @@ export const rotateWebhook = defineOperation({
   params: endpointParams,
   output: endpointWithSecretSchema,
   async run(ctx, input) {
-    return { data: await orgOf(ctx).write((trx) => rotateSecret(trx, ctx.clock, input.id)) };
+    const books = orgOf(ctx);
+    return { data: await books.write((trx) => rotateSecret(trx, ctx.clock, books.secrets, input.id)) };
   },
 });
 

@@ -23,7 +23,7 @@ import { assertOutsideTransaction } from '../external.js';
 import { checkWebhookUrl, isPrivateAddress } from './webhook-url.js';
 import type { WebhookPolicy } from '../webhook-policy.js';
 import { newDeliveryId } from './webhooks.js';
-import type { DbHandle, Store } from '../../store/store.js';
+import type { DbHandle, SecretBox, Store } from '../../store/store.js';
 import { modes } from '../../store/data-dir.js';
 import type { OrgDb, WebhookDeliveriesTable } from '../../store/tables.js';
 
@@ -190,6 +190,28 @@ export async function attempt(
   });
 }
 
+/**
+ * An attempt with the endpoint's sealed secret. A secret this data
+ * directory's key cannot open (the database was copied without its
+ * secret.key) fails the attempt, sending nothing: rotating the secret
+ * seals a new one with the key at hand.
+ */
+async function attemptSealed(
+  box: SecretBox,
+  url: string,
+  sealed: string,
+  delivery: Pick<WebhookDeliveriesTable, 'id' | 'event' | 'body'>,
+  options: SenderOptions,
+): Promise<Attempt> {
+  let secret: string;
+  try {
+    secret = box.open(sealed);
+  } catch (e) {
+    return { ok: false, responseStatus: null, latencyMs: 0, error: `not sent: ${(e as Error).message}; rotate the endpoint's secret` };
+  }
+  return attempt(url, secret, delivery, options);
+}
+
 /** Store what an attempt gave: succeeded, or failed after the fifth, or the time of the next try. */
 async function record(trx: Kysely<OrgDb>, delivery: WebhookDeliveriesTable, result: Attempt, clock: Clock): Promise<void> {
   const now = clock.now();
@@ -230,7 +252,7 @@ export async function deliverDue(books: DbHandle<OrgDb>, options: SenderOptions)
     await Promise.all(
       due.slice(i, i + concurrency).map(async (d) => {
         const { url, secret, ...delivery } = d;
-        const result = await attempt(url, secret, delivery, options);
+        const result = await attemptSealed(books.secrets, url, secret, delivery, options);
         await books.write((trx) => record(trx, delivery, result, options.clock));
       }),
     );

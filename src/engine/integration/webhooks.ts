@@ -14,6 +14,7 @@ import { found } from '../lookup.js';
 import { newId } from '../ids.js';
 import { timestamp, type Clock } from '../clock.js';
 import { idOut, instant } from '../output.js';
+import type { SecretBox } from '../../store/store.js';
 import type { DeliveryStatus, OrgDb, WebhookDeliveriesTable, WebhookEndpointsTable } from '../../store/tables.js';
 
 export const maxEndpoints = 5;
@@ -83,16 +84,23 @@ export async function endpointView(db: Kysely<OrgDb>, clock: Clock, row: Webhook
     description: row.description,
     events: JSON.parse(row.events) as EventKind[],
     isActive: row.is_active === 1,
-    secretPrefix: row.secret.slice(0, 10),
+    secretPrefix: row.secret_prefix,
     stats24h: await stats24h(db, row.id, since24h(clock)),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
 }
 
-export async function endpointWithSecret(db: Kysely<OrgDb>, clock: Clock, row: WebhookEndpointsTable): Promise<EndpointWithSecret> {
+/** The endpoint with its secret (`row` holds it sealed), shown on creation and rotation only. */
+async function endpointWithSecret(db: Kysely<OrgDb>, clock: Clock, row: WebhookEndpointsTable, secret: string): Promise<EndpointWithSecret> {
   const { secretPrefix: _prefix, ...view } = await endpointView(db, clock, row);
-  return { ...view, secret: row.secret };
+  return { ...view, secret };
+}
+
+/** A fresh secret: as shown once, and as kept (sealed, with its prefix in the clear). */
+function freshSecret(box: SecretBox): { shown: string; kept: Pick<WebhookEndpointsTable, 'secret' | 'secret_prefix'> } {
+  const shown = newSecret();
+  return { shown, kept: { secret: box.seal(shown), secret_prefix: shown.slice(0, 10) } };
 }
 
 export const findEndpoint = (db: Kysely<OrgDb>, id: string): Promise<WebhookEndpointsTable> =>
@@ -111,26 +119,27 @@ export interface NewEndpoint {
   readonly description: string | null;
 }
 
-/** Register an endpoint with a fresh secret (422 past maxEndpoints); its URL is checked by the caller, outside the transaction. */
-export async function createEndpoint(trx: Kysely<OrgDb>, clock: Clock, spec: NewEndpoint): Promise<EndpointWithSecret> {
+/** Register an endpoint with a fresh secret, sealed by `box` (422 past maxEndpoints); its URL is checked by the caller, outside the transaction. */
+export async function createEndpoint(trx: Kysely<OrgDb>, clock: Clock, box: SecretBox, spec: NewEndpoint): Promise<EndpointWithSecret> {
   const { n } = await trx
     .selectFrom('webhook_endpoints')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   if (Number(n) >= maxEndpoints) throw new AppError('unprocessable_entity', `an organisation may register at most ${maxEndpoints} webhook endpoints`);
   const now = timestamp(clock);
+  const { shown, kept } = freshSecret(box);
   const row: WebhookEndpointsTable = {
     id: newId('whe', clock.now()),
     url: spec.url,
     description: spec.description,
     events: JSON.stringify(spec.events),
-    secret: newSecret(),
+    ...kept,
     is_active: 1,
     created_at: now,
     updated_at: now,
   };
   await trx.insertInto('webhook_endpoints').values(row).execute();
-  return endpointWithSecret(trx, clock, row);
+  return endpointWithSecret(trx, clock, row, shown);
 }
 
 export interface EndpointChanges {
@@ -162,13 +171,17 @@ export async function deleteEndpoint(trx: Kysely<OrgDb>, id: string): Promise<vo
   await trx.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
 }
 
-/** A new signing secret; the old one stops working at once. */
-export async function rotateSecret(trx: Kysely<OrgDb>, clock: Clock, id: string): Promise<EndpointWithSecret> {
+/** A new signing secret, sealed by `box`; the old one stops working at once. */
+export async function rotateSecret(trx: Kysely<OrgDb>, clock: Clock, box: SecretBox, id: string): Promise<EndpointWithSecret> {
   const row = await findEndpoint(trx, id);
-  const secret = newSecret();
+  const { shown, kept } = freshSecret(box);
   const updatedAt = timestamp(clock);
-  await trx.updateTable('webhook_endpoints').set({ secret, updated_at: updatedAt }).where('id', '=', row.id).execute();
-  return endpointWithSecret(trx, clock, { ...row, secret, updated_at: updatedAt });
+  await trx
+    .updateTable('webhook_endpoints')
+    .set({ ...kept, updated_at: updatedAt })
+    .where('id', '=', row.id)
+    .execute();
+  return endpointWithSecret(trx, clock, { ...row, ...kept, updated_at: updatedAt }, shown);
 }
 
 export const deliverySchema = z.strictObject({
