@@ -23,6 +23,7 @@ export const errorTable = {
   duplicate_submission: { status: 409, exit: 4 },
   payload_too_large: { status: 413, exit: 2 },
   unprocessable_entity: { status: 422, exit: 5 },
+  amount_too_large: { status: 422, exit: 5 },
   balance_mismatch: { status: 422, exit: 5 },
   unresolved_conflicts: { status: 422, exit: 5 },
   incomplete_ledger: { status: 422, exit: 5 },

@@ -21,7 +21,7 @@ import type { Store } from '../store/store.js';
 import { defaultBodyLimit, readJsonBody } from './body.js';
 import { envelopeOf, send, sendError, sendFile, sendSuccess } from './envelope.js';
 import { prefixes, routeOf, routeOrder } from './routes.js';
-import { idempotencyHeader, idempotencyKeyOf } from './idempotency.js';
+import { idempotencyHeader, idempotencyKeyOf, idempotencyPath } from './idempotency.js';
 
 export interface AppOptions {
   readonly store: Store;
@@ -134,7 +134,7 @@ export function createApp(options: AppOptions): Polka {
       };
       idempotencyKey = op.method !== 'GET' && principal ? idempotencyKeyOf(req.headers[idempotencyHeader]) : undefined;
       if (idempotencyKey !== undefined) {
-        const path = req.path.replace(/^\/api\/v1/, '/v1');
+        const path = idempotencyPath(op, req.params);
         const request = { key: idempotencyKey, method: op.method, path, fingerprint: fingerprintOf(op.method, path, body) };
         const stored = await runIdempotent(ctx, op, input, request, envelopeOf);
         error = (stored.body as { error?: unknown }).error;

@@ -198,6 +198,12 @@ export interface RowCountsTable {
   n: number;
 }
 
+/** The sum of every transaction's total_debit, drafts included, in its one row (id 1), kept by triggers (migration 0019). */
+export interface LedgerTotalsTable {
+  id: number;
+  total_debit: number;
+}
+
 export interface AccountDaysTable {
   account_id: string;
   date: string;
@@ -469,6 +475,7 @@ export interface OrgDb {
   outbox: OutboxTable;
   account_days: AccountDaysTable;
   row_counts: RowCountsTable;
+  ledger_totals: LedgerTotalsTable;
   idempotency_keys: IdempotencyKeysTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;

@@ -2,12 +2,12 @@
  * Webhook endpoints over HTTP: registration and its URL rules under the
  * strict default policy, the list with availableEvents, changes, removal,
  * rotation, the delivery log's 404, all-scopes access, and which addresses
- * count as private.
+ * count as global unicast (the only ones webhooks go to).
  */
 import t, { type Test } from 'tap';
 import { newBooks, serveBooks } from '../helpers/index.js';
 import { allScopes, createKey, expectError } from '../http/support.js';
-import { isPrivateAddress } from '../../src/engine/integration/webhook-url.js';
+import { isGlobalUnicast } from '../../src/engine/integration/webhook-url.js';
 import { secretShape } from './support.js';
 
 const now = '2026-11-21T10:00:00.000Z';
@@ -123,6 +123,47 @@ t.test('the strict policy refuses http and every non-public address', async (t) 
     'https://[fd00::1]/',
     'https://[fe80::1]/',
     'https://host.invalid/',
+    // IPv4-compatible (deprecated) and IPv4-translated forms of loopback.
+    'https://[::127.0.0.1]/',
+    'https://[::7f00:1]/',
+    'https://[::ffff:0:127.0.0.1]/',
+    'https://[::ffff:0:7f00:1]/',
+    'https://[::ffff:7f00:1]/',
+    // 6to4 around 127.0.0.1, 10.0.0.1 and even a public IPv4: 6to4 is refused whatever it embeds.
+    'https://[2002:7f00:1::1]/',
+    'https://[2002:a00:1::1]/',
+    'https://[2002:5db8:d70e::1]/',
+    // Teredo.
+    'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/',
+    'https://[2001::1]/',
+    // NAT64 in front of loopback, a private and a link-local IPv4; the local-use NAT64 prefix.
+    'https://[64:ff9b::7f00:1]/',
+    'https://[64:ff9b::10.0.0.1]/',
+    'https://[64:ff9b::169.254.169.254]/',
+    'https://[64:ff9b:1::5db8:d70e]/',
+    // Documentation ranges.
+    'https://192.0.2.1/',
+    'https://198.51.100.7/',
+    'https://203.0.113.255/',
+    'https://[2001:db8::1]/',
+    'https://[3fff::1]/',
+    // Benchmarking, shared address space (CGNAT), IETF protocol assignments, 6to4 relay anycast.
+    'https://198.18.0.1/',
+    'https://198.19.255.254/',
+    'https://[2001:2::1]/',
+    'https://100.127.255.254/',
+    'https://192.0.0.8/',
+    'https://192.88.99.1/',
+    // Multicast, reserved, broadcast, "this network".
+    'https://239.255.255.250/',
+    'https://[ff02::1]/',
+    'https://[ff0e::1]/',
+    'https://240.0.0.1/',
+    'https://255.255.255.255/',
+    'https://0.1.2.3/',
+    'https://[100::1]/',
+    'https://[fec0::1]/',
+    'https://[5f00::1]/',
   ]) {
     const r = await api.request('POST', '/v1/webhooks', { body: { url, events: ['contact.created'] } });
     t.equal(r.status, 400, `${url}: 400`);
@@ -259,13 +300,34 @@ t.test('every webhook operation needs a key with all scopes', async (t) => {
   t.equal(after[0].secretPrefix, created.secret.slice(0, after[0].secretPrefix.length), 'not rotated');
 });
 
-t.test('isPrivateAddress', async (t) => {
+t.test('the strict policy accepts global unicast literals, NAT64 in front of a public IPv4 included', async (t) => {
+  const { api } = await setup(t);
+  // 93.184.215.14 = 0x5d.0xb8.0xd7.0x0e, so 64:ff9b::5db8:d70e is NAT64 for it.
+  for (const url of ['https://93.184.215.14/x', 'https://[2606:4700:4700::1111]/x', 'https://[64:ff9b::5db8:d70e]/x', 'https://[::ffff:5db8:d70e]/x']) {
+    const r = await api.request('POST', '/v1/webhooks', { body: { url, events: ['contact.created'] } });
+    t.equal(r.status, 201, `${url}: 201`);
+  }
+});
+
+t.test('isGlobalUnicast', async (t) => {
   for (const a of [
     '127.0.0.1',
     '127.255.0.9',
     '::1',
     '::ffff:10.0.0.1',
     '::ffff:127.0.0.1',
+    '::127.0.0.1',
+    '::7f00:1',
+    '::8.8.8.8',
+    '::ffff:0:127.0.0.1',
+    '::ffff:0:8.8.8.8',
+    '2002:7f00:1::1',
+    '2002:808:808::1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    '64:ff9b::127.0.0.1',
+    '64:ff9b::a00:1',
+    '64:ff9b::c0a8:101',
+    '64:ff9b:1::808:808',
     '10.0.0.1',
     '172.16.5.4',
     '172.31.255.255',
@@ -274,14 +336,33 @@ t.test('isPrivateAddress', async (t) => {
     '100.64.0.1',
     '100.127.255.254',
     '0.0.0.0',
+    '0.255.255.255',
+    '192.0.0.1',
+    '192.0.2.1',
+    '198.51.100.1',
+    '203.0.113.1',
+    '198.18.0.1',
+    '198.19.255.255',
     '224.0.0.1',
+    '239.255.255.255',
+    '240.0.0.1',
+    '255.255.255.255',
+    '2001:db8::1',
+    '2001:db8:ffff::1',
+    '3fff::1',
+    '2001:2::1',
+    '100::1',
     '::',
     'fd12:3456::1',
     'fc00::1',
     'fe80::1',
+    'fec0::1',
     'ff02::1',
+    'ff0e::1',
+    'not an address',
+    '',
   ]) {
-    t.equal(isPrivateAddress(a), true, `${a} is private`);
+    t.equal(isGlobalUnicast(a), false, `${a} is not global unicast`);
   }
   for (const a of [
     '8.8.8.8',
@@ -291,11 +372,20 @@ t.test('isPrivateAddress', async (t) => {
     '172.32.0.1',
     '172.15.255.255',
     '100.128.0.1',
+    '100.63.255.255',
     '11.0.0.1',
     '192.169.0.1',
+    '192.0.3.1',
+    '198.20.0.1',
+    '203.0.114.1',
+    '223.255.255.254',
     '::ffff:8.8.8.8',
+    '::ffff:808:808',
+    '64:ff9b::8.8.8.8',
+    '64:ff9b::808:808',
     '2001:4860:4860::8888',
+    '2606:4700:4700::1111',
   ]) {
-    t.equal(isPrivateAddress(a), false, `${a} is public`);
+    t.equal(isGlobalUnicast(a), true, `${a} is global unicast`);
   }
 });

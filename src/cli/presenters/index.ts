@@ -62,7 +62,19 @@ export function renderTable(p: Presented): string {
   return `${chalk.bold(p.title)}\n${plainTable([p.columns.map((c) => chalk.bold(c)), ...cells(p, displayPounds)], columns)}`;
 }
 
-const csvField = (v: string): string => (/[",\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
+/**
+ * A cell that a spreadsheet would run as a formula (CSV injection): one
+ * starting with = + - @, a tab or a carriage return. A plain number such as
+ * -12.50 is not one, and stays a number the spreadsheet can add up.
+ */
+const formulaLike = (v: string): boolean => /^[=+\-@\t\r]/.test(v) && !/^[+-]?\d+(\.\d+)?$/.test(v);
+
+/** One RFC 4180 field; a formula-like cell is neutralised as OWASP recommends: a ' in front, and quoted. */
+function csvField(v: string): string {
+  const formula = formulaLike(v);
+  const text = formula ? `'${v}` : v;
+  return formula || /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
 
 /** RFC 4180 CSV, money in pounds with two decimals and no thousands separators, so that spreadsheets and scripts read numbers. */
 export function renderCsv(p: Presented): string {

@@ -33,7 +33,7 @@ export const waitLimitMs = 30_000;
 export interface IdempotentRequest {
   readonly key: string;
   readonly method: string;
-  /** The path under /v1, so /v1 and /api/v1 share keys. */
+  /** The operation's route under /v1 with its parameters, however the client spelled the path, so a retry through /api/v1 or a trailing slash shares the key. */
   readonly path: string;
   readonly fingerprint: string;
 }

@@ -10,17 +10,15 @@
  * the database, so a restarted server resumes the pending ones.
  */
 import { createHmac } from 'node:crypto';
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import fs from 'node:fs';
 import tls from 'node:tls';
-import type { LookupFunction } from 'node:net';
 import type { Kysely } from 'kysely';
 import { timestamp, type Clock } from '../clock.js';
 import { version } from '../../version.js';
 import { assertOutsideTransaction } from '../external.js';
-import { checkWebhookUrl, isPrivateAddress } from './webhook-url.js';
+import { checkWebhookUrl, deliveryLookup, type Resolve } from './webhook-url.js';
 import type { WebhookPolicy } from '../webhook-policy.js';
 import { newDeliveryId } from './webhooks.js';
 import type { DbHandle, SecretBox, Store } from '../../store/store.js';
@@ -38,6 +36,8 @@ export interface SenderOptions {
   /** Extra certificate authorities to trust (PEM), for receivers with a private CA. */
   readonly ca?: string | Buffer | undefined;
   readonly timeoutMs?: number;
+  /** How host names are resolved, before and at connection time (the system resolver unless a test stands in). */
+  readonly resolve?: Resolve | undefined;
 }
 
 /** The signature of a delivery: lowercase hex HMAC-SHA256 of "<timestamp>.<body>" keyed with the secret. */
@@ -120,19 +120,6 @@ function extraCaCerts(): string[] {
   }
 }
 
-/** A DNS lookup that refuses private addresses at connection time (no DNS rebinding past the check). */
-function publicLookup(allowPrivate: boolean): LookupFunction {
-  return (hostname, options, callback) => {
-    dnsLookup(hostname, options, (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => {
-      if (err || allowPrivate) return (callback as (...a: unknown[]) => void)(err, address, family);
-      const list = Array.isArray(address) ? address.map((a) => a.address) : [address];
-      const bad = list.find(isPrivateAddress);
-      if (bad !== undefined) return (callback as (...a: unknown[]) => void)(new Error(`${hostname} resolves to ${bad}, a private address`), address, family);
-      return (callback as (...a: unknown[]) => void)(null, address, family);
-    });
-  };
-}
-
 /** POST one delivery; never throws (but for a caller inside a write transaction, a bug: see external.ts). */
 export async function attempt(
   url: string,
@@ -145,7 +132,7 @@ export async function attempt(
   const failure = (error: string, responseStatus: number | null = null): Attempt => ({ ok: false, responseStatus, latencyMs: Date.now() - started, error });
   let target: URL;
   try {
-    target = await checkWebhookUrl(url, options.policy);
+    target = await checkWebhookUrl(url, options.policy, 'url', options.resolve);
   } catch (e) {
     return failure((e as Error).message);
   }
@@ -167,7 +154,7 @@ export async function attempt(
       {
         method: 'POST',
         headers,
-        lookup: publicLookup(options.policy.allowPrivate),
+        lookup: deliveryLookup(options.policy, options.resolve),
         // Node's ca replaces the trusted roots: add the extra CA to them instead.
         ...(options.ca === undefined ? {} : { ca: [...tls.rootCertificates, ...extraCaCerts(), options.ca] }),
         signal: AbortSignal.timeout(timeout),

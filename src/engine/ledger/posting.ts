@@ -3,7 +3,8 @@
  * the double entry is checked here, before anything is written:
  * at least 2 lines, each a non-zero whole number of pence; the lines sum to
  * exactly 0; every account exists in this organisation and is active; every
- * contact named exists; the date is not in a closed period. Invoices, payments, imports and the
+ * contact named exists; the date is not in a closed period; the books' total
+ * debits stay within maxBooksDebit. Invoices, payments, imports and the
  * transactions API all come through these functions.
  */
 import type { Kysely } from 'kysely';
@@ -22,6 +23,14 @@ import type { AccountsTable, LinesTable, OrgDb, TransactionsTable, VatEntriesTab
 export const maxLines = 500;
 /** £100bn in pence: far above any real line, and 500 of them still sum exactly in a double. */
 export const maxLineAmount = 10_000_000_000_000;
+/**
+ * £10 trillion in pence: the most the debits of all the books' transactions
+ * (drafts included) may add up to. Any balance or report total is a sum
+ * over some of the lines, so none can exceed it, and it is a ninth of
+ * Number.MAX_SAFE_INTEGER: every figure and every sum of a few of them
+ * stays an exact integer, in SQL and in JavaScript.
+ */
+export const maxBooksDebit = 1_000_000_000_000_000;
 
 export interface LineInput {
   readonly accountId: string;
@@ -242,6 +251,19 @@ export function prepare(books: Books, posting: Posting, input: TransactionInput,
   };
 }
 
+/** Refuse (422 amount_too_large) a change that adds `added` pence of debits when that takes the books past maxBooksDebit. */
+async function checkBooksDebit(trx: Kysely<OrgDb>, added: number): Promise<void> {
+  if (added <= 0) return;
+  const row = await trx.selectFrom('ledger_totals').select('total_debit').where('id', '=', 1).executeTakeFirstOrThrow();
+  const total = Number(row.total_debit) + added;
+  if (total > maxBooksDebit) {
+    throw new AppError(
+      'amount_too_large',
+      `this would take the total debits of the books to ${sterling(total)} (drafts included), past the ${sterling(maxBooksDebit)} acct keeps every balance and report total within, so that they stay exact`,
+    );
+  }
+}
+
 /** Rows per INSERT: many rows a statement is far faster than one, and 200 × 12 columns stays under SQLite's variable limit. */
 const batchSize = 200;
 
@@ -265,6 +287,10 @@ export async function insertPrepared(
   prepared: readonly Prepared[],
   options = { events: true },
 ): Promise<TransactionView[]> {
+  await checkBooksDebit(
+    trx,
+    prepared.reduce((total, p) => total + p.row.total_debit, 0),
+  );
   await insertBatched(
     trx,
     'transactions',
@@ -351,6 +377,7 @@ export async function replaceDraft(
   // The transaction's current date must be open too: moving a draft out of a closed period changes that period.
   checkDateOpen(await closedRanges(trx), row.date);
   const prepared = prepare(await loadBooks(trx, input.lines, linesMakeEntries(input)), posting, input, id);
+  await checkBooksDebit(trx, prepared.row.total_debit - row.total_debit);
   await trx.deleteFrom('lines').where('transaction_id', '=', id).execute();
   await trx.deleteFrom('vat_entries').where('transaction_id', '=', id).execute();
   await trx
