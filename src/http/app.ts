@@ -112,6 +112,7 @@ export function createApp(options: AppOptions): Polka {
           mode: principal.mode,
           method: op.method,
           path: req.url ?? req.path,
+          route: op.path,
           status: res.statusCode,
           latencyMs: Math.round(performance.now() - started),
           keyId: principal.keyId,
