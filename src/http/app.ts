@@ -86,12 +86,16 @@ export function createApp(options: AppOptions): Polka {
     plans.set(organisationId, { plan, until: clock.now().getTime() + 60_000 });
     return plan;
   };
-  const limit = async (op: Operation, principal: Principal) => {
+  /** The plan's limit, taken before the scope check: a refusal counts too, else a key without the scope could send refusals without end. */
+  const limitPlan = async (principal: Principal) => {
     if (!limiter) return;
-    const org = principal.organisationId;
-    if (op.name === 'keys.create' || op.name === 'keys.rotate') limiter.take(`keys:${org}`, keyCreationLimit, 'creating API keys');
-    const plan = await cachedPlanOf(org);
-    limiter.take(`org:${org}`, planLimits[plan], `the ${plan === 'sole_trader' ? 'Sole Trader' : 'Limited Company'} plan`);
+    const plan = await cachedPlanOf(principal.organisationId);
+    limiter.take(`org:${principal.organisationId}`, planLimits[plan], `the ${plan === 'sole_trader' ? 'Sole Trader' : 'Limited Company'} plan`);
+  };
+  /** Key creation's own limit, taken after the scope check: a key that may not make keys cannot use up the slots of one that may. */
+  const limitKeys = (op: Operation, principal: Principal) => {
+    if (limiter && (op.name === 'keys.create' || op.name === 'keys.rotate'))
+      limiter.take(`keys:${principal.organisationId}`, keyCreationLimit, 'creating API keys');
   };
 
   const handler = (op: Operation) => async (req: Request, res: Parameters<typeof sendError>[0]) => {
@@ -108,6 +112,7 @@ export function createApp(options: AppOptions): Polka {
           mode: principal.mode,
           method: op.method,
           path: req.url ?? req.path,
+          route: op.path,
           status: res.statusCode,
           latencyMs: Math.round(performance.now() - started),
           keyId: principal.keyId,
@@ -119,8 +124,9 @@ export function createApp(options: AppOptions): Polka {
     }
     try {
       principal = op.access === 'public' ? null : await principalOf(req, store);
+      if (principal) await limitPlan(principal);
       checkAccess(op.access, principal);
-      if (principal) await limit(op, principal);
+      if (principal) limitKeys(op, principal);
       const body = op.schemas.body ? await readJsonBody(req, bodyLimit) : undefined;
       const input = parseOperationInput(op, { params: req.params, query: req.query, body });
       const ctx: Ctx = {

@@ -5,6 +5,8 @@
  * creation and rotation also have their own stricter limit (10 a minute).
  * A request must pass every limit that applies; the first one exhausted
  * answers 429 rate_limited with Retry-After, the seconds until a slot frees.
+ * The plan's limit counts every request with a recognised key, before its
+ * scope is checked (see app.ts); a refused one takes a slot too.
  * Counts live in the server's memory.
  */
 import { AppError } from '../engine/errors.js';

@@ -255,6 +255,8 @@ export interface RequestLogTable {
   idempotency_key: string | null;
   error: string | null;
   created_at: string;
+  /** The requests this entry stands for: 1, or more for a summary of refusals (migration 0020). */
+  count: number;
 }
 
 export interface OutboxTable {

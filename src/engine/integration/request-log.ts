@@ -2,6 +2,8 @@
  * The API request log, read: the requests made against these books in the
  * last 30 days, newest first, and one request in detail. Written by the
  * HTTP adapter through request-log-writer.ts; a key with all scopes reads it.
+ * An entry of refusals (403, 429) stands for `count` requests of one key to
+ * one operation in one minute, shown with the first one's path and error.
  */
 import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';
@@ -23,6 +25,11 @@ const entrySchema = z.strictObject({
   keyPrefix: z.string().nullable(),
   idempotencyKey: z.string().nullable(),
   createdAt: instant(),
+  count: z
+    .number()
+    .int()
+    .min(1)
+    .describe('the requests this entry stands for: 1, or for refusals (403, 429) how many of one key to one operation came in its minute'),
 });
 type Entry = z.output<typeof entrySchema>;
 
@@ -45,6 +52,7 @@ function entryView(row: RequestLogTable): Entry {
     keyPrefix: row.key_prefix,
     idempotencyKey: row.idempotency_key,
     createdAt: row.created_at,
+    count: row.count,
   };
 }
 
