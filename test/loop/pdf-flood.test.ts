@@ -1,3 +1,4 @@
+// test-order: first (20 to 30 s of both cores: twenty 200-item PDFs rendered at once)
 /**
  * Issue 15, finding 1: a 200-item invoice PDF is seconds of synchronous
  * pdfmake work, and 20 of them at once kept /v1/health waiting 21 s. The PDFs

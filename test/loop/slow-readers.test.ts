@@ -1,3 +1,4 @@
+// test-order: first (20 to 30 s: a hundred one-megabyte ledger pages made for sockets that never read)
 /**
  * Issue 15, finding 3: 20 sockets that asked for the (then unpaginated)
  * general ledger and never read took the server from 121 MB to 1.3 GB and
