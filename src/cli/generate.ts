@@ -7,10 +7,10 @@
  */
 import { Command, Option } from 'commander';
 import { AppError } from '../engine/errors.js';
-import { coerceText, isPence, jsonSchemaOf, typesOf, type JsonSchema } from '../engine/input.js';
+import { coerceText, isPence, jsonSchemaOf, typesOf, type JsonSchema, type RawInput } from '../engine/input.js';
 import { formatPounds, parsePounds } from '../engine/money.js';
-import { pathParams, type Operation } from '../engine/operation.js';
-import { checkOutput, readBodyArgument, withCli, writeFileResult, type GlobalOptions } from './context.js';
+import { pathParams, type Operation, type Result } from '../engine/operation.js';
+import { checkOutput, readBodyArgument, withCli, writeFileResult, type Cli, type GlobalOptions } from './context.js';
 import { hasItems, itemFlagHelp, parseItemFlag } from './item-flag.js';
 import { groupSummaries } from './help.js';
 import { renderCsv, renderTable } from './presenters/index.js';
@@ -126,7 +126,10 @@ function commandFor(parent: Command, op: Operation): Command {
       const output = options['output'] as string | undefined;
       const force = options['force'] === true;
       if (op.produces) checkOutput(output, force);
-      const result = await cli.run(op, { params, query: pick(options, flags, 'query'), body });
+      const raw = { params, query: pick(options, flags, 'query'), body };
+      // A report paged by cursor (the general ledger) is shown whole, unless one page is asked for with --cursor.
+      const join = presenter?.join;
+      const result = join && raw.query['cursor'] === undefined ? await everyPage(cli, op, raw, join) : await cli.run(op, raw);
       if (result.file) {
         const written = writeFileResult(result.file, output, force);
         if (written !== null) cli.print({ ...(result.data as object), file: written }, undefined, op);
@@ -137,6 +140,24 @@ function commandFor(parent: Command, op: Operation): Command {
   });
   return cmd;
 }
+
+/** Every page of a report paged by cursor, joined, with the last page's meta; pages as large as the operation allows unless --limit says. */
+async function everyPage(cli: Cli, op: Operation, raw: RawInput, join: (pages: readonly unknown[]) => unknown): Promise<Result> {
+  const largest = jsonSchemaOf(op.schemas.query).properties?.['limit']?.maximum;
+  const query = raw.query['limit'] === undefined && typeof largest === 'number' ? { ...raw.query, limit: String(largest) } : raw.query;
+  let result = await cli.run(op, { ...raw, query });
+  const pages = [result.data];
+  for (let next = nextCursorOf(result.meta); next !== null; next = nextCursorOf(result.meta)) {
+    result = await cli.run(op, { ...raw, query: { ...query, cursor: next } });
+    pages.push(result.data);
+  }
+  return { data: join(pages), meta: result.meta };
+}
+
+const nextCursorOf = (meta: unknown): string | null => {
+  const next = (meta as { nextCursor?: unknown } | undefined)?.nextCursor;
+  return typeof next === 'string' ? next : null;
+};
 
 /**
  * Add a command for every operation, grouped as `acct <group> <action>`.

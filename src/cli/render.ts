@@ -74,8 +74,9 @@ export function renderData(data: unknown, meta?: unknown, isMoney: MoneyTest = n
   return out + pageFooter(meta);
 }
 
-/** "12 in all, page 1 of 3" under a page of a list; nothing for other results. */
+/** "12 in all, page 1 of 3" under a page of a list, the next page's --cursor under a page asked for by cursor; nothing for other results. */
 export function pageFooter(meta: unknown): string {
+  if (isRecord(meta) && typeof meta['nextCursor'] === 'string') return chalk.dim(`more: --cursor ${meta['nextCursor']}\n`);
   if (!isRecord(meta) || typeof meta['total'] !== 'number') return '';
   const { total, page, limit } = meta as { total: number; page?: number; limit?: number };
   const pages = limit ? Math.max(1, Math.ceil(total / limit)) : 1;

@@ -39,6 +39,7 @@ export const errorTable = {
   rate_limited: { status: 429, exit: 7 },
   internal_error: { status: 500, exit: 1 },
   service_unavailable: { status: 503, exit: 1 },
+  server_busy: { status: 503, exit: 1 },
   hmrc_unavailable: { status: 503, exit: 1 },
 } as const satisfies Record<string, { status: number; exit: number }>;
 

@@ -12,6 +12,7 @@ import { AppError } from './errors.js';
 import { scopes, type Scope } from './scopes.js';
 import type { DbHandle, Mode, Store } from '../store/store.js';
 import type { OrgDb, PlatformDb } from '../store/tables.js';
+import type { InvoicePdfData } from '../pdf/invoice-data.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -75,6 +76,8 @@ export interface Ctx {
   readonly webhookPolicy?: WebhookPolicy;
   /** HMRC's VAT (MTD) API: its base URL and this installation's client credentials (--hmrc-base-url, $ACCT_HMRC_*). */
   readonly hmrc?: HmrcSettings;
+  /** Renders invoice and credit note PDFs elsewhere (acct serve: on its worker threads); absent, in this thread. */
+  readonly renderPdf?: (data: InvoicePdfData) => Promise<Uint8Array>;
 }
 
 export interface Result<D = unknown, M = unknown> {

@@ -1,10 +1,12 @@
 /**
  * Pagination convention A (page, limit → total, page, limit, hasMore) and
  * the `sort` parameter (`-createdAt` newest first by default), shared by
- * every list operation.
+ * every list operation; and paging by cursor (limit, cursor → limit,
+ * hasMore, nextCursor) for the general ledger.
  */
 import { z } from 'zod';
 import type { SelectQueryBuilder } from 'kysely';
+import { AppError } from './errors.js';
 
 export interface PageMeta {
   readonly total: number;
@@ -73,4 +75,38 @@ export async function listPage<DB, TB extends keyof DB, R>(
   const counted = await filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const found = await rows(filtered).limit(limit).offset(pageOffset(page, limit)).execute();
   return { rows: found, meta: pageMeta(Number((counted as { total: number }).total), page, limit) };
+}
+
+/**
+ * Paging by cursor, for a report too long to count or to number pages in
+ * (the general ledger): `limit`, and `cursor` from the last page's meta.
+ */
+export function cursorQuery(defaultLimit: number, maxLimit: number) {
+  return {
+    limit: z.number().int().min(1).max(maxLimit).default(defaultLimit),
+    cursor: z.string().min(1).max(1000).optional().describe("the last page's meta.nextCursor, for the page after it"),
+  };
+}
+
+/** The `meta` of a page asked for by cursor: nextCursor (null on the last page) asks for the next. */
+export const cursorMetaSchema = z.strictObject({
+  limit: z.number().int(),
+  hasMore: z.boolean(),
+  nextCursor: z.string().nullable(),
+});
+export type CursorMeta = z.output<typeof cursorMetaSchema>;
+
+/** A cursor: where a page ended, as opaque text (base64url of a JSON array). */
+export const cursorOf = (position: readonly (string | number)[]): string => Buffer.from(JSON.stringify(position)).toString('base64url');
+
+/** The position a cursor holds; 400 on the `field` when it is not one this API gave. */
+export function cursorPosition(cursor: string, field = 'cursor'): unknown[] {
+  let position: unknown;
+  try {
+    position = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    position = undefined;
+  }
+  if (!Array.isArray(position)) throw new AppError('validation_error', `${field} is not a cursor this endpoint gave: pass meta.nextCursor as it came`, field);
+  return position;
 }

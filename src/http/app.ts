@@ -22,6 +22,7 @@ import { defaultBodyLimit, readJsonBody } from './body.js';
 import { envelopeOf, send, sendError, sendFile, sendSuccess } from './envelope.js';
 import { prefixes, routeOf, routeOrder } from './routes.js';
 import { idempotencyHeader, idempotencyKeyOf, idempotencyPath } from './idempotency.js';
+import type { PdfPool } from './pdf-workers.js';
 
 export interface AppOptions {
   readonly store: Store;
@@ -40,6 +41,8 @@ export interface AppOptions {
   readonly hmrc?: HmrcSettings;
   /** Where unexpected failures are reported (stderr by default). */
   readonly logError?: (error: AppError) => void;
+  /** Worker threads that render PDFs, each organisation's share capped (none: rendered on the event loop). */
+  readonly pdfPool?: PdfPool;
 }
 
 const bearer = /^Bearer\s+(\S+)\s*$/i;
@@ -65,7 +68,8 @@ export function createApp(options: AppOptions): Polka {
   /** Answer a failure; the error member sent. */
   const fail = (res: Parameters<typeof sendError>[0], e: unknown) => {
     const error = appErrorOf(e);
-    if (error.status >= 500) logError(error);
+    // server_busy is load shed on purpose (the PDF queue is full), not a failure to report.
+    if (error.status >= 500 && error.code !== 'server_busy') logError(error);
     if (!res.headersSent) sendError(res, error);
     else res.destroy();
     return error.toJSON();
@@ -129,6 +133,8 @@ export function createApp(options: AppOptions): Polka {
       if (principal) limitKeys(op, principal);
       const body = op.schemas.body ? await readJsonBody(req, bodyLimit) : undefined;
       const input = parseOperationInput(op, { params: req.params, query: req.query, body });
+      const pool = options.pdfPool;
+      const org = principal?.organisationId;
       const ctx: Ctx = {
         clock,
         store,
@@ -137,6 +143,7 @@ export function createApp(options: AppOptions): Polka {
         mailer: options.mailer ?? null,
         webhookPolicy: options.webhookPolicy ?? strictPolicy,
         ...(options.hmrc ? { hmrc: options.hmrc } : {}),
+        ...(pool && org !== undefined ? { renderPdf: (data: Parameters<PdfPool['run']>[1]) => pool.run(org, data) } : {}),
       };
       idempotencyKey = op.method !== 'GET' && principal ? idempotencyKeyOf(req.headers[idempotencyHeader]) : undefined;
       if (idempotencyKey !== undefined) {

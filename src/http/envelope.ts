@@ -11,14 +11,44 @@ export function envelopeOf(outcome: Outcome): unknown {
   return meta === undefined ? { success: true, data } : { success: true, data, meta };
 }
 
+/** A body up to this size goes out in one write; a larger one in pieces of it (see deliver). */
+const pieceSize = 64 * 1024;
+
 export function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
+  const size = Buffer.byteLength(text);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
-    'content-length': String(Buffer.byteLength(text)),
+    'content-length': String(size),
     ...headers,
   });
-  res.end(text);
+  if (size <= pieceSize) res.end(text);
+  else deliver(res, Buffer.from(text));
+}
+
+/**
+ * A large body written a piece at a time, the next only once the client has
+ * taken the last (res.write's false and 'drain'), so that no more than a
+ * piece waits in the socket's buffer; a client that stops reading is
+ * dropped by the server's send timeout (server.ts), and the body with it.
+ */
+function deliver(res: ServerResponse, bytes: Uint8Array): void {
+  let offset = 0;
+  const next = (): void => {
+    while (!res.destroyed) {
+      const piece = bytes.subarray(offset, offset + pieceSize);
+      offset += piece.byteLength;
+      if (offset >= bytes.byteLength) {
+        res.end(piece);
+        return;
+      }
+      if (!res.write(piece)) {
+        res.once('drain', next);
+        return;
+      }
+    }
+  };
+  next();
 }
 
 export function sendSuccess(res: ServerResponse, status: number, result: Result): void {
@@ -32,7 +62,8 @@ export function sendFile(res: ServerResponse, file: FileResult): void {
     'content-length': String(file.bytes.byteLength),
     'content-disposition': `inline; filename="${file.filename.replace(/["\\\r\n]/g, '_')}"`,
   });
-  res.end(file.bytes);
+  if (file.bytes.byteLength <= pieceSize) res.end(file.bytes);
+  else deliver(res, file.bytes);
 }
 
 export function sendError(res: ServerResponse, error: AppError): void {

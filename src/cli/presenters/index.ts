@@ -25,11 +25,13 @@ export interface Presented {
 export interface Presenter {
   readonly operation: string;
   present(data: unknown): Presented;
+  /** For a report paged by cursor: its pages as one, so that the CLI can show all of it. */
+  readonly join?: (pages: readonly unknown[]) => unknown;
 }
 
-/** A presenter of `op`'s data, typed by its declared output. */
-export function presenter<D>(op: Operation<D>, present: (data: D) => Presented): Presenter {
-  return { operation: op.name, present: (data) => present(data as D) };
+/** A presenter of `op`'s data, typed by its declared output (and, paged by cursor, how its pages join). */
+export function presenter<D>(op: Operation<D>, present: (data: D) => Presented, join?: (pages: readonly D[]) => D): Presenter {
+  return { operation: op.name, present: (data) => present(data as D), ...(join ? { join: (pages: readonly unknown[]) => join(pages as D[]) } : {}) };
 }
 
 /** A column of a list: its label, the field it shows, and how to show the field when not as it is. */

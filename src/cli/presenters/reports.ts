@@ -12,6 +12,7 @@ import {
 } from '../../engine/reports/operations.js';
 import type { AgedReport } from '../../engine/reports/aged.js';
 import type { BalanceSheet } from '../../engine/reports/statements.js';
+import { joinLedgerPages } from '../../engine/reports/general-ledger.js';
 import { presenter, type Cell, type Presented, type Presenter } from './index.js';
 
 type Section = BalanceSheet['assets'];
@@ -63,16 +64,20 @@ export const reportPresenters: readonly Presenter[] = [
       ...section('equity', d.equity, 'Total equity'),
     ],
   })),
-  presenter(generalLedgerOp, (d) => ({
-    title: `General ledger ${d.period.from} to ${d.period.to}`,
-    columns: ['account', 'date', 'description', 'reference', 'debit', 'credit', 'balance'],
-    money: [4, 5, 6],
-    rows: d.accounts.flatMap((a): Cell[][] => [
-      [`${a.code} ${a.name}`, d.period.from, 'Opening balance', '', null, null, a.openingBalance],
-      ...a.transactions.map((x): Cell[] => [`${a.code} ${a.name}`, x.date, x.description, x.reference, x.debit, x.credit, x.runningBalance]),
-      [`${a.code} ${a.name}`, d.period.to, 'Closing balance', '', a.totalDebit, a.totalCredit, a.closingBalance],
-    ]),
-  })),
+  presenter(
+    generalLedgerOp,
+    (d) => ({
+      title: `General ledger ${d.period.from} to ${d.period.to}`,
+      columns: ['account', 'date', 'description', 'reference', 'debit', 'credit', 'balance'],
+      money: [4, 5, 6],
+      rows: d.accounts.flatMap((a): Cell[][] => [
+        [`${a.code} ${a.name}`, d.period.from, 'Opening balance', '', null, null, a.openingBalance],
+        ...a.transactions.map((x): Cell[] => [`${a.code} ${a.name}`, x.date, x.description, x.reference, x.debit, x.credit, x.runningBalance]),
+        [`${a.code} ${a.name}`, d.period.to, 'Closing balance', '', a.totalDebit, a.totalCredit, a.closingBalance],
+      ]),
+    }),
+    joinLedgerPages,
+  ),
   presenter(vatReturnOp, (d) => ({
     title: `VAT return ${d.period.from} to ${d.period.to} (${d.scheme}${d.flatRatePercent === null ? '' : ` ${d.flatRatePercent}%`})`,
     columns: ['box', 'description', 'amount'],

@@ -1,16 +1,25 @@
 /**
- * The general ledger over a period: for every account with a balance or
- * activity (or one account), its opening balance, its posted lines in date
- * order with a running balance, totals and closing balance (debit − credit).
+ * The general ledger over a period, a page at a time: for every account with
+ * a balance or activity (or one account), in code order, its opening
+ * balance, its posted lines in date order with a running balance, and its
+ * totals and closing balance (debit − credit) over the whole period.
+ *
+ * A page holds at most `limit` lines. An account whose lines run over a page
+ * boundary appears on both pages, with the same balances and totals and its
+ * running balance carried on; meta.nextCursor, sent back as `cursor`, asks
+ * for the page after (null on the last). Balances and totals come from
+ * account_days, so a page costs its own lines and a few sums per account,
+ * however long the ledger: no request reads, holds or serialises all of it.
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { addDays } from '../dates.js';
+import { AppError } from '../errors.js';
 import { accountTypes, findAccount } from '../ledger/accounts.js';
+import { cursorOf, cursorPosition, type CursorMeta } from '../pagination.js';
 import { pence } from '../schema.js';
 import { day, idOut } from '../output.js';
-import { periodSchema, postedBalances } from './balances.js';
-import type { OrgDb } from '../../store/tables.js';
+import { periodSchema } from './balances.js';
+import type { AccountsTable, OrgDb } from '../../store/tables.js';
 
 const ledgerLine = z.strictObject({
   id: idOut('txn').describe('the transaction'),
@@ -22,82 +31,235 @@ const ledgerLine = z.strictObject({
   runningBalance: pence().describe('debit − credit, from the opening balance to this line'),
 });
 
+const ledgerAccount = z.strictObject({
+  id: idOut('acc'),
+  code: z.string(),
+  name: z.string(),
+  accountType: z.enum(accountTypes),
+  openingBalance: pence().describe('debit − credit of the lines before from'),
+  transactions: z.array(ledgerLine).describe("this page's lines of the account"),
+  closingBalance: pence().describe('over the whole period, not only this page'),
+  totalDebit: pence().describe('over the whole period, not only this page'),
+  totalCredit: pence(),
+});
+
 export const generalLedgerSchema = z.strictObject({
   period: periodSchema,
   accounts: z
-    .array(
-      z.strictObject({
-        id: idOut('acc'),
-        code: z.string(),
-        name: z.string(),
-        accountType: z.enum(accountTypes),
-        openingBalance: pence().describe('debit − credit of the lines before from'),
-        transactions: z.array(ledgerLine),
-        closingBalance: pence(),
-        totalDebit: pence(),
-        totalCredit: pence(),
-      }),
-    )
-    .describe('by code: every account with an opening balance or lines in the period, or the one asked for'),
+    .array(ledgerAccount)
+    .describe('by code: every account with an opening balance or lines in the period, or the one asked for; an account split between pages is on both'),
 });
 export type GeneralLedger = z.output<typeof generalLedgerSchema>;
+type LedgerAccount = GeneralLedger['accounts'][number];
 
-export async function generalLedger(db: Kysely<OrgDb>, from: string, to: string, accountId?: string): Promise<GeneralLedger> {
-  const only = accountId === undefined ? undefined : await findAccount(db, accountId);
-  const opening = new Map((await postedBalances(db, { to: addDays(from, -1) })).map((b) => [b.id, b.net]));
-  // Lines only, in posting order; grouped by account below (the accounts come from their own query).
-  let q = db
+export interface GeneralLedgerQuery {
+  readonly from: string;
+  readonly to: string;
+  readonly accountId?: string | undefined;
+  /** Lines on a page at most. */
+  readonly limit: number;
+  readonly cursor?: string | undefined;
+}
+
+/** Lines a page holds by default, and at most. */
+export const ledgerPageLimits = { default: 500, max: 2000 } as const;
+
+/** Where a page ended: its last line, in the order lines are listed (account code, date, entry time, transaction, line). */
+interface Position {
+  readonly accountId: string;
+  readonly code: string;
+  readonly date: string;
+  readonly createdAt: string;
+  readonly transactionId: string;
+  readonly lineNo: number;
+}
+
+function positionOf(cursor: string): Position {
+  const [accountId, code, date, createdAt, transactionId, lineNo] = cursorPosition(cursor);
+  if (
+    typeof accountId !== 'string' ||
+    typeof code !== 'string' ||
+    typeof date !== 'string' ||
+    typeof createdAt !== 'string' ||
+    typeof transactionId !== 'string' ||
+    typeof lineNo !== 'number' ||
+    !Number.isInteger(lineNo)
+  ) {
+    throw new AppError('validation_error', 'cursor is not a cursor this endpoint gave: pass meta.nextCursor as it came', 'cursor');
+  }
+  return { accountId, code, date, createdAt, transactionId, lineNo };
+}
+
+const cursorAt = (p: Position): string => cursorOf([p.accountId, p.code, p.date, p.createdAt, p.transactionId, p.lineNo]);
+
+const postedLines = (db: Kysely<OrgDb>, accountId: string) =>
+  db
     .selectFrom('lines')
     .innerJoin('transactions', 'transactions.id', 'lines.transaction_id')
-    .where('lines.posted', '=', 1)
-    .where('lines.date', '>=', from)
-    .where('lines.date', '<=', to)
-    .select(['lines.account_id', 'lines.transaction_id as id', 'lines.date', 'transactions.description', 'transactions.reference', 'lines.amount'])
+    .where('lines.account_id', '=', accountId)
+    .where('lines.posted', '=', 1);
+
+/** An account's balance before `from`, and its debits and credits from `from` to `to`, from the per-day totals. */
+async function sumsOf(db: Kysely<OrgDb>, accountId: string, from: string, to: string) {
+  const row = await db
+    .selectFrom('account_days')
+    .where('account_id', '=', accountId)
+    .where('date', '<=', to)
+    .select((eb) => [
+      eb.fn
+        .sum<number>(
+          eb
+            .case()
+            .when('date', '<', from)
+            .then(eb('debit', '-', eb.ref('credit')))
+            .else(0)
+            .end(),
+        )
+        .as('opening'),
+      eb.fn.sum<number>(eb.case().when('date', '>=', from).then(eb.ref('debit')).else(0).end()).as('debit'),
+      eb.fn.sum<number>(eb.case().when('date', '>=', from).then(eb.ref('credit')).else(0).end()).as('credit'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { opening: Number(row.opening ?? 0), debit: Number(row.debit ?? 0), credit: Number(row.credit ?? 0) };
+}
+
+/** Debit − credit of an account's lines from `from` up to and including the line at `p`. */
+async function balanceThrough(db: Kysely<OrgDb>, from: string, p: Position): Promise<number> {
+  const days = await db
+    .selectFrom('account_days')
+    .where('account_id', '=', p.accountId)
+    .where('date', '>=', from)
+    .where('date', '<', p.date)
+    .select((eb) => eb.fn.sum<number>(eb('debit', '-', eb.ref('credit'))).as('net'))
+    .executeTakeFirstOrThrow();
+  const sameDay = await postedLines(db, p.accountId)
+    .where('lines.date', '=', p.date)
+    .where((eb) => eb(eb.refTuple('transactions.created_at', 'lines.transaction_id', 'lines.line_no'), '<=', eb.tuple(p.createdAt, p.transactionId, p.lineNo)))
+    .select((eb) => eb.fn.sum<number>('lines.amount').as('net'))
+    .executeTakeFirstOrThrow();
+  return Number(days.net ?? 0) + Number(sameDay.net ?? 0);
+}
+
+/** Up to `n` of an account's lines in the period, in order, after `after` when given. */
+function linesAfter(db: Kysely<OrgDb>, accountId: string, from: string, to: string, after: Position | null, n: number) {
+  let q = postedLines(db, accountId)
+    .where('lines.date', '>=', after && after.date > from ? after.date : from)
+    .where('lines.date', '<=', to);
+  if (after) {
+    q = q.where((eb) =>
+      eb(
+        eb.refTuple('lines.date', 'transactions.created_at', 'lines.transaction_id', 'lines.line_no'),
+        '>',
+        eb.tuple(after.date, after.createdAt, after.transactionId, after.lineNo),
+      ),
+    );
+  }
+  return q
+    .select([
+      'lines.transaction_id as id',
+      'lines.date',
+      'transactions.created_at',
+      'lines.line_no',
+      'transactions.description',
+      'transactions.reference',
+      'lines.amount',
+    ])
     .orderBy('lines.date')
     .orderBy('transactions.created_at')
-    .orderBy('transactions.id')
-    .orderBy('lines.line_no');
-  if (only) q = q.where('lines.account_id', '=', only.id);
-  const byAccount = new Map<string, Awaited<ReturnType<typeof q.execute>>>();
-  for (const row of await q.execute()) {
-    const list = byAccount.get(row.account_id);
-    if (list) list.push(row);
-    else byAccount.set(row.account_id, [row]);
-  }
-  const accounts = await db
+    .orderBy('lines.transaction_id')
+    .orderBy('lines.line_no')
+    .limit(n)
+    .execute();
+}
+
+type AccountRow = Pick<AccountsTable, 'id' | 'code' | 'name' | 'account_type'>;
+
+/** One page of the general ledger, and where the next begins. */
+export async function generalLedger(db: Kysely<OrgDb>, query: GeneralLedgerQuery): Promise<{ readonly ledger: GeneralLedger; readonly meta: CursorMeta }> {
+  const { from, to, limit } = query;
+  const only = query.accountId === undefined ? undefined : await findAccount(db, query.accountId);
+  const after = query.cursor === undefined ? null : positionOf(query.cursor);
+  let accounts: AccountRow[] = await db
     .selectFrom('accounts')
     .select(['id', 'code', 'name', 'account_type'])
     .$if(only !== undefined, (qb) => qb.where('id', '=', only?.id ?? ''))
     .orderBy('code')
+    .orderBy('id')
     .execute();
+  // Resume with the cursor's account (codes are unique), or the first after it.
+  if (after) accounts = accounts.filter((a) => a.code >= after.code);
+
+  const page: LedgerAccount[] = [];
+  let left = limit;
+  let last: Position | null = null;
+  let hasMore = false;
+  for (const a of accounts) {
+    const resumed = after !== null && a.id === after.accountId;
+    const sums = await sumsOf(db, a.id, from, to);
+    const shown = only !== undefined || sums.opening !== 0 || sums.debit !== 0 || sums.credit !== 0;
+    if (!shown) continue;
+    if (left === 0) {
+      // The page is full and another account has a balance or lines to show (the resumed one is always first).
+      hasMore = true;
+      break;
+    }
+    const rows = await linesAfter(db, a.id, from, to, resumed ? after : null, left + 1);
+    // An account the last page ended with exactly is not shown again, empty.
+    if (resumed && rows.length === 0) continue;
+    const taken = rows.slice(0, left);
+    let running = sums.opening + (resumed ? await balanceThrough(db, from, after) : 0);
+    const transactions = taken.map((r) => {
+      running += r.amount;
+      return {
+        id: r.id,
+        date: r.date,
+        description: r.description,
+        reference: r.reference,
+        debit: Math.max(r.amount, 0),
+        credit: Math.max(-r.amount, 0),
+        runningBalance: running,
+      };
+    });
+    page.push({
+      id: a.id,
+      code: a.code,
+      name: a.name,
+      accountType: a.account_type,
+      openingBalance: sums.opening,
+      transactions,
+      closingBalance: sums.opening + sums.debit - sums.credit,
+      totalDebit: sums.debit,
+      totalCredit: sums.credit,
+    });
+    left -= taken.length;
+    const end = taken[taken.length - 1];
+    if (end) last = { accountId: a.id, code: a.code, date: end.date, createdAt: end.created_at, transactionId: end.id, lineNo: end.line_no };
+    if (rows.length > taken.length) {
+      hasMore = true;
+      break;
+    }
+  }
   return {
-    period: { from, to },
-    accounts: accounts
-      .map((a) => {
-        const openingBalance = opening.get(a.id) ?? 0;
-        let running = openingBalance;
-        let totalDebit = 0;
-        let totalCredit = 0;
-        const transactions = (byAccount.get(a.id) ?? []).map((r) => {
-          running += r.amount;
-          const debit = Math.max(r.amount, 0);
-          const credit = Math.max(-r.amount, 0);
-          totalDebit += debit;
-          totalCredit += credit;
-          return { id: r.id, date: r.date, description: r.description, reference: r.reference, debit, credit, runningBalance: running };
-        });
-        return {
-          id: a.id,
-          code: a.code,
-          name: a.name,
-          accountType: a.account_type,
-          openingBalance,
-          transactions,
-          closingBalance: running,
-          totalDebit,
-          totalCredit,
-        };
-      })
-      .filter((a) => only !== undefined || a.openingBalance !== 0 || a.transactions.length > 0),
+    ledger: { period: { from, to }, accounts: page },
+    meta: { limit, hasMore, nextCursor: hasMore && last ? cursorAt(last) : null },
   };
+}
+
+/**
+ * Pages of the ledger as one: an account split between consecutive pages
+ * becomes one account again, its lines in order (the CLI shows the whole
+ * ledger this way).
+ */
+export function joinLedgerPages(pages: readonly GeneralLedger[]): GeneralLedger {
+  const first = pages[0];
+  if (!first) throw new Error('joinLedgerPages needs at least one page');
+  const accounts: LedgerAccount[] = [];
+  for (const page of pages) {
+    for (const account of page.accounts) {
+      const previous = accounts[accounts.length - 1];
+      if (previous?.id === account.id) accounts[accounts.length - 1] = { ...previous, transactions: [...previous.transactions, ...account.transactions] };
+      else accounts.push(account);
+    }
+  }
+  return { period: first.period, accounts };
 }

@@ -4,7 +4,8 @@ import { defineOperation, orgOf } from '../operation.js';
 import { today } from '../clock.js';
 import { checkRange, idOf, reportDate } from '../schema.js';
 import { balanceSheet, balanceSheetSchema, profitLoss, profitLossSchema, trialBalance, trialBalanceSchema } from './statements.js';
-import { generalLedger, generalLedgerSchema } from './general-ledger.js';
+import { generalLedger, generalLedgerSchema, ledgerPageLimits } from './general-ledger.js';
+import { cursorMetaSchema, cursorQuery } from '../pagination.js';
 import { vatReturn, vatReturnSchema } from './vat.js';
 import { dashboard, dashboardSchema } from './dashboard.js';
 import { agedReport, agedReportSchema } from './aged.js';
@@ -60,12 +61,17 @@ export const generalLedgerOp = defineOperation({
   access: 'reports:read',
   method: 'GET',
   path: '/reports/general-ledger',
-  query: { ...range, accountId: idOf('acc').optional() },
+  description:
+    `A page holds up to limit lines (default ${ledgerPageLimits.default}, at most ${ledgerPageLimits.max}); meta.nextCursor, sent back as cursor, asks for the next page, and is null on the last. ` +
+    'An account whose lines run over two pages is on both, with the same balances and totals, its running balance carried on. The CLI prints every page.',
+  query: { ...range, accountId: idOf('acc').optional(), ...cursorQuery(ledgerPageLimits.default, ledgerPageLimits.max) },
   cli: { group: 'report' },
   output: generalLedgerSchema,
+  meta: cursorMetaSchema,
   async run(ctx, input) {
     checkRange(input.from, input.to);
-    return { data: await generalLedger(orgOf(ctx).db, input.from, input.to, input.accountId) };
+    const { ledger, meta } = await generalLedger(orgOf(ctx).db, input);
+    return { data: ledger, meta };
   },
 });
 

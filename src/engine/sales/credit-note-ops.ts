@@ -69,7 +69,7 @@ export const creditNotePdfOp = defineOperation({
   async run(ctx, input) {
     const db = orgOf(ctx).db;
     const row = await findCreditNote(db, salesCredit, input.id);
-    const { filename, bytes } = await creditNotePdf(db, row);
+    const { filename, bytes } = await creditNotePdf(ctx, db, row);
     return { data: { id: row.id, creditNoteNumber: row.number, bytes: bytes.length }, file: { contentType: 'application/pdf', filename, bytes } };
   },
 });

@@ -1,6 +1,8 @@
 /** What a sales credit note's PDF shows: the invoice layout, with the credit note's number, date, lines and credit. */
 import type { Kysely } from 'kysely';
+import type { Ctx } from '../operation.js';
 import { loadOrganisation } from '../organisation/organisation.js';
+import { invoicePdf } from './invoices.js';
 import { findContact } from './contacts.js';
 import { salesCredit } from './credit-kinds.js';
 import { creditNoteView } from './credit-note-views.js';
@@ -46,8 +48,7 @@ export async function creditNotePdfData(db: Kysely<OrgDb>, row: CreditNotesTable
 }
 
 /** The PDF's bytes and file name (the credit note's number, else its id). */
-export async function creditNotePdf(db: Kysely<OrgDb>, row: CreditNotesTable): Promise<{ filename: string; bytes: Uint8Array }> {
-  const { invoicePdf } = await import('../../pdf/invoice.js');
-  const bytes = await invoicePdf(await creditNotePdfData(db, row));
+export async function creditNotePdf(ctx: Ctx, db: Kysely<OrgDb>, row: CreditNotesTable): Promise<{ filename: string; bytes: Uint8Array }> {
+  const bytes = await invoicePdf(ctx, await creditNotePdfData(db, row));
   return { filename: `${row.number ?? row.id}.pdf`, bytes };
 }

@@ -171,7 +171,7 @@ export const invoicePdfOp = defineOperation({
   async run(ctx, input) {
     const db = orgOf(ctx).db;
     const row = await findDocument(db, k, input.id);
-    const bytes = await invoicePdf(await invoicePdfData(db, row));
+    const bytes = await invoicePdf(ctx, await invoicePdfData(db, row));
     return { data: { id: row.id, invoiceNumber: row.number ?? row.id, bytes: bytes.length }, file: pdfFile(row.number ?? row.id, bytes) };
   },
 });

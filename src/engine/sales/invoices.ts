@@ -78,8 +78,9 @@ export async function invoicePdfData(db: Kysely<OrgDb>, row: InvoicesTable): Pro
   };
 }
 
-/** Render the PDF; pdfmake is loaded on first use, not by every command that loads the registry. */
-export async function invoicePdf(data: InvoicePdfData): Promise<Buffer> {
+/** Render the PDF, with the context's renderer if it has one; pdfmake is loaded on first use, not by every command that loads the registry. */
+export async function invoicePdf(ctx: Ctx, data: InvoicePdfData): Promise<Uint8Array> {
+  if (ctx.renderPdf) return ctx.renderPdf(data);
   const { invoicePdf: render } = await import('../../pdf/invoice.js');
   return render(data);
 }
@@ -95,7 +96,7 @@ async function emailInvoice(ctx: Ctx, row: InvoicesTable): Promise<void> {
   const contact = await findContact(db, row.contact_id);
   if (!contact.email) throw new AppError('unprocessable_entity', `contact ${contact.name} has no email address to send invoice ${row.number} to`);
   const data = await invoicePdfData(db, { ...row, status: 'sent' });
-  const bytes = await invoicePdf(data);
+  const bytes = await invoicePdf(ctx, data);
   const org = data.organisation;
   const number = row.number ?? row.id;
   const text = [
