@@ -2,6 +2,7 @@ import t from 'tap';
 import { operations } from '../../src/engine/registry.js';
 import { pathParams } from '../../src/engine/operation.js';
 import { outputJsonSchemaOf, typesOf } from '../../src/engine/input.js';
+import { cursorMetaSchema, pageMetaSchema } from '../../src/engine/pagination.js';
 
 t.test('every operation has a unique name, CLI command and route', async (t) => {
   const names = operations.map((o) => o.name);
@@ -37,9 +38,14 @@ t.test('a secret shown once is a declared output field that may be null, and say
   }
 });
 
-t.test('every paginated list declares its page meta, and nothing else declares meta', async (t) => {
+t.test('every paginated list declares its page meta, every cursor-paged report its cursor meta, and nothing else declares meta', async (t) => {
   for (const op of operations) {
-    const paginated = 'page' in op.schemas.query.shape;
-    t.equal(op.schemas.meta !== null, paginated, `${op.name}: ${paginated ? 'page meta declared' : 'no meta'}`);
+    const shape = op.schemas.query.shape;
+    const expected = 'page' in shape ? pageMetaSchema : 'cursor' in shape ? cursorMetaSchema : null;
+    t.equal(
+      op.schemas.meta,
+      expected,
+      `${op.name}: ${expected === pageMetaSchema ? 'page meta' : expected === cursorMetaSchema ? 'cursor meta' : 'no meta'} declared`,
+    );
   }
 });
