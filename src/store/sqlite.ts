@@ -43,6 +43,14 @@ export interface DbHandle<DB> {
    * timeout applies instead.
    */
   write<T>(work: (trx: Kysely<DB>) => Promise<T>): Promise<T>;
+  /**
+   * A stamp that differs from the one taken before whenever the database may
+   * have changed in between: a commit by any other connection, of this
+   * process or another (PRAGMA data_version), or a change made through this
+   * one, committed or not (total_changes()). What is cached from the
+   * database stays valid while the stamp does.
+   */
+  changeStamp(): string;
   close(): Promise<void>;
 }
 
@@ -94,6 +102,7 @@ export function handleFor<DB>(database: SqliteDatabase): DbHandle<DB> {
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   const queue: QueuedWrite<DB>[] = [];
   let running = false;
+  let stampQuery: Database.Statement<[], [number, number]> | undefined;
 
   /** One transaction over the writes queued by now and those that join it, up to groupLimit. */
   const commitGroup = async (conn: Kysely<DB>): Promise<void> => {
@@ -148,6 +157,11 @@ export function handleFor<DB>(database: SqliteDatabase): DbHandle<DB> {
           setImmediate(() => void drain());
         }
       }),
+    changeStamp: () => {
+      stampQuery ??= database.prepare<[], [number, number]>('select (select data_version from pragma_data_version), total_changes()').raw(true);
+      const [version, changes] = stampQuery.get() as [number, number];
+      return `${version}:${changes}`;
+    },
     close: () => db.destroy(),
   };
 }
