@@ -17,6 +17,7 @@ import { isScope, scopes, type Scope } from '../scopes.js';
 import { modes } from '../../store/data-dir.js';
 import type { ApiKeysTable, PlatformDb } from '../../store/tables.js';
 import type { DbHandle, Mode } from '../../store/store.js';
+import { precompiled } from '../../store/precompiled.js';
 
 const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const keyShape = /^sk_(live|test)_[0-9A-Za-z]{32}$/;
@@ -105,8 +106,10 @@ export async function authenticate(db: Kysely<PlatformDb>, key: string): Promise
   return principalOfHash(db, hashKey(key));
 }
 
+const keyByHash = precompiled((db: Kysely<PlatformDb>, hash: string) => db.selectFrom('api_keys').selectAll().where('key_hash', '=', hash));
+
 async function principalOfHash(db: Kysely<PlatformDb>, hash: string): Promise<Principal> {
-  const row = await db.selectFrom('api_keys').selectAll().where('key_hash', '=', hash).executeTakeFirst();
+  const row = await keyByHash.first(db, hash);
   if (!row) throw new AppError('unauthorized', 'invalid API key');
   if (row.revoked_at !== null) throw new AppError('unauthorized', 'this API key has been revoked');
   return Object.freeze({
