@@ -7,7 +7,7 @@ import polka, { type Polka, type Request } from 'polka';
 import { AppError } from '../engine/errors.js';
 import { checkAccess, type Ctx, type Operation, type Principal } from '../engine/operation.js';
 import { parseOperationInput } from '../engine/input.js';
-import { authenticate } from '../engine/integration/api-keys.js';
+import { KeyCache } from '../engine/integration/api-keys.js';
 import type { Clock } from '../engine/clock.js';
 import type { Mailer } from '../engine/mail.js';
 import type { HmrcSettings } from '../engine/hmrc.js';
@@ -53,15 +53,16 @@ function bearerToken(req: IncomingMessage): string | undefined {
   return header ? bearer.exec(header)?.[1] : undefined;
 }
 
-async function principalOf(req: IncomingMessage, store: Store): Promise<Principal> {
+async function principalOf(req: IncomingMessage, keys: KeyCache): Promise<Principal> {
   if (!req.headers.authorization) throw new AppError('unauthorized', 'missing API key: send Authorization: Bearer sk_live_…');
   const token = bearerToken(req);
   if (!token) throw new AppError('unauthorized', 'malformed Authorization header: expected Bearer <API key>');
-  return authenticate(store.platform.db, token);
+  return keys.authenticate(token);
 }
 
 export function createApp(options: AppOptions): Polka {
   const { store, clock } = options;
+  const keys = new KeyCache(store.platform);
   const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
   const logError = options.logError ?? ((e: AppError) => console.error(`internal error: ${e.cause instanceof Error ? e.cause.stack : String(e.cause)}`));
 
@@ -127,7 +128,7 @@ export function createApp(options: AppOptions): Polka {
       });
     }
     try {
-      principal = op.access === 'public' ? null : await principalOf(req, store);
+      principal = op.access === 'public' ? null : await principalOf(req, keys);
       if (principal) await limitPlan(principal);
       checkAccess(op.access, principal);
       if (principal) limitKeys(op, principal);

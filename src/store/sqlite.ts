@@ -1,7 +1,7 @@
 /** The only place that knows the databases are SQLite files (with migrate.ts and driver-errors.ts). */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql, type SqliteDatabase as SqliteDialectDatabase } from 'kysely';
+import { Kysely, SqliteDialect, sql, type SqliteDatabase as SqliteDialectDatabase, type SqliteStatement } from 'kysely';
 import { createPrivateFile, restrictFile, withJournals } from './file-modes.js';
 import { migrate, type MigrationSet } from './migrate.js';
 import type { SecretBox } from './secret-box.js';
@@ -49,6 +49,14 @@ export interface DbHandle<DB> {
   write<T>(work: (trx: Kysely<DB>) => Promise<T>): Promise<T>;
   /** Seals and opens the secrets kept in this database, with the data directory's key. */
   readonly secrets: SecretBox;
+  /**
+   * A stamp that differs from the one taken before whenever the database may
+   * have changed in between: a commit by any other connection, of this
+   * process or another (PRAGMA data_version), or a change made through this
+   * one, committed or not (total_changes()). What is cached from the
+   * database stays valid while the stamp does.
+   */
+  changeStamp(): string;
   close(): Promise<void>;
 }
 
@@ -74,18 +82,65 @@ interface QueuedWrite<DB> {
 const groupLimit = 64;
 
 /**
+ * A statement as kysely runs it, with its rows made here from better-sqlite3's
+ * raw arrays: better-sqlite3 builds each row object a column at a time
+ * through V8's API, which for a page of wide rows costs as much as reading
+ * them. Objects built in the same order of columns share one shape, as the
+ * driver's do; a repeated column name keeps its last value, as there.
+ */
+class RowStatement implements SqliteStatement {
+  readonly reader: boolean;
+  readonly #statement: Database.Statement;
+  readonly #columns: readonly string[];
+
+  constructor(statement: Database.Statement) {
+    this.#statement = statement;
+    this.reader = statement.reader;
+    this.#columns = statement.reader ? statement.columns().map((c) => c.name) : [];
+    if (statement.reader) statement.raw(true);
+  }
+
+  get busy(): boolean {
+    return this.#statement.busy;
+  }
+
+  #row(values: readonly unknown[]): Record<string, unknown> {
+    const columns = this.#columns;
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < columns.length; i++) row[columns[i]!] = values[i];
+    return row;
+  }
+
+  all(parameters: readonly unknown[]): unknown[] {
+    if (!this.reader) return this.#statement.all(parameters);
+    const rows = this.#statement.all(parameters) as unknown[][];
+    const out = new Array<Record<string, unknown>>(rows.length);
+    for (let i = 0; i < rows.length; i++) out[i] = this.#row(rows[i]!);
+    return out;
+  }
+
+  run(parameters: readonly unknown[]): Database.RunResult {
+    return this.#statement.run(parameters);
+  }
+
+  *iterate(parameters: readonly unknown[]): IterableIterator<unknown> {
+    for (const values of this.#statement.iterate(parameters) as IterableIterator<unknown[]>) yield this.#row(values);
+  }
+}
+
+/**
  * The database as kysely sees it, with prepared statements kept by their
  * SQL: kysely prepares every query it runs, and preparing costs more than
  * running most of them. A statement still being iterated (a streamed query)
  * is busy, so a query with the same SQL meanwhile gets one of its own.
  */
 function withStatementCache(database: SqliteDatabase, limit = 1000): SqliteDialectDatabase {
-  const cache = new Map<string, Database.Statement>();
+  const cache = new Map<string, RowStatement>();
   return {
     prepare(text: string) {
       const kept = cache.get(text);
       if (kept && !kept.busy) return kept;
-      const fresh = database.prepare(text);
+      const fresh = new RowStatement(database.prepare(text));
       if (!kept) {
         if (cache.size >= limit) cache.clear();
         cache.set(text, fresh);
@@ -100,6 +155,7 @@ export function handleFor<DB>(database: SqliteDatabase, secrets: SecretBox): DbH
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   const queue: QueuedWrite<DB>[] = [];
   let running = false;
+  let stampQuery: Database.Statement<[], [number, number]> | undefined;
 
   /** One transaction over the writes queued by now and those that join it, up to groupLimit. */
   const commitGroup = async (conn: Kysely<DB>): Promise<void> => {
@@ -155,6 +211,11 @@ export function handleFor<DB>(database: SqliteDatabase, secrets: SecretBox): DbH
         }
       }),
     secrets,
+    changeStamp: () => {
+      stampQuery ??= database.prepare<[], [number, number]>('select (select data_version from pragma_data_version), total_changes()').raw(true);
+      const [version, changes] = stampQuery.get() as [number, number];
+      return `${version}:${changes}`;
+    },
     close: () => db.destroy(),
   };
 }

@@ -116,3 +116,30 @@ t.test('the cache closes the least recently used databases beyond its size', asy
   const row = await other.org(books.organisationId, 'live').db.selectFrom('organisation').select('name').executeTakeFirstOrThrow();
   t.equal(row.name, 'Acme Widgets Ltd');
 });
+
+t.test("the store's rows are the driver's own: same columns, same values, a repeated name keeps the last", async (t) => {
+  const books = await newBooks(t);
+  const handle = books.store.org(books.organisationId, 'live');
+  const query = "select a.id, a.code, a.name, b.code, b.name, 7 as n, null as z from accounts a join accounts b on b.code = '4000' where a.code = '1200'";
+  const { sql } = await import('kysely');
+  const ours = (await sql.raw(query).execute(handle.db)).rows;
+  const driver = new Database(path.join(books.dataDir, 'orgs', books.organisationId, 'live.sqlite'), { readonly: true });
+  t.teardown(() => driver.close());
+  const theirs = driver.prepare(query).all();
+  t.strictSame(ours, theirs);
+  t.match(ours, [{ code: '4000', n: 7, z: null }], "b's code, the later column of that name");
+  t.strictSame(Object.keys(ours[0] as object), ['id', 'code', 'name', 'n', 'z']);
+  const streamed = [];
+  for await (const row of handle.db
+    .selectFrom('accounts')
+    .select(['code', 'name', 'account_type'])
+    .where('code', 'in', ['1200', '4000'])
+    .orderBy('code')
+    .stream())
+    streamed.push(row);
+  t.strictSame(
+    streamed,
+    driver.prepare("select code, name, account_type from accounts where code in ('1200', '4000') order by code").all(),
+    'streamed rows too',
+  );
+});

@@ -16,7 +16,8 @@ import { idOut, instant } from '../output.js';
 import { isScope, scopes, type Scope } from '../scopes.js';
 import { modes } from '../../store/data-dir.js';
 import type { ApiKeysTable, PlatformDb } from '../../store/tables.js';
-import type { Mode } from '../../store/store.js';
+import type { DbHandle, Mode } from '../../store/store.js';
+import { precompiled } from '../../store/precompiled.js';
 
 const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const keyShape = /^sk_(live|test)_[0-9A-Za-z]{32}$/;
@@ -102,16 +103,62 @@ export async function insertKey(trx: Kysely<PlatformDb>, clock: Clock, spec: New
 /** The principal a bearer key stands for; 401 for a malformed, unknown or revoked key. */
 export async function authenticate(db: Kysely<PlatformDb>, key: string): Promise<Principal> {
   if (!keyShape.test(key)) throw new AppError('unauthorized', 'malformed API key: expected sk_live_… or sk_test_…');
-  const row = await db.selectFrom('api_keys').selectAll().where('key_hash', '=', hashKey(key)).executeTakeFirst();
+  return principalOfHash(db, hashKey(key));
+}
+
+const keyByHash = precompiled((db: Kysely<PlatformDb>, hash: string) => db.selectFrom('api_keys').selectAll().where('key_hash', '=', hash));
+
+async function principalOfHash(db: Kysely<PlatformDb>, hash: string): Promise<Principal> {
+  const row = await keyByHash.first(db, hash);
   if (!row) throw new AppError('unauthorized', 'invalid API key');
   if (row.revoked_at !== null) throw new AppError('unauthorized', 'this API key has been revoked');
-  return {
+  return Object.freeze({
     organisationId: row.organisation_id,
     mode: row.mode,
-    scopes: (JSON.parse(row.scopes) as string[]).filter(isScope),
+    scopes: Object.freeze((JSON.parse(row.scopes) as string[]).filter(isScope)),
     keyId: row.id,
-    actor: { id: row.id, name: row.name },
-  };
+    actor: Object.freeze({ id: row.id, name: row.name }),
+  });
+}
+
+/** How many keys a KeyCache holds before it starts again (each is a hash and a principal: a few hundred bytes). */
+const keyCacheLimit = 10_000;
+
+/**
+ * `authenticate` for a server: the keys it has seen are kept by their hash,
+ * so that a request costs no lookup in the platform database. Everything
+ * kept is dropped whenever the platform database may have changed (its
+ * change stamp: a commit by another process, such as `acct keys revoke`, or
+ * a write of this one), so that a revoked or renamed key is seen as such on
+ * the very next request. Unknown and revoked keys are not kept.
+ */
+export class KeyCache {
+  readonly #platform: DbHandle<PlatformDb>;
+  readonly #principals = new Map<string, Principal>();
+  #stamp = '';
+
+  constructor(platform: DbHandle<PlatformDb>) {
+    this.#platform = platform;
+  }
+
+  async authenticate(key: string): Promise<Principal> {
+    if (!keyShape.test(key)) throw new AppError('unauthorized', 'malformed API key: expected sk_live_… or sk_test_…');
+    const stamp = this.#platform.changeStamp();
+    if (stamp !== this.#stamp) {
+      this.#principals.clear();
+      this.#stamp = stamp;
+    }
+    const hash = hashKey(key);
+    const kept = this.#principals.get(hash);
+    if (kept) return kept;
+    const principal = await principalOfHash(this.#platform.db, hash);
+    // Read under the stamp taken before: if another request has since seen a newer one, this read may predate it.
+    if (this.#stamp === stamp) {
+      if (this.#principals.size >= keyCacheLimit) this.#principals.clear();
+      this.#principals.set(hash, principal);
+    }
+    return principal;
+  }
 }
 
 export function callerOf(ctx: Ctx): Principal {

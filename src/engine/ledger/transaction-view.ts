@@ -5,6 +5,7 @@ import { found } from '../lookup.js';
 import { pence } from '../schema.js';
 import { vatTreatments } from '../vat.js';
 import { day, idOut, instant } from '../output.js';
+import { precompiled } from '../../store/precompiled.js';
 import type { OrgDb, TransactionsTable } from '../../store/tables.js';
 
 export type TransactionRow = TransactionsTable;
@@ -70,14 +71,14 @@ export const lineSchema = z.strictObject({
 export const transactionSchema = z.strictObject({ ...transactionSummarySchema.shape, lines: z.array(lineSchema) });
 export type TransactionView = z.output<typeof transactionSchema>;
 
+const transactionById = precompiled((db: Kysely<OrgDb>, id: string) => db.selectFrom('transactions').selectAll().where('id', '=', id));
+
 export async function findTransactionRow(db: Kysely<OrgDb>, id: string): Promise<TransactionRow> {
-  return found(db.selectFrom('transactions').selectAll().where('id', '=', id).executeTakeFirst(), 'transaction', id);
+  return found(transactionById.first(db, id), 'transaction', id);
 }
 
-/** A transaction with its lines in the order they were given. */
-export async function loadTransaction(db: Kysely<OrgDb>, id: string): Promise<TransactionView> {
-  const row = await findTransactionRow(db, id);
-  const lines = await db
+const linesOf = precompiled((db: Kysely<OrgDb>, transactionId: string) =>
+  db
     .selectFrom('lines')
     .innerJoin('accounts', 'accounts.id', 'lines.account_id')
     .select([
@@ -92,9 +93,14 @@ export async function loadTransaction(db: Kysely<OrgDb>, id: string): Promise<Tr
       'lines.vat_amount',
       'lines.description',
     ])
-    .where('lines.transaction_id', '=', id)
-    .orderBy('lines.line_no')
-    .execute();
+    .where('lines.transaction_id', '=', transactionId)
+    .orderBy('lines.line_no'),
+);
+
+/** A transaction with its lines in the order they were given. */
+export async function loadTransaction(db: Kysely<OrgDb>, id: string): Promise<TransactionView> {
+  const row = await findTransactionRow(db, id);
+  const lines = await linesOf.all(db, id);
   return {
     ...transactionSummary(row),
     lines: lines.map((l) => ({

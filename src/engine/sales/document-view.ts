@@ -8,9 +8,10 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { pence } from '../schema.js';
 import { day, idOut, instant } from '../output.js';
-import { itemSchema, itemView, loadItems } from './items.js';
+import { itemSchema, itemView, loadItemsOf } from './items.js';
 import { amountDue, billStatuses, invoiceStatuses, statusIn, type Kind } from './documents.js';
 import { paymentSchema, paymentView } from './payment-view.js';
+import { precompiled } from '../../store/precompiled.js';
 import type { InvoicesTable, OrgDb } from '../../store/tables.js';
 
 // What both kinds show, around the field each names its own way (sentAt, approvedAt), in the order the API has always sent.
@@ -132,27 +133,34 @@ export const billSummary = (row: InvoicesTable, contactName: string): BillSummar
   ...tailOf(row),
 });
 
+const contactOf = precompiled((db: Kysely<OrgDb>, id: string) => db.selectFrom('contacts').select(['id', 'name', 'email']).where('id', '=', id));
+const paymentsOf = precompiled((db: Kysely<OrgDb>, invoiceId: string) =>
+  db.selectFrom('payments').selectAll().where('invoice_id', '=', invoiceId).orderBy('date').orderBy('created_at'),
+);
+const creditsOf = precompiled((db: Kysely<OrgDb>, invoiceId: string) =>
+  db
+    .selectFrom('credit_allocations')
+    .innerJoin('credit_notes', 'credit_notes.id', 'credit_allocations.credit_note_id')
+    .select(['credit_allocations.id', 'credit_allocations.credit_note_id', 'credit_notes.number', 'credit_allocations.amount', 'credit_allocations.date'])
+    .where('credit_allocations.invoice_id', '=', invoiceId)
+    .orderBy('credit_allocations.date')
+    .orderBy('credit_allocations.created_at'),
+);
+
 /** What the full view adds to the summary: contact, lines, payments and credit allocated. */
 async function detailsOf(db: Kysely<OrgDb>, row: InvoicesTable) {
   const [contact, items, payments, credits] = await Promise.all([
-    db.selectFrom('contacts').select(['id', 'name', 'email']).where('id', '=', row.contact_id).executeTakeFirst(),
-    loadItems(db, [row.id]),
-    db.selectFrom('payments').selectAll().where('invoice_id', '=', row.id).orderBy('date').orderBy('created_at').execute(),
-    db
-      .selectFrom('credit_allocations')
-      .innerJoin('credit_notes', 'credit_notes.id', 'credit_allocations.credit_note_id')
-      .select(['credit_allocations.id', 'credit_allocations.credit_note_id', 'credit_notes.number', 'credit_allocations.amount', 'credit_allocations.date'])
-      .where('credit_allocations.invoice_id', '=', row.id)
-      .orderBy('credit_allocations.date')
-      .orderBy('credit_allocations.created_at')
-      .execute(),
+    contactOf.first(db, row.contact_id),
+    loadItemsOf(db, row.id),
+    paymentsOf.all(db, row.id),
+    creditsOf.all(db, row.id),
   ]);
   const name = contact?.name ?? '';
   return {
     name,
     details: {
       contact: { id: row.contact_id, name, email: contact?.email ?? null },
-      items: (items.get(row.id) ?? []).map(itemView),
+      items: items.map(itemView),
       payments: payments.map(paymentView),
       credits: credits.map((c) => ({ allocationId: c.id, creditNoteId: c.credit_note_id, creditNoteNumber: c.number, amount: c.amount, date: c.date })),
     },

@@ -9,6 +9,7 @@
 import type { Kysely } from 'kysely';
 import { AppError } from '../errors.js';
 import { found } from '../lookup.js';
+import { precompiled } from '../../store/precompiled.js';
 import type { AccountsTable, ContactsTable, InvoiceKind, InvoicesTable, InvoiceStatus, OrgDb } from '../../store/tables.js';
 
 export const invoiceStatuses = ['draft', 'sent', 'paid', 'overdue', 'void'] as const satisfies readonly InvoiceStatus[];
@@ -65,8 +66,12 @@ export const purchaseBill: Kind = {
 /** The statuses in which a document is issued and unpaid: what is owed. */
 export const openStatuses = (k: Kind): InvoiceStatus[] => [k.issued, 'overdue'];
 
+const documentById = precompiled((db: Kysely<OrgDb>, id: string, kind: InvoiceKind) =>
+  db.selectFrom('invoices').selectAll().where('id', '=', id).where('kind', '=', kind),
+);
+
 export async function findDocument(db: Kysely<OrgDb>, k: Kind, id: string): Promise<InvoicesTable> {
-  return found(db.selectFrom('invoices').selectAll().where('id', '=', id).where('kind', '=', k.kind).executeTakeFirst(), k.noun, id);
+  return found(documentById.first(db, id, k.kind), k.noun, id);
 }
 
 /** A document's status as one of its kind's (an invoice is never approved, a bill never sent). */

@@ -21,6 +21,7 @@ import { sterling } from '../money.js';
 import { idOf, pence } from '../schema.js';
 import { idOut } from '../output.js';
 import type { Clock } from '../clock.js';
+import { precompiled } from '../../store/precompiled.js';
 import type { DocumentItemsTable, OrgDb, OrganisationTable, VatRateName } from '../../store/tables.js';
 
 export const vatRateNames = ['standard', 'reduced', 'zero', 'exempt'] as const;
@@ -224,6 +225,13 @@ export async function loadItems(db: Kysely<OrgDb>, documentIds: readonly string[
   for (const row of rows) out.get(row.document_id)?.push(row);
   return out;
 }
+
+const itemsOfOne = precompiled((db: Kysely<OrgDb>, documentId: string) =>
+  db.selectFrom('document_items').selectAll().where('document_id', '=', documentId).orderBy('position'),
+);
+
+/** The lines of one document, in order. */
+export const loadItemsOf = (db: Kysely<OrgDb>, documentId: string): Promise<DocumentItemsTable[]> => itemsOfOne.all(db, documentId);
 
 /** Rebuild item inputs from stored lines (to re-price or copy a document). */
 export function itemInputsOf(rows: readonly DocumentItemsTable[]): ItemInput[] {
