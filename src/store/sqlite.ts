@@ -1,8 +1,9 @@
-/** The only place that knows the databases are SQLite files (with migrate.ts and driver-errors.ts). */
+/** The only place that knows the databases are SQLite files (with migrate.ts, driver-errors.ts, suspendable-driver.ts and the cache in store.ts). */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql, type SqliteDatabase as SqliteDialectDatabase } from 'kysely';
+import { Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql, type Dialect } from 'kysely';
 import { migrate, type MigrationSet } from './migrate.js';
+import { SuspendableDriver } from './suspendable-driver.js';
 
 export type SqliteDatabase = Database.Database;
 
@@ -67,33 +68,40 @@ interface QueuedWrite<DB> {
 /** The most writes one transaction holds: a bound on how long the first of them waits for its commit. */
 const groupLimit = 64;
 
-/**
- * The database as kysely sees it, with prepared statements kept by their
- * SQL: kysely prepares every query it runs, and preparing costs more than
- * running most of them. A statement still being iterated (a streamed query)
- * is busy, so a query with the same SQL meanwhile gets one of its own.
- */
-function withStatementCache(database: SqliteDatabase, limit = 1000): SqliteDialectDatabase {
-  const cache = new Map<string, Database.Statement>();
-  return {
-    prepare(text: string) {
-      const kept = cache.get(text);
-      if (kept && !kept.busy) return kept;
-      const fresh = database.prepare(text);
-      if (!kept) {
-        if (cache.size >= limit) cache.clear();
-        cache.set(text, fresh);
-      }
-      return fresh;
-    },
-    close: () => database.close(),
-  };
+/** A handle whose file a cache may close while it is idle (see SuspendableDriver). */
+export interface SuspendableHandle<DB> extends DbHandle<DB> {
+  /** The database while its file is open; undefined while suspended. */
+  readonly database: SqliteDatabase | undefined;
+  /** A query, transaction or write is under way or waiting. */
+  readonly inUse: boolean;
+  /** Close the file if the handle is idle (true); the next use opens it again. */
+  suspend(): boolean;
 }
 
-export function handleFor<DB>(database: SqliteDatabase): DbHandle<DB> {
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
-  const queue: QueuedWrite<DB>[] = [];
+export interface HandleOptions {
+  /** Open the file again after suspend(); without it, suspend() does nothing. */
+  readonly reopen?: () => SqliteDatabase;
+  /** Called when the file has been opened again. */
+  readonly onReopen?: () => void;
+  /** Called when the handle has nothing more under way. */
+  readonly onIdle?: () => void;
+}
+
+/** A handle over an open database, which a cache may suspend while idle (see HandleOptions). */
+export function handleFor<DB>(database: SqliteDatabase, options: HandleOptions = {}): SuspendableHandle<DB> {
+  const onIdle = options.onIdle ?? (() => {});
   let running = false;
+  const driver = new SuspendableDriver(database, options.reopen, options.onReopen ?? (() => {}), () => {
+    if (!running) onIdle();
+  });
+  const dialect: Dialect = {
+    createDriver: () => driver,
+    createAdapter: () => new SqliteAdapter(),
+    createQueryCompiler: () => new SqliteQueryCompiler(),
+    createIntrospector: (db) => new SqliteIntrospector(db),
+  };
+  const db = new Kysely<DB>({ dialect });
+  const queue: QueuedWrite<DB>[] = [];
 
   /** One transaction over the writes queued by now and those that join it, up to groupLimit. */
   const commitGroup = async (conn: Kysely<DB>): Promise<void> => {
@@ -110,7 +118,7 @@ export function handleFor<DB>(database: SqliteDatabase): DbHandle<DB> {
           settled.push(() => item.resolve(out));
         } catch (e) {
           // Some errors (a full disk, an interrupt) end the whole transaction: the group fails with it.
-          if (!database.inTransaction) throw e;
+          if (!driver.database?.inTransaction) throw e;
           await sql`rollback to savepoint group_write`.execute(conn);
           await sql`release savepoint group_write`.execute(conn);
           settled.push(() => item.reject(e));
@@ -119,7 +127,7 @@ export function handleFor<DB>(database: SqliteDatabase): DbHandle<DB> {
       }
       await sql`commit`.execute(conn);
     } catch (e) {
-      if (database.inTransaction) await sql`rollback`.execute(conn);
+      if (driver.database?.inTransaction) await sql`rollback`.execute(conn);
       for (const item of taken) item.reject(e);
       return;
     }
@@ -134,11 +142,19 @@ export function handleFor<DB>(database: SqliteDatabase): DbHandle<DB> {
       for (const item of queue.splice(0)) item.reject(e);
     } finally {
       running = false;
+      if (!driver.inUse) onIdle();
     }
   };
 
   return {
     db,
+    get database() {
+      return driver.database;
+    },
+    get inUse() {
+      return driver.inUse || running;
+    },
+    suspend: () => !running && driver.suspend(),
     write: <T>(work: (trx: Kysely<DB>) => Promise<T>) =>
       new Promise<T>((resolve, reject) => {
         queue.push({ work, resolve: resolve, reject });
@@ -148,6 +164,10 @@ export function handleFor<DB>(database: SqliteDatabase): DbHandle<DB> {
           setImmediate(() => void drain());
         }
       }),
-    close: () => db.destroy(),
+    close: async () => {
+      await db.destroy();
+      // kysely destroys only a driver it has initialised: a handle never queried still has its file open.
+      await driver.destroy();
+    },
   };
 }
