@@ -12,7 +12,7 @@ import { resolveDataDir } from '../store/data-dir.js';
 import { Store } from '../store/store.js';
 import { hmrcOf, mailerOf, reportError, type GlobalOptions } from './context.js';
 import { sweepEverything } from '../engine/sales/overdue.js';
-import { sendAllWebhooks } from '../engine/integration/webhook-sender.js';
+import { WebhookSender } from '../engine/integration/webhook-sender.js';
 
 function readCa(file: string): string {
   try {
@@ -68,28 +68,18 @@ export async function serve(globals: GlobalOptions, options: ServeOptions, prepa
             sweeping = sweeping.then(() => sweepEverything(opened, systemClock, report)).catch((e: unknown) => report(`overdue sweep failed: ${String(e)}`));
           }, interval * 1000)
         : undefined;
-    // The webhook sender: new events out and due retries, every second; stop waits for a round in flight.
-    let sending: Promise<unknown> = Promise.resolve();
-    let busy = false;
-    const sender = setInterval(() => {
-      if (busy) return;
-      busy = true;
-      sending = sendAllWebhooks(opened, { clock: systemClock, policy, ca }, report)
-        .catch((e: unknown) => report(`webhook sender failed: ${String(e)}`))
-        .finally(() => {
-          busy = false;
-        });
-    }, 1000);
+    // The webhook sender wakes for new events and due retries; stop waits for a round in flight.
+    const sender = WebhookSender.start(opened, { clock: systemClock, policy, ca, report });
     const extra = (await options.onListening?.(running, store)) ?? [];
     process.stdout.write(`acct listening on ${running.url} (data ${store.dataDir})\n${extra.map((l) => `${l}\n`).join('')}`);
     const stop = async () => {
       clearInterval(timer);
-      clearInterval(sender);
+      const senderStopped = sender.stop();
       process.off('SIGTERM', onSignal);
       process.off('SIGINT', onSignal);
       await running.close();
       await sweeping;
-      await sending;
+      await senderStopped;
       await opened.close();
     };
     const onSignal = () => void stop();

@@ -1,10 +1,11 @@
-/** The only place that knows the databases are SQLite files (with migrate.ts and driver-errors.ts). */
+/** The only place that knows the databases are SQLite files (with migrate.ts, driver-errors.ts, suspendable-driver.ts and the cache in store.ts). */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql, type SqliteDatabase as SqliteDialectDatabase, type SqliteStatement } from 'kysely';
+import { Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql, type Dialect } from 'kysely';
 import { createPrivateFile, restrictFile, withJournals } from './file-modes.js';
 import { migrate, type MigrationSet } from './migrate.js';
 import type { SecretBox } from './secret-box.js';
+import { SuspendableDriver } from './suspendable-driver.js';
 
 export type SqliteDatabase = Database.Database;
 
@@ -81,81 +82,42 @@ interface QueuedWrite<DB> {
 /** The most writes one transaction holds: a bound on how long the first of them waits for its commit. */
 const groupLimit = 64;
 
-/**
- * A statement as kysely runs it, with its rows made here from better-sqlite3's
- * raw arrays: better-sqlite3 builds each row object a column at a time
- * through V8's API, which for a page of wide rows costs as much as reading
- * them. Objects built in the same order of columns share one shape, as the
- * driver's do; a repeated column name keeps its last value, as there.
- */
-class RowStatement implements SqliteStatement {
-  readonly reader: boolean;
-  readonly #statement: Database.Statement;
-  readonly #columns: readonly string[];
-
-  constructor(statement: Database.Statement) {
-    this.#statement = statement;
-    this.reader = statement.reader;
-    this.#columns = statement.reader ? statement.columns().map((c) => c.name) : [];
-    if (statement.reader) statement.raw(true);
-  }
-
-  get busy(): boolean {
-    return this.#statement.busy;
-  }
-
-  #row(values: readonly unknown[]): Record<string, unknown> {
-    const columns = this.#columns;
-    const row: Record<string, unknown> = {};
-    for (let i = 0; i < columns.length; i++) row[columns[i]!] = values[i];
-    return row;
-  }
-
-  all(parameters: readonly unknown[]): unknown[] {
-    if (!this.reader) return this.#statement.all(parameters);
-    const rows = this.#statement.all(parameters) as unknown[][];
-    const out = new Array<Record<string, unknown>>(rows.length);
-    for (let i = 0; i < rows.length; i++) out[i] = this.#row(rows[i]!);
-    return out;
-  }
-
-  run(parameters: readonly unknown[]): Database.RunResult {
-    return this.#statement.run(parameters);
-  }
-
-  *iterate(parameters: readonly unknown[]): IterableIterator<unknown> {
-    for (const values of this.#statement.iterate(parameters) as IterableIterator<unknown[]>) yield this.#row(values);
-  }
+/** A handle whose file a cache may close while it is idle (see SuspendableDriver). */
+export interface SuspendableHandle<DB> extends DbHandle<DB> {
+  /** The database while its file is open; undefined while suspended. */
+  readonly database: SqliteDatabase | undefined;
+  /** A query, transaction or write is under way or waiting. */
+  readonly inUse: boolean;
+  /** Close the file if the handle is idle (true); the next use opens it again. */
+  suspend(): boolean;
 }
 
-/**
- * The database as kysely sees it, with prepared statements kept by their
- * SQL: kysely prepares every query it runs, and preparing costs more than
- * running most of them. A statement still being iterated (a streamed query)
- * is busy, so a query with the same SQL meanwhile gets one of its own.
- */
-function withStatementCache(database: SqliteDatabase, limit = 1000): SqliteDialectDatabase {
-  const cache = new Map<string, RowStatement>();
-  return {
-    prepare(text: string) {
-      const kept = cache.get(text);
-      if (kept && !kept.busy) return kept;
-      const fresh = new RowStatement(database.prepare(text));
-      if (!kept) {
-        if (cache.size >= limit) cache.clear();
-        cache.set(text, fresh);
-      }
-      return fresh;
-    },
-    close: () => database.close(),
-  };
+export interface HandleOptions {
+  /** Open the file again after suspend(); without it, suspend() does nothing. */
+  readonly reopen?: () => SqliteDatabase;
+  /** Called when the file has been opened again. */
+  readonly onReopen?: () => void;
+  /** Called when the handle has nothing more under way. */
+  readonly onIdle?: () => void;
 }
 
-export function handleFor<DB>(database: SqliteDatabase, secrets: SecretBox): DbHandle<DB> {
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
-  const queue: QueuedWrite<DB>[] = [];
+/** A handle over an open database, which a cache may suspend while idle (see HandleOptions). */
+export function handleFor<DB>(database: SqliteDatabase, secrets: SecretBox, options: HandleOptions = {}): SuspendableHandle<DB> {
+  const onIdle = options.onIdle ?? (() => {});
   let running = false;
+  const driver = new SuspendableDriver(database, options.reopen, options.onReopen ?? (() => {}), () => {
+    if (!running) onIdle();
+  });
+  const dialect: Dialect = {
+    createDriver: () => driver,
+    createAdapter: () => new SqliteAdapter(),
+    createQueryCompiler: () => new SqliteQueryCompiler(),
+    createIntrospector: (db) => new SqliteIntrospector(db),
+  };
+  const db = new Kysely<DB>({ dialect });
+  const queue: QueuedWrite<DB>[] = [];
   let stampQuery: Database.Statement<[], [number, number]> | undefined;
+  let stampDatabase: SqliteDatabase | undefined;
 
   /** One transaction over the writes queued by now and those that join it, up to groupLimit. */
   const commitGroup = async (conn: Kysely<DB>): Promise<void> => {
@@ -172,7 +134,7 @@ export function handleFor<DB>(database: SqliteDatabase, secrets: SecretBox): DbH
           settled.push(() => item.resolve(out));
         } catch (e) {
           // Some errors (a full disk, an interrupt) end the whole transaction: the group fails with it.
-          if (!database.inTransaction) throw e;
+          if (!driver.database?.inTransaction) throw e;
           await sql`rollback to savepoint group_write`.execute(conn);
           await sql`release savepoint group_write`.execute(conn);
           settled.push(() => item.reject(e));
@@ -181,7 +143,7 @@ export function handleFor<DB>(database: SqliteDatabase, secrets: SecretBox): DbH
       }
       await sql`commit`.execute(conn);
     } catch (e) {
-      if (database.inTransaction) await sql`rollback`.execute(conn);
+      if (driver.database?.inTransaction) await sql`rollback`.execute(conn);
       for (const item of taken) item.reject(e);
       return;
     }
@@ -196,11 +158,19 @@ export function handleFor<DB>(database: SqliteDatabase, secrets: SecretBox): DbH
       for (const item of queue.splice(0)) item.reject(e);
     } finally {
       running = false;
+      if (!driver.inUse) onIdle();
     }
   };
 
   return {
     db,
+    get database() {
+      return driver.database;
+    },
+    get inUse() {
+      return driver.inUse || running;
+    },
+    suspend: () => !running && driver.suspend(),
     write: <T>(work: (trx: Kysely<DB>) => Promise<T>) =>
       new Promise<T>((resolve, reject) => {
         queue.push({ work, resolve: resolve, reject });
@@ -212,10 +182,19 @@ export function handleFor<DB>(database: SqliteDatabase, secrets: SecretBox): DbH
       }),
     secrets,
     changeStamp: () => {
-      stampQuery ??= database.prepare<[], [number, number]>('select (select data_version from pragma_data_version), total_changes()').raw(true);
-      const [version, changes] = stampQuery.get() as [number, number];
+      // The stamp reads the open file; a suspended handle opens it again (a query does the same).
+      const database = driver.database ?? driver.open();
+      if (stampDatabase !== database) {
+        stampQuery = database.prepare<[], [number, number]>('select (select data_version from pragma_data_version), total_changes()').raw(true);
+        stampDatabase = database;
+      }
+      const [version, changes] = stampQuery!.get() as [number, number];
       return `${version}:${changes}`;
     },
-    close: () => db.destroy(),
+    close: async () => {
+      await db.destroy();
+      // kysely destroys only a driver it has initialised: a handle never queried still has its file open.
+      await driver.destroy();
+    },
   };
 }

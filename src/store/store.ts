@@ -1,14 +1,19 @@
 /**
  * The data directory: platform.sqlite and orgs/<uuid>/{live,test}.sqlite,
- * with a small cache of open organisation databases.
+ * with a small cache of open organisation databases. The cache closes the
+ * least recently used files beyond its size, but never one in use (a query,
+ * transaction or write under way): it may hold more for a while. A handle
+ * stays valid when its file is closed and opens it again when next used, so
+ * code holding one across a request never meets a closed database.
  */
+import { AsyncResource } from 'node:async_hooks';
 import fs from 'node:fs';
 import { AppError } from '../engine/errors.js';
 import { isOrganisationId, orgDir, orgFile, platformFile, type Mode } from './data-dir.js';
 import { makePrivateDir, restrictFile } from './file-modes.js';
 import { keyFile, secretBoxOf, type SecretBox } from './secret-box.js';
 import { sealPlainSecrets } from './sealed-secrets.js';
-import { handleFor, openSqlite, type DbHandle } from './sqlite.js';
+import { handleFor, openSqlite, type DbHandle, type SqliteDatabase, type SuspendableHandle } from './sqlite.js';
 import type { OrgDb, PlatformDb } from './tables.js';
 
 export type { DbHandle } from './sqlite.js';
@@ -21,13 +26,66 @@ export interface StoreOptions {
   readonly cacheSize?: number;
 }
 
+/** One organisation's books in one mode. */
+export interface BooksRef {
+  readonly orgId: string;
+  readonly mode: Mode;
+}
+
+type BooksListener = (orgId: string, mode: Mode) => void;
+
+interface Book extends BooksRef {
+  readonly key: string;
+  readonly handle: SuspendableHandle<OrgDb>;
+  /** PRAGMA data_version when last read, while the file is open: it moves when another connection commits. */
+  version: number | undefined;
+  /** The files' stamp taken as this store closed them. */
+  closedStamp: Stamp | undefined;
+  /** Another process changed these books since changedElsewhere() last reported them. */
+  changed: boolean;
+}
+
+/** Size and modification time of a database file and of its write-ahead log ('' when it has none or an empty one). */
+interface Stamp {
+  readonly main: string;
+  readonly wal: string;
+}
+
+const stampPart = (s: fs.BigIntStats | undefined): string => (s && s.size > 0n ? `${s.size}:${s.mtimeNs}` : '');
+
+function stampOf(file: string): Stamp {
+  const part = (f: string) => stampPart(fs.statSync(f, { bigint: true, throwIfNoEntry: false }));
+  return { main: part(file), wal: part(`${file}-wal`) };
+}
+
+/** How many sets of books changedElsewhere() looks at between turns of the event loop. */
+const checkBatch = 200;
+
+/**
+ * Whether the files moved since `then`. Another process's commit grows or
+ * rewrites the log, or (checkpointed) the database file; a log that
+ * vanished or was emptied while the database file stayed is only a
+ * connection closing with nothing left to copy.
+ */
+const moved = (then: Stamp, now: Stamp): boolean => now.main !== then.main || (now.wal !== '' && now.wal !== then.wal);
+
+const dataVersion = (db: SqliteDatabase): number => db.pragma('data_version', { simple: true }) as number;
+
 export class Store {
   readonly dataDir: string;
   readonly platform: DbHandle<PlatformDb>;
   /** Seals secrets at rest with the key in the data directory's secret.key. */
   readonly secrets: SecretBox;
   readonly #cacheSize: number;
-  readonly #orgs = new Map<string, DbHandle<OrgDb>>();
+  /** Every set of books this store has opened, open or not: one handle each, so that one process never holds two connections to a file. */
+  readonly #books = new Map<string, Book>();
+  /** The books whose file is open, least recently used first. */
+  readonly #open = new Map<string, Book>();
+  readonly #workListeners = new Set<BooksListener>();
+  readonly #openListeners = new Set<BooksListener>();
+  #announced = new Map<string, BooksRef>();
+  /** The async context the store was opened in: listeners run there, not inside the transaction that fired them. */
+  readonly #outside = AsyncResource.bind((run: () => void) => run());
 
   private constructor(dataDir: string, platform: DbHandle<PlatformDb>, secrets: SecretBox, options: StoreOptions) {
     this.dataDir = dataDir;
@@ -48,53 +106,182 @@ export class Store {
   /** An organisation's database for one mode; 404 when it does not exist. */
   org(orgId: string, mode: Mode): DbHandle<OrgDb> {
     const key = `${orgId}/${mode}`;
-    const open = this.#orgs.get(key);
-    if (open) {
-      this.#orgs.delete(key);
-      this.#orgs.set(key, open);
-      return open;
+    const book = this.#books.get(key);
+    if (book) {
+      if (this.#open.delete(key)) this.#open.set(key, book);
+      return book.handle;
     }
     const file = orgFile(this.dataDir, orgId, mode);
     if (!isOrganisationId(orgId) || !fs.existsSync(file)) {
       throw new AppError('not_found', `organisation ${orgId} not found`);
     }
-    const database = openSqlite(file, 'org', { create: false });
-    try {
-      sealPlainSecrets(database, this.secrets);
-    } catch (e) {
-      database.close();
-      throw e;
-    }
-    const handle = handleFor<OrgDb>(database, this.secrets);
-    this.#remember(key, handle);
-    return handle;
+    return this.#add(orgId, mode, this.#openFile(orgId, mode, false)).handle;
   }
 
   /** Create the live and test databases of a new organisation, migrated and empty. */
   createOrg(orgId: string): Record<Mode, DbHandle<OrgDb>> {
     if (!isOrganisationId(orgId)) throw new Error(`not an organisation id: ${orgId}`);
     makePrivateDir(orgDir(this.dataDir, orgId));
-    const open = (mode: Mode) => {
-      const handle = handleFor<OrgDb>(openSqlite(orgFile(this.dataDir, orgId, mode), 'org', { create: true }), this.secrets);
-      this.#remember(`${orgId}/${mode}`, handle);
-      return handle;
-    };
+    const open = (mode: Mode) => this.#add(orgId, mode, this.#openFile(orgId, mode, true)).handle;
     return { live: open('live'), test: open('test') };
   }
 
-  #remember(key: string, handle: DbHandle<OrgDb>): void {
-    this.#orgs.set(key, handle);
-    while (this.#orgs.size > this.#cacheSize) {
-      const [oldest, evicted] = this.#orgs.entries().next().value as [string, DbHandle<OrgDb>];
-      this.#orgs.delete(oldest);
-      void evicted.close();
+  /**
+   * Call `listener` when this process gives a set of books work for the
+   * webhook sender: an event added to the outbox, or an endpoint made
+   * active again. The change is committed, or about to be: a write that
+   * follows (the sender's fan-out) queues behind the transaction that made
+   * it. Another process's changes are not announced: see changedElsewhere().
+   */
+  onWebhookWork(listener: BooksListener): () => void {
+    this.#workListeners.add(listener);
+    return () => this.#workListeners.delete(listener);
+  }
+
+  /** Call `listener` whenever an organisation's database file is opened (first or again after the cache closed it). */
+  onOpen(listener: BooksListener): () => void {
+    this.#openListeners.add(listener);
+    return () => this.#openListeners.delete(listener);
+  }
+
+  /**
+   * The books this store has opened that another process (the CLI beside
+   * `acct serve`) has written since the last call: by PRAGMA data_version
+   * while a file is open, by the files' size and modification time while
+   * it is closed. This process's own writes do not count. Cheap: a pragma
+   * per open file, two stat calls per closed one, nothing opened.
+   */
+  async changedElsewhere(): Promise<BooksRef[]> {
+    let checked = 0;
+    for (const book of [...this.#books.values()]) {
+      // A turn of the event loop now and then, so that requests are not held up for long.
+      if (++checked % checkBatch === 0) await new Promise((resolve) => setImmediate(resolve));
+      const db = book.handle.database;
+      if (db) {
+        const version = dataVersion(db);
+        if (version !== book.version) book.changed = true;
+        book.version = version;
+      } else if (book.closedStamp) {
+        const now = stampOf(orgFile(this.dataDir, book.orgId, book.mode));
+        if (moved(book.closedStamp, now)) book.changed = true;
+        book.closedStamp = now;
+      }
+    }
+    const changed: BooksRef[] = [];
+    for (const book of this.#books.values()) {
+      if (!book.changed) continue;
+      book.changed = false;
+      changed.push({ orgId: book.orgId, mode: book.mode });
+    }
+    return changed;
+  }
+
+  /** How many organisation database files are open now. */
+  get openFiles(): number {
+    return this.#open.size;
+  }
+
+  #openFile(orgId: string, mode: Mode, create: boolean): SqliteDatabase {
+    const db = openSqlite(orgFile(this.dataDir, orgId, mode), 'org', { create });
+    try {
+      sealPlainSecrets(db, this.secrets);
+      // New events and endpoints made active again announce themselves (see onWebhookWork); TEMP triggers live in this connection only.
+      db.function('acct_webhook_work', () => {
+        this.#announce(orgId, mode);
+        return null;
+      });
+      db.exec(`CREATE TEMP TRIGGER acct_event_added AFTER INSERT ON main.outbox BEGIN SELECT acct_webhook_work(); END;
+        CREATE TEMP TRIGGER acct_endpoint_active AFTER UPDATE OF is_active ON main.webhook_endpoints WHEN NEW.is_active = 1
+        BEGIN SELECT acct_webhook_work(); END;`);
+      return db;
+    } catch (e) {
+      db.close();
+      throw e;
     }
   }
 
+  /** Tell the listeners once per set of books, after the statement that fired the trigger (they must not use the database inside it). */
+  #announce(orgId: string, mode: Mode): void {
+    if (this.#workListeners.size === 0) return;
+    if (this.#announced.size === 0) {
+      this.#outside(() =>
+        queueMicrotask(() => {
+          const books = [...this.#announced.values()];
+          this.#announced = new Map();
+          for (const b of books) for (const listener of this.#workListeners) listener(b.orgId, b.mode);
+        }),
+      );
+    }
+    this.#announced.set(`${orgId}/${mode}`, { orgId, mode });
+  }
+
+  #add(orgId: string, mode: Mode, db: SqliteDatabase): Book {
+    const key = `${orgId}/${mode}`;
+    const book: Book = {
+      orgId,
+      mode,
+      key,
+      version: undefined,
+      closedStamp: undefined,
+      changed: false,
+      handle: handleFor<OrgDb>(db, this.secrets, {
+        reopen: () => this.#openFile(orgId, mode, false),
+        onReopen: () => this.#opened(book),
+        onIdle: () => this.#evict(book),
+      }),
+    };
+    this.#books.set(key, book);
+    this.#opened(book);
+    return book;
+  }
+
+  #opened(book: Book): void {
+    const db = book.handle.database;
+    if (!db) return;
+    // The version first: another process's commit after it moves data_version, one before it the files.
+    book.version = dataVersion(db);
+    if (book.closedStamp && moved(book.closedStamp, stampOf(orgFile(this.dataDir, book.orgId, book.mode)))) book.changed = true;
+    book.closedStamp = undefined;
+    this.#open.delete(book.key);
+    this.#open.set(book.key, book);
+    for (const listener of this.#openListeners) listener(book.orgId, book.mode);
+    this.#evict(book);
+  }
+
+  /** Close the least recently used idle files beyond the cache size, but `keep` (just opened, or just done with). */
+  #evict(keep: Book): void {
+    if (this.#open.size <= this.#cacheSize) return;
+    for (const book of this.#open.values()) {
+      if (this.#open.size <= this.#cacheSize) return;
+      if (book !== keep) this.#close(book);
+    }
+  }
+
+  #close(book: Book): void {
+    const db = book.handle.database;
+    if (!db || book.handle.inUse) return;
+    // Copy the log into the database now, without waiting on anyone, so that closing has nothing left to
+    // write: the stamp taken next is then what another process's later commit would change.
+    try {
+      db.pragma('wal_checkpoint(PASSIVE)');
+    } catch {
+      // Not copied: closing copies it, and the stamp differs once, which costs one needless look.
+    }
+    const stamp = stampOf(orgFile(this.dataDir, book.orgId, book.mode));
+    const version = dataVersion(db);
+    if (version !== book.version) book.changed = true;
+    book.version = version;
+    if (!book.handle.suspend()) return;
+    book.closedStamp = stamp;
+    book.version = undefined;
+    this.#open.delete(book.key);
+  }
+
   async close(): Promise<void> {
-    const all = [...this.#orgs.values()];
-    this.#orgs.clear();
-    await Promise.all(all.map((h) => h.close()));
+    const all = [...this.#books.values()];
+    this.#books.clear();
+    this.#open.clear();
+    await Promise.all(all.map((b) => b.handle.close()));
     await this.platform.close();
   }
 }

@@ -109,12 +109,19 @@ t.test('the cache closes the least recently used databases beyond its size', asy
   // Reuse the created organisation's files from another store with a small cache.
   const other = Store.open(books.dataDir, { cacheSize: 1 });
   t.teardown(() => other.close());
+  const opened: string[] = [];
+  other.onOpen((_id, mode) => opened.push(mode));
   const live = other.org(books.organisationId, 'live');
   t.equal(other.org(books.organisationId, 'live'), live, 'a cached handle is reused');
+  t.same(opened, ['live']);
   other.org(books.organisationId, 'test');
-  t.not(other.org(books.organisationId, 'live'), live, 'evicted, then opened afresh');
-  const row = await other.org(books.organisationId, 'live').db.selectFrom('organisation').select('name').executeTakeFirstOrThrow();
-  t.equal(row.name, 'Acme Widgets Ltd');
+  t.same(opened, ['live', 'test']);
+  t.equal(other.openFiles, 1, 'the live file was closed to make room');
+  t.equal(other.org(books.organisationId, 'live'), live, 'the same handle, still valid');
+  const row = await live.db.selectFrom('organisation').select('name').executeTakeFirstOrThrow();
+  t.equal(row.name, 'Acme Widgets Ltd', 'used again, it opens its file again');
+  t.same(opened, ['live', 'test', 'live']);
+  t.equal(other.openFiles, 1);
 });
 
 t.test("the store's rows are the driver's own: same columns, same values, a repeated name keeps the last", async (t) => {

@@ -21,7 +21,7 @@ import { assertOutsideTransaction } from '../external.js';
 import { checkWebhookUrl, deliveryLookup, type Resolve } from './webhook-url.js';
 import type { WebhookPolicy } from '../webhook-policy.js';
 import { newDeliveryId } from './webhooks.js';
-import type { DbHandle, SecretBox, Store } from '../../store/store.js';
+import type { BooksRef, DbHandle, SecretBox, Store } from '../../store/store.js';
 import { modes } from '../../store/data-dir.js';
 import type { OrgDb, WebhookDeliveriesTable } from '../../store/tables.js';
 
@@ -253,15 +253,208 @@ export async function sendWebhooks(books: DbHandle<OrgDb>, options: SenderOption
   return deliverDue(books, options);
 }
 
-/** One round over every organisation's live and test books, as acct serve runs it every second. */
-export async function sendAllWebhooks(store: Store, options: SenderOptions, report: (message: string) => void): Promise<void> {
-  const organisations = await store.platform.db.selectFrom('organisations').select('id').orderBy('id').execute();
-  for (const { id } of organisations) {
-    for (const mode of modes) {
-      try {
-        await sendWebhooks(store.org(id, mode), options);
-      } catch (e) {
-        report(`webhook sender, ${id} (${mode}): ${(e as Error).message}`);
+/**
+ * When the books next need the sender (ms since the epoch): at once when
+ * events wait to be fanned out, else when the earliest pending delivery to
+ * an active endpoint is due, else never (undefined).
+ */
+export async function nextDue(books: DbHandle<OrgDb>): Promise<number | undefined> {
+  const waiting = await books.db.selectFrom('outbox').select('id').where('fanned_out', '=', 0).limit(1).executeTakeFirst();
+  if (waiting) return 0;
+  const next = await books.db
+    .selectFrom('webhook_deliveries')
+    .innerJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_deliveries.endpoint_id')
+    .select('webhook_deliveries.next_attempt_at')
+    .where('webhook_deliveries.status', '=', 'pending')
+    .where('webhook_endpoints.is_active', '=', 1)
+    .orderBy('webhook_deliveries.next_attempt_at')
+    .limit(1)
+    .executeTakeFirst();
+  return next?.next_attempt_at ? Date.parse(next.next_attempt_at) : undefined;
+}
+
+export interface SchedulerOptions extends SenderOptions {
+  /** Where a failure is reported; the sender goes on with the other books. */
+  readonly report: (message: string) => void;
+  /** Milliseconds between looks for books another process has changed (default 10 s). */
+  readonly sweepMs?: number;
+  /** How many sets of books are worked on at once (default 4), so that one slow receiver does not hold up the rest. */
+  readonly concurrency?: number;
+}
+
+/** How long a set of books whose round failed waits before the next one. */
+const failureBackoffMs = 60_000;
+/** The longest a timer may wait (setTimeout's limit). */
+const longestTimerMs = 2 ** 31 - 1;
+
+const keyOf = (b: BooksRef): string => `${b.orgId}/${b.mode}`;
+
+/**
+ * The sender as acct serve runs it. It sleeps until there is something to
+ * do: this process's new events and endpoints made active again are
+ * announced by the store, and each set of books has the time its next
+ * retry is due (read from every organisation's books once at start, then
+ * kept after each round), with one timer for the earliest. What another
+ * process (the CLI beside the server) writes is found by a sweep every
+ * sweepMs that asks the store which books changed elsewhere, opening none.
+ */
+export class WebhookSender {
+  readonly #store: Store;
+  readonly #options: SchedulerOptions;
+  /** Books with work and when it is due (ms since the epoch). */
+  readonly #due = new Map<string, { readonly books: BooksRef; at: number }>();
+  readonly #running = new Map<string, Promise<void>>();
+  /** Books announced during their round: looked at again after it. */
+  readonly #again = new Set<string>();
+  /** Books looked at since start (the sweep looks at the others: organisations made by another process). */
+  readonly #known = new Set<string>();
+  #timer: NodeJS.Timeout | undefined;
+  #timerAt = Infinity;
+  #sweepTimer: NodeJS.Timeout | undefined;
+  #sweeping: Promise<void> = Promise.resolve();
+  #stopped = false;
+  readonly #unsubscribe: () => void;
+
+  private constructor(store: Store, options: SchedulerOptions) {
+    this.#store = store;
+    this.#options = options;
+    this.#unsubscribe = store.onWebhookWork((orgId, mode) => this.#wake({ orgId, mode }));
+  }
+
+  /** Start: look at every organisation's books (in the background), then sleep until something is due. */
+  static start(store: Store, options: SchedulerOptions): WebhookSender {
+    const sender = new WebhookSender(store, options);
+    sender.#sweepNow();
+    return sender;
+  }
+
+  /** The time the sender will next work on these books (ms since the epoch), if any: for tests and diagnostics. */
+  dueAt(books: BooksRef): number | undefined {
+    return this.#due.get(keyOf(books))?.at;
+  }
+
+  /** Resolves once the first look at every organisation's books is done. */
+  get started(): Promise<void> {
+    return this.#sweeping;
+  }
+
+  /** Stop waking; resolves once the round and sweep in flight have finished. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#unsubscribe();
+    clearTimeout(this.#timer);
+    clearTimeout(this.#sweepTimer);
+    await this.#sweeping;
+    await Promise.all(this.#running.values());
+  }
+
+  #now(): number {
+    return this.#options.clock.now().getTime();
+  }
+
+  get #concurrency(): number {
+    return this.#options.concurrency ?? 4;
+  }
+
+  /** Work on these books at once (or right after the round under way). */
+  #wake(books: BooksRef): void {
+    if (this.#stopped) return;
+    const key = keyOf(books);
+    this.#known.add(key);
+    if (this.#running.has(key)) this.#again.add(key);
+    else this.#plan(books, 0);
+  }
+
+  /** Work on these books by `at` (an earlier plan stands). */
+  #plan(books: BooksRef, at: number): void {
+    const key = keyOf(books);
+    const planned = this.#due.get(key);
+    if (!planned || at < planned.at) this.#due.set(key, { books, at });
+    this.#arm();
+  }
+
+  /** One timer, for the earliest due books not being worked on (none while every slot is busy: a round's end arms it). */
+  #arm(): void {
+    if (this.#stopped) return;
+    let earliest = Infinity;
+    if (this.#running.size < this.#concurrency) for (const [key, { at }] of this.#due) if (at < earliest && !this.#running.has(key)) earliest = at;
+    if (earliest === this.#timerAt) return;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#timerAt = earliest;
+    if (earliest === Infinity) return;
+    this.#timer = setTimeout(() => this.#tick(), Math.min(longestTimerMs, Math.max(0, earliest - this.#now())));
+  }
+
+  #tick(): void {
+    this.#timer = undefined;
+    this.#timerAt = Infinity;
+    const now = this.#now();
+    const due = [...this.#due.entries()].filter(([key, d]) => d.at <= now && !this.#running.has(key)).sort((a, b) => a[1].at - b[1].at);
+    for (const [key, { books }] of due) {
+      if (this.#running.size >= this.#concurrency) break;
+      this.#due.delete(key);
+      this.#running.set(
+        key,
+        this.#round(books).finally(() => {
+          this.#running.delete(key);
+          if (this.#again.delete(key)) this.#plan(books, 0);
+          this.#arm();
+        }),
+      );
+    }
+    this.#arm();
+  }
+
+  /** Fan out and attempt what is due, then note when these books are next due. */
+  async #round(books: BooksRef): Promise<void> {
+    let next: number | undefined;
+    try {
+      const handle = this.#store.org(books.orgId, books.mode);
+      await sendWebhooks(handle, this.#options);
+      next = await nextDue(handle);
+    } catch (e) {
+      this.#options.report(`webhook sender, ${books.orgId} (${books.mode}): ${(e as Error).message}`);
+      next = this.#now() + failureBackoffMs;
+    }
+    // Books with more due than one round takes go behind the others already due.
+    if (next !== undefined && !this.#stopped) this.#plan(books, Math.max(next, this.#now()));
+  }
+
+  /** Note when books not being worked on are next due, from their database. */
+  async #look(books: BooksRef): Promise<void> {
+    const key = keyOf(books);
+    this.#known.add(key);
+    if (this.#running.has(key)) {
+      this.#again.add(key);
+      return;
+    }
+    try {
+      const at = await nextDue(this.#store.org(books.orgId, books.mode));
+      if (at !== undefined) this.#plan(books, at);
+    } catch (e) {
+      this.#options.report(`webhook sender, ${books.orgId} (${books.mode}): ${(e as Error).message}`);
+    }
+  }
+
+  #sweepNow(): void {
+    this.#sweeping = this.#sweep()
+      .catch((e: unknown) => this.#options.report(`webhook sender: ${String(e)}`))
+      .finally(() => {
+        if (!this.#stopped) this.#sweepTimer = setTimeout(() => this.#sweepNow(), this.#options.sweepMs ?? 10_000);
+      });
+  }
+
+  /** Look at the books another process changed, and at those of organisations not seen yet (all of them at start). */
+  async #sweep(): Promise<void> {
+    const changed = new Set((await this.#store.changedElsewhere()).map(keyOf));
+    const organisations = await this.#store.platform.db.selectFrom('organisations').select('id').orderBy('id').execute();
+    for (const { id } of organisations) {
+      for (const mode of modes) {
+        if (this.#stopped) return;
+        const books = { orgId: id, mode };
+        const key = keyOf(books);
+        if (!this.#known.has(key) || changed.has(key)) await this.#look(books);
       }
     }
   }
