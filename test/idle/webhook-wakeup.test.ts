@@ -204,7 +204,9 @@ t.test('a receiver that does not answer holds up only its own books', async (t) 
   const cpu = process.cpuUsage();
   await delay(1000);
   const used = process.cpuUsage(cpu);
-  t.ok((used.user + used.system) / 1000 < 40, `the waiting costs no CPU (${Math.round((used.user + used.system) / 1000)} ms in 1 s)`);
+  // A loop polling the hung receiver would take most of a core (hundreds of ms in this second); idle, the
+  // process still pays for GC, the test's own timers and the other tests' load (47 ms was seen under CI).
+  t.ok((used.user + used.system) / 1000 < 250, `the waiting costs no CPU (${Math.round((used.user + used.system) / 1000)} ms in 1 s)`);
 });
 
 t.test('with one round at a time, the next books wait for the slot without spinning', async (t) => {
@@ -221,7 +223,8 @@ t.test('with one round at a time, the next books wait for the slot without spinn
   const cpu = process.cpuUsage();
   await delay(1000);
   const used = process.cpuUsage(cpu);
-  t.ok((used.user + used.system) / 1000 < 40, `the queued books wait without spinning (${Math.round((used.user + used.system) / 1000)} ms of CPU in 1 s)`);
+  // As above: spinning would take most of a core; 250 ms leaves room for a loaded machine.
+  t.ok((used.user + used.system) / 1000 < 250, `the queued books wait without spinning (${Math.round((used.user + used.system) / 1000)} ms of CPU in 1 s)`);
   t.equal(w.receiver.hits.length, 0, 'still waiting for the slot');
   await w.receiver.waitFor(1, 5000);
   const waited = (w.receiver.hits[0] as Hit).at - posted;
