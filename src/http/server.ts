@@ -19,8 +19,11 @@ export interface ServerOptions extends Omit<AppOptions, 'pdfPool'> {
   readonly graceMs?: number;
   /** How long a response may go without its client taking any of it before the connection is dropped (30 s). */
   readonly sendTimeoutMs?: number;
-  /** The PDF renderer threads: how many, and their queue (src/http/pdf-workers.ts has the defaults). */
-  readonly pdfWorkers?: Partial<PoolLimits>;
+  /**
+   * The PDF renderer threads: how many, and their queue (src/http/pdf-workers.ts has the defaults);
+   * 'none' renders in the request instead, as the CLI does (the tests' servers, which would otherwise start threads each).
+   */
+  readonly pdfWorkers?: Partial<PoolLimits> | 'none';
 }
 
 export interface RunningServer {
@@ -37,8 +40,8 @@ interface Connection {
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const requestLog = options.requestLog ?? new RequestLogWriter(options.store, options.clock);
-  const pdfs = pdfPool(options.pdfWorkers);
-  const app = createApp({ ...options, requestLog, pdfPool: pdfs });
+  const pdfs = options.pdfWorkers === 'none' ? null : pdfPool(options.pdfWorkers);
+  const app = createApp({ ...options, requestLog, ...(pdfs ? { pdfPool: pdfs } : {}) });
   const handle = app.handler as unknown as http.RequestListener;
   const connections = new WeakMap<Socket, Connection>();
 
@@ -90,7 +93,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
         // close() stops accepting and ends idle keep-alive connections; busy ones end after their response.
-        server.close(() => void requestLog.close().then(() => pdfs.close().then(resolve)));
+        server.close(
+          () =>
+            void requestLog
+              .close()
+              .then(() => (pdfs ? pdfs.close() : undefined))
+              .then(resolve),
+        );
         server.closeIdleConnections();
         setTimeout(() => server.closeAllConnections(), options.graceMs ?? 10_000).unref();
       })),

@@ -104,8 +104,10 @@ export interface ServeOptions extends Partial<Omit<ServerOptions, 'store' | 'hos
 /**
  * A real HTTP server on an ephemeral loopback port over the books' store,
  * as `acct serve` builds it: the registry and the books' clock unless the
- * test gives others, rate limits off unless asked for. Closed when the
- * test ends.
+ * test gives others, rate limits off unless asked for, PDFs rendered in
+ * the request unless the test gives pdfWorkers (each server's pool would
+ * start its own threads, 1 to 3 s apiece; test/loop tests the pool, and
+ * acct serve runs it). Closed when the test ends.
  */
 export async function serveBooks(t: Test, books: Books, options: ServeOptions = {}): Promise<Api & { readonly logged: AppError[] }> {
   const { onLogError = (e: AppError) => t.fail(`unexpected internal error: ${String(e.cause)}`), ...server } = options;
@@ -113,6 +115,7 @@ export async function serveBooks(t: Test, books: Books, options: ServeOptions = 
   const running = await startServer({
     clock: books.clock,
     operations,
+    pdfWorkers: 'none',
     ...server,
     store: books.store,
     host: '127.0.0.1',
