@@ -21,6 +21,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listeningUrl } from './listening.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const acctBin = path.join(root, 'bin/acct');
@@ -106,15 +107,7 @@ export async function idleBench({ work, count = 1000, idleSeconds = 10, sweepSec
   const started = performance.now();
   const child = spawn(process.execPath, [acctBin, '--data', path.join(dir, 'data'), 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
-    const url = await new Promise((resolve, reject) => {
-      let out = '';
-      child.stdout.on('data', (chunk) => {
-        out += chunk;
-        const m = /listening on (\S+)/.exec(out);
-        if (m) resolve(m[1]);
-      });
-      child.on('exit', (code) => reject(new Error(`acct serve exited ${code}`)));
-    });
+    const url = await listeningUrl(child);
     const startupSeconds = (performance.now() - started) / 1000;
     // The work of start-up (the overdue sweep, the webhook sender's first look at every organisation) goes on after
     // the server listens: idle starts once a whole second passes with under 2% of a core used, or after 3 minutes.

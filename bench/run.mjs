@@ -19,6 +19,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listeningUrl } from './listening.mjs';
 import autocannon from 'autocannon';
 import { parseSize, writeJournal } from './generate.mjs';
 
@@ -215,15 +216,7 @@ if (wanted('general-ledger')) {
 /** `acct serve` on the loaded organisation, as its own process; its peak memory is read from /proc. */
 async function startServe(dataDir) {
   const child = spawn(process.execPath, [acctBin, '--data', dataDir, 'serve', '--port', '0', '--no-rate-limit', '--sweep-interval', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const m = /listening on (\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`acct serve exited ${code}`)));
-  });
+  const url = await listeningUrl(child);
   const status = (field) => Number(/(\d+) kB/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(field)))[1]) / 1024;
   return {
     url,
