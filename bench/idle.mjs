@@ -3,7 +3,8 @@
 // organisations at a steady rate, with their latency. Idle CPU is read twice
 // from /proc/<pid>/stat: over `idleSeconds` (10) once start-up work is over,
 // and over a whole `sweepSeconds` (60, the default --sweep-interval), which
-// holds one overdue sweep of every organisation. The organisations are made
+// holds one overdue sweep (of the books issued into since: none while idle)
+// and six of the webhook sender's looks for other processes' writes. The organisations are made
 // once through the engine (not one `acct init` each) and kept under the work
 // directory for the next run.
 //

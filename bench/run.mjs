@@ -398,7 +398,7 @@ if (wanted('idle')) {
     { p99: r.p99, p50: r.p50, total: r.total },
   );
   notes.push(
-    'The 60-s idle figure holds one overdue sweep (acct serve --sweep-interval, default 60 s), which opens every organisation\'s live and test books; between sweeps the server idles at the 10-s figure.',
+    'The 60-s idle figure holds one overdue sweep (acct serve --sweep-interval, default 60 s), which opens only the books issued into or written by another process since (none here; every organisation is swept at start and on each new UK day), and six of the webhook sender\'s checks for other processes\' writes (two stat calls per closed file).',
   );
   if (fs.existsSync('/sys/kernel/mm/damon/admin/kdamonds/0/state') && fs.readFileSync('/sys/kernel/mm/damon/admin/kdamonds/0/state', 'utf8').trim() === 'on') {
     notes.push(

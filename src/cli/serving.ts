@@ -1,5 +1,5 @@
 /**
- * Running the server: the HTTP layer, the overdue sweeps and the webhook
+ * Running the server: the HTTP layer, the overdue sweeper and the webhook
  * sender, until SIGTERM or SIGINT. Loaded only by `acct serve` and `acct
  * demo`, so that other commands do not pay for the HTTP layer at start-up.
  */
@@ -11,7 +11,7 @@ import { startServer, type RunningServer } from '../http/server.js';
 import { resolveDataDir } from '../store/data-dir.js';
 import { Store } from '../store/store.js';
 import { hmrcOf, mailerOf, reportError, type GlobalOptions } from './context.js';
-import { sweepEverything } from '../engine/sales/overdue.js';
+import { OverdueSweeper } from '../engine/sales/overdue.js';
 import { WebhookSender } from '../engine/integration/webhook-sender.js';
 
 function readCa(file: string): string {
@@ -30,7 +30,7 @@ export interface ServeOptions {
   readonly webhooks?: { readonly allowHttp: boolean; readonly allowPrivate: boolean; readonly ca?: string };
   /** Enforce the plans' rate limits (default true). */
   readonly rateLimits?: boolean;
-  /** Seconds between overdue sweeps (one runs at start); 0 sweeps only at start. */
+  /** Seconds between overdue sweeps of the books issued into since (everything is swept at start and each new day); 0 sweeps only at start. */
   readonly sweepInterval?: number;
   /** Called once the server accepts connections, before the URL line is printed. */
   readonly onListening?: (server: RunningServer, store: Store) => Promise<string[]>;
@@ -57,28 +57,22 @@ export async function serve(globals: GlobalOptions, options: ServeOptions, prepa
       webhookPolicy: policy,
     });
     const opened = store;
-    // Overdue sweeps: one now, then one every interval; stop waits for one in flight.
+    // The overdue sweep of every organisation now, which also gives the webhook sender its first look at each set of
+    // books while the file is open (so start-up opens each once); then the sender wakes for new events and due retries.
     const report = (message: string) => console.error(message);
-    let sweeping: Promise<unknown> = sweepEverything(opened, systemClock, report);
-    await sweeping;
-    const interval = options.sweepInterval ?? 60;
-    const timer =
-      interval > 0
-        ? setInterval(() => {
-            sweeping = sweeping.then(() => sweepEverything(opened, systemClock, report)).catch((e: unknown) => report(`overdue sweep failed: ${String(e)}`));
-          }, interval * 1000)
-        : undefined;
-    // The webhook sender wakes for new events and due retries; stop waits for a round in flight.
-    const sender = WebhookSender.start(opened, { clock: systemClock, policy, ca, report });
+    const sweeper = new OverdueSweeper(opened, { clock: systemClock, intervalMs: (options.sweepInterval ?? 60) * 1000, report });
+    const sender = new WebhookSender(opened, { clock: systemClock, policy, ca, report });
+    await sweeper.start((books) => sender.lookAt(books));
+    sender.start();
     const extra = (await options.onListening?.(running, store)) ?? [];
     process.stdout.write(`acct listening on ${running.url} (data ${store.dataDir})\n${extra.map((l) => `${l}\n`).join('')}`);
     const stop = async () => {
-      clearInterval(timer);
+      const sweeperStopped = sweeper.stop();
       const senderStopped = sender.stop();
       process.off('SIGTERM', onSignal);
       process.off('SIGINT', onSignal);
       await running.close();
-      await sweeping;
+      await sweeperStopped;
       await senderStopped;
       await opened.close();
     };

@@ -34,28 +34,42 @@ export interface BooksRef {
 
 type BooksListener = (orgId: string, mode: Mode) => void;
 
+/**
+ * Work a write in this process gives a background task, announced by TEMP
+ * triggers: `webhooks`, an event added to the outbox or an endpoint made
+ * active again (the webhook sender); `issued`, an invoice or bill written
+ * in its issued status (the overdue sweep).
+ */
+export type Work = 'webhooks' | 'issued';
+
+/** One reader of changedElsewhere(): each is told of every change once. */
+export type ChangeReader = symbol;
+
 interface Book extends BooksRef {
   readonly key: string;
+  /** The database file's path. */
+  readonly file: string;
   readonly handle: SuspendableHandle<OrgDb>;
   /** PRAGMA data_version when last read, while the file is open: it moves when another connection commits. */
   version: number | undefined;
   /** The files' stamp taken as this store closed them. */
   closedStamp: Stamp | undefined;
-  /** Another process changed these books since changedElsewhere() last reported them. */
-  changed: boolean;
 }
 
-/** Size and modification time of a database file and of its write-ahead log ('' when it has none or an empty one). */
+/** Size and modification time (ms, to the microsecond) of a database file and of its write-ahead log (0 and 0 when it has none or an empty one). */
 interface Stamp {
-  readonly main: string;
-  readonly wal: string;
+  readonly mainSize: number;
+  readonly mainTime: number;
+  readonly walSize: number;
+  readonly walTime: number;
 }
 
-const stampPart = (s: fs.BigIntStats | undefined): string => (s && s.size > 0n ? `${s.size}:${s.mtimeNs}` : '');
-
+/** A stamp from two stat calls (plain numbers, not BigInts: a check of 2,000 closed files each 10 s is mostly this). */
 function stampOf(file: string): Stamp {
-  const part = (f: string) => stampPart(fs.statSync(f, { bigint: true, throwIfNoEntry: false }));
-  return { main: part(file), wal: part(`${file}-wal`) };
+  const main = fs.statSync(file, { throwIfNoEntry: false });
+  const wal = fs.statSync(`${file}-wal`, { throwIfNoEntry: false });
+  const walSize = wal?.size ?? 0;
+  return { mainSize: main?.size ?? 0, mainTime: main?.mtimeMs ?? 0, walSize, walTime: walSize > 0 ? (wal?.mtimeMs ?? 0) : 0 };
 }
 
 /** How many sets of books changedElsewhere() looks at between turns of the event loop. */
@@ -67,7 +81,8 @@ const checkBatch = 200;
  * vanished or was emptied while the database file stayed is only a
  * connection closing with nothing left to copy.
  */
-const moved = (then: Stamp, now: Stamp): boolean => now.main !== then.main || (now.wal !== '' && now.wal !== then.wal);
+const moved = (then: Stamp, now: Stamp): boolean =>
+  now.mainSize !== then.mainSize || now.mainTime !== then.mainTime || (now.walSize > 0 && (now.walSize !== then.walSize || now.walTime !== then.walTime));
 
 const dataVersion = (db: SqliteDatabase): number => db.pragma('data_version', { simple: true }) as number;
 
@@ -81,9 +96,14 @@ export class Store {
   readonly #books = new Map<string, Book>();
   /** The books whose file is open, least recently used first. */
   readonly #open = new Map<string, Book>();
-  readonly #workListeners = new Set<BooksListener>();
+  readonly #workListeners: Record<Work, Set<BooksListener>> = { webhooks: new Set(), issued: new Set() };
   readonly #openListeners = new Set<BooksListener>();
-  #announced = new Map<string, BooksRef>();
+  /** Per kind of work, the books announced since the listeners were last told. */
+  #announced: Record<Work, Map<string, BooksRef>> = { webhooks: new Map(), issued: new Map() };
+  #announcing = false;
+  /** Per reader of changedElsewhere(), the books another process changed since it last asked. */
+  readonly #changed = new Map<ChangeReader, Map<string, BooksRef>>();
+  readonly #defaultReader: ChangeReader = this.changeReader();
   /** The async context the store was opened in: listeners run there, not inside the transaction that fired them. */
   readonly #outside = AsyncResource.bind((run: () => void) => run());
 
@@ -127,15 +147,14 @@ export class Store {
   }
 
   /**
-   * Call `listener` when this process gives a set of books work for the
-   * webhook sender: an event added to the outbox, or an endpoint made
-   * active again. The change is committed, or about to be: a write that
-   * follows (the sender's fan-out) queues behind the transaction that made
-   * it. Another process's changes are not announced: see changedElsewhere().
+   * Call `listener` when this process gives a set of books `work` (see
+   * Work). The change is committed, or about to be: a write that follows
+   * (the sender's fan-out) queues behind the transaction that made it.
+   * Another process's changes are not announced: see changedElsewhere().
    */
-  onWebhookWork(listener: BooksListener): () => void {
-    this.#workListeners.add(listener);
-    return () => this.#workListeners.delete(listener);
+  onWork(work: Work, listener: BooksListener): () => void {
+    this.#workListeners[work].add(listener);
+    return () => this.#workListeners[work].delete(listener);
   }
 
   /** Call `listener` whenever an organisation's database file is opened (first or again after the cache closed it). */
@@ -149,9 +168,11 @@ export class Store {
    * `acct serve`) has written since the last call: by PRAGMA data_version
    * while a file is open, by the files' size and modification time while
    * it is closed. This process's own writes do not count. Cheap: a pragma
-   * per open file, two stat calls per closed one, nothing opened.
+   * per open file, two stat calls per closed one, nothing opened. Each
+   * reader (changeReader()) is told of a change once; without one, the
+   * store's own reader.
    */
-  async changedElsewhere(): Promise<BooksRef[]> {
+  async changedElsewhere(reader: ChangeReader = this.#defaultReader): Promise<BooksRef[]> {
     let checked = 0;
     for (const book of [...this.#books.values()]) {
       // A turn of the event loop now and then, so that requests are not held up for long.
@@ -159,21 +180,30 @@ export class Store {
       const db = book.handle.database;
       if (db) {
         const version = dataVersion(db);
-        if (version !== book.version) book.changed = true;
+        if (version !== book.version) this.#changedBy(book);
         book.version = version;
       } else if (book.closedStamp) {
-        const now = stampOf(orgFile(this.dataDir, book.orgId, book.mode));
-        if (moved(book.closedStamp, now)) book.changed = true;
+        const now = stampOf(book.file);
+        if (moved(book.closedStamp, now)) this.#changedBy(book);
         book.closedStamp = now;
       }
     }
-    const changed: BooksRef[] = [];
-    for (const book of this.#books.values()) {
-      if (!book.changed) continue;
-      book.changed = false;
-      changed.push({ orgId: book.orgId, mode: book.mode });
-    }
-    return changed;
+    const changed = this.#changed.get(reader);
+    if (!changed) throw new Error('changedElsewhere: not a reader of this store');
+    this.#changed.set(reader, new Map());
+    return [...changed.values()];
+  }
+
+  /** A new reader of changedElsewhere(), told of the changes found from now on. */
+  changeReader(): ChangeReader {
+    const reader = Symbol('change reader');
+    this.#changed.set(reader, new Map());
+    return reader;
+  }
+
+  /** Another process changed these books: every reader is told at its next changedElsewhere(). */
+  #changedBy(book: Book): void {
+    for (const changed of this.#changed.values()) changed.set(book.key, { orgId: book.orgId, mode: book.mode });
   }
 
   /** How many organisation database files are open now. */
@@ -185,14 +215,18 @@ export class Store {
     const db = openSqlite(orgFile(this.dataDir, orgId, mode), 'org', { create });
     try {
       sealPlainSecrets(db, this.secrets);
-      // New events and endpoints made active again announce themselves (see onWebhookWork); TEMP triggers live in this connection only.
-      db.function('acct_webhook_work', () => {
-        this.#announce(orgId, mode);
+      // Work for the background tasks announces itself (see onWork); TEMP triggers live in this connection only.
+      db.function('acct_work', (work: unknown) => {
+        this.#announce(work as Work, orgId, mode);
         return null;
       });
-      db.exec(`CREATE TEMP TRIGGER acct_event_added AFTER INSERT ON main.outbox BEGIN SELECT acct_webhook_work(); END;
+      db.exec(`CREATE TEMP TRIGGER acct_event_added AFTER INSERT ON main.outbox BEGIN SELECT acct_work('webhooks'); END;
         CREATE TEMP TRIGGER acct_endpoint_active AFTER UPDATE OF is_active ON main.webhook_endpoints WHEN NEW.is_active = 1
-        BEGIN SELECT acct_webhook_work(); END;`);
+        BEGIN SELECT acct_work('webhooks'); END;
+        CREATE TEMP TRIGGER acct_document_issued AFTER INSERT ON main.invoices WHEN NEW.status IN ('sent', 'approved')
+        BEGIN SELECT acct_work('issued'); END;
+        CREATE TEMP TRIGGER acct_document_reissued AFTER UPDATE OF status, due_date ON main.invoices WHEN NEW.status IN ('sent', 'approved')
+        BEGIN SELECT acct_work('issued'); END;`);
       return db;
     } catch (e) {
       db.close();
@@ -201,18 +235,22 @@ export class Store {
   }
 
   /** Tell the listeners once per set of books, after the statement that fired the trigger (they must not use the database inside it). */
-  #announce(orgId: string, mode: Mode): void {
-    if (this.#workListeners.size === 0) return;
-    if (this.#announced.size === 0) {
+  #announce(work: Work, orgId: string, mode: Mode): void {
+    if (this.#workListeners[work].size === 0) return;
+    if (!this.#announcing) {
+      this.#announcing = true;
       this.#outside(() =>
         queueMicrotask(() => {
-          const books = [...this.#announced.values()];
-          this.#announced = new Map();
-          for (const b of books) for (const listener of this.#workListeners) listener(b.orgId, b.mode);
+          const announced = this.#announced;
+          this.#announced = { webhooks: new Map(), issued: new Map() };
+          this.#announcing = false;
+          for (const [w, books] of Object.entries(announced) as [Work, Map<string, BooksRef>][]) {
+            for (const b of books.values()) for (const listener of this.#workListeners[w]) listener(b.orgId, b.mode);
+          }
         }),
       );
     }
-    this.#announced.set(`${orgId}/${mode}`, { orgId, mode });
+    this.#announced[work].set(`${orgId}/${mode}`, { orgId, mode });
   }
 
   #add(orgId: string, mode: Mode, db: SqliteDatabase): Book {
@@ -221,9 +259,9 @@ export class Store {
       orgId,
       mode,
       key,
+      file: orgFile(this.dataDir, orgId, mode),
       version: undefined,
       closedStamp: undefined,
-      changed: false,
       handle: handleFor<OrgDb>(db, this.secrets, {
         reopen: () => this.#openFile(orgId, mode, false),
         onReopen: () => this.#opened(book),
@@ -240,7 +278,7 @@ export class Store {
     if (!db) return;
     // The version first: another process's commit after it moves data_version, one before it the files.
     book.version = dataVersion(db);
-    if (book.closedStamp && moved(book.closedStamp, stampOf(orgFile(this.dataDir, book.orgId, book.mode)))) book.changed = true;
+    if (book.closedStamp && moved(book.closedStamp, stampOf(book.file))) this.#changedBy(book);
     book.closedStamp = undefined;
     this.#open.delete(book.key);
     this.#open.set(book.key, book);
@@ -267,9 +305,9 @@ export class Store {
     } catch {
       // Not copied: closing copies it, and the stamp differs once, which costs one needless look.
     }
-    const stamp = stampOf(orgFile(this.dataDir, book.orgId, book.mode));
+    const stamp = stampOf(book.file);
     const version = dataVersion(db);
-    if (version !== book.version) book.changed = true;
+    if (version !== book.version) this.#changedBy(book);
     book.version = version;
     if (!book.handle.suspend()) return;
     book.closedStamp = stamp;

@@ -45,7 +45,7 @@ export function addServe(program: Command): void {
     .option('--no-rate-limit', "do not enforce the plans' request rate limits (for load tests and scripted migrations)")
     .option(
       '--sweep-interval <seconds>',
-      'seconds between sweeps that mark invoices and bills past their due date overdue (0: only at start)',
+      'seconds between sweeps that mark invoices and bills past their due date overdue: every organisation at start and each new day, in between only the books issued into or written by another process since (0: only at start)',
       parseSeconds,
       60,
     )

@@ -21,7 +21,7 @@ import { assertOutsideTransaction } from '../external.js';
 import { checkWebhookUrl, deliveryLookup, type Resolve } from './webhook-url.js';
 import type { WebhookPolicy } from '../webhook-policy.js';
 import { newDeliveryId } from './webhooks.js';
-import type { BooksRef, DbHandle, SecretBox, Store } from '../../store/store.js';
+import type { BooksRef, ChangeReader, DbHandle, SecretBox, Store } from '../../store/store.js';
 import { modes } from '../../store/data-dir.js';
 import type { OrgDb, WebhookDeliveriesTable } from '../../store/tables.js';
 
@@ -314,18 +314,30 @@ export class WebhookSender {
   #sweeping: Promise<void> = Promise.resolve();
   #stopped = false;
   readonly #unsubscribe: () => void;
+  readonly #reader: ChangeReader;
 
-  private constructor(store: Store, options: SchedulerOptions) {
+  /** A sender that does nothing until start(); lookAt() may be given books before then. */
+  constructor(store: Store, options: SchedulerOptions) {
     this.#store = store;
     this.#options = options;
-    this.#unsubscribe = store.onWebhookWork((orgId, mode) => this.#wake({ orgId, mode }));
+    this.#reader = store.changeReader();
+    this.#unsubscribe = store.onWork('webhooks', (orgId, mode) => this.#wake({ orgId, mode }));
   }
 
-  /** Start: look at every organisation's books (in the background), then sleep until something is due. */
+  /** A sender, started. */
   static start(store: Store, options: SchedulerOptions): WebhookSender {
-    const sender = new WebhookSender(store, options);
-    sender.#sweepNow();
-    return sender;
+    return new WebhookSender(store, options).start();
+  }
+
+  /** Look at every organisation's books not looked at yet (in the background), then sleep until something is due. */
+  start(): this {
+    this.#sweepNow();
+    return this;
+  }
+
+  /** Note when these books are next due, now: a pass that opens every set of books anyway saves start() opening them again. */
+  lookAt(books: BooksRef): Promise<void> {
+    return this.#look(books);
   }
 
   /** The time the sender will next work on these books (ms since the epoch), if any: for tests and diagnostics. */
@@ -447,7 +459,7 @@ export class WebhookSender {
 
   /** Look at the books another process changed, and at those of organisations not seen yet (all of them at start). */
   async #sweep(): Promise<void> {
-    const changed = new Set((await this.#store.changedElsewhere()).map(keyOf));
+    const changed = new Set((await this.#store.changedElsewhere(this.#reader)).map(keyOf));
     const organisations = await this.#store.platform.db.selectFrom('organisations').select('id').orderBy('id').execute();
     for (const { id } of organisations) {
       for (const mode of modes) {

@@ -1,8 +1,9 @@
 /**
  * The overdue sweep: issued invoices and bills whose due date has passed
  * (due before today, in the UK) become overdue, each once; an invoice
- * raises invoice.overdue. `acct serve` runs it at start and every
- * --sweep-interval seconds over every organisation; `acct invoices sweep`
+ * raises invoice.overdue. `acct serve` runs it (OverdueSweeper) over every
+ * organisation at start and each new day, and every --sweep-interval
+ * seconds over the books issued into since; `acct invoices sweep`
  * (invoice-ops.ts) runs it for cron users.
  */
 import type { Kysely } from 'kysely';
@@ -11,7 +12,7 @@ import { timestamp, today, type Clock } from '../clock.js';
 import type { Posting } from '../ledger/posting.js';
 import { purchaseBill, salesInvoice, type Kind } from './documents.js';
 import { invoiceView } from './document-view.js';
-import type { DbHandle, Store } from '../../store/store.js';
+import type { BooksRef, ChangeReader, DbHandle, Store } from '../../store/store.js';
 import { modes } from '../../store/data-dir.js';
 import type { InvoicesTable, OrgDb } from '../../store/tables.js';
 
@@ -65,22 +66,112 @@ export function sweepBooks(books: DbHandle<OrgDb>, clock: Clock): Promise<Swept>
   return books.write((trx) => sweepOverdue(trx, { clock, actor: { id: 'system', name: 'overdue sweep' } }));
 }
 
+export interface SweeperOptions {
+  readonly clock: Clock;
+  /** Milliseconds between sweeps after the first (0: only the one at start). */
+  readonly intervalMs: number;
+  /** Where a failure is reported; the sweep goes on with the other books. */
+  readonly report: (message: string) => void;
+}
+
 /**
- * The sweep over every organisation's live and test books, as `acct serve`
- * runs it; a failure in one set of books is reported and the rest go on.
+ * The overdue sweep as `acct serve` runs it. Every organisation's live and
+ * test books are swept at start and again on the first sweep of each new
+ * UK day (a due date passes only at midnight); the sweeps in between, every
+ * intervalMs, open only the books in which an invoice or bill was issued
+ * since (announced by the store's triggers) or which another process wrote
+ * (the CLI beside the server), so that an idle server opens nothing.
  */
-export async function sweepEverything(store: Store, clock: Clock, report: (message: string) => void): Promise<number> {
-  const organisations = await store.platform.db.selectFrom('organisations').select('id').orderBy('id').execute();
-  let moved = 0;
-  for (const { id } of organisations) {
-    for (const mode of modes) {
-      try {
-        const swept = await sweepBooks(store.org(id, mode), clock);
-        moved += swept.invoices.length + swept.bills.length;
-      } catch (e) {
-        report(`overdue sweep of ${id} (${mode}) failed: ${(e as Error).message}`);
+export class OverdueSweeper {
+  readonly #store: Store;
+  readonly #options: SweeperOptions;
+  readonly #reader: ChangeReader;
+  readonly #unsubscribe: () => void;
+  /** Books with a document issued since their last sweep. */
+  #issued = new Map<string, BooksRef>();
+  /** The UK date of the last sweep of everything. */
+  #day = '';
+  #timer: NodeJS.Timeout | undefined;
+  #sweeping: Promise<unknown> = Promise.resolve();
+  #stopped = false;
+
+  constructor(store: Store, options: SweeperOptions) {
+    this.#store = store;
+    this.#options = options;
+    this.#reader = store.changeReader();
+    this.#unsubscribe = store.onWork('issued', (orgId, mode) => this.#issued.set(`${orgId}/${mode}`, { orgId, mode }));
+  }
+
+  /**
+   * Sweep every set of books now, then every interval; `each` is given each
+   * set of books after its sweep, while its file is open. Resolves with how
+   * many documents became overdue.
+   */
+  async start(each?: (books: BooksRef) => Promise<void>): Promise<number> {
+    const sweeping = this.#everything(each);
+    this.#sweeping = sweeping;
+    const moved = await sweeping;
+    this.#arm();
+    return moved;
+  }
+
+  /** Stop; resolves once a sweep in flight has finished. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#unsubscribe();
+    clearTimeout(this.#timer);
+    await this.#sweeping;
+  }
+
+  #arm(): void {
+    if (this.#stopped || this.#options.intervalMs <= 0) return;
+    this.#timer = setTimeout(() => {
+      this.#sweeping = this.#next()
+        .catch((e: unknown) => this.#options.report(`overdue sweep failed: ${String(e)}`))
+        .finally(() => this.#arm());
+    }, this.#options.intervalMs);
+  }
+
+  /** Everything on a new day, else only the books issued into or written elsewhere since the last sweep. */
+  async #next(): Promise<number> {
+    if (today(this.#options.clock) !== this.#day) return this.#everything();
+    const due = this.#issued;
+    this.#issued = new Map();
+    for (const books of await this.#store.changedElsewhere(this.#reader)) due.set(`${books.orgId}/${books.mode}`, books);
+    let moved = 0;
+    for (const books of due.values()) {
+      if (this.#stopped) break;
+      moved += await this.#sweep(books);
+    }
+    return moved;
+  }
+
+  async #everything(each?: (books: BooksRef) => Promise<void>): Promise<number> {
+    this.#day = today(this.#options.clock);
+    // Everything is swept: what was announced or written elsewhere before now is covered (later writes are announced again).
+    this.#issued = new Map();
+    await this.#store.changedElsewhere(this.#reader);
+    const organisations = await this.#store.platform.db.selectFrom('organisations').select('id').orderBy('id').execute();
+    let moved = 0;
+    for (const { id } of organisations) {
+      for (const mode of modes) {
+        if (this.#stopped) return moved;
+        const books = { orgId: id, mode };
+        moved += await this.#sweep(books);
+        await each?.(books);
       }
     }
+    return moved;
   }
-  return moved;
+
+  /** Sweep one set of books; a failure is reported, not thrown. */
+  async #sweep(books: BooksRef): Promise<number> {
+    try {
+      const swept = await sweepBooks(this.#store.org(books.orgId, books.mode), this.#options.clock);
+      return swept.invoices.length + swept.bills.length;
+    } catch (e) {
+      this.#options.report(`overdue sweep of ${books.orgId} (${books.mode}) failed: ${(e as Error).message}`);
+      return 0;
+    }
+  }
 }

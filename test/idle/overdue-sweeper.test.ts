@@ -1,0 +1,115 @@
+/**
+ * The overdue sweep as acct serve runs it (OverdueSweeper), over a store
+ * whose cache is smaller than the organisations: every set of books at
+ * start and on each new UK day, and in between only the books issued into
+ * by this process or written by another, so that an idle server opens
+ * nothing (issue 15: 2,000 sets of books opened every minute).
+ */
+import t from 'tap';
+import { movingClock, newBooks, serveBooks, type Api } from '../helpers/index.js';
+import { OverdueSweeper } from '../../src/engine/sales/overdue.js';
+import { moreOrganisations, storeOver } from './support.js';
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A customer and a sent invoice of £100 (no VAT) due on `dueDate`; its id. */
+async function sentInvoice(api: Api, dueDate: string): Promise<string> {
+  const contact = await api.request('POST', '/v1/contacts', { body: { name: 'Acme Ltd', contactType: 'customer' } });
+  if (contact.status !== 201) throw new Error(`contact: ${JSON.stringify(contact.body)}`);
+  const created = await api.request('POST', '/v1/invoices', {
+    body: {
+      contactId: contact.body.data.id,
+      issueDate: '2026-03-01',
+      dueDate,
+      items: [{ description: 'Consulting', quantity: 1, unitPrice: 10000, vatRate: 'zero' }],
+    },
+  });
+  if (created.status !== 201) throw new Error(`invoice: ${JSON.stringify(created.body)}`);
+  const id = created.body.data.id as string;
+  const sent = await api.request('POST', `/v1/invoices/${id}/send`, { body: {} });
+  if (sent.status !== 200 || sent.body.data.status !== 'sent') throw new Error(`send: ${JSON.stringify(sent.body)}`);
+  return id;
+}
+
+/** The invoice's status once it is `want` or `ms` have passed. */
+async function statusWithin(api: Api, id: string, want: string, ms: number): Promise<string> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const r = await api.request('GET', `/v1/invoices/${id}`);
+    const status = r.body.data.status as string;
+    if (status === want || Date.now() > deadline) return status;
+    await delay(50);
+  }
+}
+
+t.test('everything at start and each new day; in between only the books issued into or written elsewhere', async (t) => {
+  // 12:00 UTC on 10 March 2026 is 12:00 in London (GMT until 29 March).
+  const clock = movingClock('2026-03-10T12:00:00Z');
+  const books = await newBooks(t, { clock });
+  await moreOrganisations(books, 3);
+  const store = storeOver(t, books, 2); // the server's store: 4 organisations, 8 sets of books, 2 files open at most
+  const api = await serveBooks(t, { ...books, store });
+  const elsewhere = storeOver(t, books); // another process, such as the CLI beside the server
+  const apiElsewhere = await serveBooks(t, { ...books, store: elsewhere });
+  const opened: string[] = [];
+  store.onOpen((orgId, mode) => opened.push(`${orgId} ${mode}`));
+  const pastDue = await sentInvoice(api, '2026-03-09');
+
+  const sweeper = new OverdueSweeper(store, { clock, intervalMs: 100, report: (m) => t.fail(`the sweeper reported: ${m}`) });
+  t.teardown(() => sweeper.stop());
+  const looked: string[] = [];
+  t.equal(
+    await sweeper.start(async (b) => void looked.push(`${b.orgId === books.organisationId ? 'ours' : 'another'} ${b.mode}`)),
+    1,
+    'the first sweep moved the invoice due yesterday',
+  );
+  t.equal(looked.length, 8, 'and gave each of the 8 sets of books to the pass that follows it, once');
+  t.equal(await statusWithin(api, pastDue, 'overdue', 0), 'overdue');
+
+  opened.length = 0;
+  await delay(700);
+  t.same(opened, [], 'idle for seven sweeps, no books were opened');
+
+  // Issued here: the store's trigger announces it, and the next sweep opens those books alone.
+  const issuedHere = await sentInvoice(api, '2026-03-09');
+  opened.length = 0;
+  t.equal(await statusWithin(api, issuedHere, 'overdue', 2000), 'overdue', 'an invoice sent past its due date by this process is overdue at the next sweep');
+  t.ok(
+    opened.every((o) => o === `${books.organisationId} live`),
+    `no other books were opened (${opened.length} opened: our live books, if the cache had closed them)`,
+  );
+
+  // Issued by another process: no trigger here, found by the files' change instead.
+  const issuedElsewhere = await sentInvoice(apiElsewhere, '2026-03-08');
+  t.equal(
+    await statusWithin(api, issuedElsewhere, 'overdue', 2000),
+    'overdue',
+    'an invoice sent past its due date by another process is overdue at the next sweep',
+  );
+
+  // Due today: not overdue today, overdue at the first sweep after London's midnight.
+  const dueToday = await sentInvoice(api, '2026-03-10');
+  await delay(400);
+  t.equal(await statusWithin(api, dueToday, 'overdue', 0), 'sent', 'due today is not overdue');
+  opened.length = 0;
+  clock.advance(12 * 3600_000 + 30_000); // 00:00:30 on 11 March in London
+  t.equal(await statusWithin(api, dueToday, 'overdue', 2000), 'overdue', 'overdue once the day after its due date begins');
+  await delay(300);
+  t.ok(
+    new Set(opened).size >= 7,
+    `the new day's sweep opened every set of books again (${new Set(opened).size} of 8; the one left open by the last request need not be)`,
+  );
+});
+
+t.test('an interval of 0 sweeps only at start', async (t) => {
+  const clock = movingClock('2026-03-10T12:00:00Z');
+  const books = await newBooks(t, { clock });
+  const store = storeOver(t, books);
+  const api = await serveBooks(t, { ...books, store });
+  const sweeper = new OverdueSweeper(store, { clock, intervalMs: 0, report: (m) => t.fail(`the sweeper reported: ${m}`) });
+  t.teardown(() => sweeper.stop());
+  t.equal(await sweeper.start(), 0, 'nothing to move at start');
+  const id = await sentInvoice(api, '2026-03-09');
+  await delay(300);
+  t.equal(await statusWithin(api, id, 'overdue', 0), 'sent', 'no sweep after the one at start');
+});
