@@ -93,7 +93,7 @@ export interface RawInput {
 
 /** Validate each part of a request against the operation's schemas and merge them. */
 export function parseOperationInput(op: Operation, raw: RawInput): Record<string, unknown> {
-  const params: Record<string, unknown> = parseWith(op.schemas.params, raw.params);
+  const params: Record<string, unknown> = parseWith(op.schemas.params, coerceText(op.schemas.params, raw.params));
   const query: Record<string, unknown> = parseWith(op.schemas.query, coerceText(op.schemas.query, raw.query));
   let body: Record<string, unknown> = {};
   if (op.schemas.body) {

@@ -51,6 +51,7 @@ import { fileVatReturnOp, getVatReturnOp, listVatReturnsOp, vatPeriodReturnOp, v
 import { authorisationUrlOp, authorise, getConnection } from './vat/mtd/connection-ops.js';
 import { hmrcReturnOp, liabilitiesOp, obligationsOp, paymentsOp } from './vat/mtd/mtd-ops.js';
 import { submitReturnOp } from './vat/mtd/submit-op.js';
+import { archiveBankAccountOp, createBankAccountOp, getBankAccountOp, listBankAccountsOp, updateBankAccountOp } from './banking/bank-account-ops.js';
 
 export const operations: readonly Operation[] = [
   health,
@@ -79,6 +80,11 @@ export const operations: readonly Operation[] = [
   accountTypesOp,
   getAccount,
   accountBalance,
+  listBankAccountsOp,
+  getBankAccountOp,
+  createBankAccountOp,
+  updateBankAccountOp,
+  archiveBankAccountOp,
   createAccount,
   updateAccount,
   deleteAccount,

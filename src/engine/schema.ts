@@ -41,6 +41,14 @@ export function idOf(prefix: string) {
   });
 }
 
+/** An integer id (bank accounts, bank import rows, categorisation rules). */
+export const intId = () =>
+  z
+    .number()
+    .int()
+    .min(1)
+    .max(2 ** 31 - 1);
+
 /** A bound of a money field in pounds ("must be at most £100,000,000.00"): the message is read by people on both adapters. */
 function penceBound(issue: z.core.$ZodRawIssue): string | undefined {
   if (issue.code === 'too_big') return `must be ${issue.inclusive === false ? 'less than' : 'at most'} ${sterling(Number(issue.maximum))}`;

@@ -36,6 +36,16 @@ export interface CreditNotePdf {
   readonly remainingCredit: number;
 }
 
+/** Where to pay: the primary bank account's details, when it has a sort code and account number or an IBAN. */
+export interface PdfBankDetails {
+  /** The name on the account (the holder), else the organisation's name. */
+  readonly accountName: string;
+  readonly bankName: string | null;
+  readonly sortCode: string | null;
+  readonly accountNumber: string | null;
+  readonly iban: string | null;
+}
+
 export interface InvoicePdfData {
   /** The seller: name, address, VAT number, company number, email, phone, vat_scheme. */
   readonly organisation: OrganisationTable;
@@ -63,4 +73,6 @@ export interface InvoicePdfData {
   };
   /** Present when the document is a credit note. */
   readonly creditNote?: CreditNotePdf;
+  /** Present when the primary bank account has payment details. */
+  readonly bankDetails?: PdfBankDetails;
 }

@@ -267,6 +267,7 @@ function credit(data: InvoicePdfData): Content {
   else if (note.remainingCredit > 0) {
     lines.push({ text: `${money(note.remainingCredit)} of credit is yours: it will be set against your next invoice or refunded.`, bold: true });
   }
+  lines.push(...bankTransfer(data));
   return { stack: lines, unbreakable: true };
 }
 
@@ -289,6 +290,21 @@ function payment(data: InvoicePdfData): Content {
     const days = daysBetween(invoice.issueDate, invoice.dueDate);
     lines.push({ text: `Please pay by ${formatDate(invoice.dueDate)}, quoting ${invoice.invoiceNumber}.`, bold: true });
     lines.push({ text: days > 0 ? `Payment terms: ${days} days from the invoice date.` : 'Payment terms: due on receipt.' });
+    lines.push(...bankTransfer(data));
   }
   return { stack: lines, unbreakable: true };
+}
+
+/** The bank details to pay into (or, on a credit note, that the business banks with), one fact per row. */
+function bankTransfer(data: InvoicePdfData): Content[] {
+  const bank = data.bankDetails;
+  if (!bank) return [];
+  const rows: [string, string][] = [['Account name', bank.accountName]];
+  if (bank.bankName) rows.push(['Bank', bank.bankName]);
+  if (bank.sortCode && bank.accountNumber) rows.push(['Sort code', bank.sortCode], ['Account number', bank.accountNumber]);
+  if (bank.iban) rows.push(['IBAN', bank.iban.replace(/(.{4})(?=.)/g, '$1 ')]);
+  return [
+    { text: data.creditNote ? 'Our bank details' : 'Pay by bank transfer', bold: true, margin: [0, 6, 0, 2] },
+    { layout: 'noBorders', table: { widths: [90, '*'], body: rows.map(([label, value]): TableCell[] => [{ text: label }, { text: value }]) } },
+  ];
 }

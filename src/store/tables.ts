@@ -465,6 +465,80 @@ export interface RefundsTable {
   created_at: string;
 }
 
+/** A bank account (migration 0021): a ledger account under bank control, with the details printed on documents. */
+export interface BankAccountsTable {
+  id: Generated<number>;
+  account_id: string;
+  bank_name: string | null;
+  account_name: string;
+  holder_name: string | null;
+  sort_code: string | null;
+  account_number: string | null;
+  iban: string | null;
+  is_primary: number;
+  is_active: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A bank statement import (migration 0021): pending until confirmed, then completed with its file cleared. */
+export interface BankImportsTable {
+  id: string;
+  bank_account_id: number;
+  filename: string | null;
+  status: 'pending' | 'completed';
+  file_text: string | null;
+  file_kind: 'csv' | 'ofx';
+  /** The statement's layout, JSON. */
+  schema_json: string;
+  /** The balance proof, JSON; null when the statement has no balances. */
+  balance_proof_json: string | null;
+  /** Data rows in the file: valid, duplicate and rejected rows (blank lines are ignored_rows). */
+  total_rows: number;
+  ignored_rows: number;
+  created_rows: number;
+  skipped_rows: number;
+  date_from: string | null;
+  date_to: string | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+}
+
+export type BankImportRowStatus = 'valid' | 'duplicate' | 'error' | 'created' | 'skipped';
+
+export interface BankImportRowsTable {
+  id: Generated<number>;
+  import_id: string;
+  row_index: number;
+  date: string | null;
+  description: string | null;
+  reference: string | null;
+  amount: number | null;
+  balance: number | null;
+  status: BankImportRowStatus;
+  error: string | null;
+  duplicate_of: number | null;
+  transaction_id: string | null;
+}
+
+/** A categorisation rule of this organisation (migration 0021); global rules ship in fixtures/categorisation. */
+export interface CategorisationRulesTable {
+  id: Generated<number>;
+  name: string;
+  description: string | null;
+  field: string;
+  operator: string;
+  value: string;
+  target_account_id: string;
+  priority: number;
+  is_active: number;
+  is_seed: number;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface OrgDb {
   organisation: OrganisationTable;
   vat_entries: VatEntriesTable;
@@ -491,4 +565,8 @@ export interface OrgDb {
   credit_allocations: CreditAllocationsTable;
   refunds: RefundsTable;
   import_batches: ImportBatchesTable;
+  bank_accounts: BankAccountsTable;
+  bank_imports: BankImportsTable;
+  bank_import_rows: BankImportRowsTable;
+  categorisation_rules: CategorisationRulesTable;
 }

@@ -7,6 +7,7 @@ import { findContact } from './contacts.js';
 import { salesCredit } from './credit-kinds.js';
 import { creditNoteView } from './credit-note-views.js';
 import type { InvoicePdfData } from '../../pdf/invoice-data.js';
+import { pdfBankDetails } from '../banking/bank-accounts.js';
 import type { CreditNotesTable, OrgDb } from '../../store/tables.js';
 
 export async function creditNotePdfData(db: Kysely<OrgDb>, row: CreditNotesTable): Promise<InvoicePdfData> {
@@ -17,9 +18,11 @@ export async function creditNotePdfData(db: Kysely<OrgDb>, row: CreditNotesTable
     db.selectFrom('invoices').select('number').where('id', '=', row.invoice_id).executeTakeFirst(),
   ]);
   const number = row.number ?? row.id;
+  const bankDetails = await pdfBankDetails(db, organisation.name);
   return {
     organisation,
     contact,
+    ...(bankDetails ? { bankDetails } : {}),
     invoice: {
       invoiceNumber: number,
       status: row.status,

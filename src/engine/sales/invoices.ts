@@ -22,6 +22,7 @@ import { issueDocument, voidDocument } from './document-lifecycle.js';
 import { invoiceView, type Invoice } from './document-view.js';
 import { sweepOverdue } from './overdue.js';
 import type { InvoicePdfData } from '../../pdf/invoice-data.js';
+import { pdfBankDetails } from '../banking/bank-accounts.js';
 import type { InvoicesTable, OrgDb } from '../../store/tables.js';
 
 /** An invoice worked out and not stored. */
@@ -54,9 +55,11 @@ export function previewView(priced: Priced, currency: string, issueDate: string,
 /** Everything the invoice PDF shows. */
 export async function invoicePdfData(db: Kysely<OrgDb>, row: InvoicesTable): Promise<InvoicePdfData> {
   const [organisation, contact, view] = await Promise.all([loadOrganisation(db), findContact(db, row.contact_id), invoiceView(db, row)]);
+  const bankDetails = await pdfBankDetails(db, organisation.name);
   return {
     organisation,
     contact,
+    ...(bankDetails ? { bankDetails } : {}),
     invoice: {
       invoiceNumber: row.number ?? row.id,
       status: row.status,
