@@ -12,6 +12,7 @@ import {
   getTransaction,
   listTransactions,
   reconcileOp,
+  categoriseOp,
   setStatusOp,
   updateTransaction,
 } from './ledger/transaction-ops.js';
@@ -94,6 +95,7 @@ export const operations: readonly Operation[] = [
   updateTransaction,
   setStatusOp,
   reconcileOp,
+  categoriseOp,
   deleteTransactionOp,
   accountLedgerOp,
   listImports,

@@ -418,6 +418,84 @@ export async function setTransactionStatus(trx: Kysely<OrgDb>, posting: Posting,
   return { ...row, status, updated_at: updatedAt };
 }
 
+/** The account a suspense line moves to, with the VAT facts and contact the line then carries. */
+export interface Categorisation {
+  readonly accountId: string;
+  readonly vatRate?: number | null;
+  readonly vatTreatment?: VatTreatment | null;
+  readonly contactId?: string | null;
+}
+
+/** The suspense account's id (code 9999), which holds imported bank lines until they are categorised. */
+export async function suspenseAccountId(db: Kysely<OrgDb>): Promise<string | undefined> {
+  return (await db.selectFrom('accounts').select('id').where('code', '=', '9999').executeTakeFirst())?.id;
+}
+
+/** A refusal of the moved line (lines[i].accountId) names the field as the caller sent it (accountId). */
+function asSent<T>(at: number, prepare: () => T): T {
+  try {
+    return prepare();
+  } catch (e) {
+    const prefix = `lines[${at}].`;
+    if (!(e instanceof AppError) || !e.field?.startsWith(prefix)) throw e;
+    const field = e.field.slice(prefix.length);
+    throw new AppError(e.code, e.message.replaceAll(e.field, field), field);
+  }
+}
+
+/**
+ * Move a transaction's line on the suspense account (9999) to the account
+ * chosen for it, with its VAT facts: the bank line stays as the bank said,
+ * so a reconciled transaction may be categorised. Every posting rule is
+ * checked again on the whole transaction (the account active, the period
+ * open, the VAT within a penny); a transaction a filed VAT return counted
+ * stays (422). 422 when there is no suspense line left to move.
+ */
+export async function categoriseTransaction(trx: Kysely<OrgDb>, posting: Posting, id: string, change: Categorisation): Promise<TransactionView> {
+  const row = await findTransactionRow(trx, id);
+  const suspense = await suspenseAccountId(trx);
+  if (change.accountId === suspense)
+    throw new AppError('validation_error', 'accountId: a line cannot be categorised to the suspense account itself', 'accountId');
+  const current = await loadTransaction(trx, id);
+  const at = current.lines.findIndex((l) => l.accountId === suspense);
+  if (at < 0) throw new AppError('unprocessable_entity', `transaction ${id} has no line on the suspense account 9999: it is categorised already`);
+  checkDateOpen(await closedRanges(trx), row.date);
+  await refuseFiled(trx, id, 'categorised');
+  const lines: LineInput[] = current.lines.map((l, i) =>
+    i === at
+      ? {
+          ...l,
+          accountId: change.accountId,
+          vatRate: change.vatRate ?? null,
+          vatTreatment: change.vatTreatment ?? null,
+          vatAmount: null,
+          contactId: change.contactId ?? l.contactId,
+        }
+      : l,
+  );
+  const input: TransactionInput = {
+    date: row.date,
+    description: row.description,
+    reference: row.reference,
+    status: row.status,
+    sourceType: row.source_type,
+    sourceId: row.source_id,
+    lines,
+  };
+  const books = await loadBooks(trx, lines, linesMakeEntries(input));
+  const prepared = asSent(at, () => prepare(books, posting, input, id));
+  await trx.deleteFrom('lines').where('transaction_id', '=', id).execute();
+  await trx.deleteFrom('vat_entries').where('transaction_id', '=', id).execute();
+  await trx
+    .updateTable('transactions')
+    .set({ account_codes: prepared.row.account_codes, total_debit: prepared.row.total_debit, updated_at: prepared.row.updated_at })
+    .where('id', '=', id)
+    .execute();
+  await insertBatched(trx, 'lines', prepared.lines);
+  await insertBatched(trx, 'vat_entries', prepared.vatEntries);
+  return loadTransaction(trx, id);
+}
+
 /** Mark a posted transaction reconciled, or undo that; drafts cannot be reconciled (422). */
 export async function setReconciled(trx: Kysely<OrgDb>, posting: Posting, id: string, reconciled: boolean): Promise<TransactionsTable> {
   const row = await findTransactionRow(trx, id);

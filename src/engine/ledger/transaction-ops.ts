@@ -5,7 +5,7 @@ import { checkRange, idOf, isoDate, pence, searchText } from '../schema.js';
 import { vatTreatments } from '../vat.js';
 import { idOut, instant } from '../output.js';
 import { pageMetaSchema, pageQuery, sortQuery } from '../pagination.js';
-import { createTransaction, maxLines, postingOf, setReconciled } from './posting.js';
+import { categoriseTransaction, createTransaction, maxLines, postingOf, setReconciled } from './posting.js';
 import { loadTransaction, transactionSchema, transactionStatuses, transactionSummarySchema } from './transaction-view.js';
 import { changeJournal, deleteJournal, listTransactionPage, setJournalStatus } from './transactions.js';
 import { accountLedger, accountLedgerSchema } from './account-ledger.js';
@@ -165,5 +165,22 @@ export const accountLedgerOp = defineOperation({
   async run(ctx, input) {
     const { ledger, meta } = await accountLedger(orgOf(ctx).db, input);
     return { data: ledger, meta };
+  },
+});
+
+export const categoriseOp = defineOperation({
+  name: 'transactions.categorise',
+  summary: 'Move a transaction’s suspense line (9999) to the account it belongs to, with its VAT facts',
+  description:
+    'For imported bank lines. vatRate with vatTreatment inclusive or exclusive makes the line count in the VAT return (no extra lines); the bank line is unchanged, so a reconciled transaction may be categorised. 422 when nothing is on suspense, or when a filed VAT return counted the transaction.',
+  access: 'transactions:write',
+  method: 'PATCH',
+  path: '/transactions/{id}/categorise',
+  params: txnParams,
+  body: { accountId: line.shape.accountId, vatRate: line.shape.vatRate, vatTreatment: line.shape.vatTreatment, contactId: line.shape.contactId },
+  output: transactionSchema,
+  async run(ctx, input) {
+    const { id, ...change } = input;
+    return { data: await orgOf(ctx).write((trx) => categoriseTransaction(trx, postingOf(ctx), id, change)) };
   },
 });
