@@ -52,7 +52,15 @@ import { fileVatReturnOp, getVatReturnOp, listVatReturnsOp, vatPeriodReturnOp, v
 import { authorisationUrlOp, authorise, getConnection } from './vat/mtd/connection-ops.js';
 import { hmrcReturnOp, liabilitiesOp, obligationsOp, paymentsOp } from './vat/mtd/mtd-ops.js';
 import { submitReturnOp } from './vat/mtd/submit-op.js';
-import { archiveBankAccountOp, createBankAccountOp, getBankAccountOp, listBankAccountsOp, updateBankAccountOp } from './banking/bank-account-ops.js';
+import {
+  archiveBankAccountOp,
+  createBankAccountOp,
+  getBankAccountOp,
+  listBankAccountsOp,
+  reconcileBankAccountOp,
+  unreconciledOp,
+  updateBankAccountOp,
+} from './banking/bank-account-ops.js';
 
 export const operations: readonly Operation[] = [
   health,
@@ -86,6 +94,8 @@ export const operations: readonly Operation[] = [
   createBankAccountOp,
   updateBankAccountOp,
   archiveBankAccountOp,
+  unreconciledOp,
+  reconcileBankAccountOp,
   createAccount,
   updateAccount,
   deleteAccount,

@@ -1,7 +1,9 @@
 /** The operations of bank accounts (bank-accounts.ts): list, add, change, archive. Scopes: those of accounts. */
 import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';
-import { idOf, intId } from '../schema.js';
+import { idOf, intId, isoDate, pence } from '../schema.js';
+import { postingOf } from '../ledger/posting.js';
+import { reconcileBankAccount, reconciledSchema, unreconciledLines, unreconciledSchema } from './reconcile.js';
 import { addBankAccount, archiveBankAccount, bankAccountSchema, bankAccountWithCode, changeBankAccount, listBankAccounts } from './bank-accounts.js';
 
 const params = { id: intId() };
@@ -88,5 +90,36 @@ export const archiveBankAccountOp = defineOperation({
   output: bankAccountSchema,
   async run(ctx, input) {
     return { data: await orgOf(ctx).write((trx) => archiveBankAccount(trx, ctx.clock, input.id)) };
+  },
+});
+
+export const unreconciledOp = defineOperation({
+  name: 'bank-accounts.unreconciled',
+  summary: 'The posted lines of a bank account not yet reconciled up to a date, with the reconciled balance',
+  access: 'transactions:read',
+  method: 'GET',
+  path: '/bank-accounts/{id}/unreconciled',
+  params,
+  query: { asOf: isoDate() },
+  output: unreconciledSchema,
+  async run(ctx, input) {
+    return { data: await unreconciledLines(orgOf(ctx).db, input.id, input.asOf) };
+  },
+});
+
+export const reconcileBankAccountOp = defineOperation({
+  name: 'bank-accounts.reconcile',
+  summary: 'Reconcile a bank account to a statement: mark its lines reconciled when the balance then agrees',
+  description:
+    'Marks transactionIds (default: every unreconciled posted line up to asOf) reconciled, all or none: 422 balance_mismatch, naming the difference, when the reconciled balance would not equal statementBalance.',
+  access: 'transactions:write',
+  method: 'POST',
+  path: '/bank-accounts/{id}/reconcile',
+  params,
+  body: { statementBalance: pence(), asOf: isoDate(), transactionIds: z.array(idOf('txn')).max(10_000).optional() },
+  output: reconciledSchema,
+  async run(ctx, input) {
+    const { id, ...reconciliation } = input;
+    return { data: await orgOf(ctx).write((trx) => reconcileBankAccount(trx, postingOf(ctx), id, reconciliation)) };
   },
 });
