@@ -1,9 +1,10 @@
 /**
  * The scorer: every active rule that matches a bank line is scored on the
- * seven-dimension vector, and the highest decides. Rules that agree on the
- * account and tie on the six scoring dimensions are ordered by the
- * tie-break (earliest created, then lowest id); rules that tie there and
- * disagree leave the line unknown (AmbiguousTopScore) for a person to settle.
+ * seven-dimension vector, and the highest decides. Best rules equal on the
+ * six scoring dimensions are ordered by the tie-break (earliest created,
+ * then lowest id) when they name the same account; when they name
+ * different accounts the line stays unknown (AmbiguousTopScore) for a
+ * person to settle, as creation order says nothing about which is right.
  */
 import { confidence } from './confidence.js';
 import type { Contender, Decision, RuleRef } from './decision.js';
