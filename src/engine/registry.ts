@@ -61,6 +61,18 @@ import {
   unreconciledOp,
   updateBankAccountOp,
 } from './banking/bank-account-ops.js';
+import {
+  categoriseRowOp,
+  createRuleOp,
+  deleteRuleOp,
+  globalRulesOp,
+  inboxOp,
+  listRulesOp,
+  reorderRulesOp,
+  suggestCategoryOp,
+  testRulesOp,
+  updateRuleOp,
+} from './banking/rule-ops.js';
 
 export const operations: readonly Operation[] = [
   health,
@@ -96,6 +108,16 @@ export const operations: readonly Operation[] = [
   archiveBankAccountOp,
   unreconciledOp,
   reconcileBankAccountOp,
+  listRulesOp,
+  globalRulesOp,
+  createRuleOp,
+  updateRuleOp,
+  deleteRuleOp,
+  reorderRulesOp,
+  testRulesOp,
+  categoriseRowOp,
+  suggestCategoryOp,
+  inboxOp,
   createAccount,
   updateAccount,
   deleteAccount,

@@ -12,6 +12,7 @@ import { timestamp, type Clock } from '../clock.js';
 import { isoDate, monthDay } from '../schema.js';
 import { provisionChart } from './chart.js';
 import { provisionBankAccount } from '../banking/bank-accounts.js';
+import { provisionSeedRules } from '../banking/rules-store.js';
 import { insertKey } from '../integration/api-keys.js';
 import { scopes } from '../scopes.js';
 import { businessTypes, vatSchemes, type BusinessType } from './organisation.js';
@@ -101,6 +102,7 @@ export async function createOrganisation(store: Store, clock: Clock, input: NewO
         .execute();
       await provisionChart(trx, clock, input.businessType);
       await provisionBankAccount(trx, clock);
+      await provisionSeedRules(trx, clock);
     });
   }
   return store.platform.write(async (trx) => {

@@ -1,0 +1,99 @@
+/**
+ * The scorer's suggestion for transactions with a line on the suspense
+ * account (9999): the bank line read as the bank showed it (its
+ * description, reference and amount on the bank-controlled account), and
+ * the inbox of every such transaction, oldest first.
+ */
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { pence } from '../schema.js';
+import { day } from '../output.js';
+import { suspenseAccountId } from '../ledger/posting.js';
+import { findTransactionRow } from '../ledger/transaction-view.js';
+import { provenances, ruleFields, type BankLineInput } from './rules/rule.js';
+import { decisionSchema, decisionView, type Categoriser } from './rules-store.js';
+import type { OrgDb, TransactionsTable } from '../../store/tables.js';
+
+export const suggestionSchema = z.strictObject({
+  transactionId: z.string(),
+  date: day(),
+  description: z.string(),
+  reference: z.string().nullable(),
+  amount: pence().describe('the bank line: money in positive, out negative'),
+  onSuspense: z.boolean().describe('false once categorised: the suggestion is then only what the rules would say'),
+  confidence: z.number().nullable().describe('0 to 1 when the rules know the account'),
+  matchedOn: z.enum(ruleFields).nullable(),
+  ruleType: z.enum(provenances).nullable(),
+  decision: decisionSchema,
+});
+export type Suggestion = z.output<typeof suggestionSchema>;
+
+/** The bank line's amount: the lines on bank-controlled accounts, else the suspense line's opposite. */
+async function bankAmounts(
+  db: Kysely<OrgDb>,
+  ids: readonly string[],
+  suspense: string | undefined,
+): Promise<Map<string, { amount: number; onSuspense: boolean }>> {
+  const out = new Map<string, { amount: number; onSuspense: boolean }>();
+  if (ids.length === 0) return out;
+  const lines = await db
+    .selectFrom('lines')
+    .innerJoin('accounts', 'accounts.id', 'lines.account_id')
+    .select(['lines.transaction_id', 'lines.amount', 'lines.account_id', 'accounts.control_type'])
+    .where('lines.transaction_id', 'in', ids)
+    .execute();
+  for (const id of ids) {
+    const mine = lines.filter((l) => l.transaction_id === id);
+    const bank = mine.filter((l) => l.control_type === 'bank');
+    const onSuspense = mine.filter((l) => l.account_id === suspense);
+    const amount = bank.length > 0 ? bank.reduce((s, l) => s + l.amount, 0) : -onSuspense.reduce((s, l) => s + l.amount, 0);
+    out.set(id, { amount, onSuspense: onSuspense.length > 0 });
+  }
+  return out;
+}
+
+function suggestion(rules: Categoriser, row: TransactionsTable, bank: { amount: number; onSuspense: boolean }): Suggestion {
+  const line: BankLineInput = { description: row.description, reference: row.reference ?? undefined, amount: bank.amount };
+  const decision = rules.decide(line);
+  const known = decision.kind === 'Known' ? decision.evidence : null;
+  return {
+    transactionId: row.id,
+    date: row.date,
+    description: row.description,
+    reference: row.reference,
+    amount: bank.amount,
+    onSuspense: bank.onSuspense,
+    confidence: known?.confidence ?? null,
+    matchedOn: known?.matchedField ?? null,
+    ruleType: known?.provenance ?? null,
+    decision: decisionView(decision, rules.accounts),
+  };
+}
+
+export async function suggestionFor(db: Kysely<OrgDb>, rules: Categoriser, id: string): Promise<Suggestion> {
+  const row = await findTransactionRow(db, id);
+  const amounts = await bankAmounts(db, [id], await suspenseAccountId(db));
+  return suggestion(rules, row, amounts.get(id)!);
+}
+
+/** Every posted transaction with a line on suspense, oldest first, with the rules' suggestion. */
+export async function inbox(db: Kysely<OrgDb>, rules: Categoriser, limit: number): Promise<Suggestion[]> {
+  const suspense = await suspenseAccountId(db);
+  if (suspense === undefined) return [];
+  const rows = await db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('id', 'in', db.selectFrom('lines').select('transaction_id').where('account_id', '=', suspense))
+    .where('status', '=', 'posted')
+    .orderBy('date')
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  const amounts = await bankAmounts(
+    db,
+    rows.map((r) => r.id),
+    suspense,
+  );
+  return rows.map((r) => suggestion(rules, r, amounts.get(r.id)!));
+}
