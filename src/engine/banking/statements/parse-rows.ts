@@ -1,0 +1,102 @@
+/**
+ * CSV data rows read through a schema: each becomes a statement row or a
+ * rejected row with its number and the reason, never an exception, so that
+ * rows in the file = rows + rejected.
+ */
+import { parseBankAmount } from './bank-amount.js';
+import { parseDateAs } from './date-formats.js';
+import type { CsvRecord } from './csv-records.js';
+import type { ColumnRole, RejectedRow, StatementRow, StatementSchema } from './types.js';
+
+export interface DataRecord extends CsvRecord {
+  readonly rowIndex: number;
+}
+
+export interface ParsedRows {
+  readonly rows: readonly StatementRow[];
+  readonly rejected: readonly RejectedRow[];
+}
+
+/** Column indexes per role, in column order. */
+export function columnsByRole(schema: Pick<StatementSchema, 'columnMapping'>): Readonly<Record<ColumnRole, readonly number[]>> {
+  const byRole: Record<ColumnRole, number[]> = { date: [], description: [], amount: [], debit: [], credit: [], balance: [], reference: [], type: [], skip: [] };
+  for (const [column, role] of Object.entries(schema.columnMapping)) byRole[role].push(Number(column));
+  for (const list of Object.values(byRole)) list.sort((a, b) => a - b);
+  return byRole;
+}
+
+/** Cells' text as people read it: spreadsheet-guarding apostrophes (NatWest's 'CARD PAYMENT, Lloyds' '30-91-74) dropped, runs of spaces made one. */
+function text(cells: readonly string[], columns: readonly number[]): string {
+  return columns
+    .map((c) => (cells[c] ?? '').replace(/^'/, '').replace(/\s+/g, ' ').trim())
+    .filter((v) => v !== '')
+    .join(' ');
+}
+
+const quote = (v: string): string => JSON.stringify(v);
+
+class Rejection extends Error {}
+
+function amountIn(cells: readonly string[], column: number | undefined, what: string): number | null {
+  const cell = column === undefined ? '' : (cells[column] ?? '');
+  if (cell === '') return null;
+  const pence = parseBankAmount(cell);
+  if (pence === null) throw new Rejection(`${quote(cell)} is not ${what}`);
+  return pence;
+}
+
+function rowAmount(cells: readonly string[], schema: StatementSchema, byRole: Record<ColumnRole, readonly number[]>): number {
+  if (schema.amountModel === 'DUAL_COL_DR_CR') {
+    // Banks print debits either bare or with a minus; money out is the debit's size either way.
+    const debit = amountIn(cells, byRole.debit[0], 'a debit amount');
+    const credit = amountIn(cells, byRole.credit[0], 'a credit amount');
+    if (debit === null && credit === null) throw new Rejection('the row has neither a debit nor a credit amount');
+    return Math.abs(credit ?? 0) - Math.abs(debit ?? 0);
+  }
+  const amount = amountIn(cells, byRole.amount[0], 'an amount');
+  if (amount === null) throw new Rejection('the row has no amount');
+  return schema.amountModel === 'SIGN_FLIPPER' && amount !== 0 ? -amount : amount;
+}
+
+function readRow(record: DataRecord, schema: StatementSchema, byRole: Record<ColumnRole, readonly number[]>, width: number): StatementRow {
+  const { cells } = record;
+  const lastFilled = cells.findLastIndex((c) => c !== '');
+  const filled = lastFilled + 1;
+  // A trailing empty cell more or less is how some banks end a line (Lloyds' header ends with a comma); anything else shifts the columns.
+  if (cells.length < width || filled > width) throw new Rejection(`the row has ${cells.length} columns where the file's rows have ${width}`);
+  const dateCell = byRole.date.map((c) => cells[c] ?? '').find((v) => v !== '');
+  if (dateCell === undefined) throw new Rejection('the row has no date');
+  const date = parseDateAs(dateCell, schema.dateFormat);
+  if (date === null) throw new Rejection(`${quote(dateCell)} is not a date in the format ${schema.dateFormat}`);
+  const amount = rowAmount(cells, schema, byRole);
+  const balance = amountIn(cells, byRole.balance[0], 'a balance');
+  const reference = text(cells, byRole.reference);
+  return {
+    rowIndex: record.rowIndex,
+    line: record.line,
+    date,
+    description: text(cells, byRole.description),
+    reference: reference === '' ? null : reference,
+    amount,
+    balance,
+  };
+}
+
+export function parseRows(records: readonly DataRecord[], schema: StatementSchema, width: number): ParsedRows {
+  const byRole = columnsByRole(schema);
+  const rows: StatementRow[] = [];
+  const rejected: RejectedRow[] = [];
+  for (const record of records) {
+    if (record.error !== null) {
+      rejected.push({ rowIndex: record.rowIndex, line: record.line, reason: `the row is not CSV that can be read: ${record.error}` });
+      continue;
+    }
+    try {
+      rows.push(readRow(record, schema, byRole, width));
+    } catch (err) {
+      if (!(err instanceof Rejection)) throw err;
+      rejected.push({ rowIndex: record.rowIndex, line: record.line, reason: err.message });
+    }
+  }
+  return { rows, rejected };
+}
