@@ -1,0 +1,66 @@
+/**
+ * Large tables are laid out by padLayout, small ones by the table package:
+ * the two give the same text for the same cells (colour codes, wide
+ * characters, accents, money aligned right, empty cells), so that a long
+ * ledger looks like a short one; and padLayout is what a large table uses.
+ */
+import t from 'tap';
+import chalk from 'chalk';
+import { createRequire } from 'node:module';
+import { largeTable, padLayout, plainTable } from '../../src/cli/render.js';
+
+const { table, getBorderCharacters } = createRequire(import.meta.url)('table') as typeof import('table');
+const byTable = (data: string[][], right: number[]) =>
+  table(data, {
+    border: getBorderCharacters('void'),
+    columnDefault: { paddingLeft: 0, paddingRight: 2 },
+    columns: Object.fromEntries(right.map((i) => [i, { alignment: 'right' as const }])),
+    drawHorizontalLine: () => false,
+  });
+
+chalk.level = 1;
+const samples: [string, string[][], number[]][] = [
+  [
+    'plain',
+    [
+      ['code', 'name'],
+      ['1200', 'Bank Account'],
+      ['4000', 'Sales'],
+    ],
+    [],
+  ],
+  [
+    'colour, money right',
+    [
+      [chalk.bold('date'), chalk.bold('description'), chalk.bold('amount')],
+      ['2024-01-02', 'CARD PAYMENT TO TESCO', '-1,234.56'],
+      ['2024-01-03', chalk.dim('—'), '5.00'],
+    ],
+    [2],
+  ],
+  [
+    'wide and accented',
+    [
+      ['payee', 'amount'],
+      ['Café Nero ☕', '3.20'],
+      ['寿司 Sushi 🍣', '12.00'],
+      ['', '0.00'],
+    ],
+    [1],
+  ],
+];
+
+for (const [name, data, right] of samples) {
+  t.equal(
+    padLayout(data, Object.fromEntries(right.map((i) => [i, { alignment: 'right' as const }]))),
+    byTable(data, right),
+    `${name}: the same layout as the table package`,
+  );
+}
+
+t.test('a table over the threshold is laid out in one pass', async (t) => {
+  const rows = Array.from({ length: largeTable * 50 }, (_, i) => [`2024-01-${String((i % 28) + 1).padStart(2, '0')}`, `Line ${i}`, `${i}.00`]);
+  const text = plainTable([['date', 'description', 'amount'], ...rows], { 2: { alignment: 'right' } });
+  t.equal(text.split('\n').length, rows.length + 2, 'a line a row, the header and the final newline');
+  t.match(text.split('\n')[1], /^2024-01-01  Line 0\s+0\.00  $/);
+});
