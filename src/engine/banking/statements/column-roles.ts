@@ -2,6 +2,7 @@
  * What each column of a statement holds, told from its header (the names UK
  * banks use) or, in a file without one, from what its cells look like.
  */
+import { balanceSteps } from './balance-proof.js';
 import { parseBankAmount } from './bank-amount.js';
 import { looksLikeDate } from './date-formats.js';
 import type { ColumnRole } from './types.js';
@@ -58,9 +59,9 @@ function isMoneyColumn(values: readonly string[]): boolean {
 /**
  * Roles for a file without a header, from its cells: the column most often a
  * date; money columns (two that are never filled together are debit then
- * credit, as Lloyds, NatWest and Nationwide order them; a money column after
- * the amount columns is the balance); the text column with the most
- * different values is the description.
+ * credit, as Lloyds, NatWest and Nationwide order them; a later one that
+ * moves by the amounts, read either way up, is the balance); the text column
+ * with the most different values is the description.
  */
 export function rolesFromContent(rows: readonly (readonly string[])[], width: number): ColumnRole[] {
   const columns = Array.from({ length: width }, (_, i) => rows.map((r) => r[i] ?? '').filter((v) => v !== ''));
@@ -73,17 +74,36 @@ export function rolesFromContent(rows: readonly (readonly string[])[], width: nu
   });
   if (dateColumn >= 0) roles[dateColumn] = 'date';
   const money = columns.flatMap((values, i) => (i !== dateColumn && isMoneyColumn(values) ? [i] : []));
+  const pence = (row: readonly string[], i: number): number | null => (row[i] ? parseBankAmount(row[i]) : null);
   const filledTogether = (a: number, b: number): boolean => rows.some((r) => (r[a] ?? '') !== '' && (r[b] ?? '') !== '');
   const pair = money.findIndex((a, k) => money[k + 1] !== undefined && !filledTogether(a, money[k + 1]!));
+  let amounts: (number | null)[];
+  let used: number[];
   if (pair >= 0) {
-    roles[money[pair]!] = 'debit';
-    roles[money[pair + 1]!] = 'credit';
-    const rest = money.filter((_, k) => k !== pair && k !== pair + 1);
-    if (rest[0] !== undefined) roles[rest[0]] = 'balance';
+    const [debit, credit] = [money[pair]!, money[pair + 1]!];
+    [roles[debit], roles[credit]] = ['debit', 'credit'];
+    amounts = rows.map((r) =>
+      pence(r, debit) === null && pence(r, credit) === null ? null : Math.abs(pence(r, credit) ?? 0) - Math.abs(pence(r, debit) ?? 0),
+    );
+    used = [debit, credit];
   } else if (money[0] !== undefined) {
     roles[money[0]] = 'amount';
-    if (money[1] !== undefined) roles[money[1]] = 'balance';
+    amounts = rows.map((r) => pence(r, money[0]!));
+    used = [money[0]];
+  } else {
+    return withDescription(roles, columns);
   }
+  const movesByAmounts = (column: number): boolean => {
+    const stated = rows.map((r, k) => ({ amount: amounts[k] ?? null, balance: pence(r, column) }));
+    const agreeing = Math.max(...([1, -1] as const).flatMap((sign) => Object.values(balanceSteps(stated, sign))));
+    return rows.length > 1 && agreeing * 2 >= rows.length - 1;
+  };
+  const balance = money.find((column) => column > Math.max(...used) && movesByAmounts(column));
+  if (balance !== undefined) roles[balance] = 'balance';
+  return withDescription(roles, columns);
+}
+
+function withDescription(roles: ColumnRole[], columns: readonly (readonly string[])[]): ColumnRole[] {
   let description = -1;
   let distinct = 0;
   columns.forEach((values, i) => {

@@ -52,8 +52,9 @@ export function parseDateAs(text: string, formatName: string): string | null {
   const month = monthNumber(monthText);
   const day = Number(dayText);
   if (year < firstYear || year > lastYear || month < 1 || month > 12 || day < 1) return null;
-  const iso = `${yearText}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
-  return formatDate(new Date(`${iso}T00:00:00Z`)) === iso ? iso : null;
+  // A day past the month's end (31/02) rolls into the next month and is refused.
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? formatDate(date) : null;
 }
 
 /** Whether the values read as dates in some format, for telling a date column from the others. */

@@ -94,6 +94,10 @@ function amountModelOf(roles: readonly ColumnRole[], data: readonly CsvRecord[])
   return disagree > agree && disagree * 2 >= rows.length - 1 ? 'SIGN_FLIPPER' : 'SIGNED_SINGLE';
 }
 
+function readable(roles: readonly ColumnRole[]): boolean {
+  return roles.includes('date') && (roles.includes('amount') || (roles.includes('debit') && roles.includes('credit')));
+}
+
 export function toColumnMapping(roles: readonly ColumnRole[]): ColumnMapping {
   return Object.fromEntries(roles.map((role, i) => [String(i), role]));
 }
@@ -118,15 +122,17 @@ export function detectLayout(records: readonly CsvRecord[], delimiter: string, h
   const header = headerAt === null ? null : withoutTrailingEmpty(records[headerAt]!.cells);
   const data = dataRecords(records, headerAt);
   const width = header?.length ?? mostCommon(data.map((r) => r.cells.length));
+  const headerRoles = header === null ? null : rolesFromHeader(header);
+  // Header names acct does not know ("When", "Net") leave the columns to be told from their cells.
   const contentRoles =
-    header === null
-      ? rolesFromContent(
+    headerRoles !== null && readable(headerRoles)
+      ? null
+      : rolesFromContent(
           data.map((r) => r.cells),
           width,
-        )
-      : [];
-  const preset = matchPreset(header, contentRoles, hints.filename ?? '');
-  const roles = preset ? presetRoles(preset, header, width) : header ? rolesFromHeader(header) : contentRoles;
+        );
+  const preset = matchPreset(header, contentRoles ?? [], hints.filename ?? '');
+  const roles = preset ? presetRoles(preset, header, width) : (contentRoles ?? headerRoles ?? []);
   const columnMapping = toColumnMapping(roles);
   const schema: StatementSchema = {
     format: 'CSV',

@@ -98,6 +98,8 @@ function readTransaction(trn: unknown, rowIndex: number, line: number): Statemen
 }
 
 export function readOfxStatement(fileText: string): StatementReading {
+  // ofx-js splits the file at "<OFX>" exactly and reads a file without one as an empty statement.
+  if (!fileText.includes('<OFX>')) refuse('the file is not OFX that can be read: it has no <OFX> element');
   guardSgml(fileText);
   let parsed: unknown;
   try {
