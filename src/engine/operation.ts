@@ -117,6 +117,14 @@ export interface OperationSpec<P extends Shape, Q extends Shape, B extends Shape
   readonly secrets?: readonly string[];
   readonly cli?: { readonly group?: string; readonly action?: string };
   /**
+   * A body field that holds an uploaded file's text (a bank statement):
+   * HTTP then also takes the file as the raw body (text/csv, OFX…) with the
+   * other fields in the query, or as multipart/form-data, up to
+   * maxUploadBytes; the CLI reads the flag as a path. `filename` names the
+   * field that gets the file's name.
+   */
+  readonly upload?: { readonly field: string; readonly filename: string };
+  /**
    * The `data` of a success response (for a document, what the CLI prints
    * beside the file). Objects are declared strict, so a field the handler
    * returns and the schema lacks fails the contract check of the tests.
@@ -145,6 +153,7 @@ export interface Operation<D = unknown> {
   readonly produces: string | null;
   readonly secrets: readonly string[];
   readonly cli: { readonly group: string; readonly action: string | null };
+  readonly upload: { readonly field: string; readonly filename: string } | null;
   /** Path parameters, query and body schemas; the body rejects unknown fields. */
   readonly schemas: {
     readonly params: z.ZodObject;
@@ -178,6 +187,7 @@ export function defineOperation<P extends Shape = {}, Q extends Shape = {}, B ex
     produces: spec.produces ?? null,
     secrets: spec.secrets ?? [],
     cli: { group: spec.cli?.group ?? group, action: spec.cli?.action ?? action },
+    upload: spec.upload ?? null,
     schemas: {
       params: z.object(spec.params ?? {}),
       query: z.object(spec.query ?? {}),

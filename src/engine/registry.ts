@@ -73,6 +73,7 @@ import {
   testRulesOp,
   updateRuleOp,
 } from './banking/rule-ops.js';
+import { confirmImportOp, deleteImportOp, getImportOp, listImportsOp, remapImportOp, uploadImportOp } from './banking/bank-import-ops.js';
 
 export const operations: readonly Operation[] = [
   health,
@@ -118,6 +119,12 @@ export const operations: readonly Operation[] = [
   categoriseRowOp,
   suggestCategoryOp,
   inboxOp,
+  uploadImportOp,
+  listImportsOp,
+  getImportOp,
+  remapImportOp,
+  confirmImportOp,
+  deleteImportOp,
   createAccount,
   updateAccount,
   deleteAccount,

@@ -18,7 +18,7 @@ import { fingerprintOf, runIdempotent } from '../engine/integration/idempotency.
 import type { RequestLogWriter } from '../engine/integration/request-log-writer.js';
 import { keyCreationLimit, planLimits, RateLimiter } from './rate-limit.js';
 import type { Store } from '../store/store.js';
-import { defaultBodyLimit, readJsonBody } from './body.js';
+import { defaultBodyLimit, maxUploadBytes, readJsonBody, readUploadBody } from './body.js';
 import { envelopeOf, send, sendError, sendFile, sendSuccess } from './envelope.js';
 import { prefixes, routeOf, routeOrder } from './routes.js';
 import { idempotencyHeader, idempotencyKeyOf, idempotencyPath } from './idempotency.js';
@@ -132,7 +132,11 @@ export function createApp(options: AppOptions): Polka {
       if (principal) await limitPlan(principal);
       checkAccess(op.access, principal);
       if (principal) limitKeys(op, principal);
-      const body = op.schemas.body ? await readJsonBody(req, bodyLimit) : undefined;
+      const body = !op.schemas.body
+        ? undefined
+        : op.upload
+          ? await readUploadBody(req, Math.max(bodyLimit, maxUploadBytes), op.upload, op.schemas.body)
+          : await readJsonBody(req, bodyLimit);
       const input = parseOperationInput(op, { params: req.params, query: req.query, body });
       const pool = options.pdfPool;
       const org = principal?.organisationId;

@@ -1,34 +1,151 @@
-/** Reading a JSON request body under a size limit. */
+/** Reading a request body under a size limit: JSON, or an uploaded file as the raw body or multipart/form-data. */
 import type { IncomingMessage } from 'node:http';
+import busboy from 'busboy';
+import type { z } from 'zod';
 import { AppError } from '../engine/errors.js';
+import { coerceText } from '../engine/input.js';
 
 /** 1 MiB: ample for any JSON request of the API; CSV uploads will declare their own. */
 export const defaultBodyLimit = 1024 * 1024;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** The decoded body, or undefined when the request has none. */
-export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
-  const tooLarge = () => new AppError('payload_too_large', `the request body exceeds the limit of ${limit} bytes`);
+/** 10 MiB: an uploaded bank statement (years of a busy account's lines). */
+export const maxUploadBytes = 10 * 1024 * 1024;
+
+const tooLarge = (limit: number) => new AppError('payload_too_large', `the request body exceeds the limit of ${limit} bytes`);
+
+/** The body's bytes as UTF-8 text; 413 past `limit` (by Content-Length at once, else as it arrives). */
+async function readText(req: IncomingMessage, limit: number): Promise<string> {
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > limit) throw tooLarge();
+  if (declared > limit) throw tooLarge(limit);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > limit) throw tooLarge();
+    if (size > limit) throw tooLarge(limit);
     chunks.push(chunk);
   }
-  let text: string;
+  return decode(Buffer.concat(chunks), 'the request body');
+}
+
+function decode(bytes: Buffer, what: string): string {
   try {
-    text = utf8.decode(Buffer.concat(chunks));
+    return utf8.decode(bytes);
   } catch {
-    throw new AppError('validation_error', 'the request body is not valid UTF-8');
+    throw new AppError('validation_error', `${what} is not valid UTF-8`);
   }
+}
+
+/** The decoded body, or undefined when the request has none. */
+export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  return parseJson(await readText(req, limit));
+}
+
+function parseJson(text: string): unknown {
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {
     throw new AppError('validation_error', `malformed JSON body: ${(e as Error).message}`);
   }
+}
+
+export interface UploadSpec {
+  readonly field: string;
+  readonly filename: string;
+}
+
+const mediaType = (req: IncomingMessage): string => (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+
+/**
+ * The body of an operation that takes a file (`upload`): JSON as usual;
+ * multipart/form-data with the file in the part named upload.field and the
+ * other fields as parts; or any other media type (text/csv, OFX, an
+ * octet stream) as the file itself, the other fields from the query string.
+ * Text fields are coerced to their schema's types, as query fields are.
+ */
+export async function readUploadBody(
+  req: IncomingMessage & { query?: Record<string, unknown> },
+  limit: number,
+  upload: UploadSpec,
+  schema: z.ZodObject,
+): Promise<unknown> {
+  const type = mediaType(req);
+  if (type === '' || type === 'application/json') return readJsonBody(req, limit);
+  if (type === 'multipart/form-data') return readMultipart(req, limit, upload, schema);
+  const fields = Object.fromEntries(Object.entries(req.query ?? {}).filter(([k]) => k in schema.shape && k !== upload.field));
+  return { ...coerceFields(schema, fields), [upload.field]: await readText(req, limit) };
+}
+
+/** Text fields coerced by schema; a field holding a JSON object (a columnMapping) parsed. */
+function coerceFields(schema: z.ZodObject, fields: Record<string, unknown>): Record<string, unknown> {
+  const parsed = Object.fromEntries(
+    Object.entries(fields).map(([k, v]) => {
+      if (typeof v !== 'string' || !v.trim().startsWith('{')) return [k, v];
+      try {
+        return [k, JSON.parse(v) as unknown];
+      } catch {
+        return [k, v];
+      }
+    }),
+  );
+  return coerceText(schema, parsed);
+}
+
+function readMultipart(req: IncomingMessage, limit: number, upload: UploadSpec, schema: z.ZodObject): Promise<unknown> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > limit) return Promise.reject(tooLarge(limit));
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: req.headers, limits: { fileSize: limit, files: 1, fields: 50, fieldSize: 64 * 1024 } });
+    } catch (e) {
+      reject(new AppError('validation_error', `malformed multipart body: ${(e as Error).message}`));
+      return;
+    }
+    const fields: Record<string, unknown> = {};
+    let file: Promise<{ text: string; name: string }> | undefined;
+    let failed = false;
+    const fail = (e: AppError) => {
+      if (failed) return;
+      failed = true;
+      req.unpipe(parser);
+      req.resume();
+      reject(e);
+    };
+    parser.on('field', (name, value) => {
+      if (name !== upload.field) fields[name] = value;
+    });
+    parser.on('file', (name, stream, info) => {
+      if (name !== upload.field) {
+        stream.resume();
+        return;
+      }
+      file = new Promise<{ text: string; name: string }>((done) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('limit', () => fail(tooLarge(limit)));
+        stream.on('end', () => done({ text: failed ? '' : decode(Buffer.concat(chunks), 'the uploaded file'), name: info.filename ?? '' }));
+      });
+      file.catch((e: unknown) => fail(e as AppError));
+    });
+    parser.on('error', (e: Error) => fail(new AppError('validation_error', `malformed multipart body: ${e.message}`)));
+    parser.on('close', () => {
+      if (failed) return;
+      if (!file) {
+        fail(new AppError('validation_error', `the multipart body has no file part named ${upload.field}`, upload.field));
+        return;
+      }
+      file.then(
+        ({ text, name }) => {
+          if (failed) return;
+          const body = coerceFields(schema, fields);
+          resolve({ ...body, [upload.field]: text, ...(body[upload.filename] === undefined && name ? { [upload.filename]: name } : {}) });
+        },
+        (e: unknown) => fail(e as AppError),
+      );
+    });
+    req.pipe(parser);
+  });
 }

@@ -1,0 +1,132 @@
+/** The operations of bank statement imports (bank-imports.ts): upload, list, get, remap, confirm, delete. */
+import { z } from 'zod';
+import { defineOperation, orgOf } from '../operation.js';
+import { idOf, intId } from '../schema.js';
+import { postingOf } from '../ledger/posting.js';
+import { amountModels, columnRoles } from './statements/types.js';
+import { dateFormatNames } from './statements/date-formats.js';
+import {
+  confirmedSchema,
+  confirmImport,
+  deleteImport,
+  importDetail,
+  importDetailSchema,
+  importSummarySchema,
+  listImports,
+  previewOf,
+  previewSchema,
+  remapImport,
+  uploadStatement,
+} from './bank-imports.js';
+
+const params = { id: idOf('bimp') };
+
+const layout = {
+  columnMapping: z.record(z.string().max(3), z.enum(columnRoles)).optional().describe('column number ("0" first) → role, replacing the detected mapping'),
+  amountModel: z.enum(amountModels).optional(),
+  dateFormat: z.enum(dateFormatNames as [string, ...string[]]).optional(),
+  hasHeader: z.boolean().optional(),
+};
+
+export const uploadImportOp = defineOperation({
+  name: 'bank-imports.upload',
+  summary: 'Upload a bank statement (CSV, OFX or QFX) as a pending import: its layout, balance proof and a preview',
+  description:
+    'The file as JSON {file, filename?, bankAccountId?}, as multipart/form-data (a file part named file; bankAccountId a field), or as the raw body (text/csv, application/x-ofx…) with bankAccountId and filename in the query; 413 past 10 MiB. bankAccountId defaults to the primary bank account. Rows that duplicate an earlier completed import (same date, description and amount) are marked; identical rows inside one file are kept.',
+  access: 'bank-imports:write',
+  method: 'POST',
+  path: '/bank-imports/upload',
+  status: 201,
+  upload: { field: 'file', filename: 'filename' },
+  body: {
+    file: z.string().min(1).describe('the statement’s text'),
+    filename: z.string().max(255).optional(),
+    bankAccountId: intId().optional(),
+    ...layout,
+  },
+  output: previewSchema,
+  async run(ctx, input) {
+    const books = orgOf(ctx);
+    const id = await books.write((trx) => uploadStatement(trx, postingOf(ctx), input));
+    return { data: await previewOf(books.db, id) };
+  },
+});
+
+export const listImportsOp = defineOperation({
+  name: 'bank-imports.list',
+  summary: 'List bank statement imports, newest first',
+  access: 'bank-imports:read',
+  method: 'GET',
+  path: '/bank-imports',
+  output: z.array(importSummarySchema),
+  async run(ctx) {
+    return { data: await listImports(orgOf(ctx).db) };
+  },
+});
+
+export const getImportOp = defineOperation({
+  name: 'bank-imports.get',
+  summary: 'Show a bank statement import with every row, its status and the rules’ suggestion',
+  access: 'bank-imports:read',
+  method: 'GET',
+  path: '/bank-imports/{id}',
+  params,
+  output: importDetailSchema,
+  async run(ctx, input) {
+    return { data: await importDetail(orgOf(ctx).db, input.id) };
+  },
+});
+
+export const remapImportOp = defineOperation({
+  name: 'bank-imports.remap',
+  summary: 'Read a pending import’s statement again with corrected columns, amount model or date format',
+  description: 'A columnMapping needs a date column and an amount column, or both a debit and a credit column.',
+  access: 'bank-imports:write',
+  method: 'POST',
+  path: '/bank-imports/{id}/remap',
+  params,
+  body: layout,
+  output: previewSchema,
+  async run(ctx, input) {
+    const { id, ...correction } = input;
+    const books = orgOf(ctx);
+    await books.write((trx) => remapImport(trx, postingOf(ctx), id, Object.fromEntries(Object.entries(correction).filter(([, v]) => v !== undefined))));
+    return { data: await previewOf(books.db, id) };
+  },
+});
+
+export const confirmImportOp = defineOperation({
+  name: 'bank-imports.confirm',
+  summary: 'Post a pending import: one transaction a row, the bank line and its other side (a rule’s account, else suspense 9999)',
+  description:
+    'rows (row ids) chooses the rows to create, else every valid row; rows not created are skipped. While rows duplicate an earlier import, confirm needs duplicates skip or import (or rows): 422 unresolved_conflicts. A statement whose balances do not reconcile is 422 balance_mismatch. rowAccountMap and defaultAccountId name accounts over the rules. 409 once completed.',
+  access: 'bank-imports:write',
+  method: 'POST',
+  path: '/bank-imports/{id}/confirm',
+  params,
+  body: {
+    rows: z.array(intId()).min(1).max(100_000).optional(),
+    duplicates: z.enum(['skip', 'import']).optional(),
+    defaultAccountId: idOf('acc').optional(),
+    rowAccountMap: z.record(z.string().regex(/^\d+$/), idOf('acc')).optional(),
+  },
+  output: confirmedSchema,
+  async run(ctx, input) {
+    const { id, ...confirmation } = input;
+    return { data: await orgOf(ctx).write((trx) => confirmImport(trx, postingOf(ctx), id, confirmation)) };
+  },
+});
+
+export const deleteImportOp = defineOperation({
+  name: 'bank-imports.delete',
+  summary: 'Delete a pending import (a completed one stays: 409)',
+  access: 'bank-imports:write',
+  method: 'DELETE',
+  path: '/bank-imports/{id}',
+  params,
+  output: z.strictObject({ id: z.string(), deleted: z.literal(true) }),
+  async run(ctx, input) {
+    await orgOf(ctx).write((trx) => deleteImport(trx, input.id));
+    return { data: { id: input.id, deleted: true as const } };
+  },
+});

@@ -1,0 +1,511 @@
+/**
+ * Bank statement imports: a statement read (statements/) into a pending
+ * import whose rows are valid, duplicates of rows an earlier completed
+ * import of the same bank account created (same date, description and
+ * amount, matched as many times as they occurred there: identical rows
+ * inside one file are kept), or rejected with their reason. It can be
+ * remapped or deleted while pending; confirming posts one transaction a
+ * row chosen, sourceType bank_import: the bank line, and the other side on
+ * the account a rule (or the caller) gives it, else suspense (9999).
+ * Confirm refuses a statement whose balances do not reconcile (422
+ * balance_mismatch) and duplicates nobody decided about (422
+ * unresolved_conflicts). Rows in the file = created + skipped + rejected.
+ */
+import type { Kysely, Selectable } from 'kysely';
+import { z } from 'zod';
+import { AppError } from '../errors.js';
+import { timestamp } from '../clock.js';
+import { newId } from '../ids.js';
+import { found } from '../lookup.js';
+import { sterling } from '../money.js';
+import { day, idOut, instant } from '../output.js';
+import { pence } from '../schema.js';
+import { insertPrepared, loadBooks, prepare, suspenseAccountId, type Posting, type TransactionInput } from '../ledger/posting.js';
+import { findBankAccount, primaryBankAccount } from './bank-accounts.js';
+import { categoriser, type Categoriser } from './rules-store.js';
+import { readStatement, type SchemaCorrection, type StatementReading, type StatementSchema } from './statements/read-statement.js';
+import { amountModels, columnRoles } from './statements/types.js';
+import type { BankImportRowsTable, BankImportsTable, OrgDb } from '../../store/tables.js';
+
+type ImportRow = Selectable<BankImportsTable>;
+type RowRow = Selectable<BankImportRowsTable>;
+
+/** How many rows an upload or remap previews. */
+export const previewRows = 20;
+
+export const schemaSchema = z.strictObject({
+  format: z.enum(['CSV', 'OFX']),
+  detectedPreset: z.string().nullable(),
+  fingerprint: z.string(),
+  provenance: z.enum(['LOCAL', 'VERIFIED', 'USER_CORRECTED']),
+  amountModel: z.enum(amountModels),
+  dateFormat: z.string(),
+  columnMapping: z.record(z.string(), z.enum(columnRoles)),
+  hasHeader: z.boolean(),
+  delimiter: z.string(),
+});
+
+export const balanceProofSchema = z.strictObject({
+  basis: z.enum(['RUNNING_BALANCE', 'LEDGER_BALANCE', 'NONE']),
+  openingBalance: pence().nullable(),
+  closingBalance: pence().nullable(),
+  delta: pence(),
+  status: z.enum(['PASS', 'FAIL', 'NONE']),
+  stepwisePass: z.boolean().nullable(),
+  firstBreak: z.strictObject({ rowIndex: z.number().int(), expected: pence(), found: pence() }).nullable(),
+});
+
+const rowStatuses = ['valid', 'duplicate', 'error', 'created', 'skipped'] as const;
+
+const suggestedSchema = z
+  .strictObject({
+    id: z.string(),
+    code: z.string(),
+    name: z.string(),
+    provenance: z.enum(['local', 'verified', 'global']),
+    ruleName: z.string(),
+    confidence: z.number(),
+  })
+  .nullable();
+
+export const importRowSchema = z.strictObject({
+  id: z.number().int(),
+  rowIndex: z.number().int().describe('the data row of the file, from 1'),
+  date: day().nullable(),
+  description: z.string().nullable(),
+  reference: z.string().nullable(),
+  amount: pence().nullable().describe('money in positive, out negative'),
+  balance: pence().nullable(),
+  status: z.enum(rowStatuses),
+  error: z.string().nullable(),
+  duplicateMatch: z.strictObject({ importId: z.string(), rowIndex: z.number().int(), transactionId: z.string().nullable() }).nullable(),
+  transactionId: z.string().nullable(),
+  suggestedAccount: suggestedSchema,
+});
+export type ImportRowView = z.output<typeof importRowSchema>;
+
+export const importSummarySchema = z.strictObject({
+  id: idOut('bimp'),
+  bankAccountId: z.number().int(),
+  accountId: z.string().describe('the bank account’s ledger account'),
+  bankName: z.string().nullable(),
+  filename: z.string().nullable(),
+  status: z.enum(['pending', 'completed']),
+  totalRows: z.number().int().describe('data rows in the file: valid + duplicates + rejected'),
+  validRows: z.number().int(),
+  duplicates: z.number().int(),
+  errorRows: z.number().int(),
+  ignoredRows: z.number().int().describe('blank lines and lines above the header'),
+  createdRows: z.number().int(),
+  skippedRows: z.number().int(),
+  dateRange: z.strictObject({ from: day(), to: day() }).nullable(),
+  createdAt: instant(),
+  completedAt: instant().nullable(),
+});
+
+export const importDetailSchema = z.strictObject({
+  ...importSummarySchema.shape,
+  schema: schemaSchema,
+  balanceProof: balanceProofSchema,
+  rows: z.array(importRowSchema),
+});
+
+export const previewSchema = z.strictObject({
+  importId: idOut('bimp'),
+  ...importSummarySchema.omit({ id: true }).shape,
+  schema: schemaSchema,
+  balanceProof: balanceProofSchema,
+  preview: z.array(importRowSchema).describe(`the first ${previewRows} rows`),
+});
+
+export async function findImport(db: Kysely<OrgDb>, id: string): Promise<ImportRow> {
+  return found(db.selectFrom('bank_imports').selectAll().where('id', '=', id).executeTakeFirst(), 'bank import', id);
+}
+
+const key = (date: string | null, description: string | null, amount: number | null) => `${date}\u0000${description}\u0000${amount}`;
+
+/** Earlier rows of completed imports of this bank account that became transactions, by date, description and amount, oldest first. */
+async function earlierRows(db: Kysely<OrgDb>, bankAccountId: number, reading: StatementReading): Promise<Map<string, RowRow[]>> {
+  const out = new Map<string, RowRow[]>();
+  if (reading.rows.length === 0 || reading.dateRange === null) return out;
+  const rows = await db
+    .selectFrom('bank_import_rows')
+    .innerJoin('bank_imports', 'bank_imports.id', 'bank_import_rows.import_id')
+    .selectAll('bank_import_rows')
+    .where('bank_imports.bank_account_id', '=', bankAccountId)
+    .where('bank_imports.status', '=', 'completed')
+    .where('bank_import_rows.status', '=', 'created')
+    .where('bank_import_rows.date', '>=', reading.dateRange.from)
+    .where('bank_import_rows.date', '<=', reading.dateRange.to)
+    .orderBy('bank_import_rows.id')
+    .execute();
+  for (const r of rows) {
+    const k = key(r.date, r.description, r.amount);
+    out.set(k, [...(out.get(k) ?? []), r]);
+  }
+  return out;
+}
+
+type NewRow = Omit<RowRow, 'id'>;
+
+/** The rows of a reading, each valid, a duplicate of an earlier row (each earlier row matched once) or an error. */
+async function rowsOf(db: Kysely<OrgDb>, importId: string, bankAccountId: number, reading: StatementReading): Promise<NewRow[]> {
+  const earlier = await earlierRows(db, bankAccountId, reading);
+  const used = new Map<string, number>();
+  const rows: NewRow[] = reading.rows.map((r) => {
+    const k = key(r.date, r.description, r.amount);
+    const n = used.get(k) ?? 0;
+    const match = earlier.get(k)?.[n];
+    if (match) used.set(k, n + 1);
+    return {
+      import_id: importId,
+      row_index: r.rowIndex,
+      date: r.date,
+      description: r.description,
+      reference: r.reference,
+      amount: r.amount,
+      balance: r.balance,
+      status: match ? 'duplicate' : 'valid',
+      error: null,
+      duplicate_of: match?.id ?? null,
+      transaction_id: null,
+    };
+  });
+  for (const r of reading.rejected) {
+    rows.push({
+      import_id: importId,
+      row_index: r.rowIndex,
+      date: null,
+      description: null,
+      reference: null,
+      amount: null,
+      balance: null,
+      status: 'error',
+      error: `line ${r.line}: ${r.reason}`,
+      duplicate_of: null,
+      transaction_id: null,
+    });
+  }
+  return rows.sort((a, b) => a.row_index - b.row_index);
+}
+
+async function insertRows(trx: Kysely<OrgDb>, rows: readonly NewRow[]): Promise<void> {
+  // SQLite allows 32,766 parameters a statement; a row has 11.
+  for (let i = 0; i < rows.length; i += 2000)
+    await trx
+      .insertInto('bank_import_rows')
+      .values(rows.slice(i, i + 2000))
+      .execute();
+}
+
+export interface Upload extends SchemaCorrection {
+  readonly file: string;
+  readonly filename?: string | undefined;
+  /** The primary bank account when left out. */
+  readonly bankAccountId?: number | undefined;
+}
+
+/** Read a statement into a new pending import. */
+export async function uploadStatement(trx: Kysely<OrgDb>, posting: Posting, upload: Upload): Promise<string> {
+  const bank = upload.bankAccountId === undefined ? await primaryBankAccount(trx) : await findBankAccount(trx, upload.bankAccountId);
+  if (!bank) throw new AppError('validation_error', 'bankAccountId: there is no primary bank account; name one', 'bankAccountId');
+  if (bank.is_active !== 1) throw new AppError('validation_error', `bankAccountId: bank account ${bank.id} is archived`, 'bankAccountId');
+  const { file, filename } = upload;
+  const correction = { columnMapping: upload.columnMapping, amountModel: upload.amountModel, dateFormat: upload.dateFormat, hasHeader: upload.hasHeader };
+  const reading = readStatement(file, { filename, schema: Object.fromEntries(Object.entries(correction).filter(([, v]) => v !== undefined)) });
+  const now = timestamp(posting.clock);
+  const id = newId('bimp', posting.clock.now());
+  await trx
+    .insertInto('bank_imports')
+    .values({
+      id,
+      bank_account_id: bank.id,
+      filename: filename ?? null,
+      status: 'pending',
+      file_text: file,
+      file_kind: reading.schema.format === 'OFX' ? 'ofx' : 'csv',
+      schema_json: JSON.stringify(reading.schema),
+      balance_proof_json: JSON.stringify(reading.balanceProof),
+      total_rows: reading.totalRows,
+      ignored_rows: reading.ignored,
+      created_rows: 0,
+      skipped_rows: 0,
+      date_from: reading.dateRange?.from ?? null,
+      date_to: reading.dateRange?.to ?? null,
+      created_by: posting.actor.id,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  await insertRows(trx, await rowsOf(trx, id, bank.id, reading));
+  return id;
+}
+
+function pending(row: ImportRow, what: string): void {
+  if (row.status !== 'pending') throw new AppError('conflict', `bank import ${row.id} is completed and cannot be ${what}`);
+}
+
+/** Read a pending import's statement again with the user's corrections (columnMapping, amountModel, dateFormat, hasHeader). */
+export async function remapImport(trx: Kysely<OrgDb>, posting: Posting, id: string, correction: SchemaCorrection): Promise<void> {
+  const row = await findImport(trx, id);
+  pending(row, 'remapped');
+  const reading = readStatement(row.file_text ?? '', { filename: row.filename ?? undefined, schema: correction });
+  await trx.deleteFrom('bank_import_rows').where('import_id', '=', id).execute();
+  await trx
+    .updateTable('bank_imports')
+    .set({
+      schema_json: JSON.stringify(reading.schema),
+      balance_proof_json: JSON.stringify(reading.balanceProof),
+      total_rows: reading.totalRows,
+      ignored_rows: reading.ignored,
+      date_from: reading.dateRange?.from ?? null,
+      date_to: reading.dateRange?.to ?? null,
+      updated_at: timestamp(posting.clock),
+    })
+    .where('id', '=', id)
+    .execute();
+  await insertRows(trx, await rowsOf(trx, id, row.bank_account_id, reading));
+}
+
+/** Delete a pending import and its rows; a completed one stays (409). */
+export async function deleteImport(trx: Kysely<OrgDb>, id: string): Promise<void> {
+  pending(await findImport(trx, id), 'deleted');
+  await trx.deleteFrom('bank_imports').where('id', '=', id).execute();
+}
+
+export interface Confirmation {
+  /** Row ids to create; every valid row (and duplicates when duplicates is import) when left out. */
+  readonly rows?: readonly number[] | undefined;
+  /** What to do with rows that duplicate an earlier import's, when rows is left out: needed while there are any. */
+  readonly duplicates?: 'skip' | 'import' | undefined;
+  /** The account of rows no rule decides (suspense when left out). */
+  readonly defaultAccountId?: string | undefined;
+  /** Row id → account, over the rules. */
+  readonly rowAccountMap?: Readonly<Record<string, string>> | undefined;
+}
+
+export const confirmedSchema = z.strictObject({
+  importId: idOut('bimp'),
+  created: z.number().int(),
+  skipped: z.number().int().describe('duplicates and rows not chosen'),
+  rejected: z.number().int().describe('rows that could not be read'),
+  total: z.number().int().describe('rows in the file: created + skipped + rejected'),
+  categorised: z.number().int().describe('rows posted to an account rather than to suspense'),
+});
+export type Confirmed = z.output<typeof confirmedSchema>;
+
+/** The rows to create, checked against the import: all or none. */
+function chosenRows(rows: readonly RowRow[], input: Confirmation): RowRow[] {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  if (input.rows !== undefined) {
+    return [...new Set(input.rows)].map((id) => {
+      const row = byId.get(id);
+      if (!row) throw new AppError('validation_error', `rows: ${id} is not a row of this import`, 'rows');
+      if (row.status === 'error')
+        throw new AppError('validation_error', `rows: row ${row.row_index} could not be read (${row.error}) and cannot be created`, 'rows');
+      return row;
+    });
+  }
+  const duplicates = rows.filter((r) => r.status === 'duplicate');
+  if (duplicates.length > 0 && input.duplicates === undefined) {
+    throw new AppError(
+      'unresolved_conflicts',
+      `${duplicates.length} row(s) duplicate rows an earlier import created (first: row ${duplicates[0]!.row_index}); confirm with duplicates skip or import, or name the rows`,
+      'duplicates',
+    );
+  }
+  return rows.filter((r) => r.status === 'valid' || (r.status === 'duplicate' && input.duplicates === 'import'));
+}
+
+/** The account of a row: the caller's map, else the rules' decision, else the default, else suspense. */
+function accountOf(row: RowRow, input: Confirmation, rules: Categoriser, suspense: string): string {
+  const mapped = input.rowAccountMap?.[String(row.id)];
+  if (mapped !== undefined) return mapped;
+  const decision = rules.decide({ description: row.description ?? undefined, reference: row.reference ?? undefined, amount: row.amount ?? undefined });
+  if (decision.kind === 'Known') return decision.accountId;
+  return input.defaultAccountId ?? suspense;
+}
+
+/** Post the chosen rows of a pending import, one transaction each, and complete it. */
+export async function confirmImport(trx: Kysely<OrgDb>, posting: Posting, id: string, input: Confirmation): Promise<Confirmed> {
+  const row = await findImport(trx, id);
+  if (row.status !== 'pending') throw new AppError('conflict', `bank import ${id} is completed already`);
+  const proof = JSON.parse(row.balance_proof_json ?? 'null') as z.output<typeof balanceProofSchema> | null;
+  if (proof?.status === 'FAIL') {
+    const at = proof.firstBreak
+      ? ` (first at row ${proof.firstBreak.rowIndex}: ${sterling(proof.firstBreak.found)} where the rows give ${sterling(proof.firstBreak.expected)})`
+      : '';
+    throw new AppError(
+      'balance_mismatch',
+      `the statement's balances do not reconcile with its rows${at}; delta ${sterling(proof.delta)}: correct the file or remap its columns`,
+    );
+  }
+  const rows = await trx.selectFrom('bank_import_rows').selectAll().where('import_id', '=', id).orderBy('row_index').execute();
+  for (const rowId of Object.keys(input.rowAccountMap ?? {})) {
+    if (!rows.some((r) => String(r.id) === rowId))
+      throw new AppError('validation_error', `rowAccountMap: ${rowId} is not a row of this import`, 'rowAccountMap');
+  }
+  const chosen = chosenRows(rows, input);
+  const bank = await findBankAccount(trx, row.bank_account_id);
+  const suspense = await suspenseAccountId(trx);
+  if (suspense === undefined) throw new Error('the chart has no suspense account 9999');
+  const rules = await categoriser(trx);
+  const books = await loadBooks(trx);
+  const prepared = chosen.map((r) => {
+    const other = accountOf(r, input, rules, suspense);
+    const amount = r.amount ?? 0;
+    const txn: TransactionInput = {
+      date: r.date ?? '',
+      description: r.description || `Bank line ${r.row_index}`,
+      reference: r.reference,
+      status: 'posted',
+      sourceType: 'bank_import',
+      sourceId: id,
+      lines: [
+        { accountId: bank.account_id, amount },
+        { accountId: other, amount: -amount },
+      ],
+    };
+    try {
+      return { row: r, prepared: prepare(books, posting, txn), categorised: other !== suspense };
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
+      const field = input.rowAccountMap?.[String(r.id)] !== undefined ? 'rowAccountMap' : other === input.defaultAccountId ? 'defaultAccountId' : 'rows';
+      throw new AppError(e.code, `row ${r.row_index}: ${e.message}`, field);
+    }
+  });
+  await insertPrepared(
+    trx,
+    posting,
+    prepared.map((p) => p.prepared),
+    { events: false },
+  );
+  const created = new Map(prepared.map((p) => [p.row.id, p.prepared.row.id]));
+  for (const r of rows) {
+    const txn = created.get(r.id);
+    const status = txn !== undefined ? 'created' : r.status === 'error' ? 'error' : 'skipped';
+    if (status !== r.status || txn !== undefined)
+      await trx
+        .updateTable('bank_import_rows')
+        .set({ status, transaction_id: txn ?? null })
+        .where('id', '=', r.id)
+        .execute();
+  }
+  const rejected = rows.filter((r) => r.status === 'error').length;
+  const skipped = rows.length - created.size - rejected;
+  const now = timestamp(posting.clock);
+  await trx
+    .updateTable('bank_imports')
+    .set({ status: 'completed', file_text: null, created_rows: created.size, skipped_rows: skipped, completed_at: now, updated_at: now })
+    .where('id', '=', id)
+    .execute();
+  return { importId: id, created: created.size, skipped, rejected, total: rows.length, categorised: prepared.filter((p) => p.categorised).length };
+}
+
+/** The rows of an import as the API shows them, with the rules' suggestion for those not yet created. */
+async function rowViews(db: Kysely<OrgDb>, rows: readonly RowRow[], rules: Categoriser | null): Promise<ImportRowView[]> {
+  const dupIds = rows.flatMap((r) => (r.duplicate_of === null ? [] : [r.duplicate_of]));
+  const matches = new Map(
+    (dupIds.length === 0
+      ? []
+      : await db.selectFrom('bank_import_rows').select(['id', 'import_id', 'row_index', 'transaction_id']).where('id', 'in', dupIds).execute()
+    ).map((m) => [m.id, m]),
+  );
+  return rows.map((r) => {
+    const match = r.duplicate_of === null ? undefined : matches.get(r.duplicate_of);
+    let suggested: ImportRowView['suggestedAccount'] = null;
+    if (rules && (r.status === 'valid' || r.status === 'duplicate')) {
+      const decision = rules.decide({ description: r.description ?? undefined, reference: r.reference ?? undefined, amount: r.amount ?? undefined });
+      const account = decision.kind === 'Known' ? rules.accounts.get(decision.accountId) : undefined;
+      if (decision.kind === 'Known' && account) {
+        const e = decision.evidence;
+        suggested = { id: account.id, code: account.code, name: account.name, provenance: e.provenance, ruleName: e.rule.name, confidence: e.confidence };
+      }
+    }
+    return {
+      id: r.id,
+      rowIndex: r.row_index,
+      date: r.date,
+      description: r.description,
+      reference: r.reference,
+      amount: r.amount,
+      balance: r.balance,
+      status: r.status,
+      error: r.error,
+      duplicateMatch: match ? { importId: match.import_id, rowIndex: match.row_index, transactionId: match.transaction_id } : null,
+      transactionId: r.transaction_id,
+      suggestedAccount: suggested,
+    };
+  });
+}
+
+async function counts(db: Kysely<OrgDb>, id: string): Promise<Record<BankImportRowsTable['status'], number>> {
+  const rows = await db
+    .selectFrom('bank_import_rows')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('import_id', '=', id)
+    .groupBy('status')
+    .execute();
+  const out = { valid: 0, duplicate: 0, error: 0, created: 0, skipped: 0 };
+  for (const r of rows) out[r.status] = Number(r.n);
+  return out;
+}
+
+async function summaryOf(db: Kysely<OrgDb>, row: ImportRow): Promise<z.output<typeof importSummarySchema>> {
+  const bank = await findBankAccount(db, row.bank_account_id);
+  const n = await counts(db, row.id);
+  return {
+    id: row.id,
+    bankAccountId: row.bank_account_id,
+    accountId: bank.account_id,
+    bankName: bank.bank_name,
+    filename: row.filename,
+    status: row.status,
+    totalRows: row.total_rows,
+    validRows: n.valid,
+    duplicates: n.duplicate,
+    errorRows: n.error,
+    ignoredRows: row.ignored_rows,
+    createdRows: row.created_rows,
+    skippedRows: row.skipped_rows,
+    dateRange: row.date_from && row.date_to ? { from: row.date_from, to: row.date_to } : null,
+    createdAt: row.created_at,
+    completedAt: row.completed_at,
+  };
+}
+
+const parsedSchema = (row: ImportRow) => JSON.parse(row.schema_json) as StatementSchema;
+const noProof: z.output<typeof balanceProofSchema> = {
+  basis: 'NONE',
+  openingBalance: null,
+  closingBalance: null,
+  delta: 0,
+  status: 'NONE',
+  stepwisePass: null,
+  firstBreak: null,
+};
+const parsedProof = (row: ImportRow) => (JSON.parse(row.balance_proof_json ?? 'null') as z.output<typeof balanceProofSchema> | null) ?? noProof;
+
+/** What an upload or a remap answers: the counts, the layout, the balance proof and the first rows. */
+export async function previewOf(db: Kysely<OrgDb>, id: string): Promise<z.output<typeof previewSchema>> {
+  const row = await findImport(db, id);
+  const { id: _, ...summary } = await summaryOf(db, row);
+  const first = await db.selectFrom('bank_import_rows').selectAll().where('import_id', '=', id).orderBy('row_index').limit(previewRows).execute();
+  return { importId: id, ...summary, schema: parsedSchema(row), balanceProof: parsedProof(row), preview: await rowViews(db, first, await categoriser(db)) };
+}
+
+export async function importDetail(db: Kysely<OrgDb>, id: string): Promise<z.output<typeof importDetailSchema>> {
+  const row = await findImport(db, id);
+  const rows = await db.selectFrom('bank_import_rows').selectAll().where('import_id', '=', id).orderBy('row_index').execute();
+  return {
+    ...(await summaryOf(db, row)),
+    schema: parsedSchema(row),
+    balanceProof: parsedProof(row),
+    rows: await rowViews(db, rows, row.status === 'pending' ? await categoriser(db) : null),
+  };
+}
+
+export async function listImports(db: Kysely<OrgDb>): Promise<z.output<typeof importSummarySchema>[]> {
+  const rows = await db.selectFrom('bank_imports').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(500).execute();
+  return Promise.all(rows.map((r) => summaryOf(db, r)));
+}
