@@ -32,8 +32,8 @@ export interface Cli {
   ctx(options?: { needsOrganisation?: boolean }): Promise<Ctx>;
   /** Print an operation's data: JSON with --json, else tables with money in pounds (`op` says which fields are money). */
   print(data: unknown, meta?: unknown, op?: Operation): void;
-  /** Run an operation as the owner of the files: access check, input validation, handler. */
-  run(op: Operation, raw: RawInput): Promise<Result>;
+  /** Run an operation as the owner of the files: access check, input validation, handler; `extra` joins the context (a progress bar). */
+  run(op: Operation, raw: RawInput, extra?: Pick<Ctx, 'progress'>): Promise<Result>;
 }
 
 /** Open the data directory, run `work`, close; errors print their code and set the exit status. */
@@ -57,11 +57,11 @@ export async function withCli(globals: GlobalOptions, work: (cli: Cli) => Promis
       print(data, meta, op) {
         process.stdout.write(globals.json ? `${JSON.stringify(data, null, 2)}\n` : renderData(data, meta, op ? moneyTestOf(op) : undefined));
       },
-      async run(op, raw) {
+      async run(op, raw, extra) {
         const input = parseOperationInput(op, raw);
         const ctx = await cli.ctx({ needsOrganisation: op.access !== 'public' });
         checkAccess(op.access, ctx.principal);
-        return op.run(ctx, input);
+        return op.run({ ...ctx, ...extra }, input);
       },
     };
     await work(cli);

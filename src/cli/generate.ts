@@ -5,6 +5,8 @@
  * (pence() in its schema) is a flag in pounds, turned into the API's pence
  * here at the edge; --body stays the API's JSON, in pence.
  */
+import fs from 'node:fs';
+import { basename } from 'node:path';
 import { Command, Option } from 'commander';
 import { AppError } from '../engine/errors.js';
 import { coerceText, isPence, jsonSchemaOf, typesOf, type JsonSchema, type RawInput } from '../engine/input.js';
@@ -61,14 +63,15 @@ export function flagsOf(op: Operation): Flag[] {
       if (reserved.has(field) || types.has('object') || itemsAreObjects) continue;
       const boolean = types.has('boolean');
       const pounds = isPence(prop);
+      const file = part === 'body' && op.upload?.field === field;
       flags.push({
         field,
         part,
         boolean,
         pounds,
         nullable: types.has('null'),
-        flag: boolean ? `--${kebab(field)} [bool]` : `--${kebab(field)} <${pounds ? 'pounds' : 'value'}>`,
-        description: describe(prop, types, pounds),
+        flag: boolean ? `--${kebab(field)} [bool]` : `--${kebab(field)} <${pounds ? 'pounds' : file ? 'path' : 'value'}>`,
+        description: file ? 'the file to upload (- for standard input)' : describe(prop, types, pounds),
       });
     }
   };
@@ -121,6 +124,7 @@ function commandFor(parent: Command, op: Operation): Command {
           throw new AppError('validation_error', 'the request body must be a JSON object', 'body');
         }
         body = { ...sent, ...coerceText(op.schemas.body, pick(options, flags, 'body')) };
+        if (op.upload) body = readUploadFlag(body as Record<string, unknown>, op.upload);
         if (itemFlag && options['item'] !== undefined) body = { ...(body as object), items: (options['item'] as string[]).map(parseItemFlag) };
       }
       const output = options['output'] as string | undefined;
@@ -176,4 +180,17 @@ export function addOperationCommands(program: Command, operations: readonly Oper
     if (only === undefined || op.cli.group === only) commandFor(group, op);
     else if (op.cli.action === null) group.description(op.summary);
   }
+}
+
+/** An upload's flag names a file (or - for standard input): the body gets its text, and its name unless one was given. */
+function readUploadFlag(body: Record<string, unknown>, upload: NonNullable<Operation['upload']>): Record<string, unknown> {
+  const path = body[upload.field];
+  if (typeof path !== 'string') return body;
+  let text: string;
+  try {
+    text = fs.readFileSync(path === '-' ? 0 : path, 'utf8');
+  } catch (e) {
+    throw new AppError('validation_error', `--${kebab(upload.field)}: cannot read ${path}: ${(e as Error).message}`, upload.field);
+  }
+  return { ...body, [upload.field]: text, ...(body[upload.filename] === undefined && path !== '-' ? { [upload.filename]: basename(path) } : {}) };
 }

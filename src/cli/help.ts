@@ -20,6 +20,10 @@ export const groupSummaries: Readonly<Record<string, string>> = {
   webhooks: 'Webhook subscriptions: create, update, rotate the secret, delete, delivery stats',
   'request-log': 'The API request log of the last 30 days: list, get',
   import: 'Bulk loads into the books: import a journal; list, show and undo imports',
+  bank: "The bank: import a statement, the inbox of uncategorised lines, categorise, accept the rules' suggestions, explain one, recategorise, reconcile",
+  'bank-accounts': 'Bank accounts: list, add, change (sort code, account number, IBAN, primary), archive; unreconciled lines; reconcile',
+  'bank-imports': 'Bank statement imports step by step: upload, show, remap, confirm, delete',
+  'categorisation-rules': 'Categorisation rules: list, create (upsert), update, delete, reorder, test, categorise-row, the global rules',
   vat: "VAT returns: the periods, a return (draft or filed), filing one, the filed returns; Making Tax Digital: connect to HMRC, HMRC's obligations, submit a filed return, HMRC's return, liabilities and payments",
 };
 
@@ -110,6 +114,58 @@ export const handWritten = {
     summary: "Print an account's ledger: posted lines in date order with a running balance, in pounds",
     description: 'Balances are debit − credit, from the opening balance at --from to the closing balance at --to.',
     examples: ['acct ledger 1200', 'acct ledger 4000 --from 2025-04-01 --to 2026-03-31'],
+  },
+  bankImport: {
+    name: 'bank import',
+    usage: 'bank import FILE [--account CODE] [--duplicates skip|import] [--dry-run]',
+    summary: 'Import a bank statement (CSV of any UK bank, OFX or QFX): a summary of created, duplicate and rejected rows',
+    description:
+      'Reads the statement (the layout is detected: a known bank, the date format, one signed amount or debit and credit ' +
+      'columns), checks its running balance, and posts one transaction a row on the bank account: the other side on the ' +
+      'account a categorisation rule gives, else on suspense (9999) until categorised. Rows an earlier import created (the same ' +
+      'date, description and amount) are skipped unless --duplicates import; identical rows inside one file are kept. A statement ' +
+      'whose balances do not reconcile is refused (balance_mismatch) and leaves nothing behind. Rows in the file = created + ' +
+      'skipped + rejected; each rejected row is named with its reason. A progress bar shows on a terminal. ' +
+      'To remap columns, use the bank-imports commands (upload, remap, confirm).',
+    examples: ['acct bank import ~/Downloads/starling.csv', 'acct bank import statement.ofx --account 1210', 'acct bank import march.csv --dry-run'],
+  },
+  bankCategorise: {
+    name: 'bank categorise',
+    usage: 'bank categorise TXN ACCOUNT [--vat-rate N --vat-treatment inclusive|exclusive]',
+    summary: 'Move a bank line off suspense (9999) to the account it belongs to, with its VAT',
+    description: 'ACCOUNT is a code (5100) or an id. With --vat-rate 20 --vat-treatment inclusive the amount holds the VAT, which then reaches the VAT return.',
+    examples: ['acct bank categorise txn_01hx… 5100 --vat-rate 20 --vat-treatment inclusive', 'acct bank categorise txn_01hx… 4000'],
+  },
+  bankAccept: {
+    name: 'bank accept',
+    usage: 'bank accept [--min-confidence N] [--dry-run]',
+    summary: 'Categorise every suspense line the rules are at least this sure of (0.8 by default)',
+    description:
+      'Confidence is 0 to 1, from the winning rule: its provenance (your rules, then seed, then global), how exact its match and how much of the line it covers.',
+    examples: ['acct bank accept', 'acct bank accept --min-confidence 0.6 --dry-run'],
+  },
+  bankRecategorise: {
+    name: 'bank recategorise',
+    usage: 'bank recategorise [--dry-run]',
+    summary: 'After a rule change, categorise the suspense lines the rules now know (--dry-run shows what would change)',
+    description: 'Every line still on suspense is decided again by the rules as they are now; lines already categorised stay as they are.',
+    examples: ['acct bank recategorise --dry-run', 'acct bank recategorise'],
+  },
+  bankExplain: {
+    name: 'bank explain',
+    usage: 'bank explain TXN',
+    summary: 'Why the rules suggest an account for a bank line: the rule, the match and the score',
+    description: 'The score compares rules left to right: provenance, operator, field, pattern length, fit, priority, then age.',
+    examples: ['acct bank explain txn_01hx…'],
+  },
+  bankReconcile: {
+    name: 'bank reconcile',
+    usage: 'bank reconcile ACCOUNT --statement-balance POUNDS --as-of DATE [--exclude TXN,…]',
+    summary: 'Reconcile a bank account to a statement: list its unreconciled lines, mark them, refuse if the balance differs',
+    description:
+      'Lists the posted lines up to --as-of not yet reconciled, then marks them all (less --exclude) reconciled, only if the ' +
+      "reconciled balance then equals the statement's; otherwise nothing is marked and the difference is named (balance_mismatch).",
+    examples: ['acct bank reconcile 1200 --statement-balance 3,750.64 --as-of 2024-03-31'],
   },
   importJournal: {
     name: 'import journal',

@@ -16,6 +16,7 @@ import { addImport } from './commands/import.js';
 import { addExport } from './commands/export.js';
 import { addWebhooksVerify } from './commands/webhooks-verify.js';
 import { addVatConnect } from './commands/vat-connect.js';
+import { addBank } from './commands/bank.js';
 
 export const globalOptionDocs = [
   ['--data <dir>', 'data directory (default $ACCT_DATA, else ./acct-data)'],
@@ -61,6 +62,7 @@ export function buildProgram(only?: string): Command {
   addExport(program);
   addOpenApi(program);
   addVatConnect(program);
+  addBank(program);
   addOperationCommands(program, operations, only);
   addWebhooksVerify(program);
   for (const cmd of program.commands) {

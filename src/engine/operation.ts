@@ -76,6 +76,8 @@ export interface Ctx {
   readonly webhookPolicy?: WebhookPolicy;
   /** HMRC's VAT (MTD) API: its base URL and this installation's client credentials (--hmrc-base-url, $ACCT_HMRC_*). */
   readonly hmrc?: HmrcSettings;
+  /** How far a long operation is (rows posted of a statement), for the CLI's progress bar on a terminal. */
+  readonly progress?: (done: number, total: number) => void;
   /** Renders invoice and credit note PDFs elsewhere (acct serve: on its worker threads); absent, in this thread. */
   readonly renderPdf?: (data: InvoicePdfData) => Promise<Uint8Array>;
 }

@@ -5,7 +5,10 @@ import { ledgerPresenters } from './ledger.js';
 import { reportPresenters } from './reports.js';
 import { salesPresenters } from './sales.js';
 import { vatPresenters } from './vat.js';
+import { bankingPresenters } from './banking.js';
 
-const byOperation = new Map<string, Presenter>([...reportPresenters, ...salesPresenters, ...ledgerPresenters, ...vatPresenters].map((p) => [p.operation, p]));
+const byOperation = new Map<string, Presenter>(
+  [...reportPresenters, ...salesPresenters, ...ledgerPresenters, ...vatPresenters, ...bankingPresenters].map((p) => [p.operation, p]),
+);
 
 export const presenterOf = (op: Operation): Presenter | undefined => byOperation.get(op.name);

@@ -113,7 +113,7 @@ export const confirmImportOp = defineOperation({
   output: confirmedSchema,
   async run(ctx, input) {
     const { id, ...confirmation } = input;
-    return { data: await orgOf(ctx).write((trx) => confirmImport(trx, postingOf(ctx), id, confirmation)) };
+    return { data: await orgOf(ctx).write((trx) => confirmImport(trx, postingOf(ctx), id, confirmation, ctx.progress)) };
   },
 });
 

@@ -327,7 +327,13 @@ function accountOf(row: RowRow, input: Confirmation, rules: Categoriser, suspens
 }
 
 /** Post the chosen rows of a pending import, one transaction each, and complete it. */
-export async function confirmImport(trx: Kysely<OrgDb>, posting: Posting, id: string, input: Confirmation): Promise<Confirmed> {
+export async function confirmImport(
+  trx: Kysely<OrgDb>,
+  posting: Posting,
+  id: string,
+  input: Confirmation,
+  progress?: (done: number, total: number) => void,
+): Promise<Confirmed> {
   const row = await findImport(trx, id);
   if (row.status !== 'pending') throw new AppError('conflict', `bank import ${id} is completed already`);
   const proof = JSON.parse(row.balance_proof_json ?? 'null') as z.output<typeof balanceProofSchema> | null;
@@ -374,12 +380,16 @@ export async function confirmImport(trx: Kysely<OrgDb>, posting: Posting, id: st
       throw new AppError(e.code, `row ${r.row_index}: ${e.message}`, field);
     }
   });
-  await insertPrepared(
-    trx,
-    posting,
-    prepared.map((p) => p.prepared),
-    { events: false },
-  );
+  // In slices, so that a long statement can say how far it is.
+  for (let i = 0; i < prepared.length; i += 1000) {
+    await insertPrepared(
+      trx,
+      posting,
+      prepared.slice(i, i + 1000).map((p) => p.prepared),
+      { events: false },
+    );
+    progress?.(Math.min(i + 1000, prepared.length), prepared.length);
+  }
   const created = new Map(prepared.map((p) => [p.row.id, p.prepared.row.id]));
   for (const r of rows) {
     const txn = created.get(r.id);

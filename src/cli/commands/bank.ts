@@ -1,0 +1,349 @@
+/**
+ * `acct bank`: a bookkeeper's bank work on the command line, each step
+ * through the registry's operations (so scopes, validation and posting
+ * rules are the API's): import a statement (upload, a summary, confirm;
+ * a refused import is deleted, leaving no trace), categorise a line, accept
+ * the rules' suggestions above a confidence, explain a suggestion,
+ * recategorise suspense lines after a rule change, and reconcile to a
+ * statement balance. `acct bank inbox` is the bank.inbox operation's.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import chalk from 'chalk';
+import type { Command } from 'commander';
+import { AppError } from '../../engine/errors.js';
+import { displayPounds, parsePounds } from '../../engine/money.js';
+import type { Operation } from '../../engine/operation.js';
+import { listBankAccountsOp, reconcileBankAccountOp, unreconciledOp } from '../../engine/banking/bank-account-ops.js';
+import { confirmImportOp, deleteImportOp, getImportOp, uploadImportOp } from '../../engine/banking/bank-import-ops.js';
+import type { Confirmed } from '../../engine/banking/bank-imports.js';
+import { inboxOp, suggestCategoryOp } from '../../engine/banking/rule-ops.js';
+import { categoriseOp } from '../../engine/ledger/transaction-ops.js';
+import { listAccounts } from '../../engine/ledger/account-ops.js';
+import { scoreDimensions } from '../../engine/banking/rules/score.js';
+import type { Suggestion } from '../../engine/banking/suggest.js';
+import { withCli, type Cli, type GlobalOptions } from '../context.js';
+import { examplesText, groupSummaries, handWritten } from '../help.js';
+import { plainTable } from '../render.js';
+import { suggestionText } from '../presenters/banking.js';
+
+const raw = (body: unknown = undefined, params: Record<string, string> = {}, query: Record<string, unknown> = {}) => ({ params, query, body });
+
+async function run<D>(cli: Cli, op: Operation<D>, input: ReturnType<typeof raw>, extra?: Parameters<Cli['run']>[2]): Promise<D> {
+  return (await cli.run(op, input, extra)).data as D;
+}
+
+/** A bank account named by its ledger code (1200) or its id; the primary one when not named. */
+async function bankAccountId(cli: Cli, named: string | undefined): Promise<number | undefined> {
+  if (named === undefined) return undefined;
+  const accounts = await run(cli, listBankAccountsOp, raw(undefined, {}, { includeArchived: 'true' }));
+  const found = accounts.find((a) => a.accountCode === named) ?? accounts.find((a) => String(a.id) === named);
+  if (!found) throw new AppError('validation_error', `--account: no bank account with code or id ${named} (acct bank-accounts list)`, 'account');
+  return found.id;
+}
+
+/** An account named by code (5100) or id (acc_…). */
+async function accountIdOf(cli: Cli, named: string): Promise<string> {
+  if (named.startsWith('acc_')) return named;
+  const { accounts } = (await run(cli, listAccounts, raw(undefined, {}, { flat: 'true' }))) as { accounts: { id: string; code: string }[] };
+  const found = accounts.find((a) => a.code === named);
+  if (!found) throw new AppError('validation_error', `no account with code ${named}`, 'account');
+  return found.id;
+}
+
+function progressBar(label: string): { update: (done: number, total: number) => void; end: () => void } | undefined {
+  if (process.stderr.isTTY !== true) return undefined;
+  let drawn = false;
+  return {
+    update(done, total) {
+      const width = 30;
+      const filled = Math.round((done / Math.max(total, 1)) * width);
+      process.stderr.write(
+        `\r  ${label} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done.toLocaleString('en-GB')}/${total.toLocaleString('en-GB')}`,
+      );
+      drawn = true;
+    },
+    end() {
+      if (drawn) process.stderr.write('\n');
+    },
+  };
+}
+
+interface ImportFlags {
+  account?: string;
+  duplicates?: 'skip' | 'import';
+  dryRun?: boolean;
+}
+
+function addImport(group: Command): void {
+  const doc = handWritten.bankImport;
+  group
+    .command('import')
+    .argument('<file>', 'a CSV, OFX or QFX statement, or - for standard input')
+    .option('--account <code>', 'the bank account, by its ledger code (1200) or id (default: the primary one)')
+    .option('--duplicates <what>', 'rows an earlier import already created: skip (default) or import')
+    .option('--dry-run', 'read the statement and show the summary; import nothing')
+    .description(doc.summary)
+    .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
+    .action(async (file: string, flags: ImportFlags, cmd: Command) => {
+      const globals = cmd.optsWithGlobals<GlobalOptions>();
+      await withCli(globals, async (cli) => {
+        if (flags.duplicates !== undefined && flags.duplicates !== 'skip' && flags.duplicates !== 'import') {
+          throw new AppError('validation_error', '--duplicates must be skip or import', 'duplicates');
+        }
+        let text: string;
+        try {
+          text = fs.readFileSync(file === '-' ? 0 : file, 'utf8');
+        } catch (e) {
+          throw new AppError('validation_error', `cannot read ${file}: ${(e as Error).message}`, 'file');
+        }
+        const bankAccount = await bankAccountId(cli, flags.account);
+        const preview = await run(
+          cli,
+          uploadImportOp,
+          raw({ file: text, ...(file === '-' ? {} : { filename: path.basename(file) }), ...(bankAccount === undefined ? {} : { bankAccountId: bankAccount }) }),
+        );
+        const forget = () => run(cli, deleteImportOp, raw(undefined, { id: preview.importId }));
+        const detail = preview.errorRows > 0 ? await run(cli, getImportOp, raw(undefined, { id: preview.importId })) : null;
+        let confirmed: Confirmed | null = null;
+        if (!flags.dryRun) {
+          const bar = progressBar('importing');
+          try {
+            confirmed = await run(
+              cli,
+              confirmImportOp,
+              raw({ duplicates: flags.duplicates ?? 'skip' }, { id: preview.importId }),
+              bar ? { progress: bar.update } : undefined,
+            );
+          } catch (e) {
+            await forget();
+            throw e;
+          } finally {
+            bar?.end();
+          }
+        } else await forget();
+        if (globals.json) {
+          cli.print({ preview, confirmed });
+          return;
+        }
+        const layout = preview.schema.detectedPreset ?? `${preview.schema.amountModel}, ${preview.schema.dateFormat}`;
+        const lines = [
+          `${file}: ${preview.totalRows.toLocaleString('en-GB')} rows (${layout})${preview.dateRange ? `, ${preview.dateRange.from} to ${preview.dateRange.to}` : ''}`,
+          `  balance proof: ${preview.balanceProof.status}${preview.balanceProof.closingBalance === null ? '' : `, closing balance ${displayPounds(preview.balanceProof.closingBalance)}`}`,
+        ];
+        for (const row of detail?.rows.filter((r) => r.status === 'error') ?? []) lines.push(chalk.yellow(`  rejected row ${row.rowIndex}: ${row.error}`));
+        if (confirmed) {
+          lines.push(
+            `Created ${confirmed.created} transactions (${confirmed.categorised} categorised by rules, ${confirmed.created - confirmed.categorised} on suspense 9999), ` +
+              `skipped ${confirmed.skipped} duplicates, rejected ${confirmed.rejected}: ${confirmed.total} rows in all, as ${preview.importId}`,
+          );
+          if (confirmed.created - confirmed.categorised > 0)
+            lines.push(chalk.dim('  (acct bank inbox lists the lines on suspense; acct bank accept takes the rules’ suggestions)'));
+        } else {
+          lines.push(
+            `Would create ${preview.validRows + (flags.duplicates === 'import' ? preview.duplicates : 0)}, skip ${flags.duplicates === 'import' ? 0 : preview.duplicates} duplicates, reject ${preview.errorRows}: nothing imported (--dry-run)`,
+          );
+        }
+        process.stdout.write(`${lines.join('\n')}\n`);
+      });
+    });
+}
+
+function addCategorise(group: Command): void {
+  const doc = handWritten.bankCategorise;
+  group
+    .command('categorise')
+    .argument('<transaction>', 'the transaction (txn_…)')
+    .argument('<account>', 'the account, by code (5100) or id')
+    .option('--vat-rate <percent>', 'VAT rate, a whole percentage (with --vat-treatment)')
+    .option('--vat-treatment <treatment>', 'inclusive (the amount holds the VAT), exclusive or none')
+    .description(doc.summary)
+    .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
+    .action(async (transaction: string, account: string, flags: { vatRate?: string; vatTreatment?: string }, cmd: Command) => {
+      const globals = cmd.optsWithGlobals<GlobalOptions>();
+      await withCli(globals, async (cli) => {
+        const body = {
+          accountId: await accountIdOf(cli, account),
+          ...(flags.vatRate === undefined ? {} : { vatRate: Number(flags.vatRate) }),
+          ...(flags.vatTreatment === undefined ? {} : { vatTreatment: flags.vatTreatment }),
+        };
+        cli.print(await run(cli, categoriseOp, raw(body, { id: transaction })), undefined, categoriseOp);
+      });
+    });
+}
+
+/** Every suspense line, page by page (500 a time). */
+async function suspenseLines(cli: Cli): Promise<Suggestion[]> {
+  return run(cli, inboxOp, raw(undefined, {}, { limit: '500' }));
+}
+
+/** Categorise the lines the rules know, above `min` confidence; what was (or would be) done. */
+async function applySuggestions(cli: Cli, min: number, dryRun: boolean): Promise<{ moved: Suggestion[]; left: number }> {
+  const moved: Suggestion[] = [];
+  let left = 0;
+  const seen = new Set<string>();
+  for (;;) {
+    const lines = (await suspenseLines(cli)).filter((s) => !seen.has(s.transactionId));
+    if (lines.length === 0) break;
+    for (const s of lines) {
+      seen.add(s.transactionId);
+      if (s.decision.kind !== 'Known' || (s.confidence ?? 0) < min) {
+        left++;
+        continue;
+      }
+      if (!dryRun) await run(cli, categoriseOp, raw({ accountId: s.decision.account.id }, { id: s.transactionId }));
+      moved.push(s);
+    }
+    if (dryRun) break;
+  }
+  return { moved, left };
+}
+
+function printMoved(moved: readonly Suggestion[], left: number, verb: string): void {
+  if (moved.length > 0) {
+    const rows = moved.map((s) => [s.transactionId, s.date, s.description, displayPounds(s.amount), suggestionText(s)]);
+    process.stdout.write(
+      plainTable([['transaction', 'date', 'description', 'amount', 'to'].map((h) => chalk.bold(h)), ...rows], { 3: { alignment: 'right' } }),
+    );
+  }
+  process.stdout.write(`${verb} ${moved.length} line(s); ${left} left on suspense\n`);
+}
+
+function addAccept(group: Command): void {
+  const doc = handWritten.bankAccept;
+  group
+    .command('accept')
+    .option('--min-confidence <n>', 'take suggestions at least this sure, 0 to 1', '0.8')
+    .option('--dry-run', 'show what would be categorised; change nothing')
+    .description(doc.summary)
+    .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
+    .action(async (flags: { minConfidence: string; dryRun?: boolean }, cmd: Command) => {
+      const globals = cmd.optsWithGlobals<GlobalOptions>();
+      await withCli(globals, async (cli) => {
+        const min = Number(flags.minConfidence);
+        if (!Number.isFinite(min) || min < 0 || min > 1)
+          throw new AppError('validation_error', '--min-confidence must be a number from 0 to 1', 'minConfidence');
+        const { moved, left } = await applySuggestions(cli, min, flags.dryRun === true);
+        if (globals.json) cli.print({ categorised: moved.map((s) => s.transactionId), left, dryRun: flags.dryRun === true });
+        else printMoved(moved, left, flags.dryRun ? 'Would categorise' : 'Categorised');
+      });
+    });
+}
+
+function addRecategorise(group: Command): void {
+  const doc = handWritten.bankRecategorise;
+  group
+    .command('recategorise')
+    .option('--dry-run', 'show what the rules as they are now would change; change nothing')
+    .description(doc.summary)
+    .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
+    .action(async (flags: { dryRun?: boolean }, cmd: Command) => {
+      const globals = cmd.optsWithGlobals<GlobalOptions>();
+      await withCli(globals, async (cli) => {
+        const { moved, left } = await applySuggestions(cli, 0, flags.dryRun === true);
+        if (globals.json) cli.print({ categorised: moved.map((s) => s.transactionId), left, dryRun: flags.dryRun === true });
+        else printMoved(moved, left, flags.dryRun ? 'Would categorise' : 'Categorised');
+      });
+    });
+}
+
+function addExplain(group: Command): void {
+  const doc = handWritten.bankExplain;
+  group
+    .command('explain')
+    .argument('<transaction>', 'the transaction (txn_…)')
+    .description(doc.summary)
+    .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
+    .action(async (transaction: string, _flags: unknown, cmd: Command) => {
+      const globals = cmd.optsWithGlobals<GlobalOptions>();
+      await withCli(globals, async (cli) => {
+        const s = await run(cli, suggestCategoryOp, raw(undefined, { id: transaction }));
+        if (globals.json) {
+          cli.print(s);
+          return;
+        }
+        const out = [`${s.date}  ${s.description}  ${displayPounds(s.amount)}${s.onSuspense ? '' : chalk.dim('  (categorised already)')}`];
+        const d = s.decision;
+        if (d.kind === 'Known') {
+          const e = d.evidence;
+          out.push(`→ ${d.account.code} ${d.account.name}, confidence ${Math.round(e.confidence * 100)}%`);
+          out.push(
+            `  rule ${e.rule.id} "${e.rule.name}" (${e.provenance}): ${e.matchedField} ${e.operator} "${e.matchedValue}", the line's ${e.matchedField} read as "${e.fieldValue}"`,
+          );
+          out.push(`  score: ${scoreDimensions.map((name, i) => `${name} ${e.scoreVector[i]}`).join(', ')}`);
+          out.push(`  global rules matching: ${e.socialProof.globalRulesMatching}, agreeing: ${e.socialProof.globalRulesAgreeing}`);
+        } else {
+          out.push(`→ unknown: ${d.reason}`);
+          for (const c of d.contenders ?? [])
+            out.push(`  ${c.account.code} ${c.account.name} by rule ${c.rule.id} "${c.rule.name}" (${c.provenance}): ${c.scoreVector.join(', ')}`);
+          if (d.fields) out.push(`  the line has no ${d.fields.join(', ')}`);
+          if (d.rule) out.push(`  rule ${d.rule.id} "${d.rule.name}" names an account that cannot be used (${d.targetAccountId})`);
+        }
+        process.stdout.write(`${out.join('\n')}\n`);
+      });
+    });
+}
+
+function addReconcile(group: Command): void {
+  const doc = handWritten.bankReconcile;
+  group
+    .command('reconcile')
+    .argument('<account>', 'the bank account, by its ledger code (1200) or id')
+    .requiredOption('--statement-balance <pounds>', "the statement's closing balance, in pounds (negative when overdrawn)")
+    .requiredOption('--as-of <date>', "the statement's closing date, YYYY-MM-DD")
+    .option('--exclude <transactions>', 'transactions (txn_…, comma-separated) not on the statement yet')
+    .description(doc.summary)
+    .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
+    .action(async (account: string, flags: { statementBalance: string; asOf: string; exclude?: string }, cmd: Command) => {
+      const globals = cmd.optsWithGlobals<GlobalOptions>();
+      await withCli(globals, async (cli) => {
+        const id = String(await bankAccountId(cli, account));
+        const statementBalance = parsePounds(flags.statementBalance, 'statementBalance');
+        const open = await run(cli, unreconciledOp, raw(undefined, { id }, { asOf: flags.asOf }));
+        const excluded = new Set(
+          (flags.exclude ?? '')
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
+        );
+        const chosen = open.lines.filter((l) => !excluded.has(l.transactionId));
+        if (!globals.json) {
+          const rows = open.lines.map((l) => [
+            excluded.has(l.transactionId) ? chalk.dim('excluded') : '',
+            l.transactionId,
+            l.date,
+            l.description,
+            displayPounds(l.amount),
+          ]);
+          if (rows.length > 0)
+            process.stdout.write(
+              plainTable([['', 'transaction', 'date', 'description', 'amount'].map((h) => chalk.bold(h)), ...rows], { 4: { alignment: 'right' } }),
+            );
+          process.stdout.write(
+            `Reconciled so far ${displayPounds(open.reconciledBalance)}; ${chosen.length} line(s) to mark, ${displayPounds(chosen.reduce((s, l) => s + l.amount, 0))}\n`,
+          );
+        }
+        const done = await run(
+          cli,
+          reconcileBankAccountOp,
+          raw({ statementBalance, asOf: flags.asOf, transactionIds: chosen.map((l) => l.transactionId) }, { id }),
+        );
+        if (globals.json) cli.print(done);
+        else
+          process.stdout.write(
+            `Reconciled ${done.marked.length} line(s): the balance at ${done.asOf} is ${displayPounds(done.reconciledBalance)}, as the statement says\n`,
+          );
+      });
+    });
+}
+
+/** `acct bank`: created before the operation commands, which add `acct bank inbox` to it. */
+export function addBank(program: Command): void {
+  const group = program.command('bank').description(groupSummaries['bank'] ?? '');
+  addImport(group);
+  addCategorise(group);
+  addAccept(group);
+  addRecategorise(group);
+  addExplain(group);
+  addReconcile(group);
+}

@@ -1,0 +1,49 @@
+/** The presenters of banking: bank accounts, statement imports, rules and the inbox of uncategorised lines. */
+import { listBankAccountsOp } from '../../engine/banking/bank-account-ops.js';
+import { listImportsOp } from '../../engine/banking/bank-import-ops.js';
+import { inboxOp } from '../../engine/banking/rule-ops.js';
+import type { Suggestion } from '../../engine/banking/suggest.js';
+import type { BankAccount } from '../../engine/banking/bank-accounts.js';
+import type { importSummarySchema } from '../../engine/banking/bank-imports.js';
+import type { z } from 'zod';
+
+type ImportSummary = z.output<typeof importSummarySchema>;
+type Range = ImportSummary['dateRange'];
+import { listPresenter, type Presenter } from './index.js';
+
+/** What the rules say of a line: the account and confidence, or why they cannot tell. */
+export function suggestionText(s: Pick<Suggestion, 'decision' | 'confidence'>): string {
+  const d = s.decision;
+  if (d.kind === 'Known') return `${d.account.code} ${d.account.name} (${Math.round((s.confidence ?? 0) * 100)}%, ${d.evidence.rule.name})`;
+  return `unknown: ${d.reason}`;
+}
+
+export const bankingPresenters: readonly Presenter[] = [
+  listPresenter(listBankAccountsOp, 'Bank accounts', [
+    ['id', 'id'],
+    ['account', 'accountCode'],
+    ['name', 'accountName'],
+    ['bank', 'bankName'],
+    ['sort code', 'sortCode'],
+    ['account number', 'accountNumber'],
+    ['primary', 'isPrimary', (v: BankAccount['isPrimary']) => (v ? 'yes' : '')],
+  ]),
+  listPresenter(listImportsOp, 'Bank statement imports', [
+    ['id', 'id'],
+    ['file', 'filename'],
+    ['status', 'status'],
+    ['rows', 'totalRows'],
+    ['created', 'createdRows'],
+    ['skipped', 'skippedRows'],
+    ['rejected', 'errorRows'],
+    ['from', 'dateRange', (r: Range) => r?.from ?? null],
+    ['to', 'dateRange', (r: Range) => r?.to ?? null],
+  ]),
+  listPresenter(inboxOp, 'Uncategorised bank lines (on suspense 9999)', [
+    ['transaction', 'transactionId'],
+    ['date', 'date'],
+    ['description', 'description'],
+    ['amount', 'amount'],
+    ['suggestion', 'decision', (_d: Suggestion['decision'], s: Suggestion) => suggestionText(s)],
+  ]),
+];

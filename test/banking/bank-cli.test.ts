@@ -1,0 +1,152 @@
+/**
+ * `acct bank` through the commander program: a statement imported with
+ * its summary (row conservation), a second import skipping duplicates, a
+ * dry run importing nothing, a statement that does not reconcile refused
+ * and gone; the inbox, a rule made on the command line, accept above a
+ * confidence, explain, categorise by account code with VAT, reconcile to
+ * a statement balance (refused on a difference), and the generated
+ * bank-imports upload --file reading a path.
+ */
+import { fileURLToPath } from 'node:url';
+import t from 'tap';
+import { runCliInProcess, runCliInProcessJson } from '../helpers/index.js';
+import { init } from '../cli/support.js';
+import { projectFile } from '../../src/paths.js';
+
+const statement = (name: string) => fileURLToPath(projectFile(`fixtures/bank-statements/${name}`));
+
+t.test('import, inbox, accept, explain, categorise, reconcile', async (t) => {
+  const dir = t.testdir();
+  await init(t, dir);
+  const acct = (...args: string[]) => runCliInProcess(['--data', dir, ...args]);
+  const json = async (...args: string[]) => {
+    const r = await runCliInProcessJson(['--data', dir, ...args]);
+    t.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
+    return r.data as never;
+  };
+
+  const first = await acct('bank', 'import', statement('starling.csv'));
+  t.equal(first.status, 0, first.stderr);
+  // Starling: 8 rows, the HMRC VAT direct debit taken by the seed rule to 2202, the other 7 on suspense.
+  t.match(first.stdout, 'starling.csv: 8 rows (Starling), 2024-03-02 to 2024-03-29');
+  t.match(first.stdout, 'balance proof: PASS, closing balance 3,750.64');
+  t.match(first.stdout, 'Created 8 transactions (1 categorised by rules, 7 on suspense 9999), skipped 0 duplicates, rejected 0: 8 rows in all');
+
+  const again = await acct('bank', 'import', statement('starling.csv'));
+  t.match(again.stdout, 'Created 0 transactions (0 categorised by rules, 0 on suspense 9999), skipped 8 duplicates, rejected 0: 8 rows in all');
+
+  const dry = await acct('bank', 'import', statement('monzo.csv'), '--dry-run');
+  t.equal(dry.status, 0, dry.stderr);
+  t.match(dry.stdout, 'rejected row 4: line 5: "31/02/2024" is not a date');
+  t.match(dry.stdout, 'Would create 6, skip 0 duplicates, reject 1: nothing imported (--dry-run)');
+
+  const wrong = await acct('bank', 'import', statement('natwest-wrong-balance.csv'));
+  t.equal(wrong.status, 5, 'balance_mismatch is a 422: exit 5');
+  t.match(wrong.stderr, 'balance_mismatch');
+  const imports = (await json('--json', 'bank-imports', 'list')) as { filename: string; status: string }[];
+  t.same(
+    imports.map((i) => [i.filename, i.status]),
+    [
+      ['starling.csv', 'completed'],
+      ['starling.csv', 'completed'],
+    ],
+    'the dry run and the refused import left no import behind',
+  );
+
+  const inbox = (await json('--json', 'bank', 'inbox')) as { transactionId: string; description: string; amount: number }[];
+  t.equal(inbox.length, 7);
+  const table = await acct('bank', 'inbox');
+  t.match(table.stdout, 'Uncategorised bank lines (on suspense 9999)');
+  t.match(table.stdout, /Pret A Manger\s+-4\.35\s+unknown: NoMatch/);
+
+  const accounts = (await json('--json', 'accounts', 'list', '--flat', 'true')) as { accounts: { id: string; code: string }[] };
+  const office = accounts.accounts.find((a) => a.code === '5100')!.id;
+  await json(
+    '--json',
+    'categorisation-rules',
+    'create',
+    '--name',
+    'Pret',
+    '--field',
+    'description',
+    '--operator',
+    'contains',
+    '--value',
+    'Pret a Manger',
+    '--target-account-id',
+    office,
+  );
+
+  const pret = inbox.find((i) => i.description.startsWith('Pret'))!;
+  const explain = await acct('bank', 'explain', pret.transactionId);
+  t.match(explain.stdout, '→ 5100 Office Expenses, confidence');
+  t.match(explain.stdout, 'description contains "PRET A MANGER"');
+  t.match(explain.stdout, /score: provenance 3, operator 3, field 2, pattern 13, fit 100, priority 0, tieBreak -?\d+/);
+
+  const tooSure = await acct('bank', 'accept', '--min-confidence', '0.95');
+  t.match(tooSure.stdout, 'Categorised 0 line(s); 7 left on suspense', 'a local contains rule is 80% sure, below 95%');
+  const accepted = await acct('bank', 'accept');
+  t.match(accepted.stdout, 'Categorised 3 line(s); 4 left on suspense', 'the three Pret lines, at the default 0.8');
+
+  const acme = inbox.find((i) => i.description === 'Acme Widgets Ltd')!;
+  const sale = await json('--json', 'bank', 'categorise', acme.transactionId, '4000', '--vat-rate', '20', '--vat-treatment', 'inclusive');
+  // £1,200.00 received, VAT inclusive at 20%: VAT = 1,200 × 20/120 = £200.00.
+  t.same(
+    (sale as { lines: { accountCode: string; amount: number; vatAmount: number | null }[] }).lines.map((l) => [l.accountCode, l.amount, l.vatAmount]),
+    [
+      ['1200', 120_000, null],
+      ['4000', -120_000, 20_000],
+    ],
+  );
+
+  // The books hold only the statement's lines: £1,500.39 net (3,750.64 − 2,250.25 opening, not in these books).
+  const off = await acct('bank', 'reconcile', '1200', '--statement-balance', '3,750.64', '--as-of', '2024-03-31');
+  t.equal(off.status, 5);
+  t.match(off.stderr, '£2,250.25 more on the statement; nothing was marked');
+  const ok = await acct('bank', 'reconcile', '1200', '--statement-balance', '1,500.39', '--as-of', '2024-03-31');
+  t.equal(ok.status, 0, ok.stderr);
+  t.match(ok.stdout, 'Reconciled 8 line(s): the balance at 2024-03-31 is 1,500.39, as the statement says');
+});
+
+t.test('bank-imports upload --file reads a path; recategorise --dry-run changes nothing', async (t) => {
+  const dir = t.testdir();
+  await init(t, dir);
+  const up = await runCliInProcessJson(['--data', dir, '--json', 'bank-imports', 'upload', '--file', statement('hsbc.csv')]);
+  t.equal(up.status, 0, up.stderr);
+  t.match(up.data, { filename: 'hsbc.csv', totalRows: 6, status: 'pending' });
+  const missing = await runCliInProcess(['--data', dir, 'bank-imports', 'upload', '--file', statement('nope.csv')]);
+  t.equal(missing.status, 2);
+  t.match(missing.stderr, 'cannot read');
+
+  const id = (up.data as { importId: string }).importId;
+  t.equal((await runCliInProcess(['--data', dir, 'bank-imports', 'confirm', id])).status, 0);
+  // HSBC: HMRC PAYE went to 2210 by the seed rule and the two TfL fares to travel by a global rule as they were
+  // imported; three lines wait on suspense.
+  t.equal(((await runCliInProcessJson(['--data', dir, '--json', 'bank', 'inbox'])).data as unknown[]).length, 3);
+  const accounts = (await runCliInProcessJson(['--data', dir, '--json', 'accounts', 'list', '--flat', 'true'])).data as {
+    accounts: { id: string; code: string }[];
+  };
+  const office = accounts.accounts.find((a) => a.code === '5100')!.id;
+  const rule = await runCliInProcess([
+    '--data',
+    dir,
+    'categorisation-rules',
+    'create',
+    '--name',
+    'Amazon',
+    '--field',
+    'description',
+    '--operator',
+    'starts_with',
+    '--value',
+    'AMAZON',
+    '--target-account-id',
+    office,
+  ]);
+  t.equal(rule.status, 0, rule.stderr);
+  const dry = await runCliInProcess(['--data', dir, 'bank', 'recategorise', '--dry-run']);
+  t.match(dry.stdout, 'Would categorise 1 line(s); 2 left on suspense', 'the Amazon line the new rule takes');
+  t.equal(((await runCliInProcessJson(['--data', dir, '--json', 'bank', 'inbox'])).data as unknown[]).length, 3, 'the dry run changed nothing');
+  const done = await runCliInProcess(['--data', dir, 'bank', 'recategorise']);
+  t.match(done.stdout, 'Categorised 1 line(s); 2 left on suspense');
+});
