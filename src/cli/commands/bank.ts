@@ -20,7 +20,7 @@ import type { Confirmed } from '../../engine/banking/bank-imports.js';
 import { inboxOp, suggestCategoryOp } from '../../engine/banking/rule-ops.js';
 import { categoriseOp } from '../../engine/ledger/transaction-ops.js';
 import { listAccounts } from '../../engine/ledger/account-ops.js';
-import { scoreDimensions } from '../../engine/banking/rules/score.js';
+import { scoreDimensions } from '../../engine/categorisation/score.js';
 import type { Suggestion } from '../../engine/banking/suggest.js';
 import { withCli, type Cli, type GlobalOptions } from '../context.js';
 import { examplesText, groupSummaries, handWritten } from '../help.js';

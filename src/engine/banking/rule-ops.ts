@@ -7,10 +7,10 @@
 import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';
 import { idOf, intId, pence } from '../schema.js';
-import { maxNameLength, maxPriority, maxValueLength } from './rules/validate.js';
-import { ruleFields, ruleOperators } from './rules/rule.js';
-import { extractKeyword } from './rules/keyword.js';
-import { normaliseDescription } from './rules/normalise.js';
+import { maxNameLength, maxPriority, maxValueLength } from '../categorisation/validate.js';
+import { ruleFields, ruleOperators } from '../categorisation/rule.js';
+import { extractKeyword } from '../categorisation/keyword.js';
+import { normaliseDescription } from '../categorisation/normalise.js';
 import {
   categoriser,
   changeRule,

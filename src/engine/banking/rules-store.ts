@@ -12,12 +12,12 @@ import { AppError } from '../errors.js';
 import { timestamp, type Clock } from '../clock.js';
 import { found } from '../lookup.js';
 import { instant } from '../output.js';
-import { decide, prepareRules, type PreparedRules } from './rules/decide.js';
-import type { Decision } from './rules/decision.js';
-import { bindGlobalRules, globalRules, seedRules } from './rules/shipped-rules.js';
-import { ruleFields, ruleOperators, provenances, type BankLineInput, type Rule, type RuleField, type RuleOperator } from './rules/rule.js';
-import { scoreDimensions } from './rules/score.js';
-import { validateRule, type RuleDraft } from './rules/validate.js';
+import { decide, prepareRules, type PreparedRules } from '../categorisation/decide.js';
+import type { Decision } from '../categorisation/decision.js';
+import { bindGlobalRules, globalRules } from '../categorisation/shipped-rules.js';
+import { ruleFields, ruleOperators, provenances, type BankLineInput, type Rule, type RuleField, type RuleOperator } from '../categorisation/rule.js';
+import { scoreDimensions } from '../categorisation/score.js';
+import { validateRule, type RuleDraft } from '../categorisation/validate.js';
 import type { AccountsTable, CategorisationRulesTable, OrgDb } from '../../store/tables.js';
 
 export const maxRules = 100;
@@ -221,32 +221,6 @@ export async function reorderRules(trx: Kysely<OrgDb>, clock: Clock, order: read
     await trx.updateTable('categorisation_rules').set({ priority, updated_at: now }).where('id', '=', id).execute();
   }
   return order.length;
-}
-
-/** The seed ("verified") rules of a new organisation, over its chart; a seed naming a code the chart lacks is left out. */
-export async function provisionSeedRules(trx: Kysely<OrgDb>, clock: Clock): Promise<void> {
-  const codes = new Map((await trx.selectFrom('accounts').select(['id', 'code']).execute()).map((a) => [a.code, a.id]));
-  const now = timestamp(clock);
-  const rows = seedRules().flatMap((s) => {
-    const target = codes.get(s.targetAccountCode);
-    if (target === undefined) return [];
-    return [
-      {
-        name: s.name,
-        description: null,
-        field: s.field,
-        operator: s.operator,
-        value: s.value,
-        target_account_id: target,
-        priority: s.priority,
-        is_active: s.active ? 1 : 0,
-        is_seed: 1,
-        created_at: now,
-        updated_at: now,
-      },
-    ];
-  });
-  if (rows.length > 0) await trx.insertInto('categorisation_rules').values(rows).execute();
 }
 
 /** The global rules as this organisation's books name their accounts. */

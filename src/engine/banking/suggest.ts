@@ -10,7 +10,7 @@ import { pence } from '../schema.js';
 import { day } from '../output.js';
 import { suspenseAccountId } from '../ledger/posting.js';
 import { findTransactionRow } from '../ledger/transaction-view.js';
-import { provenances, ruleFields, type BankLineInput } from './rules/rule.js';
+import { provenances, ruleFields, type BankLineInput } from '../categorisation/rule.js';
 import { decisionSchema, decisionView, type Categoriser } from './rules-store.js';
 import type { OrgDb, TransactionsTable } from '../../store/tables.js';
 

@@ -1,7 +1,7 @@
 import t from 'tap';
-import { decide } from '../../src/engine/banking/rules/decide.js';
-import { bindGlobalRules, globalRules, parseGlobalRules, parseSeedRules, seedRules } from '../../src/engine/banking/rules/shipped-rules.js';
-import { validateRule } from '../../src/engine/banking/rules/validate.js';
+import { decide } from '../../src/engine/categorisation/decide.js';
+import { bindGlobalRules, globalRules, parseGlobalRules, parseSeedRules, seedRules } from '../../src/engine/categorisation/shipped-rules.js';
+import { validateRule } from '../../src/engine/categorisation/validate.js';
 import { ukChart } from '../../src/engine/organisation/chart.js';
 import { anyAccount, knownOf } from './support.js';
 

@@ -7,7 +7,7 @@
  * both pass the same validateRule as rules people make.
  */
 import fs from 'node:fs';
-import { projectFile } from '../../../paths.js';
+import { projectFile } from '../../paths.js';
 import type { Rule } from './rule.js';
 import { validateRule, type ValidRule } from './validate.js';
 

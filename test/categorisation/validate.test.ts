@@ -1,6 +1,6 @@
 import t from 'tap';
-import { analyseRegex, compileRuleRegex } from '../../src/engine/banking/rules/regex-safety.js';
-import { validateRule, type RuleDraft } from '../../src/engine/banking/rules/validate.js';
+import { analyseRegex, compileRuleRegex } from '../../src/engine/categorisation/regex-safety.js';
+import { validateRule, type RuleDraft } from '../../src/engine/categorisation/validate.js';
 
 const draft = (over: Partial<RuleDraft>): RuleDraft => ({ name: 'Tesco', field: 'description', operator: 'contains', value: 'TESCO', ...over });
 

@@ -3,7 +3,7 @@
  * operations run on create and update (on the merged rule), and the loader
  * runs on the shipped rule files. Each refusal names the body field.
  */
-import { AppError } from '../../errors.js';
+import { AppError } from '../errors.js';
 import { normaliseDescription, normaliseText } from './normalise.js';
 import { compileRuleRegex } from './regex-safety.js';
 import { ruleFields, ruleOperators, type RuleField, type RuleOperator } from './rule.js';

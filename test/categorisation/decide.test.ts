@@ -1,6 +1,6 @@
 import t from 'tap';
-import { confidence } from '../../src/engine/banking/rules/confidence.js';
-import { decide, prepareRules } from '../../src/engine/banking/rules/decide.js';
+import { confidence } from '../../src/engine/categorisation/confidence.js';
+import { decide, prepareRules } from '../../src/engine/categorisation/decide.js';
 import { anyAccount, knownOf, rule } from './support.js';
 
 t.test('the evidence of a decision, exactly', async (t) => {

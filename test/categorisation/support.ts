@@ -1,6 +1,6 @@
 /** Rules for scorer tests: every field spelt out once here, each test overriding only what it is about. */
-import type { Decision, Known } from '../../src/engine/banking/rules/decision.js';
-import type { Rule } from '../../src/engine/banking/rules/rule.js';
+import type { Decision, Known } from '../../src/engine/categorisation/decision.js';
+import type { Rule } from '../../src/engine/categorisation/rule.js';
 
 const base: Rule = {
   id: 1,

@@ -6,8 +6,8 @@
  * priority, tie-break], worked by hand in the comments.
  */
 import t from 'tap';
-import { decide } from '../../src/engine/banking/rules/decide.js';
-import type { Decision } from '../../src/engine/banking/rules/decision.js';
+import { decide } from '../../src/engine/categorisation/decide.js';
+import type { Decision } from '../../src/engine/categorisation/decision.js';
 import { anyAccount, knownOf, rule } from './support.js';
 
 const early = '2026-01-01T09:00:00.000Z';

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { extractKeyword } from '../../src/engine/banking/rules/keyword.js';
-import { normaliseDescription, normaliseText } from '../../src/engine/banking/rules/normalise.js';
+import { extractKeyword } from '../../src/engine/categorisation/keyword.js';
+import { normaliseDescription, normaliseText } from '../../src/engine/categorisation/normalise.js';
 
 t.test('bank prefixes and trailing reference digits go; the payee stays', async (t) => {
   const cases: [string, string][] = [
