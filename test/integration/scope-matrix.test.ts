@@ -17,15 +17,15 @@ import { allScopes, createKey, expectError } from './support.js';
 
 const clock = '2026-11-21T10:00:00Z';
 
-/** A well-formed id the parameter accepts: `<prefix>_0000000000000000000000000x`, a period id, or the example of a parameter that is no id. */
+/** A well-formed id the parameter accepts: `<prefix>_0000000000000000000000000x`, a period id, an integer id (as a path carries it), or the example of a parameter that is no id. */
 function idFor(t: Test, op: Operation, name: string): string {
   const schema = (op.schemas.params.shape as Record<string, z.ZodType>)[name];
   if (!schema) throw new Error(`${op.name}: no schema for path parameter ${name}`);
   const refused = schema.safeParse('zz_0');
   const prefix = refused.success ? 'x' : /starting (\w+?)_/.exec(refused.error.issues[0]?.message ?? '')?.[1];
   const examples = (schema.meta()?.['examples'] as unknown[] | undefined)?.filter((e) => typeof e === 'string') ?? [];
-  const candidates = [`${prefix}_0000000000000000000000000x`, `${prefix}_20250401`, ...examples];
-  const id = candidates.find((c) => schema.safeParse(c).success);
+  const candidates = [`${prefix}_0000000000000000000000000x`, `${prefix}_20250401`, '999999', ...examples];
+  const id = candidates.find((c) => schema.safeParse(c).success || (/^\d+$/.test(c) && schema.safeParse(Number(c)).success));
   t.ok(id, `${op.name}: a well-formed ${name} found (${candidates.join(' or ')})`);
   return id ?? candidates[0]!;
 }
