@@ -132,6 +132,7 @@ t.test('a wrong closing balance is refused at confirm; nothing is posted', async
   const { api } = await world(t);
   const preview = await upload(t, api, 'natwest-wrong-balance.csv');
   t.match(preview.balanceProof, { status: 'FAIL', firstBreak: { rowIndex: 4 } });
+  t.equal(preview.validRows + preview.duplicates + preview.errorRows, preview.totalRows, 'rows = valid + duplicates + rejected');
   const r = await api.request('POST', `/v1/bank-imports/${preview.importId}/confirm`, { body: {} });
   t.equal(r.status, 422);
   t.equal(r.body.error.code, 'balance_mismatch');
@@ -189,6 +190,17 @@ t.test('raw text/csv and multipart uploads; remap; 409 once completed; 413 past 
   const tooLarge = await api.request('POST', '/v1/bank-imports/upload', { raw: big, headers: { 'content-type': 'text/csv' } });
   t.equal(tooLarge.status, 413);
   t.equal((await api.request('GET', '/v1/bank-imports')).body.data.length, 2, 'the refused upload left no import');
+});
+
+t.test('OFX and QFX statements import like CSV ones', async (t) => {
+  const { api } = await world(t);
+  for (const name of ['statement-sgml.ofx', 'credit-card.qfx']) {
+    const preview = await upload(t, api, name);
+    t.equal(preview.schema.format, 'OFX', name);
+    t.equal(preview.balanceProof.basis, 'LEDGER_BALANCE', `${name}: the ledger balance is the closing balance`);
+    const done = await confirmConserved(t, api, preview);
+    t.equal(done.created, preview.totalRows - preview.errorRows);
+  }
 });
 
 t.test('uncategorised imported lines keep the VAT return incomplete until categorised', async (t) => {
