@@ -199,6 +199,13 @@ async function applySuggestions(cli: Cli, min: number, dryRun: boolean): Promise
   return { moved, left };
 }
 
+/** Apply (or, dry, show) the suggestions of `min` confidence or more, and say what was done. */
+async function suggestionsApplied(cli: Cli, min: number, dryRun: boolean): Promise<void> {
+  const { moved, left } = await applySuggestions(cli, min, dryRun);
+  if (cli.globals.json) cli.print({ categorised: moved.map((s) => s.transactionId), left, dryRun });
+  else printMoved(moved, left, dryRun ? 'Would categorise' : 'Categorised');
+}
+
 function printMoved(moved: readonly Suggestion[], left: number, verb: string): void {
   if (moved.length > 0) {
     const rows = moved.map((s) => [s.transactionId, s.date, s.description, displayPounds(s.amount), suggestionText(s)]);
@@ -223,9 +230,7 @@ function addAccept(group: Command): void {
         const min = Number(flags.minConfidence);
         if (!Number.isFinite(min) || min < 0 || min > 1)
           throw new AppError('validation_error', '--min-confidence must be a number from 0 to 1', 'minConfidence');
-        const { moved, left } = await applySuggestions(cli, min, flags.dryRun === true);
-        if (globals.json) cli.print({ categorised: moved.map((s) => s.transactionId), left, dryRun: flags.dryRun === true });
-        else printMoved(moved, left, flags.dryRun ? 'Would categorise' : 'Categorised');
+        await suggestionsApplied(cli, min, flags.dryRun === true);
       });
     });
 }
@@ -240,9 +245,7 @@ function addRecategorise(group: Command): void {
     .action(async (flags: { dryRun?: boolean }, cmd: Command) => {
       const globals = cmd.optsWithGlobals<GlobalOptions>();
       await withCli(globals, async (cli) => {
-        const { moved, left } = await applySuggestions(cli, 0, flags.dryRun === true);
-        if (globals.json) cli.print({ categorised: moved.map((s) => s.transactionId), left, dryRun: flags.dryRun === true });
-        else printMoved(moved, left, flags.dryRun ? 'Would categorise' : 'Categorised');
+        await suggestionsApplied(cli, 0, flags.dryRun === true);
       });
     });
 }

@@ -25,6 +25,7 @@ import { findBankAccount, primaryBankAccount } from './bank-accounts.js';
 import { categoriser, type Categoriser } from './rules-store.js';
 import { readStatement, type SchemaCorrection, type StatementReading, type StatementSchema } from './statements/read-statement.js';
 import { amountModels, columnRoles } from './statements/types.js';
+import { noBalanceProof } from './statements/balance-proof.js';
 import type { BankImportRowsTable, BankImportsTable, OrgDb } from '../../store/tables.js';
 
 type ImportRow = Selectable<BankImportsTable>;
@@ -485,16 +486,7 @@ async function summaryOf(db: Kysely<OrgDb>, row: ImportRow): Promise<z.output<ty
 }
 
 const parsedSchema = (row: ImportRow) => JSON.parse(row.schema_json) as StatementSchema;
-const noProof: z.output<typeof balanceProofSchema> = {
-  basis: 'NONE',
-  openingBalance: null,
-  closingBalance: null,
-  delta: 0,
-  status: 'NONE',
-  stepwisePass: null,
-  firstBreak: null,
-};
-const parsedProof = (row: ImportRow) => (JSON.parse(row.balance_proof_json ?? 'null') as z.output<typeof balanceProofSchema> | null) ?? noProof;
+const parsedProof = (row: ImportRow) => (JSON.parse(row.balance_proof_json ?? 'null') as z.output<typeof balanceProofSchema> | null) ?? noBalanceProof;
 
 /** What an upload or a remap answers: the counts, the layout, the balance proof and the first rows. */
 export async function previewOf(db: Kysely<OrgDb>, id: string): Promise<z.output<typeof previewSchema>> {
