@@ -74,6 +74,21 @@ import {
   updateRuleOp,
 } from './banking/rule-ops.js';
 import { confirmImportOp, deleteImportOp, getImportOp, listImportsOp, remapImportOp, uploadImportOp } from './banking/bank-import-ops.js';
+import { addDirectorOp, getDirectorOp, listDirectorsOp, resignDirectorOp, updateDirectorOp } from './company/director-ops.js';
+import { addDlaOp, listDlaOp } from './company/dla-ops.js';
+import {
+  declareDividendOp,
+  dividendSummaryOp,
+  getDividendOp,
+  getMinutesOp,
+  listDividendsOp,
+  listMinutesOp,
+  payDividendOp,
+  planDividendOp,
+  profitCheckOp,
+  recordMinutesOp,
+  voidDividendOp,
+} from './company/dividend-ops.js';
 
 export const operations: readonly Operation[] = [
   health,
@@ -199,4 +214,22 @@ export const operations: readonly Operation[] = [
   hmrcReturnOp,
   liabilitiesOp,
   paymentsOp,
+  listDirectorsOp,
+  addDirectorOp,
+  getDirectorOp,
+  updateDirectorOp,
+  resignDirectorOp,
+  addDlaOp,
+  listDlaOp,
+  profitCheckOp,
+  recordMinutesOp,
+  listMinutesOp,
+  getMinutesOp,
+  planDividendOp,
+  declareDividendOp,
+  listDividendsOp,
+  getDividendOp,
+  payDividendOp,
+  voidDividendOp,
+  dividendSummaryOp,
 ];

@@ -59,6 +59,8 @@ export interface OrganisationTable {
   quote_next_number: number;
   credit_note_prefix: string;
   credit_note_next_number: number;
+  /** The next dividend voucher number (migration 0022): DIV-0001 onward. */
+  dividend_next_number: number;
   default_payment_terms: number;
   quote_validity_days: number;
   vat_registration_date: string | null;
@@ -539,6 +541,88 @@ export interface CategorisationRulesTable {
   updated_at: string;
 }
 
+/** A director or shareholder (migration 0022); connected persons point at the director they are connected to. */
+export interface DirectorsTable {
+  id: string;
+  full_name: string;
+  email: string | null;
+  address: string | null;
+  is_shareholder: number;
+  shares_held: number;
+  share_class: string;
+  appointed_date: string | null;
+  resigned_date: string | null;
+  is_active: number;
+  connected_to_director_id: string | null;
+  relationship: 'spouse' | 'child' | 'parent' | 'associate' | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type LoanType = 'loan_to_director' | 'loan_from_director' | 'repayment_to_company' | 'repayment_to_director' | 'dividend_offset' | 'salary_offset' | 'write_off';
+
+/** A movement on a director's loan account (migration 0022): positive, company to director. */
+export interface DlaTransactionsTable {
+  id: string;
+  director_id: string;
+  date: string;
+  description: string;
+  amount: number;
+  loan_type: LoanType;
+  notes: string | null;
+  transaction_id: string | null;
+  dividend_id: string | null;
+  created_at: string;
+}
+
+export interface BoardMinutesTable {
+  id: string;
+  resolution_ref: string;
+  date: string;
+  financial_year_end: string;
+  /** Director ids, JSON. */
+  attendees_json: string;
+  chair_id: string;
+  retained_profit: number;
+  total_dividend: number;
+  notes: string | null;
+  status: 'approved';
+  created_at: string;
+}
+
+export interface DividendsTable {
+  id: string;
+  voucher_number: string;
+  director_id: string;
+  board_minutes_id: string;
+  amount: number;
+  share_class: string;
+  shares_held: number;
+  date_declared: string;
+  date_paid: string | null;
+  payment_method: 'bank_transfer' | 'dla_offset' | 'cheque';
+  status: 'declared' | 'paid' | 'void';
+  financial_year_end: string;
+  declare_transaction_id: string | null;
+  pay_transaction_id: string | null;
+  notes: string | null;
+  voided_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DlaSnapshotsTable {
+  id: string;
+  director_id: string;
+  period_end_date: string;
+  balance: number;
+  s455_exposure: number;
+  bik_benefit: number;
+  deadline: string;
+  deadline_status: string;
+  created_at: string;
+}
+
 export interface OrgDb {
   organisation: OrganisationTable;
   vat_entries: VatEntriesTable;
@@ -569,4 +653,9 @@ export interface OrgDb {
   bank_imports: BankImportsTable;
   bank_import_rows: BankImportRowsTable;
   categorisation_rules: CategorisationRulesTable;
+  directors: DirectorsTable;
+  dla_transactions: DlaTransactionsTable;
+  board_minutes: BoardMinutesTable;
+  dividends: DividendsTable;
+  dla_snapshots: DlaSnapshotsTable;
 }

@@ -33,6 +33,7 @@ const company: OrganisationTable = {
   quote_next_number: 1,
   credit_note_prefix: 'CN-',
   credit_note_next_number: 1,
+  dividend_next_number: 1,
   default_payment_terms: 30,
   quote_validity_days: 30,
   vat_registration_date: null,

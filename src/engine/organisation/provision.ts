@@ -90,6 +90,7 @@ export async function createOrganisation(store: Store, clock: Clock, input: NewO
           quote_next_number: 1,
           credit_note_prefix: 'CN-',
           credit_note_next_number: 1,
+          dividend_next_number: 1,
           default_payment_terms: 30,
           quote_validity_days: 30,
           vat_registration_date: input.vatRegistrationDate ?? null,

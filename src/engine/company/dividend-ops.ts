@@ -1,0 +1,216 @@
+/**
+ * The operations of dividends (dividends.ts) and board minutes. Scopes
+ * dividends:read and dividends:write; a limited company only (422).
+ */
+import { z } from 'zod';
+import { defineOperation, orgOf } from '../operation.js';
+import { idOf, isoDate, pence } from '../schema.js';
+import { postingOf } from '../ledger/posting.js';
+import { today } from '../clock.js';
+import { requireCompany } from './directors.js';
+import {
+  declareDividend,
+  dividendSchema,
+  dividendSummary,
+  dividendView,
+  findDividend,
+  findMinutes,
+  minutesSchema,
+  minutesView,
+  paymentMethods,
+  planDeclaration,
+  profitCheck,
+  profitCheckSchema,
+  recordMinutes,
+  summarySchema,
+  voidDividend,
+  payDividend,
+} from './dividends.js';
+
+const params = { id: idOf('div') };
+
+export const profitCheckOp = defineOperation({
+  name: 'dividends.profit-check',
+  summary: 'The profit available for dividends of a financial year: retained earnings less what is declared',
+  access: 'dividends:read',
+  method: 'GET',
+  path: '/dividends/profit-check',
+  query: { financialYearEnd: isoDate() },
+  output: profitCheckSchema,
+  async run(ctx, input) {
+    return { data: await profitCheck(orgOf(ctx).db, input.financialYearEnd) };
+  },
+});
+
+export const recordMinutesOp = defineOperation({
+  name: 'dividends.minutes',
+  summary: 'Record board minutes resolving a total dividend (attendees active directors; a resolution reference made)',
+  description:
+    'totalDividendPence beyond the profit available for the financial year is 422 insufficient_profit; retainedProfitPence, when sent, must be what the books give.',
+  access: 'dividends:write',
+  method: 'POST',
+  path: '/dividends/board-minutes',
+  status: 201,
+  body: {
+    attendees: z.array(idOf('dir')).min(1).max(50),
+    chairId: idOf('dir').optional().describe('default: the first attendee'),
+    date: isoDate(),
+    financialYearEnd: isoDate(),
+    retainedProfitPence: pence().optional(),
+    totalDividendPence: pence().min(1),
+    notes: z.string().max(5000).nullable().optional(),
+  },
+  output: minutesSchema,
+  async run(ctx, input) {
+    return { data: await orgOf(ctx).write((trx) => recordMinutes(trx, postingOf(ctx), input)) };
+  },
+});
+
+export const listMinutesOp = defineOperation({
+  name: 'dividends.minutes-list',
+  summary: 'List board minutes, newest first',
+  access: 'dividends:read',
+  method: 'GET',
+  path: '/dividends/board-minutes',
+  output: z.array(minutesSchema),
+  async run(ctx) {
+    const db = orgOf(ctx).db;
+    await requireCompany(db);
+    const rows = await db.selectFrom('board_minutes').selectAll().orderBy('date', 'desc').orderBy('id', 'desc').execute();
+    return { data: await Promise.all(rows.map((r) => minutesView(db, r))) };
+  },
+});
+
+export const getMinutesOp = defineOperation({
+  name: 'dividends.minutes-get',
+  summary: 'Show board minutes',
+  access: 'dividends:read',
+  method: 'GET',
+  path: '/dividends/board-minutes/{id}',
+  params: { id: idOf('bm') },
+  output: minutesSchema,
+  async run(ctx, input) {
+    const db = orgOf(ctx).db;
+    await requireCompany(db);
+    return { data: await minutesView(db, await findMinutes(db, input.id)) };
+  },
+});
+
+const declaration = {
+  directorId: idOf('dir'),
+  boardMinutesId: idOf('bm'),
+  amountPence: pence().min(1),
+  date: isoDate(),
+  paymentMethod: z.enum(paymentMethods).default('bank_transfer'),
+  shareClass: z.string().max(50).optional().describe('default Ordinary'),
+  notes: z.string().max(2000).nullable().optional(),
+  createJournal: z.boolean().optional().describe('default true'),
+};
+
+export const declareDividendOp = defineOperation({
+  name: 'dividends.declare',
+  summary: 'Declare a dividend to an active shareholder under board minutes: 3200 Dividends debited, 2500 Dividends Payable credited',
+  description:
+    'Beyond the profit available for the minutes’ financial year: 422 insufficient_profit. paymentMethod dla_offset sets it against the director’s loan account and marks it paid at once. Vouchers are numbered DIV-0001 onward.',
+  access: 'dividends:write',
+  method: 'POST',
+  path: '/dividends',
+  status: 201,
+  body: declaration,
+  output: dividendSchema,
+  async run(ctx, input) {
+    return { data: await orgOf(ctx).write((trx) => declareDividend(trx, postingOf(ctx), input)) };
+  },
+});
+
+export const planDividendOp = defineOperation({
+  name: 'dividends.plan',
+  summary: 'What declaring would post, and the profit check, without declaring (acct dividends declare --dry-run)',
+  access: 'dividends:read',
+  method: 'POST',
+  path: '/dividends/plan',
+  body: declaration,
+  output: z.strictObject({
+    profitCheck: profitCheckSchema,
+    journal: z.array(z.strictObject({ accountCode: z.string(), amountPence: pence() })),
+  }),
+  async run(ctx, input) {
+    const plan = await planDeclaration(orgOf(ctx).db, input);
+    return { data: { profitCheck: plan.profitCheck, journal: [...plan.journal] } };
+  },
+});
+
+export const listDividendsOp = defineOperation({
+  name: 'dividends.list',
+  summary: 'List dividends, newest declaration first',
+  access: 'dividends:read',
+  method: 'GET',
+  path: '/dividends',
+  query: { directorId: idOf('dir').optional(), financialYearEnd: isoDate().optional() },
+  output: z.array(dividendSchema),
+  async run(ctx, input) {
+    const db = orgOf(ctx).db;
+    await requireCompany(db);
+    let q = db.selectFrom('dividends').selectAll();
+    if (input.directorId) q = q.where('director_id', '=', input.directorId);
+    if (input.financialYearEnd) q = q.where('financial_year_end', '=', input.financialYearEnd);
+    const rows = await q.orderBy('date_declared', 'desc').orderBy('voucher_number', 'desc').execute();
+    return { data: await Promise.all(rows.map((r) => dividendView(db, r))) };
+  },
+});
+
+export const getDividendOp = defineOperation({
+  name: 'dividends.get',
+  summary: 'Show a dividend',
+  access: 'dividends:read',
+  method: 'GET',
+  path: '/dividends/{id}',
+  params,
+  output: dividendSchema,
+  async run(ctx, input) {
+    const db = orgOf(ctx).db;
+    await requireCompany(db);
+    return { data: await dividendView(db, await findDividend(db, input.id)) };
+  },
+});
+
+export const payDividendOp = defineOperation({
+  name: 'dividends.pay',
+  summary: 'Pay a declared dividend (2500 debited, the bank credited; or set against the loan account)',
+  access: 'dividends:write',
+  method: 'PATCH',
+  path: '/dividends/{id}/pay',
+  params,
+  body: { date: isoDate().optional().describe('default today') },
+  output: dividendSchema,
+  async run(ctx, input) {
+    return { data: await orgOf(ctx).write((trx) => payDividend(trx, postingOf(ctx), input.id, { date: input.date ?? today(ctx.clock) })) };
+  },
+});
+
+export const voidDividendOp = defineOperation({
+  name: 'dividends.void',
+  summary: 'Void a dividend: every journal of it reversed; voiding twice is refused',
+  access: 'dividends:write',
+  method: 'POST',
+  path: '/dividends/{id}/void',
+  params,
+  body: { date: isoDate().optional().describe('the reversals’ date, default today') },
+  output: dividendSchema,
+  async run(ctx, input) {
+    return { data: await orgOf(ctx).write((trx) => voidDividend(trx, postingOf(ctx), input.id, input.date ?? today(ctx.clock))) };
+  },
+});
+
+export const dividendSummaryOp = defineOperation({
+  name: 'dividends.summary',
+  summary: 'Dividends declared and paid, by director and financial year',
+  access: 'dividends:read',
+  method: 'GET',
+  path: '/dividends/summary',
+  query: { financialYearEnd: isoDate().optional() },
+  output: summarySchema,
+  async run(ctx, input) {
+    return { data: await dividendSummary(orgOf(ctx).db, input.financialYearEnd) };
+  },
+});

@@ -1,0 +1,445 @@
+/**
+ * Dividends: the profit check, board minutes that resolve a total, and
+ * each shareholder's dividend declared (3200 Dividends debited, 2500
+ * Dividends Payable credited; voucher DIV-0001 onward), paid (2500 debited,
+ * the bank credited; or set against the director's loan account at once)
+ * and voided (every journal of the dividend reversed; twice is refused).
+ *
+ * The profit check for a financial year end: retained earnings are the
+ * profit of every posted revenue and expense line up to that date, plus
+ * 3100 Retained Earnings, less the dividends of earlier financial years;
+ * available profit is that less the dividends already declared for the
+ * year (voided ones do not count). A declaration beyond it is 422
+ * insufficient_profit.
+ */
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { AppError } from '../errors.js';
+import { timestamp } from '../clock.js';
+import { newId } from '../ids.js';
+import { found } from '../lookup.js';
+import { sterling } from '../money.js';
+import { day, idOut, instant } from '../output.js';
+import { pence } from '../schema.js';
+import { createTransaction, type Posting } from '../ledger/posting.js';
+import { primaryBankAccount } from '../banking/bank-accounts.js';
+import { findDirector, requireCompany } from './directors.js';
+import { addDlaTransaction } from './dla.js';
+import type { BoardMinutesTable, DividendsTable, OrgDb } from '../../store/tables.js';
+
+export const profitCheckSchema = z.strictObject({
+  financialYearEnd: day(),
+  retainedEarningsPence: pence(),
+  previouslyDeclaredPence: pence(),
+  availableProfitPence: pence(),
+  canDeclareDividend: z.boolean(),
+});
+export type ProfitCheck = z.output<typeof profitCheckSchema>;
+
+async function codeId(db: Kysely<OrgDb>, code: string): Promise<string> {
+  const row = await db.selectFrom('accounts').select('id').where('code', '=', code).executeTakeFirst();
+  if (!row) throw new AppError('unprocessable_entity', `the chart has no account ${code}, which dividends post to`);
+  return row.id;
+}
+
+/** Dividends not voided, of financial years before `fye` (before) or of `fye` itself (same). */
+async function declaredTotal(db: Kysely<OrgDb>, fye: string, which: 'before' | 'same'): Promise<number> {
+  const row = await db
+    .selectFrom('dividends')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount'), eb.val(0)).as('total'))
+    .where('status', '!=', 'void')
+    .where('financial_year_end', which === 'before' ? '<' : '=', fye)
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+export async function profitCheck(db: Kysely<OrgDb>, fye: string): Promise<ProfitCheck> {
+  await requireCompany(db);
+  const row = await db
+    .selectFrom('lines')
+    .innerJoin('accounts', 'accounts.id', 'lines.account_id')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('lines.amount'), eb.val(0)).as('net'))
+    .where('lines.posted', '=', 1)
+    .where('lines.date', '<=', fye)
+    .where((eb) => eb.or([eb('accounts.account_type', 'in', ['revenue', 'expense']), eb('accounts.code', '=', '3100')]))
+    .executeTakeFirstOrThrow();
+  // Credits are negative: profit and retained earnings are what the credits exceed the debits by.
+  const retained = -Number(row.net) - (await declaredTotal(db, fye, 'before'));
+  const declared = await declaredTotal(db, fye, 'same');
+  const available = retained - declared;
+  return {
+    financialYearEnd: fye,
+    retainedEarningsPence: retained,
+    previouslyDeclaredPence: declared,
+    availableProfitPence: available,
+    canDeclareDividend: available > 0,
+  };
+}
+
+export const minutesSchema = z.strictObject({
+  id: idOut('bm'),
+  resolutionRef: z.string(),
+  date: day(),
+  financialYearEnd: day(),
+  attendees: z.array(z.strictObject({ id: z.string(), fullName: z.string() })),
+  chairId: z.string(),
+  retainedProfitPence: pence(),
+  totalDividendPence: pence(),
+  declaredPence: pence().describe('declared against these minutes, voided dividends left out'),
+  remainingAllocationPence: pence(),
+  notes: z.string().nullable(),
+  status: z.literal('approved'),
+  createdAt: instant(),
+});
+export type Minutes = z.output<typeof minutesSchema>;
+
+export async function minutesView(db: Kysely<OrgDb>, row: BoardMinutesTable): Promise<Minutes> {
+  const ids = JSON.parse(row.attendees_json) as string[];
+  const names = new Map((await db.selectFrom('directors').select(['id', 'full_name']).where('id', 'in', ids).execute()).map((d) => [d.id, d.full_name]));
+  const declared = await db
+    .selectFrom('dividends')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount'), eb.val(0)).as('total'))
+    .where('board_minutes_id', '=', row.id)
+    .where('status', '!=', 'void')
+    .executeTakeFirstOrThrow();
+  return {
+    id: row.id,
+    resolutionRef: row.resolution_ref,
+    date: row.date,
+    financialYearEnd: row.financial_year_end,
+    attendees: ids.map((id) => ({ id, fullName: names.get(id) ?? id })),
+    chairId: row.chair_id,
+    retainedProfitPence: row.retained_profit,
+    totalDividendPence: row.total_dividend,
+    declaredPence: Number(declared.total),
+    remainingAllocationPence: row.total_dividend - Number(declared.total),
+    notes: row.notes,
+    status: row.status,
+    createdAt: row.created_at,
+  };
+}
+
+export async function findMinutes(db: Kysely<OrgDb>, id: string): Promise<BoardMinutesTable> {
+  return found(db.selectFrom('board_minutes').selectAll().where('id', '=', id).executeTakeFirst(), 'board minutes', id);
+}
+
+export interface MinutesInput {
+  readonly attendees: readonly string[];
+  readonly chairId?: string | undefined;
+  readonly date: string;
+  readonly financialYearEnd: string;
+  readonly retainedProfitPence?: number | undefined;
+  readonly totalDividendPence: number;
+  readonly notes?: string | null | undefined;
+}
+
+/** Minutes of a board meeting resolving a total dividend out of the year's available profit; the resolution reference is BR-YYYY-NNN by the meeting's year. */
+export async function recordMinutes(trx: Kysely<OrgDb>, posting: Posting, input: MinutesInput): Promise<Minutes> {
+  await requireCompany(trx);
+  const attendees = [...new Set(input.attendees)];
+  for (const id of attendees) {
+    const d = await trx.selectFrom('directors').select(['is_active', 'full_name']).where('id', '=', id).executeTakeFirst();
+    if (!d) throw new AppError('validation_error', `attendees: no director ${id}`, 'attendees');
+    if (d.is_active !== 1) throw new AppError('validation_error', `attendees: ${d.full_name} has resigned and cannot attend`, 'attendees');
+  }
+  const chair = input.chairId ?? attendees[0]!;
+  if (!attendees.includes(chair)) throw new AppError('validation_error', 'chairId: the chair must be among the attendees', 'chairId');
+  const check = await profitCheck(trx, input.financialYearEnd);
+  if (input.retainedProfitPence !== undefined && input.retainedProfitPence !== check.availableProfitPence) {
+    throw new AppError(
+      'validation_error',
+      `retainedProfitPence: the books give ${sterling(check.availableProfitPence)} available at ${input.financialYearEnd}, not ${sterling(input.retainedProfitPence)}`,
+      'retainedProfitPence',
+    );
+  }
+  if (input.totalDividendPence > check.availableProfitPence) {
+    throw new AppError(
+      'insufficient_profit',
+      `a total of ${sterling(input.totalDividendPence)} exceeds the ${sterling(Math.max(0, check.availableProfitPence))} of profit available for the year to ${input.financialYearEnd}`,
+      'totalDividendPence',
+    );
+  }
+  const year = input.date.slice(0, 4);
+  const { n } = await trx
+    .selectFrom('board_minutes')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('resolution_ref', 'like', `BR-${year}-%`)
+    .executeTakeFirstOrThrow();
+  const row: BoardMinutesTable = {
+    id: newId('bm', posting.clock.now()),
+    resolution_ref: `BR-${year}-${String(Number(n) + 1).padStart(3, '0')}`,
+    date: input.date,
+    financial_year_end: input.financialYearEnd,
+    attendees_json: JSON.stringify(attendees),
+    chair_id: chair,
+    retained_profit: check.availableProfitPence,
+    total_dividend: input.totalDividendPence,
+    notes: input.notes ?? null,
+    status: 'approved',
+    created_at: timestamp(posting.clock),
+  };
+  await trx.insertInto('board_minutes').values(row).execute();
+  return minutesView(trx, row);
+}
+
+export const paymentMethods = ['bank_transfer', 'dla_offset', 'cheque'] as const;
+
+export const dividendSchema = z.strictObject({
+  id: idOut('div'),
+  voucherNumber: z.string(),
+  directorId: z.string(),
+  directorName: z.string(),
+  boardMinutesId: z.string(),
+  resolutionRef: z.string(),
+  amountPence: pence().describe('gross'),
+  shareClass: z.string(),
+  sharesHeld: z.number().int(),
+  dateDeclared: day(),
+  datePaid: day().nullable(),
+  paymentMethod: z.enum(paymentMethods),
+  status: z.enum(['declared', 'paid', 'void']),
+  financialYearEnd: day(),
+  transactionId: z.string().nullable().describe('the declaration journal'),
+  paymentTransactionId: z.string().nullable(),
+  notes: z.string().nullable(),
+  voidedAt: instant().nullable(),
+  createdAt: instant(),
+  updatedAt: instant(),
+});
+export type Dividend = z.output<typeof dividendSchema>;
+
+export async function dividendView(db: Kysely<OrgDb>, r: DividendsTable): Promise<Dividend> {
+  const director = await findDirector(db, r.director_id);
+  const minutes = await findMinutes(db, r.board_minutes_id);
+  return {
+    id: r.id,
+    voucherNumber: r.voucher_number,
+    directorId: r.director_id,
+    directorName: director.full_name,
+    boardMinutesId: r.board_minutes_id,
+    resolutionRef: minutes.resolution_ref,
+    amountPence: r.amount,
+    shareClass: r.share_class,
+    sharesHeld: r.shares_held,
+    dateDeclared: r.date_declared,
+    datePaid: r.date_paid,
+    paymentMethod: r.payment_method,
+    status: r.status,
+    financialYearEnd: r.financial_year_end,
+    transactionId: r.declare_transaction_id,
+    paymentTransactionId: r.pay_transaction_id,
+    notes: r.notes,
+    voidedAt: r.voided_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+export async function findDividend(db: Kysely<OrgDb>, id: string): Promise<DividendsTable> {
+  return found(db.selectFrom('dividends').selectAll().where('id', '=', id).executeTakeFirst(), 'dividend', id);
+}
+
+export interface Declaration {
+  readonly directorId: string;
+  readonly boardMinutesId: string;
+  readonly amountPence: number;
+  readonly date: string;
+  readonly paymentMethod: (typeof paymentMethods)[number];
+  readonly shareClass?: string | undefined;
+  readonly notes?: string | null | undefined;
+  readonly createJournal?: boolean | undefined;
+}
+
+/** What declaring would post and how the profit check stands: for --dry-run, and checked again by declare. */
+export interface DeclarationPlan {
+  readonly profitCheck: ProfitCheck;
+  readonly journal: readonly { readonly accountCode: string; readonly amountPence: number }[];
+}
+
+export async function planDeclaration(db: Kysely<OrgDb>, input: Declaration): Promise<DeclarationPlan> {
+  await requireCompany(db);
+  const director = await findDirector(db, input.directorId);
+  if (director.is_active !== 1 || director.is_shareholder !== 1) {
+    throw new AppError('validation_error', `directorId: ${director.full_name} is not an active shareholder`, 'directorId');
+  }
+  const shareClass = input.shareClass ?? 'Ordinary';
+  if (shareClass !== director.share_class) {
+    throw new AppError('validation_error', `shareClass: ${director.full_name} holds ${director.share_class} shares, not ${shareClass}`, 'shareClass');
+  }
+  const minutes = await minutesView(db, await findMinutes(db, input.boardMinutesId));
+  if (input.date < minutes.date)
+    throw new AppError('validation_error', `date: the dividend cannot be declared before the board met on ${minutes.date}`, 'date');
+  if (input.amountPence > minutes.remainingAllocationPence) {
+    throw new AppError(
+      'validation_error',
+      `amountPence: the minutes ${minutes.resolutionRef} resolved ${sterling(minutes.totalDividendPence)}, of which ${sterling(minutes.remainingAllocationPence)} is left`,
+      'amountPence',
+    );
+  }
+  const check = await profitCheck(db, minutes.financialYearEnd);
+  if (input.amountPence > check.availableProfitPence) {
+    throw new AppError(
+      'insufficient_profit',
+      `a dividend of ${sterling(input.amountPence)} exceeds the ${sterling(Math.max(0, check.availableProfitPence))} of profit available for the year to ${minutes.financialYearEnd}`,
+      'amountPence',
+    );
+  }
+  const journal =
+    input.createJournal === false
+      ? []
+      : [
+          { accountCode: '3200', amountPence: input.amountPence },
+          { accountCode: '2500', amountPence: -input.amountPence },
+        ];
+  return { profitCheck: check, journal };
+}
+
+export async function declareDividend(trx: Kysely<OrgDb>, posting: Posting, input: Declaration): Promise<Dividend> {
+  const plan = await planDeclaration(trx, input);
+  const director = await findDirector(trx, input.directorId);
+  const minutes = await findMinutes(trx, input.boardMinutesId);
+  const org = await trx.selectFrom('organisation').select('dividend_next_number').executeTakeFirstOrThrow();
+  const voucher = `DIV-${String(org.dividend_next_number).padStart(4, '0')}`;
+  await trx
+    .updateTable('organisation')
+    .set({ dividend_next_number: org.dividend_next_number + 1 })
+    .execute();
+  const id = newId('div', posting.clock.now());
+  let transactionId: string | null = null;
+  if (plan.journal.length > 0) {
+    const view = await createTransaction(trx, posting, {
+      date: input.date,
+      description: `Dividend ${voucher} declared, ${director.full_name}`,
+      reference: voucher,
+      status: 'posted',
+      sourceType: 'dividend',
+      sourceId: id,
+      lines: await Promise.all(plan.journal.map(async (l) => ({ accountId: await codeId(trx, l.accountCode), amount: l.amountPence }))),
+    });
+    transactionId = view.id;
+  }
+  const now = timestamp(posting.clock);
+  const row: DividendsTable = {
+    id,
+    voucher_number: voucher,
+    director_id: director.id,
+    board_minutes_id: minutes.id,
+    amount: input.amountPence,
+    share_class: director.share_class,
+    shares_held: director.shares_held,
+    date_declared: input.date,
+    date_paid: null,
+    payment_method: input.paymentMethod,
+    status: 'declared',
+    financial_year_end: minutes.financial_year_end,
+    declare_transaction_id: transactionId,
+    pay_transaction_id: null,
+    notes: input.notes ?? null,
+    voided_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await trx.insertInto('dividends').values(row).execute();
+  if (input.paymentMethod === 'dla_offset') return payDividend(trx, posting, id, { date: input.date });
+  return dividendView(trx, row);
+}
+
+/** Pay a declared dividend: from the bank (2500 debited), or set against the director's loan account (a dividend_offset movement). */
+export async function payDividend(trx: Kysely<OrgDb>, posting: Posting, id: string, input: { readonly date: string }): Promise<Dividend> {
+  await requireCompany(trx);
+  const row = await findDividend(trx, id);
+  if (row.status !== 'declared')
+    throw new AppError(row.status === 'paid' ? 'already_paid' : 'already_voided', `dividend ${row.voucher_number} is ${row.status}`);
+  if (input.date < row.date_declared)
+    throw new AppError('validation_error', `date: a dividend is paid on or after it is declared (${row.date_declared})`, 'date');
+  let payment: string | null = null;
+  if (row.payment_method === 'dla_offset') {
+    const dla = await addDlaTransaction(trx, posting, {
+      directorId: row.director_id,
+      date: input.date,
+      description: `Dividend ${row.voucher_number} set against the loan account`,
+      amountPence: -row.amount,
+      loanType: 'dividend_offset',
+      dividendId: row.id,
+      createJournal: row.declare_transaction_id !== null,
+    });
+    payment = dla.transactionId;
+  } else if (row.declare_transaction_id !== null) {
+    const bank = await primaryBankAccount(trx);
+    if (!bank) throw new AppError('unprocessable_entity', 'there is no primary bank account to pay the dividend from');
+    const view = await createTransaction(trx, posting, {
+      date: input.date,
+      description: `Dividend ${row.voucher_number} paid`,
+      reference: row.voucher_number,
+      status: 'posted',
+      sourceType: 'dividend',
+      sourceId: row.id,
+      lines: [
+        { accountId: await codeId(trx, '2500'), amount: row.amount },
+        { accountId: bank.account_id, amount: -row.amount },
+      ],
+    });
+    payment = view.id;
+  }
+  const next = { ...row, status: 'paid' as const, date_paid: input.date, pay_transaction_id: payment, updated_at: timestamp(posting.clock) };
+  await trx.updateTable('dividends').set(next).where('id', '=', id).execute();
+  return dividendView(trx, next);
+}
+
+/** Void a dividend: each of its journals reversed by a journal of its own, dated `date`; twice is refused (409). */
+export async function voidDividend(trx: Kysely<OrgDb>, posting: Posting, id: string, date: string): Promise<Dividend> {
+  await requireCompany(trx);
+  const row = await findDividend(trx, id);
+  if (row.status === 'void') throw new AppError('already_voided', `dividend ${row.voucher_number} is void already`);
+  for (const txn of [row.declare_transaction_id, row.pay_transaction_id]) {
+    if (txn === null) continue;
+    const lines = await trx.selectFrom('lines').select(['account_id', 'amount']).where('transaction_id', '=', txn).orderBy('line_no').execute();
+    await createTransaction(trx, posting, {
+      date,
+      description: `Dividend ${row.voucher_number} voided: reverses ${txn}`,
+      reference: row.voucher_number,
+      status: 'posted',
+      sourceType: 'dividend',
+      sourceId: row.id,
+      lines: lines.map((l) => ({ accountId: l.account_id, amount: -l.amount })),
+    });
+  }
+  if (row.payment_method === 'dla_offset' && row.status === 'paid') {
+    // The loan account movement is reversed above through its journal; the movement itself is undone in the DLA too.
+    await trx.deleteFrom('dla_transactions').where('dividend_id', '=', row.id).execute();
+  }
+  const now = timestamp(posting.clock);
+  const next = { ...row, status: 'void' as const, voided_at: now, updated_at: now };
+  await trx.updateTable('dividends').set(next).where('id', '=', id).execute();
+  return dividendView(trx, next);
+}
+
+export const summarySchema = z.array(
+  z.strictObject({ directorId: z.string(), fullName: z.string(), financialYear: day(), totalDeclaredPence: pence(), totalPaidPence: pence() }),
+);
+
+export async function dividendSummary(db: Kysely<OrgDb>, fye?: string): Promise<z.output<typeof summarySchema>> {
+  await requireCompany(db);
+  let q = db
+    .selectFrom('dividends')
+    .innerJoin('directors', 'directors.id', 'dividends.director_id')
+    .select(['dividends.director_id', 'directors.full_name', 'dividends.financial_year_end'])
+    .select((eb) => [
+      eb.fn.sum<number>('dividends.amount').as('declared'),
+      eb.fn.sum<number>(eb.case().when('dividends.status', '=', 'paid').then(eb.ref('dividends.amount')).else(0).end()).as('paid'),
+    ])
+    .where('dividends.status', '!=', 'void');
+  if (fye !== undefined) q = q.where('dividends.financial_year_end', '=', fye);
+  const rows = await q
+    .groupBy(['dividends.director_id', 'dividends.financial_year_end'])
+    .orderBy('dividends.financial_year_end')
+    .orderBy('directors.full_name')
+    .execute();
+  return rows.map((r) => ({
+    directorId: r.director_id,
+    fullName: r.full_name,
+    financialYear: r.financial_year_end,
+    totalDeclaredPence: Number(r.declared),
+    totalPaidPence: Number(r.paid),
+  }));
+}

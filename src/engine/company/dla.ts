@@ -1,0 +1,159 @@
+/**
+ * Director's loan account movements, each with its journal through
+ * posting (unless createJournal is false): the director's side on 2400
+ * Director's Loan Account, the other on the bank (money moved), 2500
+ * Dividends Payable (a dividend set against the loan), 5930 Salaries and
+ * Wages (salary set against it) or 5990 Sundry Expenses (a loan written
+ * off), or the account the caller names. A positive amount is company to
+ * director: the director then owes more (2400 debited).
+ */
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { AppError } from '../errors.js';
+import { timestamp } from '../clock.js';
+import { newId } from '../ids.js';
+import { day, idOut, instant } from '../output.js';
+import { pence } from '../schema.js';
+import { createTransaction, type Posting } from '../ledger/posting.js';
+import { primaryBankAccount } from '../banking/bank-accounts.js';
+import { findDirector, requireCompany } from './directors.js';
+import type { DlaTransactionsTable, LoanType, OrgDb } from '../../store/tables.js';
+
+export const loanTypes = [
+  'loan_to_director',
+  'loan_from_director',
+  'repayment_to_company',
+  'repayment_to_director',
+  'dividend_offset',
+  'salary_offset',
+  'write_off',
+] as const;
+
+/** Which way each movement goes: company to director (+) or director to company (−). */
+export const loanDirection: Readonly<Record<LoanType, 1 | -1>> = {
+  loan_to_director: 1,
+  repayment_to_director: 1,
+  loan_from_director: -1,
+  repayment_to_company: -1,
+  dividend_offset: -1,
+  salary_offset: -1,
+  write_off: -1,
+};
+
+/** The account on the other side of 2400, by code, when the caller names none; null: the bank. */
+const otherSide: Readonly<Record<LoanType, string | null>> = {
+  loan_to_director: null,
+  repayment_to_director: null,
+  loan_from_director: null,
+  repayment_to_company: null,
+  dividend_offset: '2500',
+  salary_offset: '5930',
+  write_off: '5990',
+};
+
+export const dlaTransactionSchema = z.strictObject({
+  id: idOut('dla'),
+  directorId: z.string(),
+  date: day(),
+  description: z.string(),
+  amountPence: pence().describe('positive: company to director'),
+  loanType: z.enum(loanTypes),
+  notes: z.string().nullable(),
+  transactionId: z.string().nullable(),
+  dividendId: z.string().nullable(),
+  createdAt: instant(),
+});
+export type DlaTransaction = z.output<typeof dlaTransactionSchema>;
+
+export const dlaView = (r: DlaTransactionsTable): DlaTransaction => ({
+  id: r.id,
+  directorId: r.director_id,
+  date: r.date,
+  description: r.description,
+  amountPence: r.amount,
+  loanType: r.loan_type,
+  notes: r.notes,
+  transactionId: r.transaction_id,
+  dividendId: r.dividend_id,
+  createdAt: r.created_at,
+});
+
+export interface DlaInput {
+  readonly directorId: string;
+  readonly date: string;
+  readonly description: string;
+  readonly amountPence: number;
+  readonly loanType: LoanType;
+  readonly notes?: string | null | undefined;
+  readonly createJournal?: boolean | undefined;
+  /** The other side's account instead of the default (the bank's, 2500, 5930 or 5990). */
+  readonly accountId?: string | undefined;
+  readonly dividendId?: string | undefined;
+}
+
+async function accountIdOf(trx: Kysely<OrgDb>, code: string): Promise<string> {
+  const row = await trx.selectFrom('accounts').select('id').where('code', '=', code).executeTakeFirst();
+  if (!row) throw new AppError('unprocessable_entity', `the chart has no account ${code}, which a director's loan movement posts to`);
+  return row.id;
+}
+
+/** Record a movement and post its journal; the sign must match the loan type (400). */
+export async function addDlaTransaction(trx: Kysely<OrgDb>, posting: Posting, input: DlaInput): Promise<DlaTransaction> {
+  await requireCompany(trx);
+  const director = await findDirector(trx, input.directorId);
+  const direction = loanDirection[input.loanType];
+  if (Math.sign(input.amountPence) !== direction) {
+    throw new AppError(
+      'validation_error',
+      `amountPence: a ${input.loanType} is ${direction > 0 ? 'positive (company to director)' : 'negative (director to company)'}`,
+      'amountPence',
+    );
+  }
+  const id = newId('dla', posting.clock.now());
+  let transactionId: string | null = null;
+  if (input.createJournal !== false) {
+    const code = otherSide[input.loanType];
+    const other = input.accountId ?? (code === null ? (await primaryBankAccount(trx))?.account_id : await accountIdOf(trx, code));
+    if (other === undefined) throw new AppError('unprocessable_entity', 'there is no primary bank account for the money to move through; name accountId');
+    const view = await createTransaction(trx, posting, {
+      date: input.date,
+      description: `${input.description} (director's loan, ${director.full_name})`,
+      reference: id,
+      status: 'posted',
+      sourceType: 'director_loan',
+      sourceId: id,
+      lines: [
+        { accountId: await accountIdOf(trx, '2400'), amount: input.amountPence },
+        { accountId: other, amount: -input.amountPence },
+      ],
+    });
+    transactionId = view.id;
+  }
+  const row: DlaTransactionsTable = {
+    id,
+    director_id: director.id,
+    date: input.date,
+    description: input.description,
+    amount: input.amountPence,
+    loan_type: input.loanType,
+    notes: input.notes ?? null,
+    transaction_id: transactionId,
+    dividend_id: input.dividendId ?? null,
+    created_at: timestamp(posting.clock),
+  };
+  await trx.insertInto('dla_transactions').values(row).execute();
+  return dlaView(row);
+}
+
+/** A director's movements, oldest first. */
+export async function dlaMovements(db: Kysely<OrgDb>, directorId: string): Promise<DlaTransaction[]> {
+  const rows = await db
+    .selectFrom('dla_transactions')
+    .selectAll()
+    .where('director_id', '=', directorId)
+    .orderBy('date')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(dlaView);
+}

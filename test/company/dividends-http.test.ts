@@ -1,0 +1,177 @@
+/**
+ * Directors, board minutes and dividends over HTTP: the profit check
+ * before and after each step of a dividend's life (declare, pay, void),
+ * the trial balance balanced at every step, insufficient_profit, voiding
+ * twice refused, set against the loan account, and a sole trader refused.
+ * Figures worked by hand.
+ */
+import t from 'tap';
+import { newBooks, serveBooks, type Api } from '../helpers/index.js';
+
+const fye = '2026-03-31';
+
+async function company(t: Parameters<typeof newBooks>[0]) {
+  const api = await serveBooks(t, await newBooks(t, { clock: '2026-11-21T10:00:00Z' }));
+  const accounts = (await api.request('GET', '/v1/accounts?flat=true')).body.data.accounts as { id: string; code: string }[];
+  const id = (code: string) => accounts.find((a) => a.code === code)!.id;
+  // £10,000.00 of sales and £2,500.00 of rent in the year to 31 March 2026: profit £7,500.00.
+  for (const [date, lines] of [
+    [
+      '2025-06-01',
+      [
+        ['1200', 1_000_000],
+        ['4000', -1_000_000],
+      ],
+    ],
+    [
+      '2025-09-01',
+      [
+        ['5200', 250_000],
+        ['1200', -250_000],
+      ],
+    ],
+  ] as const) {
+    const r = await api.request('POST', '/v1/transactions', {
+      body: { date, description: `Entry ${date}`, lines: lines.map(([code, amount]) => ({ accountId: id(code), amount })) },
+    });
+    t.equal(r.status, 201, JSON.stringify(r.body.error ?? ''));
+  }
+  const director = async (body: Record<string, unknown>) => {
+    const r = await api.request('POST', '/v1/directors', { body });
+    t.equal(r.status, 201, JSON.stringify(r.body.error ?? ''));
+    return r.body.data.id as string;
+  };
+  const jo = await director({ fullName: 'Jo Bloggs', sharesHeld: 60, appointedDate: '2020-01-06' });
+  const sam = await director({ fullName: 'Sam Bloggs', sharesHeld: 40 });
+  return { api, id, jo, sam };
+}
+
+async function check(api: Api) {
+  return (await api.request('GET', `/v1/dividends/profit-check?financialYearEnd=${fye}`)).body.data;
+}
+
+async function balanced(t: Parameters<typeof newBooks>[0], api: Api, step: string) {
+  const tb = (await api.request('GET', '/v1/reports/trial-balance?asOf=2026-12-31')).body.data;
+  t.ok(tb.balanced, `${step}: the trial balance balances (${tb.totals.debit} = ${tb.totals.credit})`);
+  return tb;
+}
+
+t.test('declare, pay and void: the profit check and the trial balance at every step', async (t) => {
+  const { api, jo, sam } = await company(t);
+  t.same(await check(api), {
+    financialYearEnd: fye,
+    retainedEarningsPence: 750_000,
+    previouslyDeclaredPence: 0,
+    availableProfitPence: 750_000,
+    canDeclareDividend: true,
+  });
+
+  const tooMuch = await api.request('POST', '/v1/dividends/board-minutes', {
+    body: { attendees: [jo, sam], date: '2026-05-01', financialYearEnd: fye, totalDividendPence: 750_001 },
+  });
+  t.equal(tooMuch.status, 422);
+  t.equal(tooMuch.body.error.code, 'insufficient_profit');
+
+  // £5,000.00 resolved: £3,000.00 to Jo (60 shares), £2,000.00 to Sam (40 shares).
+  const minutes = await api.request('POST', '/v1/dividends/board-minutes', {
+    body: { attendees: [jo, sam], date: '2026-05-01', financialYearEnd: fye, totalDividendPence: 500_000 },
+  });
+  t.equal(minutes.status, 201, JSON.stringify(minutes.body.error ?? ''));
+  t.match(minutes.body.data, {
+    resolutionRef: 'BR-2026-001',
+    retainedProfitPence: 750_000,
+    totalDividendPence: 500_000,
+    remainingAllocationPence: 500_000,
+    chairId: jo,
+  });
+  const bm = minutes.body.data.id as string;
+
+  const declare = (director: string, amountPence: number, paymentMethod = 'bank_transfer') =>
+    api.request('POST', '/v1/dividends', { body: { directorId: director, boardMinutesId: bm, amountPence, date: '2026-05-01', paymentMethod } });
+  const first = await declare(jo, 300_000);
+  t.equal(first.status, 201, JSON.stringify(first.body.error ?? ''));
+  t.match(first.body.data, { voucherNumber: 'DIV-0001', status: 'declared', sharesHeld: 60, shareClass: 'Ordinary', resolutionRef: 'BR-2026-001' });
+  // £7,500.00 − £3,000.00 = £4,500.00 available.
+  t.match(await check(api), { previouslyDeclaredPence: 300_000, availableProfitPence: 450_000 });
+  const declared = await balanced(t, api, 'declared');
+  const dividends = declared.accounts.find((a: { code: string }) => a.code === '3200');
+  const payable = declared.accounts.find((a: { code: string }) => a.code === '2500');
+  t.match(dividends, { debit: 300_000 });
+  t.match(payable, { credit: 300_000 });
+
+  const overMinutes = await declare(sam, 200_001);
+  t.equal(overMinutes.status, 400, 'more than the minutes have left (£2,000.00)');
+
+  const paid = await api.request('PATCH', `/v1/dividends/${first.body.data.id}/pay`, { body: { date: '2026-05-15' } });
+  t.equal(paid.status, 200, JSON.stringify(paid.body.error ?? ''));
+  t.match(paid.body.data, { status: 'paid', datePaid: '2026-05-15' });
+  t.match(await check(api), { availableProfitPence: 450_000 }, 'paying changes nothing available');
+  const afterPay = await balanced(t, api, 'paid');
+  t.notOk(
+    afterPay.accounts.some((a: { code: string }) => a.code === '2500'),
+    'payable cleared',
+  );
+  t.equal((await api.request('PATCH', `/v1/dividends/${first.body.data.id}/pay`, { body: {} })).status, 409, 'paid twice refused');
+
+  const voided = await api.request('POST', `/v1/dividends/${first.body.data.id}/void`, { body: { date: '2026-06-01' } });
+  t.equal(voided.status, 200, JSON.stringify(voided.body.error ?? ''));
+  t.equal(voided.body.data.status, 'void');
+  t.match(await check(api), { previouslyDeclaredPence: 0, availableProfitPence: 750_000 }, 'voided: available again');
+  const afterVoid = await balanced(t, api, 'voided');
+  t.notOk(
+    afterVoid.accounts.some((a: { code: string }) => a.code === '3200'),
+    'every journal reversed: 3200 back to nothing',
+  );
+  const twice = await api.request('POST', `/v1/dividends/${first.body.data.id}/void`, { body: {} });
+  t.equal(twice.status, 409);
+  t.equal(twice.body.error.code, 'already_voided');
+
+  const second = await declare(sam, 200_000);
+  t.equal(second.body.data.voucherNumber, 'DIV-0002', 'voucher numbers are never reused');
+  const summary = await api.request('GET', `/v1/dividends/summary?financialYearEnd=${fye}`);
+  t.same(summary.body.data, [{ directorId: sam, fullName: 'Sam Bloggs', financialYear: fye, totalDeclaredPence: 200_000, totalPaidPence: 0 }]);
+});
+
+t.test('set against the director’s loan account: paid at once, the loan reduced', async (t) => {
+  const { api, jo, sam } = await company(t);
+  const loan = await api.request('POST', '/v1/director-loans', {
+    body: { directorId: jo, date: '2026-04-10', description: 'Loan for a car', amountPence: 200_000, loanType: 'loan_to_director' },
+  });
+  t.equal(loan.status, 201, JSON.stringify(loan.body.error ?? ''));
+  const wrongSign = await api.request('POST', '/v1/director-loans', {
+    body: { directorId: jo, date: '2026-04-11', description: 'Repaid', amountPence: 50_000, loanType: 'repayment_to_company' },
+  });
+  t.equal(wrongSign.status, 400);
+  t.equal(wrongSign.body.error.field, 'amountPence');
+
+  const minutes = await api.request('POST', '/v1/dividends/board-minutes', {
+    body: { attendees: [jo, sam], date: '2026-05-01', financialYearEnd: fye, totalDividendPence: 150_000 },
+  });
+  const r = await api.request('POST', '/v1/dividends', {
+    body: { directorId: jo, boardMinutesId: minutes.body.data.id, amountPence: 150_000, date: '2026-05-01', paymentMethod: 'dla_offset' },
+  });
+  t.equal(r.status, 201, JSON.stringify(r.body.error ?? ''));
+  t.match(r.body.data, { status: 'paid', paymentMethod: 'dla_offset', datePaid: '2026-05-01' });
+  const movements = (await api.request('GET', `/v1/director-loans?directorId=${jo}`)).body.data as { loanType: string; amountPence: number }[];
+  t.same(
+    movements.map((m) => [m.loanType, m.amountPence]),
+    [
+      ['loan_to_director', 200_000],
+      ['dividend_offset', -150_000],
+    ],
+  );
+  const tb = await balanced(t, api, 'offset');
+  // 2400: £2,000.00 lent less £1,500.00 set against it = £500.00 owed by Jo (a debit).
+  t.match(
+    tb.accounts.find((a: { code: string }) => a.code === '2400'),
+    { debit: 50_000 },
+  );
+});
+
+t.test('the company features are for limited companies', async (t) => {
+  const api = await serveBooks(t, await newBooks(t, { organisation: { businessType: 'sole_trader', vatScheme: 'not_registered' } }));
+  const r = await api.request('POST', '/v1/directors', { body: { fullName: 'Jo Bloggs' } });
+  t.equal(r.status, 422);
+  t.match(r.body.error.message, 'limited companies');
+  t.equal((await api.request('GET', '/v1/dividends')).status, 422);
+});
