@@ -94,7 +94,7 @@ function pick(options: Record<string, unknown>, flags: readonly Flag[], part: Fl
   return out;
 }
 
-function commandFor(parent: Command, op: Operation): Command {
+function commandFor(parent: Command, op: Operation, operations: readonly Operation[]): Command {
   const cmd = op.cli.action === null ? parent : parent.command(op.cli.action);
   cmd.description(op.summary);
   if (op.description) cmd.addHelpText('after', `\n${op.description}`);
@@ -110,6 +110,9 @@ function commandFor(parent: Command, op: Operation): Command {
   }
   const presenter = presenterOf(op);
   if (presenter) cmd.option('--csv', 'print CSV (amounts in pounds) instead of a table');
+  const preview = op.dryRun === null ? undefined : operations.find((o) => o.name === op.dryRun);
+  if (op.dryRun !== null && !preview) throw new Error(`${op.name}: its dryRun operation ${op.dryRun} is not in the registry`);
+  if (preview) cmd.option('--dry-run', 'show what it would do (the journal and checks) without doing it');
   cmd.action(async (...args: unknown[]) => {
     const self = args[args.length - 1] as Command;
     const globals = self.optsWithGlobals<GlobalOptions>();
@@ -133,6 +136,10 @@ function commandFor(parent: Command, op: Operation): Command {
       const raw = { params, query: pick(options, flags, 'query'), body };
       // A report paged by cursor (the general ledger) is shown whole, unless one page is asked for with --cursor.
       const join = presenter?.join;
+      if (preview && options['dryRun'] === true) {
+        cli.print((await cli.run(preview, raw)).data, undefined, preview);
+        return;
+      }
       const result = join && raw.query['cursor'] === undefined ? await everyPage(cli, op, raw, join) : await cli.run(op, raw);
       if (result.file) {
         const written = writeFileResult(result.file, output, force);
@@ -177,7 +184,7 @@ export function addOperationCommands(program: Command, operations: readonly Oper
       group = program.command(op.cli.group);
       if (op.cli.action !== null) group.description(groupSummaries[op.cli.group] ?? `${op.cli.group} operations`);
     }
-    if (only === undefined || op.cli.group === only) commandFor(group, op);
+    if (only === undefined || op.cli.group === only) commandFor(group, op, operations);
     else if (op.cli.action === null) group.description(op.summary);
   }
 }

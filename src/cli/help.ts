@@ -23,6 +23,9 @@ export const groupSummaries: Readonly<Record<string, string>> = {
   bank: "The bank: import a statement, the inbox of uncategorised lines, categorise, accept the rules' suggestions, explain one, recategorise, reconcile",
   'bank-accounts': 'Bank accounts: list, add, change (sort code, account number, IBAN, primary), archive; unreconciled lines; reconcile',
   'bank-imports': 'Bank statement imports step by step: upload, show, remap, confirm, delete',
+  directors: 'Directors and shareholders of a limited company: list, add, show, update, resign; connected persons',
+  dla: "Directors' loan accounts: record a movement (with its journal), list them; balances and S455",
+  dividends: 'Dividends: profit check, board minutes, declare (--dry-run), pay, void, summary, voucher, tax calculator',
   'categorisation-rules': 'Categorisation rules: list, create (upsert), update, delete, reorder, test, categorise-row, the global rules',
   vat: "VAT returns: the periods, a return (draft or filed), filing one, the filed returns; Making Tax Digital: connect to HMRC, HMRC's obligations, submit a filed return, HMRC's return, liabilities and payments",
 };

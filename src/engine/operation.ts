@@ -126,6 +126,8 @@ export interface OperationSpec<P extends Shape, Q extends Shape, B extends Shape
    * field that gets the file's name.
    */
   readonly upload?: { readonly field: string; readonly filename: string };
+  /** The operation, by name, that shows what this one would do without doing it: the CLI's --dry-run runs it with the same input. */
+  readonly dryRun?: string;
   /**
    * The `data` of a success response (for a document, what the CLI prints
    * beside the file). Objects are declared strict, so a field the handler
@@ -156,6 +158,7 @@ export interface Operation<D = unknown> {
   readonly secrets: readonly string[];
   readonly cli: { readonly group: string; readonly action: string | null };
   readonly upload: { readonly field: string; readonly filename: string } | null;
+  readonly dryRun: string | null;
   /** Path parameters, query and body schemas; the body rejects unknown fields. */
   readonly schemas: {
     readonly params: z.ZodObject;
@@ -190,6 +193,7 @@ export function defineOperation<P extends Shape = {}, Q extends Shape = {}, B ex
     secrets: spec.secrets ?? [],
     cli: { group: spec.cli?.group ?? group, action: spec.cli?.action ?? action },
     upload: spec.upload ?? null,
+    dryRun: spec.dryRun ?? null,
     schemas: {
       params: z.object(spec.params ?? {}),
       query: z.object(spec.query ?? {}),

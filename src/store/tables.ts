@@ -559,7 +559,8 @@ export interface DirectorsTable {
   updated_at: string;
 }
 
-export type LoanType = 'loan_to_director' | 'loan_from_director' | 'repayment_to_company' | 'repayment_to_director' | 'dividend_offset' | 'salary_offset' | 'write_off';
+export type LoanType =
+  'loan_to_director' | 'loan_from_director' | 'repayment_to_company' | 'repayment_to_director' | 'dividend_offset' | 'salary_offset' | 'write_off';
 
 /** A movement on a director's loan account (migration 0022): positive, company to director. */
 export interface DlaTransactionsTable {

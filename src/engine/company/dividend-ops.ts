@@ -116,6 +116,7 @@ export const declareDividendOp = defineOperation({
   method: 'POST',
   path: '/dividends',
   status: 201,
+  dryRun: 'dividends.plan',
   body: declaration,
   output: dividendSchema,
   async run(ctx, input) {

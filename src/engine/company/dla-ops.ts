@@ -8,6 +8,7 @@ import { findDirector, requireCompany } from './directors.js';
 
 export const addDlaOp = defineOperation({
   name: 'director-loans.create',
+  cli: { group: 'dla', action: 'add' },
   summary: "Record a movement on a director's loan account, with its journal (2400 against the bank, 2500, 5930 or 5990)",
   description:
     'amountPence is positive from the company to the director (loan_to_director, repayment_to_director), negative the other way (loan_from_director, repayment_to_company, dividend_offset, salary_offset, write_off); a sign that does not match is 400.',
@@ -33,6 +34,7 @@ export const addDlaOp = defineOperation({
 
 export const listDlaOp = defineOperation({
   name: 'director-loans.list',
+  cli: { group: 'dla', action: 'list' },
   summary: "A director's loan account movements, oldest first",
   access: 'directors:read',
   method: 'GET',
