@@ -88,6 +88,7 @@ import {
   profitCheckOp,
   recordMinutesOp,
   voidDividendOp,
+  taxCalculatorOp,
 } from './company/dividend-ops.js';
 
 export const operations: readonly Operation[] = [
@@ -232,4 +233,5 @@ export const operations: readonly Operation[] = [
   payDividendOp,
   voidDividendOp,
   dividendSummaryOp,
+  taxCalculatorOp,
 ];

@@ -15,7 +15,7 @@ t.test('directors, dla, dividends on the command line', async (t) => {
   const json = async (...args: string[]) => {
     const r = await runCliInProcessJson(['--data', dir, '--json', ...args]);
     t.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
-    return r.data as Record<string, never>;
+    return r.data as Record<string, unknown>;
   };
   // A year's profit of £4,000.00 to 31 March 2026.
   t.equal((await acct('post', '2025-07-01', 'Consulting', '1200=4000', '4000=-4000')).status, 0);

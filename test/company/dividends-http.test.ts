@@ -175,3 +175,28 @@ t.test('the company features are for limited companies', async (t) => {
   t.match(r.body.error.message, 'limited companies');
   t.equal((await api.request('GET', '/v1/dividends')).status, 422);
 });
+
+t.test('the tax calculator over HTTP: a 2026/27 case worked by hand', async (t) => {
+  const { api } = await company(t);
+  // £12,570 salary uses the personal allowance. Of £37,700 of dividends the £500 allowance is taxed at 0%
+  // (still using band space); the other £37,200 fits the £37,700 basic band: 37,200 × 10.75% = £3,999.00.
+  // Net: £37,700.00 − £3,999.00 = £33,701.00.
+  const r = await api.request('POST', '/v1/dividends/tax-calculator', {
+    body: { grossDividendPence: 3_770_000, otherIncomePence: 1_257_000, taxYear: '2026/27' },
+  });
+  t.equal(r.status, 200, JSON.stringify(r.body.error ?? ''));
+  t.match(r.body.data, {
+    taxYear: '2026/27',
+    calculation: {
+      basicRate: { rate: 0.1075, taxPence: 399_900 },
+      higherRate: { taxPence: 0 },
+      additionalRate: { taxPence: 0 },
+      dividendAllowancePence: 50_000,
+      totalTaxPence: 399_900,
+      netDividendPence: 3_370_100,
+    },
+  });
+  const bad = await api.request('POST', '/v1/dividends/tax-calculator', { body: { grossDividendPence: 100, taxYear: '2015/16' } });
+  t.equal(bad.status, 400);
+  t.equal(bad.body.error.field, 'taxYear');
+});

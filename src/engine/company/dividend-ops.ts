@@ -8,6 +8,8 @@ import { idOf, isoDate, pence } from '../schema.js';
 import { postingOf } from '../ledger/posting.js';
 import { today } from '../clock.js';
 import { requireCompany } from './directors.js';
+import { dividendTax, maxIncomePence } from './dividend-tax.js';
+import { taxYearOf } from './tax-years.js';
 import {
   declareDividend,
   dividendSchema,
@@ -213,5 +215,43 @@ export const dividendSummaryOp = defineOperation({
   output: summarySchema,
   async run(ctx, input) {
     return { data: await dividendSummary(orgOf(ctx).db, input.financialYearEnd) };
+  },
+});
+
+const band = z.strictObject({ rate: z.number().describe('a fraction: 0.0875 is 8.75%'), taxPence: pence() });
+
+export const taxCalculatorOp = defineOperation({
+  name: 'dividends.tax',
+  summary: 'The income tax on a dividend for a tax year: each band, the allowance used, the net dividend',
+  description:
+    'Dividends are the top slice of income: other income takes the personal allowance and band space first. taxYear as 2025/26 (default: the current one); the rates are the tax year’s (10.75/35.75/39.35% from 2026/27).',
+  access: 'dividends:read',
+  method: 'POST',
+  path: '/dividends/tax-calculator',
+  body: {
+    grossDividendPence: pence().min(0).max(maxIncomePence),
+    otherIncomePence: pence().min(0).max(maxIncomePence).optional(),
+    personalAllowanceUsedPence: pence().min(0).optional().describe('the personal allowance before the taper; default the year’s standard one'),
+    taxYear: z
+      .string()
+      .regex(/^\d{4}\/\d{2}$/, 'must be a tax year as 2025/26')
+      .optional(),
+  },
+  output: z.strictObject({
+    calculation: z.strictObject({
+      basicRate: band,
+      higherRate: band,
+      additionalRate: band,
+      dividendAllowancePence: pence(),
+      taxableAfterAllowancePence: pence(),
+      totalTaxPence: pence(),
+      netDividendPence: pence(),
+      effectiveRate: z.number(),
+    }),
+    input: z.strictObject({ grossDividendPence: pence(), otherIncomePence: pence(), personalAllowanceUsedPence: pence() }),
+    taxYear: z.string(),
+  }),
+  async run(ctx, input) {
+    return { data: dividendTax({ ...input, taxYear: input.taxYear ?? taxYearOf(today(ctx.clock)) }) };
   },
 });
