@@ -251,7 +251,7 @@ export const taxCalculatorOp = defineOperation({
     input: z.strictObject({ grossDividendPence: pence(), otherIncomePence: pence(), personalAllowanceUsedPence: pence() }),
     taxYear: z.string(),
   }),
-  async run(ctx, input) {
-    return { data: dividendTax({ ...input, taxYear: input.taxYear ?? taxYearOf(today(ctx.clock)) }) };
+  run(ctx, input) {
+    return Promise.resolve({ data: dividendTax({ ...input, taxYear: input.taxYear ?? taxYearOf(today(ctx.clock)) }) });
   },
 });
