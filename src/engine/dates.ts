@@ -61,3 +61,10 @@ export function addYears(date: string, years: number): string {
   const shifted = `${year}${date.slice(4)}`;
   return date.slice(5) === '02-29' && formatDate(parseDate(shifted)) !== shifted ? `${year}-02-28` : shifted;
 }
+
+/** The tax year a YYYY-MM-DD date falls in: 6 April starts it, so 2026-04-05 is in 2025/26 and 2026-04-06 in 2026/27. */
+export function taxYearOf(date: string): string {
+  const year = Number(date.slice(0, 4));
+  const start = date.slice(5) >= '04-06' ? year : year - 1;
+  return `${start}/${String((start + 1) % 100).padStart(2, '0')}`;
+}

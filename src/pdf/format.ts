@@ -1,12 +1,20 @@
 /** Printing helpers for documents: money in pence, YYYY-MM-DD dates, quantities, countries. */
+import { taxYearOf } from '../engine/dates.js';
 
 const currencySymbols: Readonly<Record<string, string>> = { GBP: '£', EUR: '€', USD: '$' };
+
+const thousands = (digits: string): string => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+/** A count with thousands separated: 12500 → "12,500". */
+export function formatCount(n: number): string {
+  return (n < 0 ? '-' : '') + thousands(String(Math.abs(n)));
+}
 
 /** 123450 → "£1,234.50", -1000 → "-£10.00"; a currency without a symbol here prints its code ("CHF 5.00"). */
 export function formatMoney(pence: number, currency = 'GBP'): string {
   const sign = pence < 0 ? '-' : '';
   const abs = Math.abs(pence);
-  const whole = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const whole = thousands(String(Math.floor(abs / 100)));
   const fraction = String(abs % 100).padStart(2, '0');
   const symbol = currencySymbols[currency] ?? `${currency} `;
   return `${sign}${symbol}${whole}.${fraction}`;
@@ -36,4 +44,45 @@ export function formatQuantity(quantity: number): string {
 export function countryName(country: string): string {
   const upper = country.trim().toUpperCase();
   return upper === 'GB' || upper === 'UK' ? 'United Kingdom' : country;
+}
+
+/** The address columns of an organisation or contact row. */
+export interface AddressFields {
+  readonly address_line1: string | null;
+  readonly address_line2: string | null;
+  readonly city: string | null;
+  readonly region: string | null;
+  readonly postal_code: string | null;
+  readonly country: string;
+}
+
+/** An address block's lines, blank ones dropped and the country by name. */
+export function addressLines(a: AddressFields): string[] {
+  const lines = [a.address_line1, a.address_line2, a.city, a.region, a.postal_code, countryName(a.country)];
+  return lines.filter((line): line is string => Boolean(line && line.trim()));
+}
+
+/**
+ * A dividend per share: the total in pence over the shares, rounded DOWN to
+ * four decimal places of a pound (a hundredth of a penny), so that the
+ * printed rate times the shares never comes to more than the total paid.
+ * 250000p over 100 shares → "£25.0000"; 100000p over 3 → "£333.3333".
+ */
+export function formatPerShare(totalPence: number, shares: number): string {
+  if (!Number.isSafeInteger(shares) || shares <= 0 || !Number.isSafeInteger(totalPence) || totalPence < 0) return '—';
+  // In ten-thousandths of a pound (pence × 100), in BigInt so that the floor is exact at any size.
+  const units = (BigInt(totalPence) * 100n) / BigInt(shares);
+  const whole = thousands((units / 10000n).toString());
+  return `£${whole}.${(units % 10000n).toString().padStart(4, '0')}`;
+}
+
+/** The UK tax year a date falls in, which runs 6 April to 5 April: "2026-04-06" → "2026/27", "2026-04-05" → "2025/26". */
+export function formatTaxYear(date: string): string {
+  return /^\d{4}-\d{2}-\d{2}$/.test(date) ? taxYearOf(date) : date;
+}
+
+/** The 5 April that ends the tax year of a date: "2026-10-01" → "5 April 2027". */
+export function taxYearEnd(date: string): string {
+  const first = Number(formatTaxYear(date).slice(0, 4));
+  return Number.isNaN(first) ? date : `5 April ${first + 1}`;
 }

@@ -6,7 +6,7 @@
  */
 import type { Content, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import type { InvoicePdfData, InvoicePdfLine } from './invoice-data.js';
-import { countryName, daysBetween, formatDate, formatMoney, formatQuantity } from './format.js';
+import { addressLines as address, daysBetween, formatDate, formatMoney, formatQuantity } from './format.js';
 import { renderPdf } from './render.js';
 
 export async function invoicePdf(data: InvoicePdfData): Promise<Buffer> {
@@ -85,20 +85,6 @@ function header(data: InvoicePdfData): Content {
       },
     ],
   };
-}
-
-interface AddressFields {
-  readonly address_line1: string | null;
-  readonly address_line2: string | null;
-  readonly city: string | null;
-  readonly region: string | null;
-  readonly postal_code: string | null;
-  readonly country: string;
-}
-
-function address(a: AddressFields): string[] {
-  const lines = [a.address_line1, a.address_line2, a.city, a.region, a.postal_code, countryName(a.country)];
-  return lines.filter((line): line is string => Boolean(line && line.trim()));
 }
 
 function parties(data: InvoicePdfData, registered: boolean): Content {

@@ -18,6 +18,7 @@
  * The bands are the UK ones: dividends are never Scottish-rate income, so
  * a Scottish taxpayer's dividends are banded the same way.
  */
+import { taxYearOf } from '../dates.js';
 import { AppError } from '../errors.js';
 
 export interface DividendRates {
@@ -84,9 +85,4 @@ export function taxYearFigures(taxYear: string): TaxYearFigures {
   return found;
 }
 
-/** The tax year a YYYY-MM-DD date falls in: 6 April starts it, so 2026-04-05 is in 2025/26 and 2026-04-06 in 2026/27. */
-export function taxYearOf(date: string): string {
-  const year = Number(date.slice(0, 4));
-  const start = date.slice(5) >= '04-06' ? year : year - 1;
-  return `${start}/${String((start + 1) % 100).padStart(2, '0')}`;
-}
+export { taxYearOf };
