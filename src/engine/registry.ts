@@ -89,6 +89,8 @@ import {
   recordMinutesOp,
   voidDividendOp,
   taxCalculatorOp,
+  voucherOp,
+  minutesPdfOp,
 } from './company/dividend-ops.js';
 
 export const operations: readonly Operation[] = [
@@ -234,4 +236,6 @@ export const operations: readonly Operation[] = [
   voidDividendOp,
   dividendSummaryOp,
   taxCalculatorOp,
+  voucherOp,
+  minutesPdfOp,
 ];

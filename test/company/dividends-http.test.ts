@@ -7,6 +7,8 @@
  */
 import t from 'tap';
 import { newBooks, serveBooks, type Api } from '../helpers/index.js';
+import { pdfText } from '../sales-cli/support.js';
+import { straightText } from '../company-pdf/support.js';
 
 const fye = '2026-03-31';
 
@@ -199,4 +201,57 @@ t.test('the tax calculator over HTTP: a 2026/27 case worked by hand', async (t) 
   const bad = await api.request('POST', '/v1/dividends/tax-calculator', { body: { grossDividendPence: 100, taxYear: '2015/16' } });
   t.equal(bad.status, 400);
   t.equal(bad.body.error.field, 'taxYear');
+});
+
+t.test('the voucher and the minutes as PDFs over HTTP', async (t) => {
+  const { api, jo, sam } = await company(t);
+  await api.request('PATCH', `/v1/directors/${jo}`, { body: { address: '1 High Street\nLeeds LS1 1AA' } });
+  const minutes = await api.request('POST', '/v1/dividends/board-minutes', {
+    body: { attendees: [jo, sam], date: '2026-05-01', financialYearEnd: fye, totalDividendPence: 500_000 },
+  });
+  const bm = minutes.body.data.id as string;
+  // £3,000.00 over Jo's 60 shares: £50.0000 a share.
+  const d = await api.request('POST', '/v1/dividends', { body: { directorId: jo, boardMinutesId: bm, amountPence: 300_000, date: '2026-05-01' } });
+  await api.request('PATCH', `/v1/dividends/${d.body.data.id}/pay`, { body: { date: '2026-05-15' } });
+
+  const voucher = await api.request('GET', `/v1/dividends/${d.body.data.id}/voucher`);
+  t.equal(voucher.status, 200);
+  t.equal(voucher.headers.get('content-type'), 'application/pdf');
+  t.match(voucher.headers.get('content-disposition') ?? '', /DIV-0001\.pdf/);
+  const text = straightText(voucher.bytes);
+  for (const want of [
+    'DIVIDEND VOUCHER',
+    'DIV-0001',
+    'Jo Bloggs',
+    '1 High Street',
+    'Ordinary',
+    '60',
+    '£50.0000',
+    '£3,000.00',
+    'BR-2026-001',
+    '1 May 2026',
+    '15 May 2026',
+    'Authorised Director',
+    'Shareholder Acknowledgement',
+  ]) {
+    t.match(text, want, `the voucher shows ${want}`);
+  }
+  t.match(pdfText(voucher.bytes), 'PAID', 'paid: the PAID mark');
+
+  const doc = await api.request('GET', `/v1/dividends/board-minutes/${bm}/pdf`);
+  t.equal(doc.status, 200);
+  const minutesText = straightText(doc.bytes);
+  for (const want of [
+    'MINUTES OF A MEETING OF THE BOARD OF DIRECTORS',
+    'Jo Bloggs',
+    'Sam Bloggs',
+    'BR-2026-001',
+    '31 March 2026',
+    '£7,500.00',
+    '£5,000.00',
+    '£3,000.00',
+    'DIV-0001',
+  ]) {
+    t.match(minutesText, want, `the minutes show ${want}`);
+  }
 });

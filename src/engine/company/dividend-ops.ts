@@ -10,6 +10,7 @@ import { today } from '../clock.js';
 import { requireCompany } from './directors.js';
 import { dividendTax, maxIncomePence } from './dividend-tax.js';
 import { taxYearOf } from './tax-years.js';
+import { hashOfVoucher, minutesData, minutesPdf, voucherData, voucherPdf } from './documents.js';
 import {
   declareDividend,
   dividendSchema,
@@ -253,5 +254,46 @@ export const taxCalculatorOp = defineOperation({
   }),
   run(ctx, input) {
     return Promise.resolve({ data: dividendTax({ ...input, taxYear: input.taxYear ?? taxYearOf(today(ctx.clock)) }) });
+  },
+});
+
+const pdf = (name: string, bytes: Uint8Array) => ({ contentType: 'application/pdf', filename: `${name}.pdf`, bytes });
+
+export const voucherOp = defineOperation({
+  name: 'dividends.voucher',
+  summary: 'The dividend voucher as a PDF: per-share amount, shares held, resolution reference, verification hash; PAID once paid',
+  access: 'dividends:read',
+  method: 'GET',
+  path: '/dividends/{id}/voucher',
+  params,
+  produces: 'application/pdf',
+  output: z.strictObject({ id: z.string(), voucherNumber: z.string(), verificationHash: z.string(), bytes: z.number().int() }),
+  async run(ctx, input) {
+    const db = orgOf(ctx).db;
+    await requireCompany(db);
+    const data = await voucherData(db, input.id);
+    const bytes = await voucherPdf(data);
+    return {
+      data: { id: input.id, voucherNumber: data.voucherNumber, verificationHash: hashOfVoucher(data), bytes: bytes.length },
+      file: pdf(data.voucherNumber, bytes),
+    };
+  },
+});
+
+export const minutesPdfOp = defineOperation({
+  name: 'dividends.minutes-pdf',
+  summary: 'Board minutes as a PDF, for the chair to sign',
+  access: 'dividends:read',
+  method: 'GET',
+  path: '/dividends/board-minutes/{id}/pdf',
+  params: { id: idOf('bm') },
+  produces: 'application/pdf',
+  output: z.strictObject({ id: z.string(), resolutionRef: z.string(), bytes: z.number().int() }),
+  async run(ctx, input) {
+    const db = orgOf(ctx).db;
+    await requireCompany(db);
+    const data = await minutesData(db, input.id);
+    const bytes = await minutesPdf(data);
+    return { data: { id: input.id, resolutionRef: data.resolutionReference, bytes: bytes.length }, file: pdf(data.resolutionReference, bytes) };
   },
 });
