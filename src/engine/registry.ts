@@ -75,7 +75,7 @@ import {
 } from './banking/rule-ops.js';
 import { confirmImportOp, deleteImportOp, getImportOp, listImportsOp, remapImportOp, uploadImportOp } from './banking/bank-import-ops.js';
 import { addDirectorOp, getDirectorOp, listDirectorsOp, resignDirectorOp, updateDirectorOp } from './company/director-ops.js';
-import { addDlaOp, listDlaOp } from './company/dla-ops.js';
+import { addDlaOp, balanceOp, balancesOp, listDlaOp, s455SummaryOp, snapshotOp, snapshotsOp } from './company/dla-ops.js';
 import {
   declareDividendOp,
   dividendSummaryOp,
@@ -224,6 +224,11 @@ export const operations: readonly Operation[] = [
   resignDirectorOp,
   addDlaOp,
   listDlaOp,
+  balancesOp,
+  balanceOp,
+  s455SummaryOp,
+  snapshotOp,
+  snapshotsOp,
   profitCheckOp,
   recordMinutesOp,
   listMinutesOp,

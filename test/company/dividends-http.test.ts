@@ -255,3 +255,44 @@ t.test('the voucher and the minutes as PDFs over HTTP', async (t) => {
     t.match(minutesText, want, `the minutes show ${want}`);
   }
 });
+
+t.test("a director's loan position over HTTP: S455 at the 2026/27 rate, connected persons, snapshots", async (t) => {
+  const { api, jo } = await company(t);
+  const spouse = (await api.request('POST', '/v1/directors', { body: { fullName: 'Alex Bloggs', connectedToDirectorId: jo, relationship: 'spouse' } })).body
+    .data.id as string;
+  const half = await api.request('POST', '/v1/directors', { body: { fullName: 'Half', relationship: 'spouse' } });
+  t.equal(half.status, 400, 'a relationship without a director');
+  const lend = async (directorId: string, date: string, amountPence: number) => {
+    const r = await api.request('POST', '/v1/director-loans', { body: { directorId, date, description: 'Loan', amountPence, loanType: 'loan_to_director' } });
+    t.equal(r.status, 201, JSON.stringify(r.body.error ?? ''));
+  };
+  await lend(jo, '2026-04-10', 2_000_000); // £20,000.00 on 10 April 2026: after 6 April 2026, so 35.75%
+  await lend(spouse, '2026-05-01', 100_000); // £1,000.00 to Jo's spouse
+  const r = await api.request('GET', `/v1/director-loans/balance/${jo}?asOf=2026-11-21`);
+  t.equal(r.status, 200, JSON.stringify(r.body.error ?? ''));
+  // The period holding 21 November 2026 runs to 31 March 2027; the deadline is nine months and a day after: 1 January 2028.
+  // Still owed: £20,000.00 × 35.75% = £7,150.00, and £1,000.00 × 35.75% = £357.50; £7,507.50 in all.
+  t.match(r.body.data, {
+    balancePence: 2_000_000,
+    aggregatedBalancePence: 2_100_000,
+    s455: { exposed: true, exposurePence: 750_750, rate: 35.75, status: 'at_risk', deadline: '2028-01-01', periodEnd: '2027-03-31' },
+    bik: { applicable: true, threshold: 1_000_000, taxYear: '2026/27' },
+    warningLevel: 'amber',
+  });
+  const summary = await api.request('GET', '/v1/director-loans/s455-exposure?asOf=2026-11-21');
+  t.match(summary.body.data, { totalOverdrawnPence: 2_100_000, totalExposurePence: 750_750 });
+
+  const snap = await api.request('POST', '/v1/director-loans/snapshot', { body: { directorId: jo, periodEndDate: '2026-03-31' } });
+  t.equal(snap.status, 201, JSON.stringify(snap.body.error ?? ''));
+  t.match(snap.body.data, { balancePence: 0, s455ExposurePence: 0 }, 'nothing lent by 31 March 2026');
+  t.equal(
+    (await api.request('POST', '/v1/director-loans/snapshot', { body: { directorId: jo, periodEndDate: '2026-03-31' } })).status,
+    409,
+    'snapshots are kept as taken',
+  );
+  t.equal(
+    (await api.request('POST', '/v1/director-loans/snapshot', { body: { directorId: jo, periodEndDate: '2026-03-30' } })).status,
+    400,
+    'not a period end',
+  );
+});

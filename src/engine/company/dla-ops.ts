@@ -5,6 +5,8 @@ import { idOf, isoDate, pence } from '../schema.js';
 import { postingOf } from '../ledger/posting.js';
 import { addDlaTransaction, dlaMovements, dlaTransactionSchema, loanTypes } from './dla.js';
 import { findDirector, requireCompany } from './directors.js';
+import { today } from '../clock.js';
+import { listSnapshots, loanPosition, loanPositions, positionSchema, s455Summary, s455SummarySchema, snapshotSchema, takeSnapshot } from './loan-position.js';
 
 export const addDlaOp = defineOperation({
   name: 'director-loans.create',
@@ -46,5 +48,79 @@ export const listDlaOp = defineOperation({
     await requireCompany(db);
     await findDirector(db, input.directorId);
     return { data: await dlaMovements(db, input.directorId) };
+  },
+});
+
+const asOf = { asOf: isoDate().optional().describe('default today') };
+
+export const balancesOp = defineOperation({
+  name: 'director-loans.balances',
+  cli: { group: 'dla', action: 'balances' },
+  summary: "Every director's loan balance (with connected persons), S455 exposure, beneficial loan and warning level",
+  access: 'directors:read',
+  method: 'GET',
+  path: '/director-loans/balance',
+  query: asOf,
+  output: z.array(positionSchema),
+  async run(ctx, input) {
+    return { data: await loanPositions(orgOf(ctx).db, input.asOf ?? today(ctx.clock)) };
+  },
+});
+
+export const balanceOp = defineOperation({
+  name: 'director-loans.balance',
+  cli: { group: 'dla', action: 'balance' },
+  summary: "One director's loan position: balance, S455 for the accounting period, beneficial loan, warning level",
+  access: 'directors:read',
+  method: 'GET',
+  path: '/director-loans/balance/{directorId}',
+  params: { directorId: idOf('dir') },
+  query: asOf,
+  output: positionSchema,
+  async run(ctx, input) {
+    return { data: await loanPosition(orgOf(ctx).db, input.directorId, input.asOf ?? today(ctx.clock)) };
+  },
+});
+
+export const s455SummaryOp = defineOperation({
+  name: 'director-loans.s455',
+  cli: { group: 'dla', action: 's455' },
+  summary: 'The S455 summary: what is overdrawn and the tax it would cost, director by director',
+  access: 'directors:read',
+  method: 'GET',
+  path: '/director-loans/s455-exposure',
+  query: asOf,
+  output: s455SummarySchema,
+  async run(ctx, input) {
+    return { data: await s455Summary(orgOf(ctx).db, input.asOf ?? today(ctx.clock)) };
+  },
+});
+
+export const snapshotOp = defineOperation({
+  name: 'director-loans.snapshot',
+  cli: { group: 'dla', action: 'snapshot' },
+  summary: "Keep a year-end snapshot of a director's loan account for the CT600A and P11D (immutable; one per period end)",
+  access: 'directors:write',
+  method: 'POST',
+  path: '/director-loans/snapshot',
+  status: 201,
+  body: { directorId: idOf('dir'), periodEndDate: isoDate() },
+  output: snapshotSchema,
+  async run(ctx, input) {
+    return { data: await orgOf(ctx).write((trx) => takeSnapshot(trx, ctx.clock, input.directorId, input.periodEndDate)) };
+  },
+});
+
+export const snapshotsOp = defineOperation({
+  name: 'director-loans.snapshots',
+  cli: { group: 'dla', action: 'snapshots' },
+  summary: 'Year-end snapshots, newest period first',
+  access: 'directors:read',
+  method: 'GET',
+  path: '/director-loans/snapshots',
+  query: { directorId: idOf('dir').optional() },
+  output: z.array(snapshotSchema),
+  async run(ctx, input) {
+    return { data: await listSnapshots(orgOf(ctx).db, input.directorId) };
   },
 });

@@ -17,28 +17,11 @@ import { pence } from '../schema.js';
 import { createTransaction, type Posting } from '../ledger/posting.js';
 import { primaryBankAccount } from '../banking/bank-accounts.js';
 import { findDirector, requireCompany } from './directors.js';
+import { loanTypes } from './dla/loan-types.js';
+import { signRule } from './dla/sign-rule.js';
 import type { DlaTransactionsTable, LoanType, OrgDb } from '../../store/tables.js';
 
-export const loanTypes = [
-  'loan_to_director',
-  'loan_from_director',
-  'repayment_to_company',
-  'repayment_to_director',
-  'dividend_offset',
-  'salary_offset',
-  'write_off',
-] as const;
-
-/** Which way each movement goes: company to director (+) or director to company (−). */
-export const loanDirection: Readonly<Record<LoanType, 1 | -1>> = {
-  loan_to_director: 1,
-  repayment_to_director: 1,
-  loan_from_director: -1,
-  repayment_to_company: -1,
-  dividend_offset: -1,
-  salary_offset: -1,
-  write_off: -1,
-};
+export { loanTypes };
 
 /** The account on the other side of 2400, by code, when the caller names none; null: the bank. */
 const otherSide: Readonly<Record<LoanType, string | null>> = {
@@ -101,14 +84,7 @@ async function accountIdOf(trx: Kysely<OrgDb>, code: string): Promise<string> {
 export async function addDlaTransaction(trx: Kysely<OrgDb>, posting: Posting, input: DlaInput): Promise<DlaTransaction> {
   await requireCompany(trx);
   const director = await findDirector(trx, input.directorId);
-  const direction = loanDirection[input.loanType];
-  if (Math.sign(input.amountPence) !== direction) {
-    throw new AppError(
-      'validation_error',
-      `amountPence: a ${input.loanType} is ${direction > 0 ? 'positive (company to director)' : 'negative (director to company)'}`,
-      'amountPence',
-    );
-  }
+  signRule(input.loanType, input.amountPence);
   const id = newId('dla', posting.clock.now());
   let transactionId: string | null = null;
   if (input.createJournal !== false) {

@@ -1,16 +1,10 @@
 /** UK tax years, 6 April to 5 April, written '2025/26' as the dividend tax calculator writes them. */
 import { AppError } from '../../errors.js';
-import type { DateRange } from '../../dates.js';
+import { taxYearOf, type DateRange } from '../../dates.js';
+
+export { taxYearOf };
 
 const spelling = /^(\d{4})\/(\d{2})$/;
-const two = (n: number): string => String(n).padStart(2, '0');
-
-/** The tax year a YYYY-MM-DD date falls in: 2026-04-05 is in 2025/26, 2026-04-06 in 2026/27. */
-export function taxYearOf(date: string): string {
-  const year = Number(date.slice(0, 4));
-  const start = date.slice(5) >= '04-06' ? year : year - 1;
-  return `${start}/${two((start + 1) % 100)}`;
-}
 
 /** First and last day of a tax year written '2025/26'; any other spelling is a validation_error on taxYear. */
 export function taxYearDates(taxYear: string): DateRange {
