@@ -179,6 +179,7 @@ const nextCursorOf = (meta: unknown): string | null => {
  */
 export function addOperationCommands(program: Command, operations: readonly Operation[], only?: string): void {
   for (const op of operations) {
+    if (op.cli.custom) continue;
     let group = program.commands.find((c) => c.name() === op.cli.group);
     if (!group) {
       group = program.command(op.cli.group);

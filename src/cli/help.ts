@@ -25,6 +25,7 @@ export const groupSummaries: Readonly<Record<string, string>> = {
   'bank-imports': 'Bank statement imports step by step: upload, show, remap, confirm, delete',
   directors: 'Directors and shareholders of a limited company: list, add, show, update, resign; connected persons',
   dla: "Directors' loan accounts: record a movement (with its journal), list them; balances and S455",
+  company: "A limited company's year-end pack: directors' loans (S455, P11D), dividends, the profit check",
   dividends: 'Dividends: profit check, board minutes, declare (--dry-run), pay, void, summary, voucher, tax calculator',
   'categorisation-rules': 'Categorisation rules: list, create (upsert), update, delete, reorder, test, categorise-row, the global rules',
   vat: "VAT returns: the periods, a return (draft or filed), filing one, the filed returns; Making Tax Digital: connect to HMRC, HMRC's obligations, submit a filed return, HMRC's return, liabilities and payments",
@@ -169,6 +170,15 @@ export const handWritten = {
       'Lists the posted lines up to --as-of not yet reconciled, then marks them all (less --exclude) reconciled, only if the ' +
       "reconciled balance then equals the statement's; otherwise nothing is marked and the difference is named (balance_mismatch).",
     examples: ['acct bank reconcile 1200 --statement-balance 3,750.64 --as-of 2024-03-31'],
+  },
+  companyYearEnd: {
+    name: 'company year-end',
+    usage: 'company year-end --year YEAR [--pdf FILE] [--json-file FILE] [--force]',
+    summary: "The year-end pack: directors' loans with S455 and P11D figures, dividends declared and paid, the profit check",
+    description:
+      'YEAR is the calendar year the financial year ends in. Prints the pack; --pdf and --json-file also write it, only where ' +
+      'you say and never over an existing file without --force. The figures are as the books stand when it is run.',
+    examples: ['acct company year-end --year 2025', 'acct company year-end --year 2025 --pdf pack-2025.pdf --json-file pack-2025.json'],
   },
   importJournal: {
     name: 'import journal',

@@ -17,6 +17,7 @@ import { addExport } from './commands/export.js';
 import { addWebhooksVerify } from './commands/webhooks-verify.js';
 import { addVatConnect } from './commands/vat-connect.js';
 import { addBank } from './commands/bank.js';
+import { addCompany } from './commands/company.js';
 
 export const globalOptionDocs = [
   ['--data <dir>', 'data directory (default $ACCT_DATA, else ./acct-data)'],
@@ -63,6 +64,7 @@ export function buildProgram(only?: string): Command {
   addOpenApi(program);
   addVatConnect(program);
   addBank(program);
+  addCompany(program);
   addOperationCommands(program, operations, only);
   addWebhooksVerify(program);
   for (const cmd of program.commands) {

@@ -117,7 +117,8 @@ export interface OperationSpec<P extends Shape, Q extends Shape, B extends Shape
   readonly produces?: string;
   /** Fields of `data` that are secrets shown once: never stored for an Idempotency-Key replay (replayed as null). */
   readonly secrets?: readonly string[];
-  readonly cli?: { readonly group?: string; readonly action?: string };
+  /** The CLI command (group and action); custom: a hand-written command runs it, none is generated. */
+  readonly cli?: { readonly group?: string; readonly action?: string; readonly custom?: true };
   /**
    * A body field that holds an uploaded file's text (a bank statement):
    * HTTP then also takes the file as the raw body (text/csv, OFX…) with the
@@ -156,7 +157,7 @@ export interface Operation<D = unknown> {
   readonly status: 200 | 201;
   readonly produces: string | null;
   readonly secrets: readonly string[];
-  readonly cli: { readonly group: string; readonly action: string | null };
+  readonly cli: { readonly group: string; readonly action: string | null; readonly custom: boolean };
   readonly upload: { readonly field: string; readonly filename: string } | null;
   readonly dryRun: string | null;
   /** Path parameters, query and body schemas; the body rejects unknown fields. */
@@ -191,7 +192,7 @@ export function defineOperation<P extends Shape = {}, Q extends Shape = {}, B ex
     status: spec.status ?? 200,
     produces: spec.produces ?? null,
     secrets: spec.secrets ?? [],
-    cli: { group: spec.cli?.group ?? group, action: spec.cli?.action ?? action },
+    cli: { group: spec.cli?.group ?? group, action: spec.cli?.action ?? action, custom: spec.cli?.custom === true },
     upload: spec.upload ?? null,
     dryRun: spec.dryRun ?? null,
     schemas: {

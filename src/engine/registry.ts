@@ -91,6 +91,7 @@ import {
   taxCalculatorOp,
   voucherOp,
   minutesPdfOp,
+  yearEndOp,
 } from './company/dividend-ops.js';
 
 export const operations: readonly Operation[] = [
@@ -243,4 +244,5 @@ export const operations: readonly Operation[] = [
   taxCalculatorOp,
   voucherOp,
   minutesPdfOp,
+  yearEndOp,
 ];

@@ -11,6 +11,7 @@ import { requireCompany } from './directors.js';
 import { dividendTax, maxIncomePence } from './dividend-tax.js';
 import { taxYearOf } from './tax-years.js';
 import { hashOfVoucher, minutesData, minutesPdf, voucherData, voucherPdf } from './documents.js';
+import { yearEndPack, yearEndSchema } from './year-end.js';
 import {
   declareDividend,
   dividendSchema,
@@ -295,5 +296,20 @@ export const minutesPdfOp = defineOperation({
     const data = await minutesData(db, input.id);
     const bytes = await minutesPdf(data);
     return { data: { id: input.id, resolutionRef: data.resolutionReference, bytes: bytes.length }, file: pdf(data.resolutionReference, bytes) };
+  },
+});
+
+export const yearEndOp = defineOperation({
+  name: 'company.year-end',
+  cli: { custom: true },
+  summary: "The year-end pack: directors' loans with S455 (CT600A) and beneficial loans (P11D), dividends declared and paid, the profit check",
+  description: 'year is the calendar year the financial year ends in (2025: the year to 31 March 2025 for a 1 April start).',
+  access: 'reports:read',
+  method: 'GET',
+  path: '/company/year-end',
+  query: { year: z.number().int().min(2000).max(2100) },
+  output: yearEndSchema,
+  async run(ctx, input) {
+    return { data: await yearEndPack(orgOf(ctx).db, ctx.clock, input.year) };
   },
 });

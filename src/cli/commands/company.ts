@@ -1,0 +1,115 @@
+/**
+ * `acct company year-end --year N`: the year-end pack printed for people,
+ * and written where the user says (never to a name made from the data, never
+ * over a file without --force) as PDF (--pdf FILE) and JSON (--json-file FILE).
+ */
+import chalk from 'chalk';
+import type { Command } from 'commander';
+import { AppError } from '../../engine/errors.js';
+import { displayPounds } from '../../engine/money.js';
+import { yearEndOp } from '../../engine/company/dividend-ops.js';
+import type { YearEnd } from '../../engine/company/year-end.js';
+import { loadOrganisation } from '../../engine/organisation/organisation.js';
+import { orgOf } from '../../engine/operation.js';
+import { addressLines } from '../../pdf/format.js';
+import { checkOutput, withCli, writeFileResult, type GlobalOptions } from '../context.js';
+import { examplesText, groupSummaries, handWritten } from '../help.js';
+import { plainTable } from '../render.js';
+
+function printed(pack: YearEnd): string {
+  const out = [
+    chalk.bold(`${pack.company.name}: year-end pack, ${pack.financialYear.from} to ${pack.financialYear.to}`),
+    '',
+    chalk.bold("Directors' loan accounts at the year end (CT600A, P11D)"),
+  ];
+  if (pack.directorLoans.length === 0) out.push('  no directors');
+  else {
+    out.push(
+      plainTable(
+        [
+          ['director', 'owed', 'with connected', 'S455 tax', 'repay by', 'status', 'P11D benefit'].map((h) => chalk.bold(h)),
+          ...pack.directorLoans.map((l) => [
+            l.fullName,
+            displayPounds(l.balancePence),
+            displayPounds(l.aggregatedBalancePence),
+            displayPounds(l.s455.exposurePence),
+            l.s455.deadline,
+            l.s455.status,
+            l.bik.applicable ? `${displayPounds(l.bik.benefitPence)} (${l.bik.taxYear})` : 'none',
+          ]),
+        ],
+        { 1: { alignment: 'right' }, 2: { alignment: 'right' }, 3: { alignment: 'right' } },
+      ).trimEnd(),
+    );
+  }
+  out.push(`S455 tax if not repaid in time: ${displayPounds(pack.totalS455ExposurePence)}`, '', chalk.bold('Dividends for the year'));
+  for (const d of pack.dividends.byDirector)
+    out.push(`  ${d.fullName}: declared ${displayPounds(d.totalDeclaredPence)}, paid ${displayPounds(d.totalPaidPence)}`);
+  out.push(
+    `  in all: declared ${displayPounds(pack.dividends.declaredPence)}, paid ${displayPounds(pack.dividends.paidPence)}`,
+    '',
+    chalk.bold('Profit check'),
+  );
+  const p = pack.profitCheck;
+  out.push(
+    `  retained earnings ${displayPounds(p.retainedEarningsPence)}, declared for the year ${displayPounds(p.previouslyDeclaredPence)}, available ${displayPounds(p.availableProfitPence)}`,
+  );
+  return `${out.join('\n')}\n`;
+}
+
+export function addCompany(program: Command): void {
+  const group = program.command('company').description(groupSummaries['company'] ?? '');
+  const doc = handWritten.companyYearEnd;
+  group
+    .command('year-end')
+    .requiredOption('--year <year>', 'the calendar year the financial year ends in')
+    .option('--pdf <file>', 'also write the pack as a PDF (- for standard output)')
+    .option('--json-file <file>', 'also write the pack as JSON (amounts in pence)')
+    .option('--force', 'overwrite the --pdf or --json-file file if it exists')
+    .description(doc.summary)
+    .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
+    .action(async (flags: { year: string; pdf?: string; jsonFile?: string; force?: boolean }, cmd: Command) => {
+      const globals = cmd.optsWithGlobals<GlobalOptions>();
+      await withCli(globals, async (cli) => {
+        const force = flags.force === true;
+        if (flags.pdf !== undefined) checkOutput(flags.pdf, force);
+        if (flags.jsonFile !== undefined) checkOutput(flags.jsonFile, force);
+        if (flags.pdf === '-' && flags.jsonFile === '-')
+          throw new AppError('validation_error', 'only one of --pdf and --json-file can be standard output', 'jsonFile');
+        const pack = (await cli.run(yearEndOp, { params: {}, query: { year: flags.year }, body: undefined })).data as YearEnd;
+        if (flags.jsonFile !== undefined)
+          writeFileResult(
+            { contentType: 'application/json', filename: 'year-end.json', bytes: new TextEncoder().encode(`${JSON.stringify(pack, null, 2)}\n`) },
+            flags.jsonFile,
+            force,
+          );
+        if (flags.pdf !== undefined) {
+          const org = await loadOrganisation(orgOf(await cli.ctx()).db);
+          const { renderYearEnd } = await import('../../pdf/year-end.js');
+          const bytes = await renderYearEnd({
+            company: { name: org.name, companyNumber: org.company_number, address: addressLines(org) },
+            financialYear: pack.financialYear,
+            preparedOn: pack.preparedOn,
+            loans: pack.directorLoans.map((l) => ({
+              fullName: l.fullName,
+              balancePence: l.balancePence,
+              aggregatedBalancePence: l.aggregatedBalancePence,
+              s455ExposurePence: l.s455.exposurePence,
+              s455Rate: l.s455.rate,
+              s455Status: l.s455.status,
+              deadline: l.s455.deadline,
+              bikApplicable: l.bik.applicable,
+              bikTaxYear: l.bik.taxYear,
+              bikBenefitPence: l.bik.benefitPence,
+            })),
+            totalS455ExposurePence: pack.totalS455ExposurePence,
+            dividends: pack.dividends.byDirector.map((d) => ({ fullName: d.fullName, declaredPence: d.totalDeclaredPence, paidPence: d.totalPaidPence })),
+            profit: pack.profitCheck,
+          });
+          writeFileResult({ contentType: 'application/pdf', filename: 'year-end.pdf', bytes }, flags.pdf, force);
+        }
+        const toStdout = flags.pdf === '-' || flags.jsonFile === '-';
+        if (!toStdout) process.stdout.write(globals.json ? `${JSON.stringify(pack, null, 2)}\n` : printed(pack));
+      });
+    });
+}

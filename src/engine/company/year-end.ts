@@ -1,0 +1,61 @@
+/**
+ * The year-end pack of a limited company: for the financial year ending in
+ * a calendar year, each director's loan account at the year end (with
+ * connected persons), the S455 tax it would cost and by when it must be
+ * repaid (CT600A), the beneficial loan for the tax year holding the year
+ * end (P11D), the dividends declared and paid for the year, and the
+ * profit check. Figures are as the books stand today.
+ */
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { AppError } from '../errors.js';
+import { today, type Clock } from '../clock.js';
+import { addDays, fiscalYearContaining } from '../dates.js';
+import { day } from '../output.js';
+import { pence } from '../schema.js';
+import { loadOrganisation } from '../organisation/organisation.js';
+import { requireCompany } from './directors.js';
+import { dividendSummary, profitCheck, profitCheckSchema, summarySchema } from './dividends.js';
+import { loanPositions, positionSchema } from './loan-position.js';
+import type { OrgDb } from '../../store/tables.js';
+
+export const yearEndSchema = z.strictObject({
+  company: z.strictObject({ name: z.string(), companyNumber: z.string().nullable() }),
+  financialYear: z.strictObject({ from: day(), to: day() }),
+  preparedOn: day(),
+  directorLoans: z.array(positionSchema).describe('at the year end: CT600A (S455) and P11D (beneficial loans) figures'),
+  totalS455ExposurePence: pence(),
+  dividends: z.strictObject({ declaredPence: pence(), paidPence: pence(), byDirector: summarySchema }),
+  profitCheck: profitCheckSchema,
+});
+export type YearEnd = z.output<typeof yearEndSchema>;
+
+/** The financial year that ends in calendar year `year`. */
+async function yearEnding(db: Kysely<OrgDb>, year: number): Promise<{ startDate: string; endDate: string }> {
+  const org = await loadOrganisation(db);
+  let fy = fiscalYearContaining(`${year}-12-31`, org.fiscal_year_start);
+  if (Number(fy.endDate.slice(0, 4)) !== year) fy = fiscalYearContaining(addDays(fy.startDate, -1), org.fiscal_year_start);
+  return fy;
+}
+
+export async function yearEndPack(db: Kysely<OrgDb>, clock: Clock, year: number): Promise<YearEnd> {
+  await requireCompany(db);
+  const fy = await yearEnding(db, year);
+  if (fy.endDate > today(clock)) throw new AppError('unprocessable_entity', `the financial year to ${fy.endDate} has not ended yet`, 'year');
+  const org = await loadOrganisation(db);
+  const loans = await loanPositions(db, fy.endDate);
+  const byDirector = await dividendSummary(db, fy.endDate);
+  return {
+    company: { name: org.name, companyNumber: org.company_number },
+    financialYear: { from: fy.startDate, to: fy.endDate },
+    preparedOn: today(clock),
+    directorLoans: loans,
+    totalS455ExposurePence: loans.reduce((s, l) => s + l.s455.exposurePence, 0),
+    dividends: {
+      declaredPence: byDirector.reduce((s, d) => s + d.totalDeclaredPence, 0),
+      paidPence: byDirector.reduce((s, d) => s + d.totalPaidPence, 0),
+      byDirector,
+    },
+    profitCheck: await profitCheck(db, fy.endDate),
+  };
+}
