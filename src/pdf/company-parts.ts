@@ -51,3 +51,14 @@ export function signatureBlock(title: string, caption: string, fields: readonly 
     ],
   };
 }
+
+/** The footer of a company paper: the company, what the document is, and the page. */
+export const documentFooter =
+  (label: string) =>
+  (page: number, pages: number): Content => ({
+    text: `${label} · Page ${page} of ${pages}`,
+    alignment: 'center',
+    fontSize: 7,
+    color: '#666666',
+    margin: [50, 20, 50, 0],
+  });

@@ -8,7 +8,7 @@ import type { Content, TableCell, TDocumentDefinitions } from 'pdfmake/interface
 import type { MinutesData } from './voucher-data.js';
 import { formatCount, formatDate, formatMoney, formatPerShare } from './format.js';
 import { renderPdf } from './render.js';
-import { companyHeader, documentStyles, signatureBlock } from './company-parts.js';
+import { companyHeader, documentFooter, documentStyles, signatureBlock } from './company-parts.js';
 
 export async function renderMinutes(data: MinutesData): Promise<Uint8Array> {
   return renderPdf(minutesDocument(data));
@@ -31,13 +31,7 @@ export function minutesDocument(data: MinutesData): TDocumentDefinitions {
     },
     defaultStyle: { font: 'Roboto', fontSize: 10, lineHeight: 1.2 },
     styles: documentStyles,
-    footer: (page: number, pages: number): Content => ({
-      text: `${data.company.name} · Board minutes ${data.resolutionReference} · Page ${page} of ${pages}`,
-      alignment: 'center',
-      fontSize: 7,
-      color: '#666666',
-      margin: [50, 20, 50, 0],
-    }),
+    footer: documentFooter(`${data.company.name} · Board minutes ${data.resolutionReference}`),
     content: [
       companyHeader(data.company, [
         { text: 'Resolution reference', style: 'label', alignment: 'right' },

@@ -9,7 +9,7 @@ import type { VoucherData } from './voucher-data.js';
 import { formatCount, formatDate, formatMoney, formatPerShare, formatTaxYear, taxYearEnd } from './format.js';
 import { renderPdf } from './render.js';
 import { voucherHash } from '../engine/company/voucher-hash.js';
-import { companyHeader, documentStyles, signatureBlock } from './company-parts.js';
+import { companyHeader, documentFooter, documentStyles, signatureBlock } from './company-parts.js';
 
 export async function renderVoucher(data: VoucherData): Promise<Uint8Array> {
   return renderPdf(voucherDocument(data));
@@ -54,13 +54,7 @@ export function voucherDocument(data: VoucherData): TDocumentDefinitions {
     ...(watermark ? { watermark } : {}),
     defaultStyle: { font: 'Roboto', fontSize: 10, lineHeight: 1.2 },
     styles: documentStyles,
-    footer: (page: number, pages: number): Content => ({
-      text: `${data.company.name} · Dividend voucher ${data.voucherNumber} · Page ${page} of ${pages}`,
-      alignment: 'center',
-      fontSize: 7,
-      color: '#666666',
-      margin: [50, 20, 50, 0],
-    }),
+    footer: documentFooter(`${data.company.name} · Dividend voucher ${data.voucherNumber}`),
     content: [
       companyHeader(data.company, [
         { text: 'DIVIDEND VOUCHER', style: 'title', alignment: 'right' },

@@ -4,7 +4,7 @@
  * (P11D), the dividends of the year and the profit check.
  */
 import type { Content, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces.js';
-import { companyHeader, documentStyles } from './company-parts.js';
+import { companyHeader, documentFooter, documentStyles } from './company-parts.js';
 import { formatDate, formatMoney } from './format.js';
 import { renderPdf } from './render.js';
 import type { PdfCompany } from './voucher-data.js';
@@ -114,12 +114,7 @@ export function yearEndDocument(p: YearEndPdf): TDocumentDefinitions {
         },
       },
     ],
-    footer: (page: number, pages: number) => ({
-      text: `${p.company.name} · Year-end pack ${p.financialYear.to} · Page ${page} of ${pages}`,
-      alignment: 'center',
-      fontSize: 7,
-      color: '#888888',
-    }),
+    footer: documentFooter(`${p.company.name} · Year-end pack ${p.financialYear.to}`),
   };
 }
 
