@@ -54,7 +54,25 @@ const entry = (file) => {
  * t.teardown, none changes a global) belong here; a test still runs alone
  * from source with npx tap test/<folder>/<file>.test.ts.
  */
-const grouped = new Set(['banking-statements', 'categorisation', 'company-tax', 'company-pdf', 'company-dla', 'engine', 'store', 'edges', 'http', 'vat-mtd']);
+const grouped = new Set([
+  'banking',
+  'banking-statements',
+  'categorisation',
+  'company',
+  'company-dla',
+  'company-pdf',
+  'company-tax',
+  'edges',
+  'engine',
+  'http',
+  'ledger-cli',
+  'ledger-http',
+  'pdf',
+  'reports',
+  'store',
+  'vat',
+  'vat-mtd',
+]);
 const groupOf = (file) => {
   const folder = path.relative(path.join(root, 'test'), path.dirname(file));
   return grouped.has(folder) && !first.test(fs.readFileSync(file, 'utf8')) ? folder : null;
