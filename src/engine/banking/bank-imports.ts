@@ -392,16 +392,11 @@ export async function confirmImport(
     progress?.(Math.min(i + 1000, prepared.length), prepared.length);
   }
   const created = new Map(prepared.map((p) => [p.row.id, p.prepared.row.id]));
-  for (const r of rows) {
-    const txn = created.get(r.id);
-    const status = txn !== undefined ? 'created' : r.status === 'error' ? 'error' : 'skipped';
-    if (status !== r.status || txn !== undefined)
-      await trx
-        .updateTable('bank_import_rows')
-        .set({ status, transaction_id: txn ?? null })
-        .where('id', '=', r.id)
-        .execute();
+  for (const [rowId, txn] of created) {
+    await trx.updateTable('bank_import_rows').set({ status: 'created', transaction_id: txn }).where('id', '=', rowId).execute();
   }
+  // Every other readable row is skipped, in one statement; rejected rows stay rejected.
+  await trx.updateTable('bank_import_rows').set({ status: 'skipped' }).where('import_id', '=', id).where('status', 'in', ['valid', 'duplicate']).execute();
   const rejected = rows.filter((r) => r.status === 'error').length;
   const skipped = rows.length - created.size - rejected;
   const now = timestamp(posting.clock);

@@ -24,7 +24,7 @@ import { pence } from '../schema.js';
 import { createTransaction, type Posting } from '../ledger/posting.js';
 import { primaryBankAccount } from '../banking/bank-accounts.js';
 import { findDirector, requireCompany } from './directors.js';
-import { addDlaTransaction } from './dla.js';
+import { addDlaTransaction, chartAccountId } from './dla.js';
 import type { BoardMinutesTable, DividendsTable, OrgDb } from '../../store/tables.js';
 
 export const profitCheckSchema = z.strictObject({
@@ -35,12 +35,6 @@ export const profitCheckSchema = z.strictObject({
   canDeclareDividend: z.boolean(),
 });
 export type ProfitCheck = z.output<typeof profitCheckSchema>;
-
-async function codeId(db: Kysely<OrgDb>, code: string): Promise<string> {
-  const row = await db.selectFrom('accounts').select('id').where('code', '=', code).executeTakeFirst();
-  if (!row) throw new AppError('unprocessable_entity', `the chart has no account ${code}, which dividends post to`);
-  return row.id;
-}
 
 /** Dividends not voided, of financial years before `fye` (before) or of `fye` itself (same). */
 async function declaredTotal(db: Kysely<OrgDb>, fye: string, which: 'before' | 'same'): Promise<number> {
@@ -314,7 +308,7 @@ export async function declareDividend(trx: Kysely<OrgDb>, posting: Posting, inpu
       status: 'posted',
       sourceType: 'dividend',
       sourceId: id,
-      lines: await Promise.all(plan.journal.map(async (l) => ({ accountId: await codeId(trx, l.accountCode), amount: l.amountPence }))),
+      lines: await Promise.all(plan.journal.map(async (l) => ({ accountId: await chartAccountId(trx, l.accountCode), amount: l.amountPence }))),
     });
     transactionId = view.id;
   }
@@ -375,7 +369,7 @@ export async function payDividend(trx: Kysely<OrgDb>, posting: Posting, id: stri
       sourceType: 'dividend',
       sourceId: row.id,
       lines: [
-        { accountId: await codeId(trx, '2500'), amount: row.amount },
+        { accountId: await chartAccountId(trx, '2500'), amount: row.amount },
         { accountId: bank.account_id, amount: -row.amount },
       ],
     });

@@ -74,9 +74,10 @@ export interface DlaInput {
   readonly dividendId?: string | undefined;
 }
 
-async function accountIdOf(trx: Kysely<OrgDb>, code: string): Promise<string> {
-  const row = await trx.selectFrom('accounts').select('id').where('code', '=', code).executeTakeFirst();
-  if (!row) throw new AppError('unprocessable_entity', `the chart has no account ${code}, which a director's loan movement posts to`);
+/** The id of a chart account the company features post to (2400, 2500, 3200…); 422 when the chart lacks it. */
+export async function chartAccountId(db: Kysely<OrgDb>, code: string): Promise<string> {
+  const row = await db.selectFrom('accounts').select('id').where('code', '=', code).executeTakeFirst();
+  if (!row) throw new AppError('unprocessable_entity', `the chart has no account ${code}, which the company features post to`);
   return row.id;
 }
 
@@ -89,7 +90,7 @@ export async function addDlaTransaction(trx: Kysely<OrgDb>, posting: Posting, in
   let transactionId: string | null = null;
   if (input.createJournal !== false) {
     const code = otherSide[input.loanType];
-    const other = input.accountId ?? (code === null ? (await primaryBankAccount(trx))?.account_id : await accountIdOf(trx, code));
+    const other = input.accountId ?? (code === null ? (await primaryBankAccount(trx))?.account_id : await chartAccountId(trx, code));
     if (other === undefined) throw new AppError('unprocessable_entity', 'there is no primary bank account for the money to move through; name accountId');
     const view = await createTransaction(trx, posting, {
       date: input.date,
@@ -99,7 +100,7 @@ export async function addDlaTransaction(trx: Kysely<OrgDb>, posting: Posting, in
       sourceType: 'director_loan',
       sourceId: id,
       lines: [
-        { accountId: await accountIdOf(trx, '2400'), amount: input.amountPence },
+        { accountId: await chartAccountId(trx, '2400'), amount: input.amountPence },
         { accountId: other, amount: -input.amountPence },
       ],
     });
