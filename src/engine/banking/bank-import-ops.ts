@@ -4,7 +4,7 @@ import { defineOperation, orgOf } from '../operation.js';
 import { idOf, intId } from '../schema.js';
 import { postingOf } from '../ledger/posting.js';
 import { amountModels, columnRoles } from './statements/types.js';
-import { dateFormatNames } from './statements/date-formats.js';
+import { dateFormatNames } from '../tabular/date-formats.js';
 import {
   confirmedSchema,
   confirmImport,

@@ -5,7 +5,7 @@
  * fails is a 400 validation_error naming the field to correct.
  */
 import { AppError } from '../../errors.js';
-import { dateFormatNames } from './date-formats.js';
+import { dateFormatNames } from '../../tabular/date-formats.js';
 import { amountModels, columnRoles, type AmountModel, type ColumnMapping, type ColumnRole, type SchemaCorrection, type StatementSchema } from './types.js';
 
 const singleRoles: readonly ColumnRole[] = ['amount', 'debit', 'credit', 'balance'];

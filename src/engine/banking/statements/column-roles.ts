@@ -3,8 +3,8 @@
  * banks use) or, in a file without one, from what its cells look like.
  */
 import { balanceSteps } from './balance-proof.js';
-import { parseBankAmount } from './bank-amount.js';
-import { looksLikeDate } from './date-formats.js';
+import { parseAmountText } from '../../tabular/amount-text.js';
+import { looksLikeDate } from '../../tabular/date-formats.js';
 import type { ColumnRole } from './types.js';
 
 /** Header words → role, first match wins; names are compared lower-case with currency labels such as "(GBP)" dropped. */
@@ -53,7 +53,7 @@ const share = (values: readonly string[], test: (v: string) => boolean): number 
 
 /** A column of money: every filled cell an amount, and some with pence (so account numbers and years are not taken for money). */
 function isMoneyColumn(values: readonly string[]): boolean {
-  return values.length > 0 && values.every((v) => parseBankAmount(v) !== null) && values.some((v) => /\.\d{1,2}\b/.test(v));
+  return values.length > 0 && values.every((v) => parseAmountText(v) !== null) && values.some((v) => /\.\d{1,2}\b/.test(v));
 }
 
 /**
@@ -74,7 +74,7 @@ export function rolesFromContent(rows: readonly (readonly string[])[], width: nu
   });
   if (dateColumn >= 0) roles[dateColumn] = 'date';
   const money = columns.flatMap((values, i) => (i !== dateColumn && isMoneyColumn(values) ? [i] : []));
-  const pence = (row: readonly string[], i: number): number | null => (row[i] ? parseBankAmount(row[i]) : null);
+  const pence = (row: readonly string[], i: number): number | null => (row[i] ? parseAmountText(row[i]) : null);
   const filledTogether = (a: number, b: number): boolean => rows.some((r) => (r[a] ?? '') !== '' && (r[b] ?? '') !== '');
   const pair = money.findIndex((a, k) => money[k + 1] !== undefined && !filledTogether(a, money[k + 1]!));
   let amounts: (number | null)[];

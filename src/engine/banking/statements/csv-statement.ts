@@ -7,7 +7,7 @@
 import { AppError } from '../../errors.js';
 import { noBalanceProof, proveRunningBalance, rowOrderOf } from './balance-proof.js';
 import { checkSchema, correctSchema } from './column-mapping.js';
-import { isBlank, readCsvRecords, sniffDelimiter } from './csv-records.js';
+import { isBlank, readCsvRecords, sniffDelimiter } from '../../tabular/csv-records.js';
 import { dataRecords, dateFormatOf, detectLayout } from './detect-layout.js';
 import { parseRows, type DataRecord } from './parse-rows.js';
 import type { SchemaCorrection, StatementReading, StatementSchema } from './types.js';

@@ -3,11 +3,11 @@
  * that there is none), how wide a row is, what each column holds, the date
  * format, how amounts are signed, and which bank's preset it matches.
  */
-import { parseBankAmount } from './bank-amount.js';
+import { parseAmountText } from '../../tabular/amount-text.js';
 import { balanceSteps } from './balance-proof.js';
 import { normaliseHeaderCell, roleOfHeader, rolesFromContent, rolesFromHeader } from './column-roles.js';
-import { isBlank, type CsvRecord } from './csv-records.js';
-import { detectDateFormat, looksLikeDate } from './date-formats.js';
+import { isBlank, type CsvRecord } from '../../tabular/csv-records.js';
+import { detectDateFormat, looksLikeDate } from '../../tabular/date-formats.js';
 import { layoutFingerprint } from './fingerprint.js';
 import { bankPresets, type BankPreset } from './presets.js';
 import type { AmountModel, ColumnMapping, ColumnRole, StatementSchema } from './types.js';
@@ -86,7 +86,7 @@ function amountModelOf(roles: readonly ColumnRole[], data: readonly CsvRecord[])
   if (!roles.includes('amount')) return roles.includes('debit') && roles.includes('credit') ? 'DUAL_COL_DR_CR' : 'SIGNED_SINGLE';
   const [amountAt, balanceAt] = [roles.indexOf('amount'), roles.indexOf('balance')];
   if (balanceAt < 0) return 'SIGNED_SINGLE';
-  const read = (cells: readonly string[], i: number): number | null => (cells[i] ? parseBankAmount(cells[i]) : null);
+  const read = (cells: readonly string[], i: number): number | null => (cells[i] ? parseAmountText(cells[i]) : null);
   const rows = data.map((r) => ({ amount: read(r.cells, amountAt), balance: read(r.cells, balanceAt) }));
   const plus = balanceSteps(rows, 1);
   const minus = balanceSteps(rows, -1);

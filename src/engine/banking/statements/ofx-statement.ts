@@ -7,9 +7,9 @@
  */
 import { parseSync } from 'ofx-js';
 import { AppError } from '../../errors.js';
-import { parseBankAmount } from './bank-amount.js';
+import { parseAmountText } from '../../tabular/amount-text.js';
 import { ledgerBalanceProof, noBalanceProof, rowOrderOf } from './balance-proof.js';
-import { parseDateAs } from './date-formats.js';
+import { parseDateAs } from '../../tabular/date-formats.js';
 import { ofxFingerprint } from './fingerprint.js';
 import type { RejectedRow, StatementReading, StatementRow, StatementSchema } from './types.js';
 
@@ -88,7 +88,7 @@ function readTransaction(trn: unknown, rowIndex: number, line: number): Statemen
   const date = ofxDate(posted);
   if (date === null) return { rowIndex, line, reason: posted === '' ? 'the transaction has no DTPOSTED' : `DTPOSTED ${JSON.stringify(posted)} is not a date` };
   const amountText = text(trn, 'TRNAMT');
-  const amount = parseBankAmount(amountText);
+  const amount = parseAmountText(amountText);
   if (amountText === '' || amount === null) return { rowIndex, line, reason: `TRNAMT ${JSON.stringify(amountText)} is not an amount` };
   const name = text(trn, 'NAME');
   const memo = text(trn, 'MEMO');
@@ -119,7 +119,7 @@ export function readOfxStatement(fileText: string): StatementReading {
     else rows.push(read);
   });
   const ledgerText = text(child(statement, 'LEDGERBAL'), 'BALAMT');
-  const ledger = ledgerText === '' ? null : parseBankAmount(ledgerText);
+  const ledger = ledgerText === '' ? null : parseAmountText(ledgerText);
   if (ledgerText !== '' && ledger === null) refuse(`LEDGERBAL ${JSON.stringify(ledgerText)} is not an amount`);
   const schema: StatementSchema = {
     format: 'OFX',

@@ -3,9 +3,9 @@
  * rejected row with its number and the reason, never an exception, so that
  * rows in the file = rows + rejected.
  */
-import { parseBankAmount } from './bank-amount.js';
-import { parseDateAs } from './date-formats.js';
-import type { CsvRecord } from './csv-records.js';
+import { parseAmountText } from '../../tabular/amount-text.js';
+import { parseDateAs } from '../../tabular/date-formats.js';
+import type { CsvRecord } from '../../tabular/csv-records.js';
 import type { ColumnRole, RejectedRow, StatementRow, StatementSchema } from './types.js';
 
 export interface DataRecord extends CsvRecord {
@@ -40,7 +40,7 @@ class Rejection extends Error {}
 function amountIn(cells: readonly string[], column: number | undefined, what: string): number | null {
   const cell = column === undefined ? '' : (cells[column] ?? '');
   if (cell === '') return null;
-  const pence = parseBankAmount(cell);
+  const pence = parseAmountText(cell);
   if (pence === null) throw new Rejection(`${quote(cell)} is not ${what}`);
   return pence;
 }

@@ -1,12 +1,12 @@
 /**
- * A CSV statement's text as records of cells, each with the line it starts
+ * A CSV file's text (a statement, an export) as records of cells, each with the line it starts
  * on, through csv-parse: a UTF-8 BOM, CRLF or LF, quoted fields holding
  * commas or line breaks. Blank lines stay in (as one empty cell) so that they
  * can be counted, and a row with the wrong number of cells is kept for the
  * reader to reject by its row number rather than stopping the file.
  */
 import { parse } from 'csv-parse/sync';
-import { AppError } from '../../errors.js';
+import { AppError } from '../errors.js';
 
 export interface CsvRecord {
   readonly cells: readonly string[];

@@ -1,9 +1,9 @@
 /**
- * The date formats bank statements use, read into YYYY-MM-DD. Listed in the
+ * The date formats bank statements and accounting exports use, read into YYYY-MM-DD. Listed in the
  * order a UK file is most likely to mean them, so that a column whose every
  * day is 12 or less reads as DD/MM/YYYY rather than MM/DD/YYYY.
  */
-import { firstYear, formatDate, lastYear } from '../../dates.js';
+import { firstYear, formatDate, lastYear } from '../dates.js';
 
 const months = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { parseBankAmount } from '../../src/engine/banking/statements/bank-amount.js';
+import { parseAmountText } from '../../src/engine/tabular/amount-text.js';
 
 t.test('amounts as banks print them, exactly in pence', async (t) => {
   const cases: [string, number][] = [
@@ -30,12 +30,12 @@ t.test('amounts as banks print them, exactly in pence', async (t) => {
     ['19.99', 1999], // 19.99 * 100 is 1998.9999999999998 as a float: read as a decimal it is 1999
     ['1.15', 115], // 1.15 * 100 = 114.99999999999999 as a float
   ];
-  for (const [text, pence] of cases) t.equal(parseBankAmount(text), pence, JSON.stringify(text));
-  t.equal(Object.is(parseBankAmount('-0.00'), 0), true, 'no negative zero');
+  for (const [text, pence] of cases) t.equal(parseAmountText(text), pence, JSON.stringify(text));
+  t.equal(Object.is(parseAmountText('-0.00'), 0), true, 'no negative zero');
 });
 
 t.test('anything else is not an amount', async (t) => {
   for (const text of ['', 'abc', '12.505', '1.2.3', '12,34.00', '-12.50 DR', '(-5.00)', '--5', 'DR', '£', '1e3', '0x10', '12.50 EUR', 'N/A', '-']) {
-    t.equal(parseBankAmount(text), null, JSON.stringify(text));
+    t.equal(parseAmountText(text), null, JSON.stringify(text));
   }
 });

@@ -1,9 +1,9 @@
 /**
- * Amounts as banks print them, read exactly into pence: "1,234.56",
+ * Amounts as banks and accounting exports print them, read exactly into pence: "1,234.56",
  * "-12.50", "£12.50", "(12.50)", "12.50 DR", "12.50 CR", "12.50-", "+3.00".
  * The decimal itself is read by parsePounds, never through a float.
  */
-import { parsePounds } from '../../money.js';
+import { parsePounds } from '../money.js';
 
 const wrappers: readonly { readonly pattern: RegExp; readonly negative: boolean }[] = [
   { pattern: /^\((.*)\)$/, negative: true },
@@ -15,7 +15,7 @@ const wrappers: readonly { readonly pattern: RegExp; readonly negative: boolean 
 ];
 
 /** Pence, money in positive, or null when the text is not one amount (two signs, letters, three significant decimals …). */
-export function parseBankAmount(text: string): number | null {
+export function parseAmountText(text: string): number | null {
   let rest = text.replace(/£|GBP/gi, '').trim();
   let negative: boolean | null = null;
   for (const { pattern, negative: isNegative } of wrappers) {

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { detectDateFormat, parseDateAs } from '../../src/engine/banking/statements/date-formats.js';
+import { detectDateFormat, parseDateAs } from '../../src/engine/tabular/date-formats.js';
 
 t.test('each format reads its dates into YYYY-MM-DD', async (t) => {
   const cases: [string, string, string][] = [
