@@ -78,7 +78,8 @@ export const resolveContactImportOp = defineOperation({
 
 export const confirmContactImportOp = defineOperation({
   name: 'contact-imports.confirm',
-  summary: 'Write the merge preview: new contacts created, existing ones given the details they lack (nothing overwritten); created + merged + skipped + rejected = rows',
+  summary:
+    'Write the merge preview: new contacts created, existing ones given the details they lack (nothing overwritten); created + merged + skipped + rejected = rows',
   description: '409 unless pending (conflicts resolved).',
   access: 'contacts:write',
   method: 'POST',

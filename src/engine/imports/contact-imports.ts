@@ -13,7 +13,7 @@ import { AppError } from '../errors.js';
 import { timestamp } from '../clock.js';
 import { idOut } from '../output.js';
 import type { Posting } from '../ledger/posting.js';
-import { insertContact } from '../sales/contacts.js';
+import { insertContact, newContactInput } from '../sales/contacts.js';
 import { readContactFile, type ContactFile, type ContactRow } from './contacts/read-contacts.js';
 import { resolveIdentities, validateResolutions, type IdentityPreview, type LedgerContact, type Resolution } from './contacts/identity.js';
 import { mergedFields } from './contacts/merge.js';
@@ -29,7 +29,11 @@ const resolutionSchema = z.union([
   z.strictObject({ split: z.tuple([z.string(), z.string()]) }),
   z.strictObject({ skip: z.string() }),
 ]);
-export const resolutionsField = z.array(resolutionSchema).min(1).max(10_000).describe('each {link: [a, b]} (merge), {split: [a, b]} (keep apart) or {skip: id}, by node id');
+export const resolutionsField = z
+  .array(resolutionSchema)
+  .min(1)
+  .max(10_000)
+  .describe('each {link: [a, b]} (merge), {split: [a, b]} (keep apart) or {skip: id}, by node id');
 
 export const contactImportSchema = z.strictObject({
   importId: idOut('dimp'),
@@ -126,7 +130,12 @@ export async function contactImportView(db: Kysely<OrgDb>, row: DataImportsTable
     },
     schema: {
       columnMapping: Object.fromEntries(Object.entries(file.columnMapping).filter((e): e is [string, string] => typeof e[1] === 'string')),
-      parsedRows: file.rows.map((r) => ({ rowIndex: r.rowIndex, name: r.name, email: r.email, hardKeys: [...(byRow.get(`row_${r.rowIndex}`)?.hardKeys ?? [])] })),
+      parsedRows: file.rows.map((r) => ({
+        rowIndex: r.rowIndex,
+        name: r.name,
+        email: r.email,
+        hardKeys: [...(byRow.get(`row_${r.rowIndex}`)?.hardKeys ?? [])],
+      })),
     },
     decisions: identity.decisions.map((d) => ({ ...d })),
     rejected: file.rejected.map((r) => ({ ...r })),
@@ -159,7 +168,8 @@ export async function uploadContacts(
 /** Add decisions to an import in processing and work its graph out again; 409 unless processing. */
 export async function resolveContacts(trx: Kysely<OrgDb>, id: string, resolutions: readonly Resolution[]): Promise<DataImportsTable> {
   const row = await findImport(trx, 'contacts', id);
-  if (row.status !== 'processing') throw new AppError('conflict', `contact import ${id} is ${row.status}: only an import with conflicts (processing) takes resolutions`);
+  if (row.status !== 'processing')
+    throw new AppError('conflict', `contact import ${id} is ${row.status}: only an import with conflicts (processing) takes resolutions`);
   const before = await work(trx, row);
   validateResolutions(resolutions, new Set(before.identity.nodes.map((n) => n.id)));
   const options: ContactImportOptions = { resolutions: [...optionsOf<ContactImportOptions>(row).resolutions, ...resolutions] };
@@ -230,23 +240,26 @@ export async function confirmContacts(trx: Kysely<OrgDb>, posting: Posting, id: 
 /** The contact a row creates; an e-mail address another contact already has is left off (one contact per address), and said so. */
 async function createFrom(trx: Kysely<OrgDb>, posting: Posting, r: ContactRow): Promise<{ row: ContactsTable; note?: string }> {
   const taken = r.email ? await trx.selectFrom('contacts').select(['id', 'name']).where('email_key', '=', r.email.toLowerCase()).executeTakeFirst() : undefined;
-  const row = await insertContact(trx, posting.clock, {
-    contactType: r.contactType ?? 'customer',
-    name: r.name.slice(0, 200),
-    company: r.company,
-    email: taken ? null : r.email,
-    phone: r.phone,
-    addressLine1: r.addressLine1,
-    addressLine2: r.addressLine2,
-    city: r.city,
-    region: r.region,
-    postalCode: r.postalCode,
-    country: r.country ?? 'United Kingdom',
-    vatNumber: r.vatNumber,
-    companyNumber: r.companyNumber,
-    paymentTerms: r.paymentTerms,
-    currency: 'GBP',
-  });
+  const row = await insertContact(
+    trx,
+    posting.clock,
+    newContactInput({
+      contactType: r.contactType ?? 'customer',
+      name: r.name.slice(0, 200),
+      company: r.company,
+      email: taken ? null : r.email,
+      phone: r.phone,
+      addressLine1: r.addressLine1,
+      addressLine2: r.addressLine2,
+      city: r.city,
+      region: r.region,
+      postalCode: r.postalCode,
+      country: r.country ?? 'United Kingdom',
+      vatNumber: r.vatNumber,
+      companyNumber: r.companyNumber,
+      paymentTerms: r.paymentTerms,
+    }),
+  );
   return taken ? { row, note: `created without e-mail ${r.email}, which contact ${taken.id} (${taken.name}) has` } : { row };
 }
 

@@ -68,7 +68,8 @@ function documentImportOperations(direction: Direction): Operation[] {
     defineOperation({
       name: `${noun}-imports.confirm`,
       summary: `Create the migrated ${noun}s (clearing journals, synthetic payments for what was paid, contacts not found); refused unless ${direction === 'receivables' ? '1198' : '2198'} then stands at zero`,
-      description: '422 while a row is unreadable, a document is already in the books or dated after the cutover, or the clearing account would not net to zero: nothing is kept. 409 once completed.',
+      description:
+        '422 while a row is unreadable, a document is already in the books or dated after the cutover, or the clearing account would not net to zero: nothing is kept. 409 once completed.',
       access: 'invoices:write',
       method: 'POST',
       path: `${path}/{id}/confirm`,

@@ -16,7 +16,7 @@ import { day, idOut } from '../output.js';
 import { loadOrganisation } from '../organisation/organisation.js';
 import type { Posting } from '../ledger/posting.js';
 import { purchaseBill, salesInvoice, accountByCode, type Kind } from '../sales/documents.js';
-import { insertContact } from '../sales/contacts.js';
+import { insertContact, newContactInput } from '../sales/contacts.js';
 import { clearingCode, createMigratedDocument, voidMigratedDocument } from '../sales/migrated-documents.js';
 import { readDocuments, type Direction, type DocumentFile, type DocumentRow } from './documents/read-documents.js';
 import { createKey, matchContacts, type ContactMatch } from './documents/match-contacts.js';
@@ -131,7 +131,10 @@ async function preconditions(db: Kysely<OrgDb>, direction: Direction): Promise<B
   }
   const active = await activeOpeningBalance(db);
   if (!active) {
-    throw new AppError('unprocessable_entity', 'import the opening balances in clearing mode first (POST /opening-balances/upload with clearingMode clearing, then confirm)');
+    throw new AppError(
+      'unprocessable_entity',
+      'import the opening balances in clearing mode first (POST /opening-balances/upload with clearingMode clearing, then confirm)',
+    );
   }
   const options = optionsOf<BalanceOptions>(active);
   if (options.mode !== 'clearing') {
@@ -160,13 +163,7 @@ async function work(db: Kysely<OrgDb>, row: DataImportsTable): Promise<Worked> {
   const file = readDocuments(row.file_text, direction);
   const active = await activeOpeningBalance(db);
   const cutoverDate = active ? optionsOf<BalanceOptions>(active).cutoverDate : null;
-  const candidates = await db
-    .selectFrom('contacts')
-    .select(['id', 'name'])
-    .where('is_active', '=', 1)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  const candidates = await db.selectFrom('contacts').select(['id', 'name']).where('is_active', '=', 1).orderBy('created_at').orderBy('id').execute();
   const matches = matchContacts(
     file.rows.map((r) => r.contactName),
     candidates,
@@ -185,7 +182,13 @@ async function work(db: Kysely<OrgDb>, row: DataImportsTable): Promise<Worked> {
     for (const t of taken) existing.add(k.kind === 'sales' ? (t.number ?? '') : `${t.number ?? ''}\u0000${t.contact_id}`);
   }
   const rows: WorkedRow[] = file.rows.map((r) => {
-    const match = matches.get(r.contactName) ?? { contactId: null, contactName: r.contactName, outcome: 'create' as const, confidence: 0, reason: 'no contact' };
+    const match = matches.get(r.contactName) ?? {
+      contactId: null,
+      contactName: r.contactName,
+      outcome: 'create' as const,
+      confidence: 0,
+      reason: 'no contact',
+    };
     const key = k.kind === 'sales' ? r.docNumber : `${r.docNumber}\u0000${match.contactId ?? ''}`;
     if (existing.has(key)) return { row: r, match, status: 'duplicate', error: `${k.noun} ${r.docNumber} is already in these books` };
     if (cutoverDate && r.docDate > cutoverDate) {
@@ -291,7 +294,10 @@ async function refuseSecond(db: Kysely<OrgDb>, direction: Direction): Promise<vo
   const kind = kindOf(direction);
   const active = await db.selectFrom('data_imports').select('id').where('kind', '=', kind).where('status', '=', 'completed').executeTakeFirst();
   if (active) {
-    throw new AppError('SINGLETON_VIOLATION', `${nouns[kind]} ${active.id} is already active: void it (POST /${pathOf(direction)}/${active.id}/void) before importing again`);
+    throw new AppError(
+      'SINGLETON_VIOLATION',
+      `${nouns[kind]} ${active.id} is already active: void it (POST /${pathOf(direction)}/${active.id}/void) before importing again`,
+    );
   }
 }
 
@@ -378,12 +384,11 @@ async function contactFor(trx: Kysely<OrgDb>, posting: Posting, k: Kind, name: s
   const key = createKey(name);
   const known = created.get(key);
   if (known) return known;
-  const contact = await insertContact(trx, posting.clock, {
-    contactType: k.kind === 'sales' ? 'customer' : 'supplier',
-    name: name.slice(0, 200),
-    country: 'United Kingdom',
-    currency: 'GBP',
-  });
+  const contact = await insertContact(
+    trx,
+    posting.clock,
+    newContactInput({ contactType: k.kind === 'sales' ? 'customer' : 'supplier', name: name.slice(0, 200) }),
+  );
   created.set(key, contact.id);
   count();
   return contact.id;
@@ -419,7 +424,11 @@ export async function voidDocuments(trx: Kysely<OrgDb>, posting: Posting, direct
     .orderBy('row_index')
     .execute();
   for (const m of made) if (m.record_id) await voidMigratedDocument(trx, k, posting, m.record_id);
-  await trx.updateTable('data_imports').set({ status: 'voided', voided_at: timestamp(posting.clock) }).where('id', '=', id).execute();
+  await trx
+    .updateTable('data_imports')
+    .set({ status: 'voided', voided_at: timestamp(posting.clock) })
+    .where('id', '=', id)
+    .execute();
   return {
     voided: true,
     importId: id,

@@ -204,7 +204,8 @@ export const validateMigrationOp = defineOperation({
 export const executeMigrationOp = defineOperation({
   name: 'migrations.execute',
   summary: 'Execute: confirm every attached import in one transaction and keep the reconciliation proof; again on a completed migration, the stored proof',
-  description: '422 migration_gate_failed, with the gates named, when any fails (nothing is written; the migration stays ready to execute); 422 INVALID_TRANSITION on an abandoned one.',
+  description:
+    '422 migration_gate_failed, with the gates named, when any fails (nothing is written; the migration stays ready to execute); 422 INVALID_TRANSITION on an abandoned one.',
   access: 'transactions:write',
   method: 'POST',
   path: '/migrations/{id}/execute',

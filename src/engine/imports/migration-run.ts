@@ -57,19 +57,28 @@ export const migrationRunSchema = z.strictObject({
   passed: z.boolean().describe('every gate passed, the migration executed and any expected trial balance matched'),
   failure: z.string().nullable(),
   gates: z.array(z.strictObject({ code: z.string(), message: z.string(), passed: z.boolean() })),
-  contacts: z.strictObject({ totalRows: z.number().int(), created: z.number().int(), merged: z.number().int(), skipped: z.number().int(), rejected: z.number().int() }).nullable(),
+  contacts: z
+    .strictObject({ totalRows: z.number().int(), created: z.number().int(), merged: z.number().int(), skipped: z.number().int(), rejected: z.number().int() })
+    .nullable(),
   balances: z.strictObject({
     totalRows: z.number().int(),
     lines: z.number().int(),
     ignoredRows: z.number().int(),
     errorRows: z.number().int(),
     unmapped: z.array(z.string()),
-    mappings: z.array(z.strictObject({ sourceLabel: z.string(), code: z.string().nullable(), name: z.string().nullable(), method: z.string(), confidence: z.number().int() })),
+    mappings: z.array(
+      z.strictObject({ sourceLabel: z.string(), code: z.string().nullable(), name: z.string().nullable(), method: z.string(), confidence: z.number().int() }),
+    ),
     totalDebit: poundsText(),
     totalCredit: poundsText(),
   }),
   documents: z.array(
-    z.strictObject({ direction: z.enum(['receivables', 'payables']), created: z.number().int(), syntheticPayments: z.number().int(), contactsCreated: z.number().int() }),
+    z.strictObject({
+      direction: z.enum(['receivables', 'payables']),
+      created: z.number().int(),
+      syntheticPayments: z.number().int(),
+      contactsCreated: z.number().int(),
+    }),
   ),
   reconciliation: reconciliationSchema.nullable(),
   expectedTrialBalance: z.strictObject({ matches: z.boolean(), differences: z.array(differenceSchema) }).nullable(),
@@ -123,7 +132,13 @@ export async function runMigration(
       ignoredRows: worked.file.stats.ignoredRows,
       errorRows: worked.file.stats.errorRows,
       unmapped: worked.mappings.filter((m) => m.target === null).map((m) => m.sourceLabel),
-      mappings: worked.mappings.map((m) => ({ sourceLabel: m.sourceLabel, code: m.target?.code ?? null, name: m.target?.name ?? null, method: m.method, confidence: m.confidence })),
+      mappings: worked.mappings.map((m) => ({
+        sourceLabel: m.sourceLabel,
+        code: m.target?.code ?? null,
+        name: m.target?.name ?? null,
+        method: m.method,
+        confidence: m.confidence,
+      })),
       totalDebit: pounds(worked.proof.totalDebit),
       totalCredit: pounds(worked.proof.totalCredit),
     },
@@ -189,7 +204,12 @@ async function documentCounts(trx: Kysely<OrgDb>, migrationId: string): Promise<
     if (!id) continue;
     const done = await trx.selectFrom('data_imports').select('result_json').where('id', '=', id).executeTakeFirstOrThrow();
     const result = JSON.parse(done.result_json ?? '{}') as { documentsCreated?: number; syntheticPaymentsCreated?: number; contactsCreated?: number };
-    out.push({ direction, created: result.documentsCreated ?? 0, syntheticPayments: result.syntheticPaymentsCreated ?? 0, contactsCreated: result.contactsCreated ?? 0 });
+    out.push({
+      direction,
+      created: result.documentsCreated ?? 0,
+      syntheticPayments: result.syntheticPaymentsCreated ?? 0,
+      contactsCreated: result.contactsCreated ?? 0,
+    });
   }
   return out;
 }
@@ -207,6 +227,11 @@ async function compareExpected(
   const codes = [...new Set([...expected.byCode.keys(), ...actual.keys()])].sort();
   const differences = codes
     .filter((code) => (expected.byCode.get(code) ?? 0) !== (actual.get(code)?.net ?? 0))
-    .map((code) => ({ code, name: actual.get(code)?.name ?? code, expected: pounds(expected.byCode.get(code) ?? 0), actual: pounds(actual.get(code)?.net ?? 0) }));
+    .map((code) => ({
+      code,
+      name: actual.get(code)?.name ?? code,
+      expected: pounds(expected.byCode.get(code) ?? 0),
+      actual: pounds(actual.get(code)?.net ?? 0),
+    }));
   return { matches: differences.length === 0, differences };
 }

@@ -214,7 +214,11 @@ export async function gatesOf(db: Kysely<OrgDb>, row: MigrationsTable): Promise<
     const preview = await documentPreview(db, documents);
     const readable = preview.errors.length === 0;
     const duplicates = preview.rows.filter((r) => r.status !== 'ready').length;
-    gate('NO_DUPLICATE_DOCUMENTS', duplicates === 0, duplicates === 0 ? `no ${slot} already in the books` : `${duplicates} of the ${slot} are already in the books or after the cutover`);
+    gate(
+      'NO_DUPLICATE_DOCUMENTS',
+      duplicates === 0,
+      duplicates === 0 ? `no ${slot} already in the books` : `${duplicates} of the ${slot} are already in the books or after the cutover`,
+    );
     gate(`${slot.toUpperCase()}_READABLE`, readable, readable ? `every ${slot} row can be read` : `${preview.errors.length} ${slot} row(s) cannot be read`);
     const outstanding = Math.round(Number(preview.stats.totalOutstanding) * 100);
     const after = slot === 'invoices' ? opening - outstanding : opening + outstanding;
@@ -282,7 +286,10 @@ export async function migrationDetail(db: Kysely<OrgDb>, row: MigrationsTable): 
 
 function refuseCash(organisation: Awaited<ReturnType<typeof loadOrganisation>>): void {
   if (organisation.vat_accounting_basis === 'cash' && organisation.vat_scheme !== 'not_registered') {
-    throw new AppError('CASH_VAT_UNSUPPORTED', 'the organisation accounts for VAT on the cash basis, which migrations do not support: outstanding documents would carry VAT not yet accounted for');
+    throw new AppError(
+      'CASH_VAT_UNSUPPORTED',
+      'the organisation accounts for VAT on the cash basis, which migrations do not support: outstanding documents would carry VAT not yet accounted for',
+    );
   }
 }
 
@@ -297,7 +304,10 @@ export async function createMigration(
   refuseCash(await loadOrganisation(trx));
   const open = await openMigration(trx);
   if (open) {
-    throw new AppError('MIGRATION_SINGLETON_VIOLATION', `migration ${open.id} is still open: execute or abandon it (DELETE /migrations/${open.id}) before starting another`);
+    throw new AppError(
+      'MIGRATION_SINGLETON_VIOLATION',
+      `migration ${open.id} is still open: execute or abandon it (DELETE /migrations/${open.id}) before starting another`,
+    );
   }
   const now = timestamp(posting.clock);
   const row: MigrationsTable = {
@@ -358,12 +368,20 @@ export async function abandonMigration(trx: Kysely<OrgDb>, posting: Posting, id:
   refuseTerminal(row, 'abandoned');
   const now = timestamp(posting.clock);
   await trx.updateTable('migrations').set({ state: 'abandoned', abandoned_at: now, updated_at: now }).where('id', '=', id).execute();
-  return { abandoned: true, migrationId: id, message: `migration ${id} is abandoned; its imports stay (delete pending ones, void confirmed ones, if they are not wanted)` };
+  return {
+    abandoned: true,
+    migrationId: id,
+    message: `migration ${id} is abandoned; its imports stay (delete pending ones, void confirmed ones, if they are not wanted)`,
+  };
 }
 
 /** Files of a provider's export: the trial balance now, invoices and bills held until the opening balance is confirmed. */
 export async function holdDeferred(trx: Kysely<OrgDb>, id: string, deferred: Deferred): Promise<void> {
-  await trx.updateTable('migrations').set({ deferred_json: JSON.stringify(deferred) }).where('id', '=', id).execute();
+  await trx
+    .updateTable('migrations')
+    .set({ deferred_json: JSON.stringify(deferred) })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Turn the held invoice and bill files into imports attached to the migration; 422 until the opening balance is confirmed. */
@@ -376,7 +394,9 @@ export async function uploadDeferred(trx: Kysely<OrgDb>, posting: Posting, id: s
   }
   const changes: Attachments = {};
   if (deferred.invoices !== undefined) {
-    changes.invoicesImportId = (await uploadDocuments(trx, posting, 'receivables', { file: deferred.invoices, filename: 'invoices.csv', source: deferred.source })).id;
+    changes.invoicesImportId = (
+      await uploadDocuments(trx, posting, 'receivables', { file: deferred.invoices, filename: 'invoices.csv', source: deferred.source })
+    ).id;
   }
   if (deferred.bills !== undefined) {
     changes.billsImportId = (await uploadDocuments(trx, posting, 'payables', { file: deferred.bills, filename: 'bills.csv', source: deferred.source })).id;
@@ -432,11 +452,16 @@ export async function executeMigration(
 
 function refuseGates(id: string, gates: readonly Gate[]): void {
   const failed = gates.filter((g) => !g.passed);
-  if (failed.length > 0) throw new AppError('migration_gate_failed', `migration ${id} cannot execute: ${failed.map((g) => `${g.code}: ${g.message}`).join('; ')}`);
+  if (failed.length > 0)
+    throw new AppError('migration_gate_failed', `migration ${id} cannot execute: ${failed.map((g) => `${g.code}: ${g.message}`).join('; ')}`);
 }
 
 /** The source trial balance as it should stand in the books: its rows mapped without clearing, pence debit − credit by account code. */
-export async function expectedBalances(db: Kysely<OrgDb>, text: string, manual: Readonly<Record<string, string>>): Promise<{ byCode: Map<string, number>; debit: number; credit: number }> {
+export async function expectedBalances(
+  db: Kysely<OrgDb>,
+  text: string,
+  manual: Readonly<Record<string, string>>,
+): Promise<{ byCode: Map<string, number>; debit: number; credit: number }> {
   const file = readTrialBalance(text);
   const rows = await db.selectFrom('accounts').select(['id', 'code', 'name', 'account_type', 'is_active']).execute();
   const chart: ChartAccount[] = rows.map((a) => ({ id: a.id, code: a.code, name: a.name, accountType: a.account_type, isActive: a.is_active === 1 }));
@@ -496,4 +521,3 @@ export async function activeMigration(db: Kysely<OrgDb>): Promise<{ id: string; 
   const row = await openMigration(db);
   return row ? { id: row.id, provider: row.provider, status: await statusOf(db, row) } : null;
 }
-

@@ -278,16 +278,29 @@ export async function mapBalances(trx: Kysely<OrgDb>, id: string, change: MapCha
   const manual: Record<string, string> = { ...options.manual };
   for (const [i, m] of (change.mappings ?? []).entries()) {
     if (!labels.has(m.sourceLabel)) {
-      throw new AppError('validation_error', `mappings[${i}].sourceLabel: no row of the trial balance is labelled ${JSON.stringify(m.sourceLabel)}`, `mappings[${i}].sourceLabel`);
+      throw new AppError(
+        'validation_error',
+        `mappings[${i}].sourceLabel: no row of the trial balance is labelled ${JSON.stringify(m.sourceLabel)}`,
+        `mappings[${i}].sourceLabel`,
+      );
     }
     if (m.targetAccountId === null) {
       delete manual[m.sourceLabel];
       continue;
     }
     const account = await trx.selectFrom('accounts').select(['id', 'code', 'name', 'is_active']).where('id', '=', m.targetAccountId).executeTakeFirst();
-    if (!account) throw new AppError('validation_error', `mappings[${i}].targetAccountId: no account ${m.targetAccountId} in this organisation`, `mappings[${i}].targetAccountId`);
+    if (!account)
+      throw new AppError(
+        'validation_error',
+        `mappings[${i}].targetAccountId: no account ${m.targetAccountId} in this organisation`,
+        `mappings[${i}].targetAccountId`,
+      );
     if (account.is_active !== 1) {
-      throw new AppError('validation_error', `mappings[${i}].targetAccountId: account ${account.code} ${account.name} is inactive`, `mappings[${i}].targetAccountId`);
+      throw new AppError(
+        'validation_error',
+        `mappings[${i}].targetAccountId: account ${account.code} ${account.name} is inactive`,
+        `mappings[${i}].targetAccountId`,
+      );
     }
     manual[m.sourceLabel] = account.id;
   }
@@ -329,7 +342,11 @@ export async function confirmBalances(trx: Kysely<OrgDb>, posting: Posting, id: 
   if (worked.blockers.length > 0) throw new AppError('unprocessable_entity', `opening balance ${id} cannot be confirmed: ${worked.blockers.join('; ')}`);
   const lines = worked.entries.map((e) => ({ accountId: e.accountId, amount: e.amount, description: e.label.slice(0, 500) }));
   if (worked.proof.roundingInjected) {
-    lines.push({ accountId: await roundingAccountId(trx, posting), amount: worked.proof.roundingAmount, description: 'Rounding of the imported trial balance' });
+    lines.push({
+      accountId: await roundingAccountId(trx, posting),
+      amount: worked.proof.roundingAmount,
+      description: 'Rounding of the imported trial balance',
+    });
   }
   const txn = await createTransaction(trx, posting, {
     date: options.cutoverDate,

@@ -183,6 +183,12 @@ const nulls = {
   notes: null,
 } as const;
 
+/** A new contact from the fields given, every other optional field empty, in the United Kingdom and sterling unless said. */
+export function newContactInput(fields: Partial<NewContact> & Pick<NewContact, 'contactType' | 'name'>): NewContact {
+  const empty = Object.fromEntries(Object.keys(optionalFields).map((k) => [k, null])) as Record<keyof typeof optionalFields, null>;
+  return { ...empty, country: 'United Kingdom', currency: 'GBP', ...fields };
+}
+
 /** Add a contact: active, its email free. */
 export async function insertContact(trx: Kysely<OrgDb>, clock: Clock, input: NewContact): Promise<ContactsTable> {
   const columns = columnsOf(input);

@@ -53,7 +53,10 @@ export async function createMigratedDocument(trx: Kysely<OrgDb>, k: Kind, postin
   const toControl = -k.lineSign * doc.gross; // invoice: debit 1100; bill: credit 2100
   const txn = await createTransaction(trx, posting, {
     date: doc.cutoverDate,
-    description: `${k.kind === 'sales' ? 'Invoice' : 'Bill'} ${doc.number} ${k.kind === 'sales' ? 'to' : 'from'} ${doc.contactName}, brought forward`.slice(0, 500),
+    description: `${k.kind === 'sales' ? 'Invoice' : 'Bill'} ${doc.number} ${k.kind === 'sales' ? 'to' : 'from'} ${doc.contactName}, brought forward`.slice(
+      0,
+      500,
+    ),
     reference: doc.number.slice(0, 100),
     status: 'posted',
     sourceType: k.sourceType,
