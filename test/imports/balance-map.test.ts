@@ -49,6 +49,7 @@ t.test('code: the same code only when the names agree, so a source code that is 
       row('1100 Equipment Hire', '1100'), // our 1100 is Accounts Receivable: nothing alike
       row('Sales', '200'), // Xero's 200: no such code here, and the name is exact anyway
       row('Rates rebate', '5200'), // shares "rates" with Rent and Rates
+      row('4010 Café Sales', '4010'), // no 4010 here: the dictionary's "… Sales"
     ],
     company,
     { mode: 'direct' },
@@ -60,6 +61,7 @@ t.test('code: the same code only when the names agree, so a source code that is 
     ['1100 Equipment Hire', null, 'unmapped', 0],
     ['Sales', '4000', 'exact', 100],
     ['Rates rebate', '5200', 'code', 95],
+    ['4010 Café Sales', '4000', 'dictionary', 90],
   ]);
   t.equal(mappings[0]?.reason, 'the code 1200 is the code of 1200 Bank Account and the names agree');
   t.equal(mappings[3]?.reason, 'no account of the chart matches "1100 Equipment Hire": choose one');
@@ -107,6 +109,9 @@ t.test('dictionary: the names Xero, FreeAgent and QuickBooks use', async (t) => 
     ['Less Accumulated Depreciation on Computer Equipment', '1090'],
     ['Less Accumulated Depreciation on Motor Vehicles', '1090'],
     ['Dividends Paid', '3200'],
+    ['Computer Equipment Depreciation', '1090'],
+    ['Café Sales', '4000'],
+    ['Timber Purchases', '5000'],
   ];
   const mappings = mapAccounts(
     labels.map(([label]) => row(label)),
@@ -261,6 +266,11 @@ t.test('the dictionary: one code a name, every code an account of the UK chart, 
   }
   t.ok(accountDictionary.size >= 120, `${accountDictionary.size} names`);
   t.equal(dictionaryCode('LESS ACCUMULATED DEPRECIATION ON PLANT'), '1090', 'any asset named after "Less Accumulated Depreciation on"');
+  t.equal(dictionaryCode('Computer Equipment Depreciation'), '1090', "FreeAgent's contra account, named after its asset");
   t.equal(dictionaryCode('Depreciation'), '5950', 'the expense is not the contra account');
+  t.equal(dictionaryCode('Staff Depreciation'), null, 'only an asset of the dictionary names a contra account');
+  t.equal(dictionaryCode('Café Sales'), '4000', "a business's own sales account");
+  t.equal(dictionaryCode('Timber Purchases'), '5000');
+  t.equal(dictionaryCode('Cost of Sales'), '5000', 'ends in "sales" but is listed as cost of sales');
   t.equal(dictionaryCode('Opening Balance Equity'), null, 'a plug needs a person');
 });

@@ -45,6 +45,7 @@ t.test('Xero: title lines, YTD columns win over the month, section headings, zer
     ',Equity,,,,,',
     '960,Retained Earnings,Equity,,,,"4,000.00"',
     '970,Owner A Share Capital,Equity,,,,100.00',
+    '630,Inventory,Inventory,,,,',
     ',Total,,"1,150.00","2,000.00","31,700.00","31,700.00"',
     '',
   ].join('\n');
@@ -75,11 +76,12 @@ t.test('Xero: title lines, YTD columns win over the month, section headings, zer
       [6, 12, '"Assets" has no amounts (a heading)'],
       [9, 15, '"Liabilities" has no amounts (a heading)'],
       [12, 18, '"Equity" has no amounts (a heading)'],
-      [15, 21, 'a total row'],
+      [15, 21, '"Inventory" has no amounts (no balance)'],
+      [16, 22, 'a total row'],
     ],
   );
   t.same(file.errors, []);
-  conserved(t, file, 16);
+  conserved(t, file, 17);
 });
 
 t.test('FreeAgent: one title line, nominal codes, plain amounts and a Total row with the word in the code column', async (t) => {
@@ -167,8 +169,8 @@ t.test('QuickBooks: an empty label header, £ amounts, code prefixes, a negative
   conserved(t, file, 12);
 });
 
-t.test("Xero's trailing code in the label and QuickBooks' US date", async (t) => {
-  const file = readTrialBalance('Trial Balance\nAs of March 31, 2025\n\n,Debit,Credit\nSales (200),,10.00\nBank - 090,10.00,\n');
+t.test("Xero's trailing code in the label and a US date in a title", async (t) => {
+  const file = readTrialBalance('Trial Balance\nFor the period ending March 31st, 2025\n\n,Debit,Credit\nSales (200),,10.00\nBank - 090,10.00,\n');
   t.equal(file.asAt, '2025-03-31');
   t.same(rowsOf(file), [
     ['Sales (200)', '200', 0, 1000],

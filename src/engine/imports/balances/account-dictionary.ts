@@ -4,8 +4,9 @@
  * code of the account of our UK chart (fixtures/chart-of-accounts/uk.json)
  * that holds the same balance. Names are compared as normaliseName keys, so
  * "Director's Loan Account", "Directors Loan Account" and "DIRECTORS' LOAN
- * ACCOUNT" are one entry. A code the organisation's chart lacks (2300 for a
- * sole trader) simply does not map.
+ * ACCOUNT" are one entry; a few shapes of name ("… Sales", "Less
+ * Accumulated Depreciation on …") are recognised as well. A code the
+ * organisation's chart lacks (2300 for a sole trader) simply does not map.
  *
  * Left out on purpose: plugs that need a person's judgement rather than a
  * default home (QuickBooks' "Opening Balance Equity", Xero's "Historical
@@ -166,18 +167,23 @@ export const accountDictionary: ReadonlyMap<string, string> = new Map(
   dictionaryEntries.flatMap(([code, names]) => names.map((name) => [accountKey(name), code] as const)),
 );
 
-/**
- * Xero names each depreciation contra account after its asset ("Less Accumulated Depreciation on
- * Computer Equipment"); our chart has one, so any name opening this way is it.
- */
-const prefixes: readonly (readonly [prefix: string, code: string])[] = [
-  ['less accumulated depreciation ', '1090'],
-  ['accumulated depreciation ', '1090'],
-  ['provision for depreciation ', '1090'],
+const fixedAssets = new Set(
+  dictionaryEntries.filter(([code]) => ['1000', '1010', '1020', '1030'].includes(code)).flatMap(([, names]) => names.map(accountKey)),
+);
+
+/** Names the dictionary knows by their shape rather than one by one. */
+const patterns: readonly (readonly [code: string, matches: (key: string) => boolean])[] = [
+  // Xero names each depreciation contra account after its asset ("Less Accumulated Depreciation on Computer Equipment"); our chart has one.
+  ['1090', (key) => /^(?:less accumulated|accumulated|provision for) depreciation /.test(key)],
+  // FreeAgent's way of naming the same: "Computer Equipment Depreciation", beside "Computer Equipment".
+  ['1090', (key) => key.endsWith(' depreciation') && fixedAssets.has(key.slice(0, -' depreciation'.length))],
+  // A business's own sales and purchases accounts: QuickBooks' "4010 Café Sales", Xero's "Timber Purchases".
+  ['4000', (key) => key.endsWith(' sales')],
+  ['5000', (key) => key.endsWith(' purchases')],
 ];
 
 /** Our chart code for a name the dictionary knows, or null. */
 export function dictionaryCode(name: string): string | null {
   const key = accountKey(name);
-  return accountDictionary.get(key) ?? prefixes.find(([prefix]) => key.startsWith(prefix))?.[1] ?? null;
+  return accountDictionary.get(key) ?? patterns.find(([, matches]) => matches(key))?.[0] ?? null;
 }

@@ -45,7 +45,7 @@ export interface TrialBalanceIssue {
 export interface TrialBalanceFile {
   /** A guess from the file's shape, for display. */
   readonly provider: 'xero' | 'freeagent' | 'quickbooks' | 'generic';
-  /** YYYY-MM-DD from a title line ("As at 31 March 2025"), or null. */
+  /** YYYY-MM-DD from a title line ("As at 31 March 2025", "As of …", "… ending …"), or null. */
   readonly asAt: string | null;
   readonly rows: readonly TrialBalanceRow[];
   readonly errors: readonly TrialBalanceIssue[];
@@ -142,13 +142,13 @@ function readRow(record: CsvRecord, rowIndex: number, columns: Partial<Record<Fi
       );
     throw new Ignored('a row with no account and no balance');
   }
-  if (debitCell === '' && creditCell === '') throw new Ignored(`${quote(label)} has no amounts (a heading)`);
+  if (debitCell === '' && creditCell === '') throw new Ignored(`${quote(label)} has no amounts (${code === null ? 'a heading' : 'no balance'})`);
   if (net === 0)
     throw new Ignored(debit === 0 ? `${quote(label)} has a zero balance` : `${quote(label)} has a debit and a credit that cancel out (a zero balance)`);
   return { rowIndex, line: record.line, sourceLabel: label, sourceCode: code, debit: Math.max(net, 0), credit: Math.max(-net, 0) };
 }
 
-const titleDate = /\bas\s+(?:at|of)\s+(.+?)\s*$/i;
+const titleDate = /\b(?:as\s+(?:at|of)|ending|ended)\s+(.+?)\s*$/i;
 
 /** A title's date: "31 March 2025", "31 Mar 2025", "31/03/2025", "2025-03-31", or QuickBooks' US "March 31, 2025". */
 function dateOf(text: string): string | null {
