@@ -152,19 +152,23 @@ t.test('Xero bills: supplier references may repeat across suppliers, not within 
   t.same(file.stats, { totalRows: 8, validRows: 3, errorRows: 3, ignoredRows: 2, totalGross: 267600, totalPaid: 5000, totalOutstanding: 262600 });
 });
 
-t.test('a further Xero line whose totals differ from its first line is an error naming the field', async (t) => {
+t.test('a further Xero line whose totals or dates differ from its first line is an error naming the field', async (t) => {
   const text = [
     xeroHeader,
     'Acme Ltd,,INV-0050,,14/03/2025,13/04/2025,240.00,40.00,0.00,240.00,A,1,100.00,100.00,200,20% (VAT on Income),20.00,GBP,ACCREC,AUTHORISED',
     'Acme Ltd,,INV-0050,,14/03/2025,13/04/2025,240.00,40.00,100.00,140.00,B,1,100.00,100.00,200,20% (VAT on Income),20.00,GBP,ACCREC,AUTHORISED',
     'Acme Ltd,,INV-0050,,14/03/2025,13/04/2025,240.00,40.00,0.00,240.00,C,1,0.00,0.00,200,20% (VAT on Income),0.00,GBP,ACCREC,AUTHORISED',
+    'Acme Ltd,,INV-0050,,15/03/2025,13/04/2025,240.00,40.00,0.00,240.00,D,1,0.00,0.00,200,20% (VAT on Income),0.00,GBP,ACCREC,AUTHORISED',
   ].join('\n');
   const file = readDocuments(text, 'receivables');
-  conserved(t, file, 3);
-  t.same(file.errors, [{ rowIndex: 1, line: 3, field: 'paid', reason: 'another row of INV-0050 (row 2) with a different paid: £100.00 here, £0.00 there' }]);
+  conserved(t, file, 4);
+  t.same(file.errors, [
+    { rowIndex: 1, line: 3, field: 'paid', reason: 'another row of INV-0050 (row 2) with a different amount paid: £100.00 here, £0.00 there' },
+    { rowIndex: 3, line: 5, field: 'date', reason: "another row of INV-0050 (row 2) with a different date: '15/03/2025' here, '14/03/2025' there" },
+  ]);
   t.same(file.ignored, [{ rowIndex: 2, line: 4, field: 'row', reason: 'another line of INV-0050 (row 2)' }]);
   // one document of 240.00, nothing paid
-  t.same(file.stats, { totalRows: 3, validRows: 1, errorRows: 1, ignoredRows: 1, totalGross: 24000, totalPaid: 0, totalOutstanding: 24000 });
+  t.same(file.stats, { totalRows: 4, validRows: 1, errorRows: 2, ignoredRows: 1, totalGross: 24000, totalPaid: 0, totalOutstanding: 24000 });
 });
 
 const freeAgentInvoices = [
@@ -411,7 +415,7 @@ t.test('broken rows are errors naming their field; the good rows still read', as
       [7, 'row', 'the row has 7 cells but the header 6: an amount such as 1,200.00 not in quotes splits into two cells'],
       [8, 'dueDate', 'soon is not a date (the dates in this file read as DD/MM/YYYY)'],
       [9, 'paid', 'the amount paid abc is not an amount'],
-      [11, 'date', 'no date'],
+      [11, 'row', 'the row has 2 cells but the header 6: cells are missing'],
     ],
   );
   // 120.00 + 120.00 = 240.00, nothing paid

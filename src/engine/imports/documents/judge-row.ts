@@ -49,6 +49,8 @@ export function judgeRow(record: CsvRecord, context: RowContext): Judged {
   const number = cell('number');
   if (number === '' && /^total\b/i.test(filled[0] ?? '')) return ignored('row', `a total row (${filled[0] ?? ''}), not ${aNoun}`);
   if (number === '' && filled.length === 1) return ignored('row', `a heading or footer line (${filled[0] ?? ''}), not ${aNoun}`);
+  const missing = Object.values(columns).some((at) => at >= record.cells.length);
+  if (missing) return error('row', `the row has ${record.cells.length} cells but the header ${context.width}: cells are missing`);
   const status = statusIgnored(cell('status'));
   if (status !== null) return ignored('row', status);
   const type = typeVerdict(cell('type'), direction);
@@ -106,12 +108,16 @@ function currencyOf(text: string): string {
   return code === '' || code === '£' || code === 'GBP' ? 'GBP' : code;
 }
 
+/** The cells a further line of a document repeats: its totals and its dates. */
+const repeated = ['date', 'dueDate', 'total', 'paid', 'due'] as const;
+type RepeatedField = (typeof repeated)[number];
+
 /** The document a row with a number starts, which later rows may repeat as its further line items. */
 export interface Head {
   readonly number: string;
   readonly contactKey: string;
   readonly line: number;
-  readonly cells: Readonly<Record<'total' | 'paid' | 'due', string>>;
+  readonly cells: Readonly<Record<RepeatedField, string>>;
 }
 
 export function headOf(record: CsvRecord, columns: Columns): Head | null {
@@ -121,7 +127,7 @@ export function headOf(record: CsvRecord, columns: Columns): Head | null {
     number,
     contactKey: createKey(cellOf(record, columns, 'contact')),
     line: record.line,
-    cells: { total: cellOf(record, columns, 'total'), paid: cellOf(record, columns, 'paid'), due: cellOf(record, columns, 'due') },
+    cells: Object.fromEntries(repeated.map((field) => [field, cellOf(record, columns, field)])) as Record<RepeatedField, string>,
   };
 }
 
@@ -139,16 +145,24 @@ const amountKey = (text: string): string => {
   return pence === null ? text : String(pence);
 };
 
-/** A further line of the head's document: ignored when its totals repeat the head's, an error when they differ. */
+const shown = (field: RepeatedField, text: string): string => {
+  const pence = field === 'date' || field === 'dueDate' ? null : parseAmountText(text);
+  return pence === null ? `'${text}'` : sterling(pence);
+};
+
+const labels: Readonly<Record<RepeatedField, string>> = { date: 'date', dueDate: 'due date', total: 'total', paid: 'amount paid', due: 'amount due' };
+
+/** A further line of the head's document: ignored when its dates and totals repeat the head's, an error when they differ. */
 export function judgeLine(record: CsvRecord, head: Head, columns: Columns, lineItems: boolean): Judged {
-  for (const field of ['total', 'paid', 'due'] as const) {
+  for (const field of repeated) {
     const mine = cellOf(record, columns, field);
-    if (amountKey(mine) !== amountKey(head.cells[field])) {
-      const shown = (text: string): string => {
-        const pence = parseAmountText(text);
-        return pence === null ? `'${text}'` : sterling(pence);
-      };
-      return error(field, `another row of ${head.number} (row ${head.line}) with a different ${field}: ${shown(mine)} here, ${shown(head.cells[field])} there`);
+    const key = field === 'date' || field === 'dueDate' ? (text: string): string => text : amountKey;
+    if (key(mine) !== key(head.cells[field])) {
+      const theirs = head.cells[field];
+      return error(
+        field,
+        `another row of ${head.number} (row ${head.line}) with a different ${labels[field]}: ${shown(field, mine)} here, ${shown(field, theirs)} there`,
+      );
     }
   }
   const what = lineItems ? `another line of ${head.number}` : `a repeat of ${head.number}, the same document`;
