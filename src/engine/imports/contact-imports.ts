@@ -74,6 +74,7 @@ export const contactImportSchema = z.strictObject({
       action: z.enum(['create', 'merge', 'skip', 'conflict']),
       contactId: idOut('cont').nullable(),
       groupLeader: z.number().int().nullable(),
+      useEmail: z.boolean().describe('false: another contact has the e-mail address, so it is left off'),
       reason: z.string(),
     }),
   ),
@@ -110,7 +111,7 @@ interface Worked {
 
 async function work(db: Kysely<OrgDb>, row: DataImportsTable): Promise<Worked> {
   const file = readContactFile(row.file_text);
-  const identity = resolveIdentities(file.rows, await ledgerContacts(db), optionsOf<ContactImportOptions>(row).resolutions);
+  const identity = resolveIdentities(file.rows, await ledgerContacts(db), optionsOf<ContactImportOptions>(row).resolutions, file.totalRows);
   return { file, identity };
 }
 
@@ -153,7 +154,7 @@ export async function uploadContacts(
 ): Promise<DataImportsTable> {
   const file = readContactFile(input.file);
   const options: ContactImportOptions = { resolutions: [] };
-  const identity = resolveIdentities(file.rows, await ledgerContacts(trx), []);
+  const identity = resolveIdentities(file.rows, await ledgerContacts(trx), [], file.totalRows);
   return insertImport(trx, posting, {
     kind: 'contacts',
     filename: input.filename,
@@ -211,7 +212,7 @@ export async function confirmContacts(trx: Kysely<OrgDb>, posting: Posting, id: 
   // Creates first, so that the rows merging into a contact this file creates find it.
   for (const d of identity.decisions) {
     if (d.action !== 'create') continue;
-    const contact = await createFrom(trx, posting, rows.get(d.rowIndex) as ContactRow);
+    const contact = await createFrom(trx, posting, withEmail(rows.get(d.rowIndex) as ContactRow, d.useEmail));
     made.set(d.rowIndex, contact.row.id);
     outcomes.push({ row_index: d.rowIndex, outcome: 'created', record_id: contact.row.id, reason: contact.note ?? d.reason });
     created++;
@@ -223,7 +224,7 @@ export async function confirmContacts(trx: Kysely<OrgDb>, posting: Posting, id: 
     } else if (d.action === 'merge') {
       const into = d.contactId ?? (d.groupLeader === null ? undefined : made.get(d.groupLeader));
       if (!into) throw new Error(`contact import ${id}: row ${d.rowIndex} merges into nothing`);
-      await mergeInto(trx, posting, into, rows.get(d.rowIndex) as ContactRow);
+      await mergeInto(trx, posting, into, withEmail(rows.get(d.rowIndex) as ContactRow, d.useEmail));
       outcomes.push({ row_index: d.rowIndex, outcome: 'merged', record_id: into, reason: d.reason });
       merged++;
     }
@@ -263,21 +264,57 @@ async function createFrom(trx: Kysely<OrgDb>, posting: Posting, r: ContactRow): 
   return taken ? { row, note: `created without e-mail ${r.email}, which contact ${taken.id} (${taken.name}) has` } : { row };
 }
 
+const withEmail = (r: ContactRow, useEmail: boolean): ContactRow => (useEmail ? r : { ...r, email: null });
+
 /** Fill the blank fields of a contact from a row (never overwriting), widening its type. */
 async function mergeInto(trx: Kysely<OrgDb>, posting: Posting, contactId: string, r: ContactRow): Promise<void> {
-  const existing = await trx.selectFrom('contacts').selectAll().where('id', '=', contactId).executeTakeFirstOrThrow();
-  const changes = mergedFields(existing, r);
-  if (changes.email_key) {
-    const taken = await trx.selectFrom('contacts').select('id').where('email_key', '=', changes.email_key).where('id', '!=', contactId).executeTakeFirst();
-    if (taken) {
-      delete changes.email;
-      delete changes.email_key;
-    }
+  const c = await trx.selectFrom('contacts').selectAll().where('id', '=', contactId).executeTakeFirstOrThrow();
+  const set = mergedFields(
+    {
+      company: c.company,
+      email: c.email,
+      phone: c.phone,
+      addressLine1: c.address_line1,
+      addressLine2: c.address_line2,
+      city: c.city,
+      region: c.region,
+      postalCode: c.postal_code,
+      country: c.country,
+      vatNumber: c.vat_number,
+      companyNumber: c.company_number,
+      paymentTerms: c.payment_terms,
+      contactType: c.contact_type,
+    },
+    r,
+  );
+  const changes: Partial<ContactsTable> = {
+    company: set.company,
+    phone: set.phone,
+    address_line1: set.addressLine1,
+    address_line2: set.addressLine2,
+    city: set.city,
+    region: set.region,
+    postal_code: set.postalCode,
+    country: set.country,
+    vat_number: set.vatNumber,
+    company_number: set.companyNumber,
+    payment_terms: set.paymentTerms,
+    contact_type: set.contactType,
+  };
+  if (set.email !== undefined) {
+    const taken = await trx
+      .selectFrom('contacts')
+      .select('id')
+      .where('email_key', '=', set.email.toLowerCase())
+      .where('id', '!=', contactId)
+      .executeTakeFirst();
+    if (!taken) Object.assign(changes, { email: set.email, email_key: set.email.toLowerCase() });
   }
-  if (Object.keys(changes).length === 0) return;
+  const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+  if (Object.keys(defined).length === 0) return;
   await trx
     .updateTable('contacts')
-    .set({ ...changes, updated_at: timestamp(posting.clock) })
+    .set({ ...defined, updated_at: timestamp(posting.clock) })
     .where('id', '=', contactId)
     .execute();
 }
