@@ -29,6 +29,7 @@ interface MigrateFlags {
   dryRun?: boolean;
   expectTrialBalance?: string;
   map: string[];
+  conflicts?: string;
 }
 
 function readFileFlag(path: string, flag: string): string {
@@ -69,6 +70,10 @@ export function printedRun(run: MigrationRun): string {
   if (run.contacts) {
     const c = run.contacts;
     out.push(`contacts: ${c.totalRows} rows: ${c.created} created, ${c.merged} merged, ${c.skipped} skipped, ${c.rejected} rejected`);
+  }
+  for (const c of run.contactConflicts) {
+    const line = `  ${c.names.join(' / ')}: ${c.reason} (${c.confidence}%)`;
+    out.push(c.settled ? `${line}: ${c.settled === 'split' ? 'kept apart' : 'merged'}` : chalk.yellow(`${line}: settle with --conflicts split or link`));
   }
   for (const d of run.documents) {
     out.push(
@@ -123,6 +128,7 @@ export function addMigrate(program: Command): void {
     .requiredOption('--cutover <date>', 'the cutover date, a month end (YYYY-MM-DD)')
     .option('--dry-run', 'run everything and print the proof; write nothing')
     .option('--expect-trial-balance <file>', 'refuse unless the books at the cutover equal this trial balance to the penny')
+    .option('--conflicts <how>', 'settle contacts alike enough to be one: split (keep both) or link (merge them)')
     .option('--map <label=code>', 'map a trial balance row to an account by hand (repeatable)', (v: string, all: string[]) => [...all, v], [])
     .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
     .action(async (flags: MigrateFlags, cmd: Command) => {
@@ -137,6 +143,7 @@ export function addMigrate(program: Command): void {
           ...(flags.bills === undefined ? {} : { bills: readFileFlag(flags.bills, 'bills') }),
           ...(flags.expectTrialBalance === undefined ? {} : { expectedTrialBalance: readFileFlag(flags.expectTrialBalance, 'expect-trial-balance') }),
           ...(flags.map.length === 0 ? {} : { mappings: mappingsOf(flags.map) }),
+          ...(flags.conflicts === undefined ? {} : { conflicts: flags.conflicts }),
           dryRun: flags.dryRun === true,
         };
         const bar = progressBar('migrating');

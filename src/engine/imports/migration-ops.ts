@@ -242,6 +242,7 @@ export const runMigrationOp = defineOperation({
     bills: z.string().min(1).optional(),
     mappings: z.record(z.string().min(1).max(500), z.string().min(1).max(20)).optional().describe('trial balance label → account code'),
     expectedTrialBalance: z.string().min(1).optional(),
+    conflicts: z.enum(['split', 'link']).optional().describe('settle every contact identity conflict by keeping the pair apart (split) or merging them (link)'),
     dryRun: z.boolean().default(false),
   },
   output: migrationRunSchema,

@@ -14,7 +14,7 @@ import { AppError } from '../errors.js';
 import { day, idOut } from '../output.js';
 import type { Posting } from '../ledger/posting.js';
 import { trialBalance } from '../reports/statements.js';
-import { uploadContacts } from './contact-imports.js';
+import { contactImportView, resolveContacts, uploadContacts } from './contact-imports.js';
 import { uploadBalances, workBalance } from './opening-balances.js';
 import { pounds, poundsText } from './import-records.js';
 import {
@@ -44,6 +44,8 @@ export interface MigrationFiles {
   readonly mappings?: Readonly<Record<string, string>> | undefined;
   /** A trial balance the books must equal at the cutover, to the penny. */
   readonly expectedTrialBalance?: string | undefined;
+  /** How to settle every contact identity conflict: keep the pair apart (split) or merge them (link); left alone, conflicts block the migration. */
+  readonly conflicts?: 'split' | 'link' | undefined;
 }
 
 const differenceSchema = z.strictObject({ code: z.string(), name: z.string(), expected: poundsText(), actual: poundsText() });
@@ -60,6 +62,9 @@ export const migrationRunSchema = z.strictObject({
   contacts: z
     .strictObject({ totalRows: z.number().int(), created: z.number().int(), merged: z.number().int(), skipped: z.number().int(), rejected: z.number().int() })
     .nullable(),
+  contactConflicts: z
+    .array(z.strictObject({ names: z.array(z.string()), confidence: z.number().int(), reason: z.string(), settled: z.enum(['split', 'link']).nullable() }))
+    .describe('pairs of contacts alike enough to be one, and how they were settled'),
   balances: z.strictObject({
     totalRows: z.number().int(),
     lines: z.number().int(),
@@ -94,7 +99,25 @@ export async function runMigration(
 ): Promise<MigrationRun> {
   const migration = await createMigration(trx, posting, { provider: files.provider, cutoverDate: files.cutoverDate });
   const attachments: Attachments = {};
-  const contacts = files.contacts === undefined ? undefined : await uploadContacts(trx, posting, { file: files.contacts, filename: 'contacts.csv' });
+  let contacts = files.contacts === undefined ? undefined : await uploadContacts(trx, posting, { file: files.contacts, filename: 'contacts.csv' });
+  const contactConflicts: MigrationRun['contactConflicts'] = [];
+  if (contacts?.status === 'processing') {
+    const view = await contactImportView(trx, contacts);
+    const names = new Map(view.preview.nodes.map((n) => [n.id, n.name]));
+    const similar = view.preview.evidence.filter((e) => e.type === 'SIMILAR' && e.nodeIds.length === 2);
+    for (const e of similar)
+      contactConflicts.push({ names: e.nodeIds.map((n) => names.get(n) ?? n), confidence: e.confidence, reason: e.reason, settled: files.conflicts ?? null });
+    if (files.conflicts && similar.length > 0) {
+      const how = files.conflicts;
+      contacts = await resolveContacts(
+        trx,
+        contacts.id,
+        similar.map((e) =>
+          how === 'split' ? { split: [e.nodeIds[0] as string, e.nodeIds[1] as string] } : { link: [e.nodeIds[0] as string, e.nodeIds[1] as string] },
+        ),
+      );
+    }
+  }
   if (contacts) attachments.contactsImportId = contacts.id;
   const mappings = await mappingsByCode(trx, files.mappings ?? {});
   const clearing = files.invoices !== undefined || files.bills !== undefined;
@@ -126,6 +149,7 @@ export async function runMigration(
     failure: null,
     gates: [],
     contacts: null,
+    contactConflicts,
     balances: {
       totalRows: worked.file.stats.totalRows,
       lines: worked.entries.length,
