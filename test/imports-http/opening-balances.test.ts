@@ -33,10 +33,19 @@ t.test('direct mode: mapped, proved, confirmed as one journal at the cutover; on
   const preview = up.body.data;
   t.equal(preview.status, 'pending');
   t.equal(preview.openingBalanceMode, 'direct');
-  t.same(preview.balanceProof, { balanced: true, totalDebit: '40850.00', totalCredit: '40850.00', delta: '0.00', roundingInjected: false, roundingAmount: '0.00' });
+  t.same(preview.balanceProof, {
+    balanced: true,
+    totalDebit: '40850.00',
+    totalCredit: '40850.00',
+    delta: '0.00',
+    roundingInjected: false,
+    roundingAmount: '0.00',
+  });
   // Rows: the nine accounts and the Total row (ignored): 10 = 9 valid + 0 errors + 1 ignored.
   t.same(preview.stats, { totalRows: 10, validRows: 9, errorRows: 0, ignoredRows: 1 });
-  const mapped = Object.fromEntries(preview.mappings.map((m: { sourceLabel: string; targetCode: string; method: string }) => [m.sourceLabel, [m.targetCode, m.method]]));
+  const mapped = Object.fromEntries(
+    preview.mappings.map((m: { sourceLabel: string; targetCode: string; method: string }) => [m.sourceLabel, [m.targetCode, m.method]]),
+  );
   t.same(mapped['Accounts Receivable'], ['1100', 'exact']);
   t.same(mapped['Sales'], ['4000', 'exact']);
   t.same(mapped['Business Bank Account'], ['1200', 'dictionary']);
@@ -48,10 +57,23 @@ t.test('direct mode: mapped, proved, confirmed as one journal at the cutover; on
 
   const confirmed = await api.request('POST', `/v1/opening-balances/${preview.importId}/confirm`);
   t.equal(confirmed.status, 200, JSON.stringify(confirmed.body.error ?? ''));
-  t.match(confirmed.body.data, { importId: preview.importId, cutoverDate: '2025-03-31', openingBalanceMode: 'direct', lines: 9, totalDebit: '40850.00', totalCredit: '40850.00' });
+  t.match(confirmed.body.data, {
+    importId: preview.importId,
+    cutoverDate: '2025-03-31',
+    openingBalanceMode: 'direct',
+    lines: 9,
+    totalDebit: '40850.00',
+    totalCredit: '40850.00',
+  });
   const txn = confirmed.body.data.transactionId as string;
   const status = await api.request('GET', '/v1/opening-balances/status');
-  t.match(status.body.data, { hasOpeningBalance: true, transactionId: txn, importId: preview.importId, cutoverDate: '2025-03-31', openingBalanceMode: 'direct' });
+  t.match(status.body.data, {
+    hasOpeningBalance: true,
+    transactionId: txn,
+    importId: preview.importId,
+    cutoverDate: '2025-03-31',
+    openingBalanceMode: 'direct',
+  });
   // The trial balance at the cutover is the file's, in pence.
   t.same(await trialBalanceAt(api, '2025-03-31'), {
     '1100': 420000,
@@ -105,7 +127,10 @@ t.test('clearing mode sends Trade Debtors to 1198 and Trade Creditors to 2198', 
 
 t.test('the raw text/csv body and multipart/form-data are read as the JSON file is', async (t) => {
   const { api } = await world(t);
-  const raw = await api.request('POST', '/v1/opening-balances/upload?cutoverDate=2025-03-31&filename=tb.csv', { raw: tb, headers: { 'content-type': 'text/csv' } });
+  const raw = await api.request('POST', '/v1/opening-balances/upload?cutoverDate=2025-03-31&filename=tb.csv', {
+    raw: tb,
+    headers: { 'content-type': 'text/csv' },
+  });
   t.equal(raw.status, 201, JSON.stringify(raw.body.error ?? ''));
   t.equal(raw.body.data.filename, 'tb.csv');
   t.equal(raw.body.data.balanceProof.totalDebit, '40850.00');
@@ -123,7 +148,10 @@ t.test('the raw text/csv body and multipart/form-data are read as the JSON file 
     `--${boundary}--`,
     '',
   ].join('\r\n');
-  const multi = await api.request('POST', '/v1/opening-balances/upload', { raw: body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+  const multi = await api.request('POST', '/v1/opening-balances/upload', {
+    raw: body,
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  });
   t.equal(multi.status, 201, JSON.stringify(multi.body.error ?? ''));
   t.equal(multi.body.data.filename, 'trial.csv');
   t.equal(multi.body.data.openingBalanceMode, 'clearing');
@@ -135,16 +163,32 @@ t.test('unbalanced beyond £0.05: shown, not confirmable, nothing posted; 3p goe
   const off = tb.replace('"30,000.00"', '"30,012.34"');
   const up = await api.request('POST', '/v1/opening-balances/upload', { body: { file: off, cutoverDate: '2025-03-31' } });
   t.equal(up.status, 201);
-  t.same(up.body.data.balanceProof, { balanced: false, totalDebit: '40850.00', totalCredit: '40862.34', delta: '-12.34', roundingInjected: false, roundingAmount: '0.00' });
+  t.same(up.body.data.balanceProof, {
+    balanced: false,
+    totalDebit: '40850.00',
+    totalCredit: '40862.34',
+    delta: '-12.34',
+    roundingInjected: false,
+    roundingAmount: '0.00',
+  });
   t.equal(up.body.data.canConfirm, false);
   const before = await tally(books);
-  expectError(t, await api.request('POST', `/v1/opening-balances/${up.body.data.importId}/confirm`), 422, 'unprocessable_entity', { message: /does not balance/ });
+  expectError(t, await api.request('POST', `/v1/opening-balances/${up.body.data.importId}/confirm`), 422, 'unprocessable_entity', {
+    message: /does not balance/,
+  });
   t.same(await tally(books), before, 'the refused confirm posted nothing');
 
   // Sales 30,000.03: credits 40,850.03, delta −0.03, within £0.05: a 3p debit to 7999 balances it.
   const near = tb.replace('"30,000.00"', '"30,000.03"');
   const r = await api.request('POST', '/v1/opening-balances/upload', { body: { file: near, cutoverDate: '2025-03-31' } });
-  t.same(r.body.data.balanceProof, { balanced: true, totalDebit: '40850.00', totalCredit: '40850.03', delta: '-0.03', roundingInjected: true, roundingAmount: '0.03' });
+  t.same(r.body.data.balanceProof, {
+    balanced: true,
+    totalDebit: '40850.00',
+    totalCredit: '40850.03',
+    delta: '-0.03',
+    roundingInjected: true,
+    roundingAmount: '0.03',
+  });
   t.match(r.body.data.lines.at(-1), { accountCode: '7999', debit: '0.03', credit: '0.00', isRounding: true });
   t.equal((await api.request('POST', `/v1/opening-balances/${r.body.data.importId}/confirm`)).status, 200);
   const balances = await trialBalanceAt(api, '2025-03-31');
@@ -179,7 +223,9 @@ t.test('an unmapped row blocks confirm until mapped by hand; bad mappings and da
   });
   t.same(await tally(books), before, 'the refused requests left no trace');
 
-  const mapped = await api.request('PATCH', `/v1/opening-balances/${importId}/map`, { body: { mappings: [{ sourceLabel: 'Zyxqv Widgetry', targetAccountId: id('5000') }] } });
+  const mapped = await api.request('PATCH', `/v1/opening-balances/${importId}/map`, {
+    body: { mappings: [{ sourceLabel: 'Zyxqv Widgetry', targetAccountId: id('5000') }] },
+  });
   t.equal(mapped.status, 200);
   t.match(
     mapped.body.data.mappings.find((m: { sourceLabel: string }) => m.sourceLabel === 'Zyxqv Widgetry'),

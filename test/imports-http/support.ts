@@ -19,7 +19,18 @@ export async function world(t: Test, organisation: Partial<NewOrganisation> = {}
   return { books, api, id };
 }
 
-const tables = ['transactions', 'lines', 'data_imports', 'data_import_rows', 'contacts', 'invoices', 'document_items', 'payments', 'migrations', 'accounts'] as const;
+const tables = [
+  'transactions',
+  'lines',
+  'data_imports',
+  'data_import_rows',
+  'contacts',
+  'invoices',
+  'document_items',
+  'payments',
+  'migrations',
+  'accounts',
+] as const;
 
 /** How many rows each table of the books holds: equal before and after a refused request when nothing was written. */
 export async function tally(books: Books): Promise<Record<(typeof tables)[number], number>> {
