@@ -7,13 +7,14 @@
  * leaves the trial balance at the cutover equal to the source's to the
  * penny, 1198 and 2198 at zero, and the outstanding documents open.
  */
+import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { projectFile } from '../../src/paths.js';
 import { runCliInProcess, runCliInProcessJson } from '../helpers/index.js';
 import { init } from '../cli/support.js';
 import { acctOk } from '../sales-cli/support.js';
 
-const file = (path: string) => projectFile(`fixtures/migrations/${path}`);
+const file = (path: string): string => fileURLToPath(projectFile(`fixtures/migrations/${path}`));
 
 interface Case {
   readonly provider: 'xero' | 'freeagent' | 'quickbooks';

@@ -12,7 +12,7 @@ import { readAmounts } from './document-amounts.js';
 import type { Direction, DocumentField } from './document-columns.js';
 import { creditNotesNotImported, statusIgnored, typeVerdict } from './document-kind.js';
 import { createKey } from './match-contacts.js';
-import type { DocumentIssueField, DocumentRow } from './read-documents.js';
+import type { DocumentIssueField, DocumentRow } from './document-types.js';
 
 type Columns = Partial<Record<DocumentField, number>>;
 
