@@ -158,3 +158,15 @@ t.test('bad flags are refused before anything is read', async (t) => {
   t.equal(cutover.status, 2);
   t.match(cutover.stderr, /cutoverDate/);
 });
+
+t.test('invoices that do not clear the trial balance’s debtors stop the migration before anything is written', async (t) => {
+  const dir = t.testdir();
+  await init(t, dir);
+  const c = cases[0]!;
+  const args = filesOf(c).map((a) => (a === file('xero/invoices.csv') ? file('messy/invoices-bom-crlf.csv') : a));
+  const r = await runCliInProcess(['--data', dir, 'migrate', ...args]);
+  t.equal(r.status, 5, r.stdout);
+  // Xero's debtors £24,802.66 (README) less the messy file's £1,498.60 outstanding (its README) = £23,304.06 left on 1198.
+  t.match(r.stderr, 'RECEIVABLES_CLEARED (1198 stands at 24802.66; the invoices outstanding (1498.60) leave 23304.06)');
+  t.same((await acctOk(t, dir, ['report', 'trial-balance', '--as-of', '2025-03-31'])).accounts, [], 'nothing was written');
+});

@@ -72,7 +72,7 @@ export function printedRun(run: MigrationRun): string {
     out.push(`contacts: ${c.totalRows} rows: ${c.created} created, ${c.merged} merged, ${c.skipped} skipped, ${c.rejected} rejected`);
   }
   for (const c of run.contactConflicts) {
-    const line = `  ${c.names.join(' / ')}: ${c.reason} (${c.confidence}%)`;
+    const line = `  contacts alike: ${c.names.join(' / ')}: ${c.reason}`;
     out.push(c.settled ? `${line}: ${c.settled === 'split' ? 'kept apart' : 'merged'}` : chalk.yellow(`${line}: settle with --conflicts split or link`));
   }
   for (const d of run.documents) {

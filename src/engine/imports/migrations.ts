@@ -19,6 +19,7 @@ import { loadOrganisation } from '../organisation/organisation.js';
 import type { Posting } from '../ledger/posting.js';
 import { trialBalance } from '../reports/statements.js';
 import { readTrialBalance } from './balances/read-trial-balance.js';
+import { readDocuments } from './documents/read-documents.js';
 import { mapAccounts, type ChartAccount } from './balances/map-accounts.js';
 import { cutoverError } from './balances/cutover.js';
 import { confirmContacts } from './contact-imports.js';
@@ -194,15 +195,34 @@ export async function gatesOf(db: Kysely<OrgDb>, row: MigrationsTable): Promise<
   ] as const) {
     const documents = imports[slot];
     if (!documents) {
-      const waiting = deferred?.[slot] !== undefined;
+      const held = deferred?.[slot];
+      if (held === undefined) {
+        gate(
+          code,
+          opening === 0,
+          opening === 0 ? `${clearingAt} stands at 0.00` : `${clearingAt} would stand at ${pounds(opening)} with no ${slot} import to clear it`,
+        );
+        continue;
+      }
+      // A file held until the opening balance is in: read now, so the gates see what it will clear.
+      let file: ReturnType<typeof readDocuments>;
+      try {
+        file = readDocuments(held, slot === 'invoices' ? 'receivables' : 'payables');
+      } catch (e) {
+        if (!(e instanceof AppError)) throw e;
+        gate(`${slot.toUpperCase()}_READABLE`, false, `the ${slot} file cannot be read: ${e.message}`);
+        continue;
+      }
+      gate(
+        `${slot.toUpperCase()}_READABLE`,
+        file.errors.length === 0,
+        file.errors.length === 0 ? `every ${slot} row can be read` : `${file.errors.length} ${slot} row(s) cannot be read`,
+      );
+      const after = slot === 'invoices' ? opening - file.stats.totalOutstanding : opening + file.stats.totalOutstanding;
       gate(
         code,
-        opening === 0 || waiting,
-        opening === 0
-          ? `${clearingAt} stands at 0.00`
-          : waiting
-            ? `the ${slot} file waits for the opening balance to be confirmed (upload-deferred)`
-            : `${clearingAt} would stand at ${pounds(opening)} with no ${slot} import to clear it`,
+        after === 0,
+        `${clearingAt} stands at ${pounds(opening)}; the ${slot} outstanding (${pounds(file.stats.totalOutstanding)}) leave ${pounds(after)}`,
       );
       continue;
     }
