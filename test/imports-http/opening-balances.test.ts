@@ -8,7 +8,7 @@
  */
 import t from 'tap';
 import { expectError } from '../http/support.js';
-import { tally, trialBalanceAt, world } from './support.js';
+import { fixture, tally, trialBalanceAt, world } from './support.js';
 
 // Debits: 12,500.00 + 4,200.00 + 6,000.00 + 18,150.00 = 40,850.00
 // Credits: 1,800.00 + 950.00 + 100.00 + 8,000.00 + 30,000.00 = 40,850.00
@@ -243,4 +243,36 @@ t.test('a file past 5 MB is 413', async (t) => {
   t.ok(big.length > 5 * 1024 * 1024);
   expectError(t, await api.request('POST', '/v1/opening-balances/upload', { raw: big, headers: { 'content-type': 'text/csv' } }), 413, 'payload_too_large');
   t.same(await tally(books), before);
+});
+
+t.test('each provider’s export and the messy files: every row once (valid, ignored or an error), and the proof', async (t) => {
+  const { books, api } = await world(t);
+  // Totals from each file's README, added up by hand there.
+  const files = [
+    { path: 'xero/trial-balance.csv', rows: [30, 29, 0, 1], debit: '351566.75', credit: '351566.75', unmapped: ['Tools and Consumables'] },
+    { path: 'freeagent/trial-balance.csv', rows: [27, 26, 0, 1], debit: '205908.28', credit: '205908.28', unmapped: ['Freelance Design Fees'] },
+    { path: 'quickbooks/trial-balance.csv', rows: [27, 25, 0, 2], debit: '270149.13', credit: '270149.13', unmapped: [] },
+    // BOM and CRLF; balanced on the YTD columns: 53,552.75 (the month columns would give 4,598.40).
+    { path: 'messy/trial-balance-bom-crlf.csv', rows: [10, 9, 0, 1], debit: '53552.75', credit: '53552.75', unmapped: [] },
+    // 55,386.34 − 55,374.00 = 12.34: not balanced.
+    { path: 'messy/trial-balance-unbalanced.csv', rows: [11, 10, 0, 1], debit: '55386.34', credit: '55374.00', unmapped: [] },
+    // 46,710.17 − 46,710.14 = 0.03: a 3p credit to 7999.
+    { path: 'messy/trial-balance-rounding.csv', rows: [11, 9, 0, 2], debit: '46710.17', credit: '46710.14', unmapped: [] },
+  ];
+  for (const f of files) {
+    const r = await api.request('POST', '/v1/opening-balances/upload', { body: { file: fixture(f.path), filename: f.path, cutoverDate: '2025-03-31' } });
+    t.equal(r.status, 201, `${f.path}: ${JSON.stringify(r.body.error ?? '')}`);
+    const { stats, balanceProof, unmapped } = r.body.data;
+    t.same([stats.totalRows, stats.validRows, stats.errorRows, stats.ignoredRows], f.rows, `${f.path}: rows`);
+    t.equal(stats.validRows + stats.errorRows + stats.ignoredRows, stats.totalRows, `${f.path}: rows = valid + errors + ignored`);
+    t.equal(r.body.data.lines.filter((l: { isRounding: boolean }) => !l.isRounding).length, stats.validRows, `${f.path}: a line a valid row`);
+    t.match(balanceProof, { totalDebit: f.debit, totalCredit: f.credit }, `${f.path}: totals`);
+    t.same(unmapped, f.unmapped, `${f.path}: unmapped`);
+  }
+  const rounding = await api.request('POST', '/v1/opening-balances/upload', {
+    body: { file: fixture('messy/trial-balance-rounding.csv'), cutoverDate: '2025-03-31' },
+  });
+  t.match(rounding.body.data.balanceProof, { balanced: true, delta: '0.03', roundingInjected: true, roundingAmount: '-0.03' });
+  const before = await tally(books);
+  t.equal(before.transactions, 0, 'uploads write no transaction');
 });
