@@ -79,7 +79,10 @@ for (const c of cases) {
       committed: boolean;
       reconciliation: { matchesSource: boolean; receivablesClearing: string; payablesClearing: string; totalDebits: string; sourceTotalDebit: string };
       documents: { direction: string; created: number }[];
+      contacts: { totalRows: number; created: number; merged: number; skipped: number; rejected: number };
     };
+    const k = report.contacts;
+    t.equal(k.created + k.merged + k.skipped + k.rejected, k.totalRows, 'contacts: created + merged + skipped + rejected = rows');
     t.equal(report.passed, true);
     t.equal(report.committed, false);
     t.match(report.reconciliation, { matchesSource: true, receivablesClearing: '0.00', payablesClearing: '0.00' });
