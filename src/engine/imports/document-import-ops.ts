@@ -90,7 +90,7 @@ function documentImportOperations(direction: Direction): Operation[] {
     }),
     defineOperation({
       name: `${noun}-imports.void`,
-      summary: `Void a completed ${noun} import: its ${noun}s are voided and their entries leave the ledger (refused once any has been paid or credited since)`,
+      summary: `Void a completed ${noun} import: the ${noun}s it made leave the books with their entries, so the file may be imported again (refused once any has been paid or credited since)`,
       access: 'invoices:write',
       method: 'POST',
       path: `${path}/{id}/void`,

@@ -17,7 +17,7 @@ import { loadOrganisation } from '../organisation/organisation.js';
 import type { Posting } from '../ledger/posting.js';
 import { purchaseBill, salesInvoice, accountByCode, type Kind } from '../sales/documents.js';
 import { insertContact, newContactInput } from '../sales/contacts.js';
-import { clearingCode, createMigratedDocument, voidMigratedDocument } from '../sales/migrated-documents.js';
+import { clearingCode, createMigratedDocument, removeMigratedDocument } from '../sales/migrated-documents.js';
 import { readDocuments, type Direction, type DocumentFile, type DocumentRow } from './documents/read-documents.js';
 import { createKey, matchContacts, type ContactMatch } from './documents/match-contacts.js';
 import { activeOpeningBalance, type BalanceOptions } from './opening-balances.js';
@@ -171,13 +171,14 @@ async function work(db: Kysely<OrgDb>, row: DataImportsTable): Promise<Worked> {
   const numbers = [...new Set(file.rows.map((r) => r.docNumber))];
   const existing = new Set<string>();
   for (let i = 0; i < numbers.length; i += 500) {
-    const taken = await db
+    let q = db
       .selectFrom('invoices')
       .select(['number', 'contact_id'])
       .where('kind', '=', k.kind)
-      .where('status', '!=', 'void')
-      .where('number', 'in', numbers.slice(i, i + 500))
-      .execute();
+      .where('number', 'in', numbers.slice(i, i + 500));
+    // A void invoice keeps its number (the books' numbering is unique); a void bill's reference is free again.
+    if (k.kind === 'purchase') q = q.where('status', '!=', 'void');
+    const taken = await q.execute();
     // An invoice number is unique in the books; a bill's only with its supplier.
     for (const t of taken) existing.add(k.kind === 'sales' ? (t.number ?? '') : `${t.number ?? ''}\u0000${t.contact_id}`);
   }
@@ -200,6 +201,12 @@ async function work(db: Kysely<OrgDb>, row: DataImportsTable): Promise<Worked> {
   // Receivables take the outstanding off 1198's debit; payables off 2198's credit.
   const importDelta = k.lineSign * file.stats.totalOutstanding;
   const blockers: string[] = [];
+  try {
+    await preconditions(db, direction);
+  } catch (e) {
+    if (!(e instanceof AppError)) throw e;
+    blockers.push(e.message);
+  }
   if (file.errors.length > 0) blockers.push(`${file.errors.length} row(s) cannot be read (see errors): correct the file and upload it again`);
   const duplicates = rows.filter((r) => r.status === 'duplicate').length;
   if (duplicates > 0) blockers.push(`${duplicates} document(s) are already in these books`);
@@ -423,7 +430,7 @@ export async function voidDocuments(trx: Kysely<OrgDb>, posting: Posting, direct
     .where('outcome', '=', 'created')
     .orderBy('row_index')
     .execute();
-  for (const m of made) if (m.record_id) await voidMigratedDocument(trx, k, posting, m.record_id);
+  for (const m of made) if (m.record_id) await removeMigratedDocument(trx, k, m.record_id);
   await trx
     .updateTable('data_imports')
     .set({ status: 'voided', voided_at: timestamp(posting.clock) })
@@ -433,6 +440,6 @@ export async function voidDocuments(trx: Kysely<OrgDb>, posting: Posting, direct
     voided: true,
     importId: id,
     documentsVoided: made.length,
-    message: `${made.length} migrated ${k.noun}(s) are void and ${clearingCode(k)} holds the opening balance again`,
+    message: `the ${made.length} migrated ${k.noun}(s) left the books and ${clearingCode(k)} holds the opening balance again; the file may be imported again`,
   };
 }

@@ -147,17 +147,18 @@ export async function createMigratedDocument(trx: Kysely<OrgDb>, k: Kind, postin
 
 /**
  * Undo a migrated document: refused (422) once anything but its synthetic
- * payment settles it; otherwise its entries and synthetic payment leave the
- * ledger and it becomes void.
+ * payment settles it; otherwise it leaves the books with its entries and
+ * synthetic payment, so that its number is free for the import made again.
  */
-export async function voidMigratedDocument(trx: Kysely<OrgDb>, k: Kind, posting: Posting, id: string): Promise<void> {
-  const row = await trx.selectFrom('invoices').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  if (row.status === 'void') return;
+export async function removeMigratedDocument(trx: Kysely<OrgDb>, k: Kind, id: string): Promise<void> {
+  const row = await trx.selectFrom('invoices').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) return;
   const clearing = await accountByCode(trx, clearingCode(k));
   const payments = await trx.selectFrom('payments').selectAll().where('invoice_id', '=', id).execute();
   const later = payments.find((p) => p.account_id !== clearing.id);
   const credited = await trx.selectFrom('credit_allocations').select('id').where('invoice_id', '=', id).executeTakeFirst();
-  if (later || credited || row.amount_credited !== 0) {
+  const credit = await trx.selectFrom('credit_notes').select('id').where('invoice_id', '=', id).executeTakeFirst();
+  if (later || credited || credit || row.amount_credited !== 0) {
     throw new AppError(
       'unprocessable_entity',
       `${k.noun} ${row.number ?? id} has ${later ? `payment ${later.id}` : 'credit'} recorded since the migration: remove it before voiding the import`,
@@ -168,10 +169,6 @@ export async function voidMigratedDocument(trx: Kysely<OrgDb>, k: Kind, posting:
     await trx.deleteFrom('payments').where('id', '=', p.id).execute();
   }
   if (row.transaction_id) await removeTransaction(trx, row.transaction_id, `${k.noun} ${row.number ?? id}`);
-  const now = timestamp(posting.clock);
-  await trx
-    .updateTable('invoices')
-    .set({ status: 'void', voided_at: now, transaction_id: null, amount_paid: 0, paid_date: null, updated_at: now })
-    .where('id', '=', id)
-    .execute();
+  await trx.deleteFrom('document_items').where('document_id', '=', id).execute();
+  await trx.deleteFrom('invoices').where('id', '=', id).execute();
 }
