@@ -7,8 +7,9 @@ import type { NewOrganisation } from '../../src/engine/organisation/provision.js
 
 export const fixture = (path: string) => fs.readFileSync(projectFile(`fixtures/migrations/${path}`), 'utf8');
 
-export async function world(t: Test, organisation: Partial<NewOrganisation> = {}) {
-  const books = await newBooks(t, { clock: '2026-11-24T10:00:00Z', organisation });
+/** Books served over HTTP; the clock is 24 November 2026 unless given (the document imports read overdue against it). */
+export async function world(t: Test, organisation: Partial<NewOrganisation> = {}, clock = '2026-11-24T10:00:00Z') {
+  const books = await newBooks(t, { clock, organisation });
   const api = await serveBooks(t, books);
   const accounts = (await api.request('GET', '/v1/accounts?flat=true')).body.data.accounts as { id: string; code: string }[];
   const id = (code: string) => {
@@ -52,5 +53,31 @@ export async function trialBalanceAt(api: Awaited<ReturnType<typeof world>>['api
   if (r.status !== 200) throw new Error(JSON.stringify(r.body));
   const out: Record<string, number> = {};
   for (const a of r.body.data.accounts as { code: string; debit: number; credit: number }[]) out[a.code] = a.debit - a.credit;
+  return out;
+}
+
+export interface ContactOut {
+  id: string;
+  name: string;
+  contactType: string;
+  email: string | null;
+  phone: string | null;
+  addressLine1: string | null;
+  city: string | null;
+  postalCode: string | null;
+  vatNumber: string | null;
+  companyNumber: string | null;
+  paymentTerms: number | null;
+}
+
+/** Every active contact (GET /v1/contacts, up to 100) by name; throws when two share a name, so a duplicate cannot hide. */
+export async function contactsByName(api: Awaited<ReturnType<typeof world>>['api']): Promise<Map<string, ContactOut>> {
+  const r = await api.request('GET', '/v1/contacts?limit=100');
+  if (r.status !== 200) throw new Error(JSON.stringify(r.body));
+  const out = new Map<string, ContactOut>();
+  for (const c of r.body.data as ContactOut[]) {
+    if (out.has(c.name)) throw new Error(`two contacts named ${c.name}`);
+    out.set(c.name, c);
+  }
   return out;
 }
