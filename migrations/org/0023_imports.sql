@@ -42,9 +42,12 @@ CREATE TABLE data_import_rows (
   -- The contact, invoice or bill the row made or merged into.
   record_id TEXT,
   reason TEXT,
+  -- Contact rows: a hash of the row's identity fields, so that the same row imported again goes where it went before.
+  fingerprint TEXT,
   PRIMARY KEY (import_id, row_index)
 );
 CREATE INDEX data_import_rows_by_record ON data_import_rows (record_id);
+CREATE INDEX data_import_rows_by_fingerprint ON data_import_rows (fingerprint) WHERE fingerprint IS NOT NULL;
 
 CREATE TABLE migrations (
   id TEXT PRIMARY KEY,

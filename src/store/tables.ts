@@ -659,6 +659,7 @@ export interface DataImportRowsTable {
   outcome: 'created' | 'merged' | 'skipped' | 'rejected';
   record_id: string | null;
   reason: string | null;
+  fingerprint: string | null;
 }
 
 export type MigrationProvider = 'freeagent' | 'xero' | 'quickbooks' | 'other';

@@ -7,6 +7,7 @@
  * completed. Rows are conserved: created + merged + skipped + rejected =
  * rows. The operations are in contact-import-ops.ts.
  */
+import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
@@ -15,7 +16,8 @@ import { idOut } from '../output.js';
 import type { Posting } from '../ledger/posting.js';
 import { insertContact, newContactInput } from '../sales/contacts.js';
 import { readContactFile, type ContactFile, type ContactRow } from './contacts/read-contacts.js';
-import { resolveIdentities, validateResolutions, type IdentityPreview, type LedgerContact, type Resolution } from './contacts/identity.js';
+import { resolveIdentities, validateResolutions, type IdentityPreview, type LedgerContact, type Remembered, type Resolution } from './contacts/identity.js';
+import { ledgerNodeId, rowNodeId } from './contacts/identity-nodes.js';
 import { mergedFields } from './contacts/merge.js';
 import { completeImport, findImport, importRecordSchema, importRecordView, insertImport, optionsOf, refuseUnlessOpen, setOptions } from './import-records.js';
 import type { ContactsTable, DataImportsTable, OrgDb } from '../../store/tables.js';
@@ -109,9 +111,44 @@ interface Worked {
   readonly identity: IdentityPreview;
 }
 
-async function work(db: Kysely<OrgDb>, row: DataImportsTable): Promise<Worked> {
+/** A row's identity fields, hashed: the same row in a later file has the same fingerprint. */
+function fingerprintOf(r: ContactRow): string {
+  const fields = [r.name, r.company, r.email, r.phone, r.postalCode, r.vatNumber, r.companyNumber].map((v) => (v ?? '').trim().toLowerCase());
+  return createHash('sha256').update(JSON.stringify(fields)).digest('hex').slice(0, 32);
+}
+
+/** The rows of a file that earlier completed contact imports took, each with the contact (still active) it went to, the latest import winning. */
+async function rememberedRows(db: Kysely<OrgDb>, importId: string, rows: readonly ContactRow[], active: ReadonlySet<string>): Promise<Remembered[]> {
+  const byPrint = new Map<string, number[]>();
+  for (const r of rows) {
+    const print = fingerprintOf(r);
+    byPrint.set(print, [...(byPrint.get(print) ?? []), r.rowIndex]);
+  }
+  const went = new Map<string, string>();
+  const prints = [...byPrint.keys()];
+  for (let i = 0; i < prints.length; i += 500) {
+    const found = await db
+      .selectFrom('data_import_rows as r')
+      .innerJoin('data_imports as i', 'i.id', 'r.import_id')
+      .select(['r.fingerprint', 'r.record_id'])
+      .where('i.kind', '=', 'contacts')
+      .where('i.status', '=', 'completed')
+      .where('i.id', '!=', importId)
+      .where('r.fingerprint', 'in', prints.slice(i, i + 500))
+      .where('r.record_id', 'is not', null)
+      .orderBy('i.completed_at')
+      .orderBy('i.id')
+      .execute();
+    for (const f of found) if (f.fingerprint !== null && f.record_id !== null && active.has(f.record_id)) went.set(f.fingerprint, f.record_id);
+  }
+  return [...went].flatMap(([print, contactId]) => (byPrint.get(print) ?? []).map((rowIndex): Remembered => [rowNodeId(rowIndex), ledgerNodeId(contactId)]));
+}
+
+async function work(db: Kysely<OrgDb>, row: Pick<DataImportsTable, 'id' | 'file_text' | 'options_json'>): Promise<Worked> {
   const file = readContactFile(row.file_text);
-  const identity = resolveIdentities(file.rows, await ledgerContacts(db), optionsOf<ContactImportOptions>(row).resolutions, file.totalRows);
+  const ledger = await ledgerContacts(db);
+  const remembered = await rememberedRows(db, row.id, file.rows, new Set(ledger.map((c) => c.id)));
+  const identity = resolveIdentities(file.rows, ledger, optionsOf<ContactImportOptions>(row).resolutions, file.totalRows, remembered);
   return { file, identity };
 }
 
@@ -154,7 +191,7 @@ export async function uploadContacts(
 ): Promise<DataImportsTable> {
   const file = readContactFile(input.file);
   const options: ContactImportOptions = { resolutions: [] };
-  const identity = resolveIdentities(file.rows, await ledgerContacts(trx), [], file.totalRows);
+  const { identity } = await work(trx, { id: '', file_text: input.file, options_json: JSON.stringify(options) });
   return insertImport(trx, posting, {
     kind: 'contacts',
     filename: input.filename,
@@ -190,7 +227,13 @@ export interface ConfirmedContacts {
   readonly total: number;
 }
 
-type Outcome = { row_index: number; outcome: 'created' | 'merged' | 'skipped' | 'rejected'; record_id: string | null; reason: string | null };
+type Outcome = {
+  row_index: number;
+  outcome: 'created' | 'merged' | 'skipped' | 'rejected';
+  record_id: string | null;
+  reason: string | null;
+  fingerprint: string | null;
+};
 
 /** Write the preview: new contacts, blank fields of existing ones filled; 409 unless pending, 422 while a conflict remains. */
 export async function confirmContacts(trx: Kysely<OrgDb>, posting: Posting, id: string): Promise<ConfirmedContacts> {
@@ -204,6 +247,7 @@ export async function confirmContacts(trx: Kysely<OrgDb>, posting: Posting, id: 
     throw new AppError('unresolved_conflicts', `contact import ${id} has ${identity.stats.conflicts} row(s) in identity conflicts: resolve them first`);
   }
   const rows = new Map(file.rows.map((r) => [r.rowIndex, r]));
+  const printOf = (rowIndex: number): string => fingerprintOf(rows.get(rowIndex) as ContactRow);
   const made = new Map<number, string>();
   const outcomes: Outcome[] = [];
   let created = 0;
@@ -214,22 +258,22 @@ export async function confirmContacts(trx: Kysely<OrgDb>, posting: Posting, id: 
     if (d.action !== 'create') continue;
     const contact = await createFrom(trx, posting, withEmail(rows.get(d.rowIndex) as ContactRow, d.useEmail));
     made.set(d.rowIndex, contact.row.id);
-    outcomes.push({ row_index: d.rowIndex, outcome: 'created', record_id: contact.row.id, reason: contact.note ?? d.reason });
+    outcomes.push({ row_index: d.rowIndex, outcome: 'created', record_id: contact.row.id, reason: contact.note ?? d.reason, fingerprint: printOf(d.rowIndex) });
     created++;
   }
   for (const d of identity.decisions) {
     if (d.action === 'skip') {
-      outcomes.push({ row_index: d.rowIndex, outcome: 'skipped', record_id: null, reason: d.reason });
+      outcomes.push({ row_index: d.rowIndex, outcome: 'skipped', record_id: null, reason: d.reason, fingerprint: null });
       skipped++;
     } else if (d.action === 'merge') {
       const into = d.contactId ?? (d.groupLeader === null ? undefined : made.get(d.groupLeader));
       if (!into) throw new Error(`contact import ${id}: row ${d.rowIndex} merges into nothing`);
       await mergeInto(trx, posting, into, withEmail(rows.get(d.rowIndex) as ContactRow, d.useEmail));
-      outcomes.push({ row_index: d.rowIndex, outcome: 'merged', record_id: into, reason: d.reason });
+      outcomes.push({ row_index: d.rowIndex, outcome: 'merged', record_id: into, reason: d.reason, fingerprint: printOf(d.rowIndex) });
       merged++;
     }
   }
-  for (const r of file.rejected) outcomes.push({ row_index: r.rowIndex, outcome: 'rejected', record_id: null, reason: r.reason });
+  for (const r of file.rejected) outcomes.push({ row_index: r.rowIndex, outcome: 'rejected', record_id: null, reason: r.reason, fingerprint: null });
   const result: ConfirmedContacts = { importId: id, created, merged, skipped, rejected: file.rejected.length, total: file.totalRows };
   if (created + merged + skipped + file.rejected.length !== file.totalRows) {
     throw new Error(`contact import ${id}: ${created} + ${merged} + ${skipped} + ${file.rejected.length} rows accounted for, of ${file.totalRows}`);

@@ -115,7 +115,7 @@ export async function findImport(db: Kysely<OrgDb>, kind: DataImportKind, id: st
   return row;
 }
 
-export const optionsOf = <O>(row: DataImportsTable): O => JSON.parse(row.options_json) as O;
+export const optionsOf = <O>(row: Pick<DataImportsTable, 'options_json'>): O => JSON.parse(row.options_json) as O;
 
 export async function setOptions<O>(trx: Kysely<OrgDb>, id: string, options: O): Promise<void> {
   await trx
@@ -150,7 +150,7 @@ export interface Completion {
   readonly errors: number;
   readonly transactionId?: string;
   readonly result: unknown;
-  readonly rows: readonly Omit<DataImportRowsTable, 'import_id'>[];
+  readonly rows: readonly (Omit<DataImportRowsTable, 'import_id' | 'fingerprint'> & { readonly fingerprint?: string | null })[];
 }
 
 /** Mark an import completed with its counts, its result and what became of each row. */
@@ -169,11 +169,11 @@ export async function completeImport(trx: Kysely<OrgDb>, posting: Posting, id: s
     })
     .where('id', '=', id)
     .execute();
-  // SQLite allows 32,766 bound values a statement: 5 a row, in chunks well inside it.
+  // SQLite allows 32,766 bound values a statement: 6 a row, in chunks well inside it.
   for (let i = 0; i < done.rows.length; i += 1000) {
     await trx
       .insertInto('data_import_rows')
-      .values(done.rows.slice(i, i + 1000).map((r) => ({ import_id: id, ...r })))
+      .values(done.rows.slice(i, i + 1000).map((r) => ({ import_id: id, ...r, fingerprint: r.fingerprint ?? null })))
       .execute();
   }
 }

@@ -67,10 +67,13 @@ function bucketsOf(nodes: readonly GraphNode[], key: (n: GraphNode) => string | 
   return buckets;
 }
 
-export function buildGraph(nodes: readonly GraphNode[], resolutions: readonly Resolution[]): Graph {
+/** A row node and the ledger node of the contact the same row went to in an earlier import. */
+export type Remembered = readonly [row: string, ledger: string];
+
+export function buildGraph(nodes: readonly GraphNode[], resolutions: readonly Resolution[], remembered: readonly Remembered[] = []): Graph {
   const indexOf = new Map(nodes.map((n) => [n.node.id, n.index]));
   const skipped = new Set<number>();
-  const links: [number, number][] = [];
+  const links: [number, number, string][] = [];
   const splits: [number, number][] = [];
   const findings: Finding[] = [];
   // Resolutions naming nodes that are gone (a contact deleted since) are left out; validateResolutions refused the others.
@@ -85,8 +88,12 @@ export function buildGraph(nodes: readonly GraphNode[], resolutions: readonly Re
     const [a, b] = ('link' in r ? r.link : r.split).map((id) => indexOf.get(id));
     if (a === undefined || b === undefined || a === b) continue;
     const [x, y] = a < b ? [a, b] : [b, a];
-    if ('link' in r) links.push([x, y]);
+    if ('link' in r) links.push([x, y, 'linked by a resolution']);
     else splits.push([x, y]);
+  }
+  for (const [row, ledger] of remembered) {
+    const [a, b] = [indexOf.get(row), indexOf.get(ledger)];
+    if (a !== undefined && b !== undefined) links.push([a, b, 'imported before into the same contact']);
   }
   const active = nodes.filter((n) => !skipped.has(n.index));
   const groups = new IdentityGroups(nodes, splits);
@@ -108,13 +115,13 @@ export function buildGraph(nodes: readonly GraphNode[], resolutions: readonly Re
     conflicts.push({ a, b, type, nodes: [a, b], confidence: confidenceOf.refused, reason: `${reason}, but the ${numbers} differ: not merged` });
   };
 
-  for (const [a, b] of links) {
+  for (const [a, b, why] of links) {
     if (skipped.has(a) || skipped.has(b)) continue;
     const key = `link:${idOf(a)}~${idOf(b)}`;
     (nodes[a] as GraphNode).node.hardKeys.push(key);
     (nodes[b] as GraphNode).node.hardKeys.push(key);
-    join(a, b, 'linked by a resolution');
-    findings.push({ type: 'LINK', nodes: [a, b], confidence: confidenceOf.LINK, reason: `${idOf(a)} and ${idOf(b)} are linked by a resolution` });
+    join(a, b, why);
+    findings.push({ type: 'LINK', nodes: [a, b], confidence: confidenceOf.LINK, reason: `${idOf(a)} and ${idOf(b)} are ${why}` });
   }
   for (const [a, b] of splits) {
     findings.push({ type: 'SPLIT', nodes: [a, b], confidence: confidenceOf.SPLIT, reason: `${idOf(a)} and ${idOf(b)} are kept apart by a resolution` });

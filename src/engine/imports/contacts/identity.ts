@@ -7,7 +7,7 @@
  * conflicts first so that those to resolve are always shown; stats and
  * decisions cover every row.
  */
-import { buildGraph, type ConflictEdge, type EvidenceType, type Finding } from './identity-graph.js';
+import { buildGraph, type ConflictEdge, type EvidenceType, type Finding, type Remembered } from './identity-graph.js';
 import { graphNodes, type GraphNode, type IdentityNode, type LedgerContact } from './identity-nodes.js';
 import type { Resolution } from './resolutions.js';
 import type { ContactRow } from './read-contacts.js';
@@ -15,7 +15,7 @@ import type { ContactRow } from './read-contacts.js';
 export { validateResolutions, type Resolution } from './resolutions.js';
 export { similarityThreshold } from './similar-pairs.js';
 export type { IdentityNode, LedgerContact } from './identity-nodes.js';
-export type { EvidenceType } from './identity-graph.js';
+export type { EvidenceType, Remembered } from './identity-graph.js';
 
 /** The most groups a preview lists. */
 export const previewGroupLimit = 50;
@@ -74,16 +74,20 @@ function target(ledger: readonly GraphNode[]): GraphNode {
 /**
  * The preview of importing `rows` into books holding `ledger`, with the
  * resolutions made so far. `totalRows` is the file's data rows, rejected
- * ones included (ContactFile.totalRows).
+ * ones included (ContactFile.totalRows). `remembered` links rows to the
+ * contacts the same rows went to in earlier imports, so that importing a
+ * file again merges every row where it went the first time, whatever was
+ * resolved then.
  */
 export function resolveIdentities(
   rows: readonly ContactRow[],
   ledger: readonly LedgerContact[],
   resolutions: readonly Resolution[],
   totalRows: number = rows.length,
+  remembered: readonly Remembered[] = [],
 ): IdentityPreview {
   const nodes = graphNodes(rows, ledger);
-  const graph = buildGraph(nodes, resolutions);
+  const graph = buildGraph(nodes, resolutions, remembered);
   const { groups, skipped } = graph;
   const idOf = (i: number): string => (nodes[i] as GraphNode).node.id;
 
@@ -97,7 +101,8 @@ export function resolveIdentities(
     (n.row === null ? group.ledger : group.rows).push(n);
   }
 
-  // Conflicts join groups into components; a conflict between two groups without rows is not the import's to resolve.
+  // Conflicts join groups into components. A conflict between two groups without rows is not the import's to resolve, nor one
+  // between two groups that each hold a contact in the books: their rows merge into their own contacts either way.
   const componentOf = new Map<number, number>();
   const component = (root: number): number => {
     let r = root;
@@ -107,7 +112,9 @@ export function resolveIdentities(
   const conflicts: ConflictEdge[] = [];
   for (const edge of graph.conflicts) {
     const [ra, rb] = [groups.find(edge.a), groups.find(edge.b)];
-    if (ra === rb || ((byRoot.get(ra)?.rows.length ?? 0) === 0 && (byRoot.get(rb)?.rows.length ?? 0) === 0)) continue;
+    const [ga, gb] = [byRoot.get(ra), byRoot.get(rb)];
+    if (ra === rb || ((ga?.rows.length ?? 0) === 0 && (gb?.rows.length ?? 0) === 0)) continue;
+    if ((ga?.ledger.length ?? 0) > 0 && (gb?.ledger.length ?? 0) > 0) continue;
     // A split between the two groups made after the link was refused: the person has said they are two businesses.
     if (groups.refusal(edge.a, edge.b, false) === 'split') continue;
     conflicts.push(edge);

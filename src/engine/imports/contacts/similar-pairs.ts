@@ -4,14 +4,14 @@
  * product's published weights). The pairs worth scoring are found without
  * comparing every contact with every other: a pair below the name
  * similarity the threshold needs can only pass with the same e-mail address,
- * and names that similar share enough letter pairs (the q-gram lemma) to be
- * found through an index of letter pairs.
+ * and names that similar share enough letter pairs to be found through an
+ * index of their rarest letter pairs.
  */
 import { similarity } from '../../tabular/similarity.js';
 import type { GraphNode } from './identity-nodes.js';
 
-/** The score at which two contacts in different groups are a conflict to resolve. The product does not publish its threshold: 0.50 is ours. */
-export const similarityThreshold = 0.5;
+/** The score at which two contacts in different groups are a conflict to resolve. The product does not publish its threshold: 0.45 is ours (Bramble Books Ltd and Bramble Book Ltd score 0.47). */
+export const similarityThreshold = 0.45;
 
 /** Weights in ten-thousandths, so that scores are compared as integers. */
 const weight = { name: 40, email: 3500, phone: 1500, postcode: 1000 } as const;
@@ -45,29 +45,92 @@ const minNameSimilarity = Math.ceil((threshold - weight.phone - weight.postcode)
 /** The most edits two names with L letters in the longer can be apart and still be minNameSimilarity alike. */
 const maxEdits = (longer: number): number => Math.floor((longer * (100 - minNameSimilarity)) / 100);
 
-function letterPairs(name: string): Map<string, number> {
+/** A name's letter pairs, padded at both ends, each numbered by its occurrence ("aa#1", "aa#2") so that shared pairs count as a multiset. */
+function letterPairs(name: string): string[] {
   const padded = `\u0002${name}\u0003`;
-  const pairs = new Map<string, number>();
+  const seen = new Map<string, number>();
+  const pairs: string[] = [];
   for (let i = 0; i + 1 < padded.length; i++) {
     const pair = padded.slice(i, i + 2);
-    pairs.set(pair, (pairs.get(pair) ?? 0) + 1);
+    const n = (seen.get(pair) ?? 0) + 1;
+    seen.set(pair, n);
+    pairs.push(`${pair}#${n}`);
   }
   return pairs;
 }
 
+/** The size of the common part of two sorted lists. */
+function overlap(a: Int32Array, b: Int32Array): number {
+  let common = 0;
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
+    if (a[i] === b[j]) {
+      common++;
+      i++;
+      j++;
+    } else if ((a[i] as number) < (b[j] as number)) i++;
+    else j++;
+  }
+  return common;
+}
+
 /**
- * Every pair of active nodes, at least one of them a row, that could reach the
+ * Pairs of named nodes, at least one a row, whose names could be
+ * minNameSimilarity alike. Names with L letters in the longer and at most k
+ * edits apart share at least L + 1 − 2k padded letter pairs (the q-gram
+ * lemma); a name of La letters needs at least τ = La + 1 − 2k(La) with any
+ * partner, so two such names share one of the first |pairs| − τ + 1 of their
+ * pairs taken rarest first (the prefix filter): only those are indexed.
+ */
+function nearNames(live: readonly GraphNode[], total: number, consider: (a: number, b: number) => void): void {
+  const named = live.filter((n) => n.normName !== '');
+  const ids = new Map<string, number>();
+  const pairsOf = named.map((n) => letterPairs(n.normName).map((p) => ids.get(p) ?? (ids.set(p, ids.size), ids.size - 1)));
+  const frequency = new Int32Array(ids.size);
+  for (const pairs of pairsOf) for (const id of pairs) frequency[id] = (frequency[id] as number) + 1;
+  const rarestFirst = (x: number, y: number): number => (frequency[x] as number) - (frequency[y] as number) || x - y;
+  const sorted = pairsOf.map((pairs) => Int32Array.from(pairs).sort());
+  const prefixes = pairsOf.map((pairs, i) => [...pairs].sort(rarestFirst).slice(0, 2 * maxEdits((named[i] as GraphNode).normName.length) + 1));
+  const index = new Map<number, number[]>();
+  prefixes.forEach((prefix, i) => {
+    for (const id of prefix) {
+      const list = index.get(id);
+      if (list) list.push(i);
+      else index.set(id, [i]);
+    }
+  });
+  const seen = new Int32Array(total).fill(-1);
+  named.forEach((a, i) => {
+    if (a.row === null) return;
+    for (const id of prefixes[i] as number[]) {
+      for (const j of index.get(id) ?? []) {
+        const b = named[j] as GraphNode;
+        // A row pair is taken from its lower index; a row-ledger pair from the row.
+        if (j === i || (b.row !== null && b.index < a.index) || seen[b.index] === a.index) continue;
+        seen[b.index] = a.index;
+        const longer = Math.max(a.normName.length, b.normName.length);
+        const edits = maxEdits(longer);
+        if (Math.abs(a.normName.length - b.normName.length) > edits) continue;
+        if (overlap(sorted[i] as Int32Array, sorted[j] as Int32Array) < longer + 1 - 2 * edits) continue;
+        consider(a.index, b.index);
+      }
+    }
+  });
+}
+
+/**
+ * Every pair of active nodes, at least one of them a row, that reaches the
  * threshold or has the same e-mail address, scored; each pair once, the
  * lower index first. `active` leaves out skipped rows.
  */
 export function similarPairs(nodes: readonly GraphNode[], active: (node: GraphNode) => boolean): SimilarPair[] {
   const live = nodes.filter(active);
-  const candidates = new Map<number, Set<number>>();
+  const scored = new Map<number, SimilarPair>();
   const consider = (x: number, y: number): void => {
     const [a, b] = x < y ? [x, y] : [y, x];
-    let set = candidates.get(a);
-    if (!set) candidates.set(a, (set = new Set()));
-    set.add(b);
+    const key = a * nodes.length + b;
+    if (scored.has(key)) return;
+    const pair = scorePair(nodes[a] as GraphNode, nodes[b] as GraphNode);
+    if (passes(pair) || pair.sameEmail) scored.set(key, pair);
   };
   const isRow = (n: GraphNode): boolean => n.row !== null;
 
@@ -75,37 +138,7 @@ export function similarPairs(nodes: readonly GraphNode[], active: (node: GraphNo
     // Two edits per letter pair: below 51% the lemma guarantees no shared pair, so every pair is scored.
     for (const a of live) for (const b of live) if (a.index < b.index && (isRow(a) || isRow(b))) consider(a.index, b.index);
   } else {
-    const index = new Map<string, { node: GraphNode; count: number }[]>();
-    const pairsOf = new Map<number, Map<string, number>>();
-    for (const n of live) {
-      if (n.normName === '') continue;
-      const pairs = letterPairs(n.normName);
-      pairsOf.set(n.index, pairs);
-      for (const [pair, count] of pairs) {
-        let postings = index.get(pair);
-        if (!postings) index.set(pair, (postings = []));
-        postings.push({ node: n, count });
-      }
-    }
-    for (const a of live) {
-      const pairs = pairsOf.get(a.index);
-      if (!isRow(a) || !pairs) continue;
-      const shared = new Map<number, number>();
-      for (const [pair, count] of pairs) {
-        for (const { node: b, count: other } of index.get(pair) ?? []) {
-          // A row pair is counted from its lower index; a row-ledger pair from the row.
-          if (b.index === a.index || (isRow(b) && b.index < a.index)) continue;
-          shared.set(b.index, (shared.get(b.index) ?? 0) + Math.min(count, other));
-        }
-      }
-      for (const [b, common] of shared) {
-        const other = nodes[b] as GraphNode;
-        const longer = Math.max(a.normName.length, other.normName.length);
-        const edits = maxEdits(longer);
-        if (Math.abs(a.normName.length - other.normName.length) > edits || common < longer + 1 - 2 * edits) continue;
-        consider(a.index, b);
-      }
-    }
+    nearNames(live, nodes.length, consider);
   }
 
   const byEmail = new Map<string, GraphNode[]>();
@@ -123,13 +156,5 @@ export function similarPairs(nodes: readonly GraphNode[], active: (node: GraphNo
       }
     }
   }
-
-  const scored: SimilarPair[] = [];
-  for (const a of [...candidates.keys()].sort((x, y) => x - y)) {
-    for (const b of [...(candidates.get(a) as Set<number>)].sort((x, y) => x - y)) {
-      const pair = scorePair(nodes[a] as GraphNode, nodes[b] as GraphNode);
-      if (passes(pair) || pair.sameEmail) scored.push(pair);
-    }
-  }
-  return scored;
+  return [...scored.entries()].sort(([x], [y]) => x - y).map(([, pair]) => pair);
 }
