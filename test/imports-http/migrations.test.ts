@@ -41,12 +41,22 @@ t.test('a FreeAgent migration through the API: setup → preview_ready → ready
   // "Freelance Design Fees" (README: one of its two unusual names) has no account yet: the gates stop it.
   t.equal(withFiles.status, 'preview_ready');
   t.same(withFiles.deferred, ['invoices', 'bills']);
-  t.match(withFiles.imports, { balances: { status: 'pending', totalRows: 27 }, contacts: { status: 'pending', totalRows: 17 }, invoices: null, bills: null });
+  // README: Bramble Books Ltd / Bramble Book Ltd (rows 8 and 9) are one identity conflict, so the contact import waits in processing.
+  t.match(withFiles.imports, {
+    balances: { status: 'pending', totalRows: 27 },
+    contacts: { status: 'processing', totalRows: 17 },
+    invoices: null,
+    bills: null,
+  });
   const validate = await api.request('POST', `/v1/migrations/${mig.id}/validate`);
   t.equal(validate.body.data.ready, false);
   t.match(
     validate.body.data.gates.find((g: { code: string }) => g.code === 'ACCOUNTS_MAPPED'),
     { passed: false, message: /1 row\(s\) have no account/ },
+  );
+  t.match(
+    validate.body.data.gates.find((g: { code: string }) => g.code === 'CONTACT_CONFLICTS_RESOLVED'),
+    { passed: false },
   );
 
   before = await tally(books);
@@ -58,6 +68,12 @@ t.test('a FreeAgent migration through the API: setup → preview_ready → ready
     body: { mappings: [{ sourceLabel: 'Freelance Design Fees', targetAccountId: id('5000') }] },
   });
   t.equal(mapped.status, 200);
+  t.equal((await api.request('GET', `/v1/migrations/${mig.id}`)).body.data.status, 'preview_ready', 'the contact conflict still stops it');
+  const split = await api.request('POST', `/v1/contact-imports/${withFiles.contactsImportId}/resolve`, {
+    body: { resolutions: [{ split: ['row_7', 'row_8'] }] },
+  });
+  t.equal(split.status, 200, JSON.stringify(split.body.error ?? ''));
+  t.equal(split.body.data.status, 'pending');
   const ready = await api.request('GET', `/v1/migrations/${mig.id}`);
   t.equal(ready.body.data.status, 'ready_to_execute', JSON.stringify(ready.body.data.gates.filter((g: { passed: boolean }) => !g.passed)));
 
@@ -148,7 +164,7 @@ t.test('POST /migrations/run: the dry run reports and writes nothing; a refused 
   const { books, api } = await world(t);
   const before = await tally(books);
   const dry = await api.request('POST', '/v1/migrations/run', {
-    body: { provider: 'freeagent', ...freeagent, cutoverDate: '2025-03-31', mappings: { 'Freelance Design Fees': '5000' }, dryRun: true },
+    body: { provider: 'freeagent', ...freeagent, cutoverDate: '2025-03-31', mappings: { 'Freelance Design Fees': '5000' }, conflicts: 'split', dryRun: true },
   });
   t.equal(dry.status, 200, JSON.stringify(dry.body.error ?? ''));
   t.match(dry.body.data, { passed: true, committed: false, dryRun: true, reconciliation: { matchesSource: true } });
@@ -164,8 +180,8 @@ t.test('POST /migrations/run: the dry run reports and writes nothing; a refused 
   );
   t.same(await tally(books), before, 'the refused run wrote nothing');
   const done = await api.request('POST', '/v1/migrations/run', {
-    body: { provider: 'freeagent', ...freeagent, cutoverDate: '2025-03-31', mappings: { 'Freelance Design Fees': '5000' } },
+    body: { provider: 'freeagent', ...freeagent, cutoverDate: '2025-03-31', mappings: { 'Freelance Design Fees': '5000' }, conflicts: 'split' },
   });
-  t.equal(done.status, 200);
+  t.equal(done.status, 200, JSON.stringify(done.body.error ?? ''));
   t.match(done.body.data, { passed: true, committed: true });
 });
