@@ -533,6 +533,34 @@ t.test('a broken invoices file: every row once as valid or an error with its fie
   t.same(await tally(books), before, 'the refused confirm left no trace');
 });
 
+t.test('a broken Xero bills file: a second line row ignored, four rows refused with their field, the same number from another supplier kept', async (t) => {
+  const w = await world(t, {}, dayAfterCutover);
+  const { api, books } = w;
+  await openingBalances(t, w, 'xero');
+  const preview = await upload(t, w, 'bill-imports', fixture('messy/bills-broken.csv'));
+  // 8 rows = 3 valid (KP-5510 Kestrel, CCC-118, KP-5510 Avon Gorge) + 1 ignored (KP-5510's second line) + 4 errors.
+  // Outstanding 432.00 + 186.00 + 54.00 = 672.00: a supplier's number is its own, so Avon Gorge's KP-5510 is another bill, not a clash.
+  t.match(preview.stats, { totalRows: 8, validRows: 3, errorRows: 4, ignoredRows: 1, totalOutstanding: '672.00' });
+  t.same(
+    preview.rows.map((r: Row & { contactName: string }) => [r.docNumber, r.contactName, r.outstanding]),
+    [
+      ['KP-5510', 'Kestrel Print Ltd', '432.00'],
+      ['CCC-118', 'Clifton Cleaning Co', '186.00'],
+      ['KP-5510', 'Avon Gorge Couriers Ltd', '54.00'],
+    ],
+  );
+  const errors = new Map((preview.errors as { rowIndex: number; field: string }[]).map((e) => [e.rowIndex, e.field]));
+  t.equal(errors.size, 4);
+  t.equal(errors.get(2), 'contact', 'row 3: no *ContactName');
+  t.equal(errors.get(3), 'total', 'row 4: 12O.00 with a letter O');
+  t.match(errors.get(4), /^(due|paid)$/, 'row 5: 300.00 − 100.00 = 200.00, not the 250.00 due');
+  t.equal(errors.get(5), 'date', 'row 6: 31/04/2025');
+  t.equal(preview.canConfirm, false);
+  const before = await tally(books);
+  expectError(t, await api.request('POST', `/v1/bill-imports/${preview.importId}/confirm`), 422, 'unprocessable_entity', { message: /cannot be read/ });
+  t.same(await tally(books), before, 'the refused confirm left no trace');
+});
+
 t.test('a BOM, CRLF endings and £ amounts: three invoices read clean and confirmed against a matching trial balance', async (t) => {
   const w = await world(t, {}, dayAfterCutover);
   const { api } = w;
