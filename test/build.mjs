@@ -65,6 +65,8 @@ const grouped = new Set([
   'edges',
   'engine',
   'imports',
+  'imports-cli',
+  'imports-http',
   'http',
   'ledger-cli',
   'ledger-http',

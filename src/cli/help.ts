@@ -20,6 +20,11 @@ export const groupSummaries: Readonly<Record<string, string>> = {
   webhooks: 'Webhook subscriptions: create, update, rotate the secret, delete, delivery stats',
   'request-log': 'The API request log of the last 30 days: list, get',
   import: 'Bulk loads into the books: import a journal; list, show and undo imports',
+  'contact-imports': 'Contacts from a CSV export: upload, preview the merges, resolve conflicts (link, split, skip), confirm',
+  'opening-balances': 'Opening balances from a trial balance export: upload, fix a mapping, confirm, void; the status',
+  'invoice-imports': 'Outstanding sales invoices from an export, against the clearing account: upload, preview, confirm, void',
+  'bill-imports': 'Outstanding purchase bills from an export, against the clearing account: upload, preview, confirm, void',
+  migrations: 'A move from Xero, FreeAgent or QuickBooks: run it whole, or attach its files, validate the gates, execute, abandon; history',
   bank: "The bank: import a statement, the inbox of uncategorised lines, categorise, accept the rules' suggestions, explain one, recategorise, reconcile",
   'bank-accounts': 'Bank accounts: list, add, change (sort code, account number, IBAN, primary), archive; unreconciled lines; reconcile',
   'bank-imports': 'Bank statement imports step by step: upload, show, remap, confirm, delete',
@@ -170,6 +175,27 @@ export const handWritten = {
       'Lists the posted lines up to --as-of not yet reconciled, then marks them all (less --exclude) reconciled, only if the ' +
       "reconciled balance then equals the statement's; otherwise nothing is marked and the difference is named (balance_mismatch).",
     examples: ['acct bank reconcile 1200 --statement-balance 3,750.64 --as-of 2024-03-31'],
+  },
+  migrate: {
+    name: 'migrate',
+    usage:
+      'migrate --from PROVIDER --balances FILE [--contacts FILE] [--invoices FILE] [--bills FILE] --cutover DATE [--dry-run] [--expect-trial-balance FILE] [--map LABEL=CODE]…',
+    summary: 'Move the books from Xero, FreeAgent, QuickBooks or other software: contacts, opening balances, outstanding invoices and bills',
+    description:
+      "PROVIDER is xero, freeagent, quickbooks or other; the files are that product's CSV exports as they come (title lines, YTD " +
+      'columns, £ amounts and code prefixes are read). The trial balance at the cutover (a month end) becomes one opening ' +
+      'balance journal; with invoices or bills its Trade Debtors and Trade Creditors go to 1198 and 2198, and each outstanding ' +
+      'document then moves its balance to 1100 or 2100, so the clearing accounts end at zero. Contacts match existing ones by ' +
+      'VAT number, company number, company e-mail domain or an identical name; documents match contacts by name (85% similar ' +
+      'or more), else new contacts are made. The proof is printed: the gates, what each file made, and the books against the ' +
+      'source trial balance account by account. Everything is one transaction, committed only when every gate passes (and ' +
+      'the books equal --expect-trial-balance, if given, to the penny); otherwise nothing is written and the exit status is 5. ' +
+      '--dry-run prints the same proof and writes nothing. --map maps a trial balance row the automatic tiers cannot place. ' +
+      'A progress bar shows on a terminal.',
+    examples: [
+      'acct migrate --from xero --contacts contacts.csv --balances tb.csv --invoices open-invoices.csv --bills open-bills.csv --cutover 2025-03-31 --dry-run',
+      'acct migrate --from freeagent --balances tb.csv --cutover 2025-03-31 --expect-trial-balance tb.csv --map "Tools and Consumables=5000"',
+    ],
   },
   companyYearEnd: {
     name: 'company year-end',

@@ -18,6 +18,7 @@ import { addWebhooksVerify } from './commands/webhooks-verify.js';
 import { addVatConnect } from './commands/vat-connect.js';
 import { addBank } from './commands/bank.js';
 import { addCompany } from './commands/company.js';
+import { addMigrate } from './commands/migrate.js';
 
 export const globalOptionDocs = [
   ['--data <dir>', 'data directory (default $ACCT_DATA, else ./acct-data)'],
@@ -65,6 +66,7 @@ export function buildProgram(only?: string): Command {
   addVatConnect(program);
   addBank(program);
   addCompany(program);
+  addMigrate(program);
   addOperationCommands(program, operations, only);
   addWebhooksVerify(program);
   for (const cmd of program.commands) {

@@ -123,10 +123,10 @@ export interface OperationSpec<P extends Shape, Q extends Shape, B extends Shape
    * A body field that holds an uploaded file's text (a bank statement):
    * HTTP then also takes the file as the raw body (text/csv, OFX…) with the
    * other fields in the query, or as multipart/form-data, up to
-   * maxUploadBytes; the CLI reads the flag as a path. `filename` names the
-   * field that gets the file's name.
+   * maxBytes (else maxUploadBytes, 10 MiB); the CLI reads the flag as a
+   * path. `filename` names the field that gets the file's name.
    */
-  readonly upload?: { readonly field: string; readonly filename: string };
+  readonly upload?: { readonly field: string; readonly filename: string; readonly maxBytes?: number };
   /** The operation, by name, that shows what this one would do without doing it: the CLI's --dry-run runs it with the same input. */
   readonly dryRun?: string;
   /**
@@ -158,7 +158,7 @@ export interface Operation<D = unknown> {
   readonly produces: string | null;
   readonly secrets: readonly string[];
   readonly cli: { readonly group: string; readonly action: string | null; readonly custom: boolean };
-  readonly upload: { readonly field: string; readonly filename: string } | null;
+  readonly upload: { readonly field: string; readonly filename: string; readonly maxBytes?: number } | null;
   readonly dryRun: string | null;
   /** Path parameters, query and body schemas; the body rejects unknown fields. */
   readonly schemas: {

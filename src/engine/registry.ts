@@ -17,6 +17,10 @@ import {
   updateTransaction,
 } from './ledger/transaction-ops.js';
 import { getImport, listImports, undoImport } from './imports/import-ops.js';
+import { contactImportOperations } from './imports/contact-import-ops.js';
+import { openingBalanceOperations } from './imports/opening-balance-ops.js';
+import { billImportOperations, invoiceImportOperations } from './imports/document-import-ops.js';
+import { migrationOperations } from './imports/migration-ops.js';
 import { createContact, deleteContact, getContact, getContactSummary, listContacts, updateContact } from './sales/contact-ops.js';
 import {
   createInvoice,
@@ -159,6 +163,11 @@ export const operations: readonly Operation[] = [
   listImports,
   getImport,
   undoImport,
+  ...contactImportOperations,
+  ...openingBalanceOperations,
+  ...invoiceImportOperations,
+  ...billImportOperations,
+  ...migrationOperations,
   listContacts,
   createContact,
   getContact,

@@ -135,7 +135,7 @@ export function createApp(options: AppOptions): Polka {
       const body = !op.schemas.body
         ? undefined
         : op.upload
-          ? await readUploadBody(req, Math.max(bodyLimit, maxUploadBytes), op.upload, op.schemas.body)
+          ? await readUploadBody(req, Math.max(bodyLimit, op.upload.maxBytes ?? maxUploadBytes), op.upload, op.schemas.body)
           : await readJsonBody(req, bodyLimit);
       const input = parseOperationInput(op, { params: req.params, query: req.query, body });
       const pool = options.pdfPool;

@@ -318,6 +318,8 @@ export interface ContactsTable {
   postal_code: string | null;
   country: string;
   vat_number: string | null;
+  /** Companies House number, which contact imports match on (migration 0023). */
+  company_number: string | null;
   payment_terms: number | null;
   currency: string;
   bank_name: string | null;
@@ -624,6 +626,63 @@ export interface DlaSnapshotsTable {
   created_at: string;
 }
 
+export type DataImportKind = 'contacts' | 'balances' | 'invoices' | 'bills';
+export type DataImportStatus = 'processing' | 'pending' | 'completed' | 'voided';
+
+/** One row per contact, opening balance, invoice or bill import (migration 0023). */
+export interface DataImportsTable {
+  id: string;
+  kind: DataImportKind;
+  filename: string | null;
+  status: DataImportStatus;
+  file_text: string;
+  options_json: string;
+  total_rows: number;
+  created_count: number;
+  merged_count: number;
+  skipped_count: number;
+  error_count: number;
+  engine_version: string;
+  transaction_id: string | null;
+  reversal_transaction_id: string | null;
+  result_json: string | null;
+  created_by: string;
+  created_at: string;
+  completed_at: string | null;
+  voided_at: string | null;
+}
+
+/** What a confirmed import did with each of its rows. */
+export interface DataImportRowsTable {
+  import_id: string;
+  row_index: number;
+  outcome: 'created' | 'merged' | 'skipped' | 'rejected';
+  record_id: string | null;
+  reason: string | null;
+  fingerprint: string | null;
+}
+
+export type MigrationProvider = 'freeagent' | 'xero' | 'quickbooks' | 'other';
+
+export interface MigrationsTable {
+  id: string;
+  provider: MigrationProvider;
+  state: 'open' | 'completed' | 'abandoned';
+  cutover_date: string;
+  contacts_import_id: string | null;
+  balances_import_id: string | null;
+  invoices_import_id: string | null;
+  bills_import_id: string | null;
+  deferred_json: string | null;
+  reconciliation_json: string | null;
+  warnings_json: string;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+  abandoned_at: string | null;
+}
+
 export interface OrgDb {
   organisation: OrganisationTable;
   vat_entries: VatEntriesTable;
@@ -659,4 +718,7 @@ export interface OrgDb {
   board_minutes: BoardMinutesTable;
   dividends: DividendsTable;
   dla_snapshots: DlaSnapshotsTable;
+  data_imports: DataImportsTable;
+  data_import_rows: DataImportRowsTable;
+  migrations: MigrationsTable;
 }

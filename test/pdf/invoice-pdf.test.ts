@@ -76,6 +76,7 @@ const customer: ContactsTable = {
   postal_code: 'LS1 6AA',
   country: 'United Kingdom',
   vat_number: 'GB987654321',
+  company_number: null,
   payment_terms: null,
   currency: 'GBP',
   bank_name: null,

@@ -25,6 +25,7 @@ import type { Suggestion } from '../../engine/banking/suggest.js';
 import { withCli, type Cli, type GlobalOptions } from '../context.js';
 import { examplesText, groupSummaries, handWritten } from '../help.js';
 import { plainTable } from '../render.js';
+import { progressBar } from '../progress.js';
 import { suggestionText } from '../presenters/banking.js';
 
 const raw = (body: unknown = undefined, params: Record<string, string> = {}, query: Record<string, unknown> = {}) => ({ params, query, body });
@@ -49,24 +50,6 @@ async function accountIdOf(cli: Cli, named: string): Promise<string> {
   const found = accounts.find((a) => a.code === named);
   if (!found) throw new AppError('validation_error', `no account with code ${named}`, 'account');
   return found.id;
-}
-
-function progressBar(label: string): { update: (done: number, total: number) => void; end: () => void } | undefined {
-  if (process.stderr.isTTY !== true) return undefined;
-  let drawn = false;
-  return {
-    update(done, total) {
-      const width = 30;
-      const filled = Math.round((done / Math.max(total, 1)) * width);
-      process.stderr.write(
-        `\r  ${label} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done.toLocaleString('en-GB')}/${total.toLocaleString('en-GB')}`,
-      );
-      drawn = true;
-    },
-    end() {
-      if (drawn) process.stderr.write('\n');
-    },
-  };
 }
 
 interface ImportFlags {

@@ -40,6 +40,7 @@ export async function seedDemoSales(trx: Kysely<OrgDb>, posting: Posting, today:
       postal_code: null,
       country: 'United Kingdom',
       vat_number: null,
+      company_number: null,
       payment_terms: c.terms,
       currency: 'GBP',
       bank_name: null,

@@ -31,6 +31,7 @@ export const contactSchema = z.strictObject({
   postalCode: z.string().nullable(),
   country: z.string(),
   vatNumber: z.string().nullable(),
+  companyNumber: z.string().nullable().describe('Companies House number'),
   paymentTerms: z.number().int().nullable().describe("days to pay; null: the organisation's default terms"),
   currency: z.string().describe('ISO 4217 code'),
   bankName: z.string().nullable(),
@@ -59,6 +60,7 @@ export function contactView(row: ContactsTable): Contact {
     postalCode: row.postal_code,
     country: row.country,
     vatNumber: row.vat_number,
+    companyNumber: row.company_number,
     paymentTerms: row.payment_terms,
     currency: row.currency,
     bankName: row.bank_name,
@@ -98,6 +100,7 @@ export const optionalFields = {
   region: clearableText(100),
   postalCode: clearableText(20),
   vatNumber: clearableText(20),
+  companyNumber: clearableText(20),
   paymentTerms: z.number().int().min(0).max(365).nullable().optional(),
   bankName: clearableText(100),
   bankSortCode: clearableText(20),
@@ -139,6 +142,7 @@ function columnsOf(input: ContactInput): Partial<ContactsTable> {
     postal_code: input.postalCode,
     country: input.country,
     vat_number: input.vatNumber,
+    company_number: input.companyNumber,
     payment_terms: input.paymentTerms,
     currency: input.currency,
     bank_name: input.bankName,
@@ -170,6 +174,7 @@ const nulls = {
   region: null,
   postal_code: null,
   vat_number: null,
+  company_number: null,
   payment_terms: null,
   bank_name: null,
   bank_sort_code: null,
@@ -177,6 +182,12 @@ const nulls = {
   bank_iban: null,
   notes: null,
 } as const;
+
+/** A new contact from the fields given, every other optional field empty, in the United Kingdom and sterling unless said. */
+export function newContactInput(fields: Partial<NewContact> & Pick<NewContact, 'contactType' | 'name'>): NewContact {
+  const empty = Object.fromEntries(Object.keys(optionalFields).map((k) => [k, null])) as Record<keyof typeof optionalFields, null>;
+  return { ...empty, country: 'United Kingdom', currency: 'GBP', ...fields };
+}
 
 /** Add a contact: active, its email free. */
 export async function insertContact(trx: Kysely<OrgDb>, clock: Clock, input: NewContact): Promise<ContactsTable> {

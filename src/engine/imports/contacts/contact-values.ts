@@ -1,0 +1,150 @@
+/**
+ * The values of a contact as exports write them, in the one form the import
+ * compares and stores: e-mail addresses in lower case, UK postcodes as
+ * "SW1A 1AA", VAT and company numbers without spaces. Each reader returns
+ * null for an empty cell and throws a ValueProblem (caught by the row
+ * reader, which rejects the row) for text that cannot be the value.
+ */
+import { z } from 'zod';
+
+export class ValueProblem extends Error {}
+
+const quote = (v: string): string => JSON.stringify(v);
+
+/** What people type in a column they have nothing for. */
+const placeholders = new Set(['-', '--', 'n/a', 'na', 'none', 'nil', 'not registered', 'not applicable', 'tbc']);
+
+const isPlaceholder = (text: string): boolean => placeholders.has(text.trim().toLowerCase());
+
+/** One e-mail address in lower case. */
+export function readEmail(text: string): string | null {
+  const v = text.trim().toLowerCase();
+  if (v === '') return null;
+  if (v.length > 254 || !z.email().safeParse(v).success) throw new ValueProblem(`${quote(text)} is not an e-mail address`);
+  return v;
+}
+
+/** The domain of an e-mail address. */
+export const emailDomain = (email: string): string => email.slice(email.lastIndexOf('@') + 1);
+
+/** UK postcodes in upper case with one space before the inward code; others upper-cased with single spaces. */
+export function readPostcode(text: string): string | null {
+  const compact = text.toUpperCase().replace(/\s+/g, '');
+  if (compact === '') return null;
+  if (/^[A-Z]{1,2}\d[A-Z\d]?\d[A-Z]{2}$/.test(compact)) return `${compact.slice(0, -3)} ${compact.slice(-3)}`;
+  return text.toUpperCase().replace(/\s+/g, ' ').trim();
+}
+
+/** A UK VAT registration number: 9 or 12 digits, or a government department's GD or health authority's HA and 3 digits. */
+const ukVat = /^(GB|XI)?(\d{9}|\d{12}|GD\d{3}|HA\d{3})$/;
+/** Another country's: its two-letter prefix and 2 to 13 letters, digits, + or *, at least one a digit. */
+const foreignVat = /^[A-Z]{2}(?=[0-9A-Z+*]*\d)[0-9A-Z+*]{2,13}$/;
+
+/**
+ * A VAT number in upper case without spaces, dots or hyphens, its country
+ * prefix as given (123 4567 89 stays 123456789, gb123456789 is
+ * GB123456789). Only the form is checked: numbers in test data rarely pass
+ * HMRC's check digits, and HMRC is the judge of them.
+ */
+export function readVatNumber(text: string): string | null {
+  if (isPlaceholder(text)) return null;
+  const v = text.toUpperCase().replace(/[\s.-]/g, '');
+  if (v === '') return null;
+  if (ukVat.test(v) || (foreignVat.test(v) && !/^(?:GB|XI)/.test(v))) return v;
+  throw new ValueProblem(`${quote(text)} is not a VAT number`);
+}
+
+/**
+ * A VAT number as an identity: a UK number always with GB, so that
+ * 123456789, GB 123 4567 89 and XI123456789 (the Northern Ireland prefix of
+ * the same registration) are one; null when the text is not a VAT number.
+ */
+export function vatIdentity(vatNumber: string | null): string | null {
+  if (vatNumber === null) return null;
+  let v: string;
+  try {
+    v = readVatNumber(vatNumber) ?? '';
+  } catch {
+    return null;
+  }
+  const uk = ukVat.exec(v);
+  if (uk) return `GB${uk[2] as string}`;
+  return v === '' ? null : v;
+}
+
+/** A Companies House number: 8 characters, digits zero-padded (1234567 → 01234567) or two letters and 6 digits (SC12345 → SC012345). */
+export function readCompanyNumber(text: string): string | null {
+  if (isPlaceholder(text)) return null;
+  const v = text.toUpperCase().replace(/[\s.-]/g, '');
+  if (v === '') return null;
+  if (/^\d{1,8}$/.test(v)) return v.padStart(8, '0');
+  const prefixed = /^([A-Z]{2})(\d{1,6})$/.exec(v);
+  if (prefixed) return `${prefixed[1] as string}${(prefixed[2] as string).padStart(6, '0')}`;
+  throw new ValueProblem(`${quote(text)} is not a company number (8 digits, or 2 letters and 6 digits)`);
+}
+
+/** A company number as an identity, or null when the text is not one. */
+export function companyIdentity(companyNumber: string | null): string | null {
+  if (companyNumber === null) return null;
+  try {
+    return readCompanyNumber(companyNumber);
+  } catch {
+    return null;
+  }
+}
+
+/** A telephone number's digits as dialled inside the UK (+44 (0)20 7946 0000 → 02079460000), or null with fewer than 6. */
+export function phoneDigits(phone: string | null): string | null {
+  if (phone === null) return null;
+  const international = /^\s*(\+|00)\s*44/.test(phone);
+  let d = phone.replace(/\(0\)/g, '').replace(/\D/g, '');
+  if (international) d = `0${d.replace(/^(00)?44/, '')}`;
+  return d.length >= 6 ? d : null;
+}
+
+export const maxPaymentTerms = 365;
+
+/** Payment terms in days: 30, "Net 30", "30 days", "Due on receipt" (0). */
+export function readPaymentTerms(text: string): number | null {
+  const t = text.trim().toLowerCase();
+  if (t === '') return null;
+  let days: number;
+  const m = /^(?:net\s*)?(\d+)(?:\s*days?)?$/.exec(t);
+  if (m) days = Number(m[1]);
+  else if (/^(?:due\s+)?(?:on|upon)\s+receipt$|^immediate(?:ly)?$/.test(t)) days = 0;
+  else throw new ValueProblem(`payment terms ${quote(text)} are not a number of days`);
+  if (days > maxPaymentTerms) throw new ValueProblem(`payment terms of ${days} days are not 0 to ${maxPaymentTerms} days`);
+  return days;
+}
+
+export type ContactType = 'customer' | 'supplier' | 'both';
+
+/** A contact type as exports name it: customer (client), supplier (vendor), both, or a mix of the two words. */
+export function readContactType(text: string): ContactType | null {
+  const t = text.trim().toLowerCase();
+  if (t === '') return null;
+  if (t === 'both') return 'both';
+  const customer = /\b(?:customers?|clients?)\b/.test(t);
+  const supplier = /\b(?:suppliers?|vendors?)\b/.test(t);
+  if (customer && supplier) return 'both';
+  if (customer) return 'customer';
+  if (supplier) return 'supplier';
+  throw new ValueProblem(`contact type ${quote(text)} is not customer, supplier or both`);
+}
+
+/** A Yes/No cell (Xero's IsCustomer, IsSupplier): true, false, or null when empty. */
+export function readYesNo(text: string, column: string): boolean | null {
+  const t = text.trim().toLowerCase();
+  if (t === '') return null;
+  if (['yes', 'y', 'true', '1'].includes(t)) return true;
+  if (['no', 'n', 'false', '0'].includes(t)) return false;
+  throw new ValueProblem(`${column} ${quote(text)} is not Yes or No`);
+}
+
+/** The type Xero's two flags make; null when neither is set. */
+export function typeOfFlags(isCustomer: boolean | null, isSupplier: boolean | null): ContactType | null {
+  if (isCustomer === true && isSupplier === true) return 'both';
+  if (isCustomer === true) return 'customer';
+  if (isSupplier === true) return 'supplier';
+  return null;
+}

@@ -1,0 +1,174 @@
+/**
+ * Invoices and bills brought over from other software, outstanding at the
+ * cutover. The opening trial balance already holds what they are owed, on
+ * a migration clearing account (1198 for receivables, 2198 for payables),
+ * so a migrated document's entries move its gross from the clearing account
+ * to the control account (debit 1100, credit 1198; a bill: debit 2198,
+ * credit 2100) with no VAT: its VAT was accounted for in the software it
+ * came from. What was paid before the cutover is a synthetic payment that
+ * moves back to the clearing account, because that money is already in the
+ * trial balance's bank. Both are dated at the cutover. The document keeps
+ * its number, dates and contact, and is open (sent or approved, overdue
+ * once due) for payments to settle from then on.
+ */
+import type { Kysely } from 'kysely';
+import { AppError } from '../errors.js';
+import { newId } from '../ids.js';
+import { timestamp, today } from '../clock.js';
+import { createTransaction, removeTransaction, type Posting } from '../ledger/posting.js';
+import { saveItems } from './items.js';
+import { settle } from './settle.js';
+import { accountByCode, type Kind } from './documents.js';
+import type { InvoicesTable, OrgDb, PaymentsTable } from '../../store/tables.js';
+
+/** The migration clearing account of each kind: receivables 1198, payables 2198. */
+export const clearingCode = (k: Kind): string => (k.kind === 'sales' ? '1198' : '2198');
+
+export interface MigratedDocument {
+  readonly contactId: string;
+  readonly contactName: string;
+  readonly number: string;
+  readonly reference: string | null;
+  readonly issueDate: string;
+  readonly dueDate: string;
+  /** Pence, VAT included. */
+  readonly gross: number;
+  /** Pence paid before the cutover. */
+  readonly paid: number;
+  /** The date its entries carry: the cutover. */
+  readonly cutoverDate: string;
+  /** Where it came from, for the line's description: "Xero", "trial-balance.csv"… */
+  readonly source: string;
+}
+
+export interface Migrated {
+  readonly row: InvoicesTable;
+  readonly payment: PaymentsTable | null;
+}
+
+/** Create one migrated invoice or bill with its clearing entries and, when part-paid, its synthetic payment. */
+export async function createMigratedDocument(trx: Kysely<OrgDb>, k: Kind, posting: Posting, doc: MigratedDocument): Promise<Migrated> {
+  const [control, clearing] = await Promise.all([accountByCode(trx, k.controlCode), accountByCode(trx, clearingCode(k))]);
+  const id = newId(k.idPrefix, posting.clock.now());
+  const toControl = -k.lineSign * doc.gross; // invoice: debit 1100; bill: credit 2100
+  const txn = await createTransaction(trx, posting, {
+    date: doc.cutoverDate,
+    description: `${k.kind === 'sales' ? 'Invoice' : 'Bill'} ${doc.number} ${k.kind === 'sales' ? 'to' : 'from'} ${doc.contactName}, brought forward`.slice(
+      0,
+      500,
+    ),
+    reference: doc.number.slice(0, 100),
+    status: 'posted',
+    sourceType: k.sourceType,
+    sourceId: id,
+    lines: [
+      { accountId: control.id, amount: toControl, contactId: doc.contactId, description: doc.contactName.slice(0, 500) },
+      { accountId: clearing.id, amount: -toControl, contactId: doc.contactId, description: `${doc.number} migrated from ${doc.source}`.slice(0, 500) },
+    ],
+  });
+  const now = timestamp(posting.clock);
+  const row: InvoicesTable = {
+    id,
+    kind: k.kind,
+    number: doc.number,
+    status: doc.dueDate < today(posting.clock) ? 'overdue' : k.issued,
+    contact_id: doc.contactId,
+    currency: 'GBP',
+    issue_date: doc.issueDate,
+    due_date: doc.dueDate,
+    paid_date: null,
+    notes: `Brought forward from ${doc.source} at ${doc.cutoverDate}`.slice(0, 2000),
+    reference: doc.reference,
+    subtotal: doc.gross,
+    vat_amount: 0,
+    total: doc.gross,
+    amount_paid: 0,
+    amount_credited: 0,
+    transaction_id: txn.id,
+    quote_id: null,
+    sent_at: now,
+    voided_at: null,
+    created_by: posting.actor.id,
+    created_at: now,
+    updated_at: now,
+  };
+  try {
+    await trx.insertInto('invoices').values(row).execute();
+  } catch (e) {
+    if (k.kind === 'sales' && /UNIQUE/i.test((e as Error).message)) {
+      throw new AppError('conflict', `invoice number ${doc.number} is already used in these books`, 'number', { cause: e });
+    }
+    throw e;
+  }
+  await saveItems(trx, posting.clock, id, [
+    {
+      description: `Balance brought forward from ${doc.source}: ${k.noun} ${doc.number} of ${doc.issueDate}`.slice(0, 500),
+      quantity: 1,
+      unitPrice: doc.gross,
+      vatRateName: null,
+      vatRate: 0,
+      net: doc.gross,
+      vatAmount: 0,
+      lineTotal: doc.gross,
+      accountId: null,
+    },
+  ]);
+  if (doc.paid === 0) return { row, payment: null };
+  const paymentId = newId('pay', posting.clock.now());
+  const paidTxn = await createTransaction(trx, posting, {
+    date: doc.cutoverDate,
+    description: `Paid before the migration: ${k.noun} ${doc.number}`.slice(0, 500),
+    reference: doc.number.slice(0, 100),
+    status: 'posted',
+    sourceType: 'payment',
+    sourceId: paymentId,
+    lines: [
+      // Invoice: credit 1100, debit 1198; bill: debit 2100, credit 2198.
+      { accountId: control.id, amount: k.lineSign * doc.paid, contactId: doc.contactId },
+      { accountId: clearing.id, amount: -k.lineSign * doc.paid, contactId: doc.contactId },
+    ],
+  });
+  const payment: PaymentsTable = {
+    id: paymentId,
+    invoice_id: id,
+    amount: doc.paid,
+    date: doc.cutoverDate,
+    method: 'other',
+    reference: 'Paid before the migration',
+    account_id: clearing.id,
+    transaction_id: paidTxn.id,
+    created_by: posting.actor.id,
+    created_at: now,
+  };
+  await trx.insertInto('payments').values(payment).execute();
+  const settled = await settle(trx, k, posting.clock, id);
+  return { row: settled.row, payment };
+}
+
+/**
+ * Undo a migrated document: refused (422) once anything but its synthetic
+ * payment settles it; otherwise it leaves the books with its entries and
+ * synthetic payment, so that its number is free for the import made again.
+ */
+export async function removeMigratedDocument(trx: Kysely<OrgDb>, k: Kind, id: string): Promise<void> {
+  const row = await trx.selectFrom('invoices').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) return;
+  const clearing = await accountByCode(trx, clearingCode(k));
+  const payments = await trx.selectFrom('payments').selectAll().where('invoice_id', '=', id).execute();
+  const later = payments.find((p) => p.account_id !== clearing.id);
+  const credited = await trx.selectFrom('credit_allocations').select('id').where('invoice_id', '=', id).executeTakeFirst();
+  const credit = await trx.selectFrom('credit_notes').select('id').where('invoice_id', '=', id).executeTakeFirst();
+  if (later || credited || credit || row.amount_credited !== 0) {
+    throw new AppError(
+      'unprocessable_entity',
+      `${k.noun} ${row.number ?? id} has ${later ? `payment ${later.id}` : 'credit'} recorded since the migration: remove it before voiding the import`,
+    );
+  }
+  for (const p of payments) {
+    await removeTransaction(trx, p.transaction_id, `payment ${p.id}`);
+    await trx.deleteFrom('payments').where('id', '=', p.id).execute();
+  }
+  if (row.transaction_id) await removeTransaction(trx, row.transaction_id, `${k.noun} ${row.number ?? id}`);
+  await trx.deleteFrom('document_items').where('document_id', '=', id).execute();
+  await trx.deleteFrom('invoices').where('id', '=', id).execute();
+}
