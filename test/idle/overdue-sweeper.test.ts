@@ -99,6 +99,8 @@ t.test('everything at start and each new day; in between only the books issued i
     new Set(opened).size >= 7,
     `the new day's sweep opened every set of books again (${new Set(opened).size} of 8; the one left open by the last request need not be)`,
   );
+  // Stopped here, before the teardowns close the stores: a sweep still in flight would find its store closed and report it after the test.
+  await sweeper.stop();
 });
 
 t.test('an interval of 0 sweeps only at start', async (t) => {
