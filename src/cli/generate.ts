@@ -17,6 +17,7 @@ import { hasItems, itemFlagHelp, parseItemFlag } from './item-flag.js';
 import { groupSummaries } from './help.js';
 import { renderCsv, renderTable } from './presenters/index.js';
 import { presenterOf } from './presenters/registry.js';
+import { naturalKeyHelp, resolveNaturalKeys } from './references.js';
 import { pageFooter } from './render.js';
 
 export const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
@@ -42,6 +43,8 @@ const bodyHelp = 'the request body as JSON (amounts in integer pence, as the API
 function describe(prop: JsonSchema, types: Set<string>, pounds: boolean): string {
   const words: string[] = [];
   if (prop.description) words.push(prop.description);
+  const key = naturalKeyHelp(prop);
+  if (key !== null) words.push(key);
   const enumValues = prop.enum ?? prop.anyOf?.flatMap((s) => s.enum ?? []);
   if (pounds) words.push(poundsHelp);
   else if (enumValues && enumValues.length > 0) words.push(`one of ${enumValues.join(', ')}`);
@@ -98,7 +101,8 @@ function commandFor(parent: Command, op: Operation, operations: readonly Operati
   const cmd = op.cli.action === null ? parent : parent.command(op.cli.action);
   cmd.description(op.summary);
   if (op.description) cmd.addHelpText('after', `\n${op.description}`);
-  for (const p of pathParams(op.path)) cmd.argument(`<${p}>`);
+  const paramProps = jsonSchemaOf(op.schemas.params).properties ?? {};
+  for (const p of pathParams(op.path)) cmd.argument(`<${p}>`, naturalKeyHelp(paramProps[p]) ?? '');
   const flags = flagsOf(op);
   for (const f of flags) cmd.addOption(new Option(f.flag, f.description));
   if (op.schemas.body) cmd.option('--body <json>', bodyHelp);
@@ -133,7 +137,15 @@ function commandFor(parent: Command, op: Operation, operations: readonly Operati
       const output = options['output'] as string | undefined;
       const force = options['force'] === true;
       if (op.produces) checkOutput(output, force);
-      const raw = { params, query: pick(options, flags, 'query'), body };
+      const typed = (path: string): string => {
+        if (pathParams(op.path).includes(path)) return `<${path}>`;
+        const flag = flags.find((f) => f.field === path);
+        if (flag && options[flag.field] !== undefined) return `--${kebab(flag.field)}`;
+        const item = /^items\[(\d+)\]\./.exec(path);
+        if (item && options['item'] !== undefined) return `--item ${Number(item[1]) + 1}`;
+        return path;
+      };
+      const raw = await resolveNaturalKeys(cli, op, { params, query: pick(options, flags, 'query'), body }, typed);
       // A report paged by cursor (the general ledger) is shown whole, unless one page is asked for with --cursor.
       const join = presenter?.join;
       if (preview && options['dryRun'] === true) {

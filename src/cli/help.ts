@@ -78,10 +78,11 @@ export const handWritten = {
   },
   use: {
     name: 'use',
-    usage: 'use [ID]',
-    summary: 'Choose the organisation that commands use when --org is not given; without ID, list them',
-    description: 'Without --org, commands use the organisation chosen here, else the only one of the data directory.',
-    examples: ['acct use', 'acct use 3f6c1e0a-8d7b-4c3e-9a51-2b7d4e6f8a90'],
+    usage: 'use [ORGANISATION]',
+    summary: 'Choose the organisation that commands use when --org is not given; without one, list them',
+    description:
+      'Without --org, commands use the organisation chosen here, else the only one of the data directory. An organisation is named by its id, its name (ignoring case) or the start of either, as --org takes it; a name or start that fits several is refused with the list.',
+    examples: ['acct use', 'acct use "Acme Ltd"', 'acct use 3f6c', 'acct use 3f6c1e0a-8d7b-4c3e-9a51-2b7d4e6f8a90'],
   },
   demo: {
     name: 'demo',

@@ -1,5 +1,5 @@
 /**
- * `--item "description;quantity;unit price in pounds;vatRate[;accountId]"`,
+ * `--item "description;quantity;unit price in pounds;vatRate[;account]"`,
  * repeatable, for every operation whose body has line items (invoices,
  * bills, quotes): the command-line way to write `items` without JSON. A
  * sale of a business not registered for VAT has no rate: a value ending in
@@ -11,7 +11,9 @@ import { jsonSchemaOf, typesOf } from '../engine/input.js';
 import type { Operation } from '../engine/operation.js';
 
 export const itemFlagHelp =
-  'a line as "description;quantity;unit price in pounds;vatRate" (standard, reduced, zero or exempt; left out on a sale of a business not registered for VAT), optionally ";accountId"; repeat for more lines';
+  'a line as "description;quantity;unit price in pounds;vatRate" (standard, reduced, zero or exempt; left out on a sale of a business not registered for VAT), optionally ";account" (a code such as 4100, or an id; with no rate: "…;120.00;;4100"); repeat for more lines';
+
+const vatRates = new Set(['standard', 'reduced', 'zero', 'exempt', '']);
 
 /** Whether the operation's body takes `items`, an array of objects. */
 export function hasItems(op: Operation): boolean {
@@ -24,7 +26,11 @@ export function hasItems(op: Operation): boolean {
 export function parseItemFlag(value: string, index: number): Record<string, unknown> {
   const field = `items[${index}]`;
   const parts = value.split(';').map((p) => p.trim());
-  const accountId = parts.length >= 5 && /^acc_/.test(parts[parts.length - 1] ?? '') ? parts.pop() : undefined;
+  const last = parts[parts.length - 1] ?? '';
+  // An account after the rate: an id, or a code (digits) after a rate or an empty rate, so that it is never read as a price.
+  const accountId =
+    parts.length >= 5 && (/^acc_/.test(last) || (/^\d{3,6}$/.test(last) && vatRates.has(parts[parts.length - 2] ?? '-'))) ? parts.pop() : undefined;
+  if (accountId !== undefined && parts[parts.length - 1] === '') parts.pop();
   const rated = !/^-?£?[\d.,]+$/.test(parts[parts.length - 1] ?? '');
   if (parts.length < (rated ? 4 : 3)) {
     throw new AppError('validation_error', `--item ${JSON.stringify(value)}: expected "description;quantity;unit price;vatRate"`, field);

@@ -32,13 +32,20 @@ export const searchText = () =>
     .max(200)
     .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
 
-/** An id with the given prefix (`acc`, `key`…); anything else is `invalid_id`. */
+/**
+ * An id with the given prefix (`acc`, `key`…); anything else is `invalid_id`.
+ * Marked `x-id-prefix` in its JSON Schema, so that the command line can take
+ * the record's natural key instead (an account code, a contact's name).
+ */
 export function idOf(prefix: string) {
   const pattern = idPattern(prefix);
-  return z.string().refine((v) => pattern.test(v), {
-    message: `must be an id starting ${prefix}_`,
-    params: { code: 'invalid_id' },
-  });
+  return z
+    .string()
+    .refine((v) => pattern.test(v), {
+      message: `must be an id starting ${prefix}_`,
+      params: { code: 'invalid_id' },
+    })
+    .meta({ 'x-id-prefix': prefix });
 }
 
 /** An integer id (bank accounts, bank import rows, categorisation rules). */

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import chalk from 'chalk';
-import { defaultOrganisation, listOrganisations, setDefaultOrganisation } from '../../engine/platform/organisations.js';
+import { defaultOrganisation, listOrganisations, organisationNamed, setDefaultOrganisation } from '../../engine/platform/organisations.js';
 import { withCli, type GlobalOptions } from '../context.js';
 import { examplesText, handWritten } from '../help.js';
 import { renderRows } from '../render.js';
@@ -9,12 +9,13 @@ export function addUse(program: Command): void {
   const doc = handWritten.use;
   program
     .command(doc.name)
-    .argument('[id]', 'organisation id')
+    .argument('[organisation]', "the organisation's id, name, or the start of either")
     .description(doc.summary)
     .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
-    .action(async (id: string | undefined, _flags: unknown, cmd: Command) => {
+    .action(async (named: string | undefined, _flags: unknown, cmd: Command) => {
       const globals = cmd.optsWithGlobals<GlobalOptions>();
       await withCli(globals, async (cli) => {
+        const id = named === undefined ? undefined : await organisationNamed(cli.store, named, 'organisation');
         if (id !== undefined) await setDefaultOrganisation(cli.store, id);
         const chosen = id ?? (await defaultOrganisation(cli.store));
         const orgs = (await listOrganisations(cli.store)).map((o) => ({ ...o, current: o.id === chosen }));

@@ -1,6 +1,7 @@
 /** The organisations of a data directory, and which one the CLI uses when --org is not given. */
 import { AppError } from '../errors.js';
 import { loadOrganisation } from '../organisation/organisation.js';
+import { pickOne } from '../references.js';
 import { platformSetting, setPlatformSetting } from './settings.js';
 import type { Store } from '../../store/store.js';
 
@@ -36,12 +37,35 @@ export async function setDefaultOrganisation(store: Store, id: string): Promise<
 
 export const defaultOrganisation = (store: Store): Promise<string | null> => platformSetting(store.platform.db, defaultKey);
 
-/** --org ID, else the one chosen with `acct use`, else the only one. */
-export async function resolveOrganisation(store: Store, flag: string | undefined): Promise<string> {
-  if (flag !== undefined) {
-    if (!(await exists(store, flag))) throw new AppError('not_found', `organisation ${flag} not found in ${store.dataDir}`);
-    return flag;
+/** The shortest id prefix that names an organisation. */
+const shortestIdPrefix = 4;
+
+/**
+ * The organisation `text` names: its id, its name (ignoring case) or the
+ * start of it, or the start of its id (at least four characters), as
+ * `git` takes a short hash; several is a 400 listing them.
+ */
+export async function organisationNamed(store: Store, text: string, field = 'org'): Promise<string> {
+  if (await exists(store, text)) return text;
+  const all = await listOrganisations(store);
+  const byId = text.length >= shortestIdPrefix ? all.filter((o) => o.id.startsWith(text.toLowerCase())) : [];
+  if (byId.length === 1) return (byId[0] as OrganisationSummary).id;
+  try {
+    return pickOne(
+      all.map((o) => ({ id: o.id, key: o.name, label: o.name })),
+      text,
+      'organisation',
+      field,
+    );
+  } catch (e) {
+    if (e instanceof AppError && e.code === 'not_found') throw new AppError('not_found', `organisation ${text} not found in ${store.dataDir}`);
+    throw e;
   }
+}
+
+/** --org (an id, a name, or the start of either), else the one chosen with `acct use`, else the only one. */
+export async function resolveOrganisation(store: Store, flag: string | undefined): Promise<string> {
+  if (flag !== undefined) return organisationNamed(store, flag);
   const chosen = await defaultOrganisation(store);
   if (chosen !== null && (await exists(store, chosen))) return chosen;
   const rows = await store.platform.db.selectFrom('organisations').select('id').limit(2).execute();

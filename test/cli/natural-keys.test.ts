@@ -1,0 +1,106 @@
+/**
+ * References by what people know: wherever a generated command takes an id
+ * it also takes the natural key (an account code or name, a contact's name
+ * exact then by a unique start, an invoice, bill or quote number), through
+ * the commander program; an ambiguous name lists the candidates, an unknown
+ * one is a 404, and neither writes anything. --org and acct use take an
+ * organisation's name or the start of its id.
+ */
+import t from 'tap';
+import { runCliInProcess } from '../helpers/index.js';
+import { acctJson, books, init } from './support.js';
+
+const customer = (name: string) => ['contacts', 'create', '--contact-type', 'customer', '--name', name];
+
+t.test('a contact by name, an invoice by number, an account by code, wherever an id goes', async (t) => {
+  const { dir } = await books(t);
+  const acme = await acctJson(t, dir, customer('Acme Trading Ltd'));
+  await acctJson(t, dir, customer('Acme Holdings Ltd'));
+  const bramble = await acctJson(t, dir, customer('Bramble Books'));
+
+  // The exact name, then a unique start, either case.
+  const invoice = await acctJson(t, dir, [
+    'invoices',
+    'create',
+    '--contact-id',
+    'acme trading ltd',
+    '--issue-date',
+    '2026-11-01',
+    '--item',
+    'Consulting;1;100.00;standard;4100',
+  ]);
+  t.equal(invoice.contactId, acme.id, 'the exact name, ignoring case');
+  t.equal(invoice.invoiceNumber, 'INV-0001');
+  // The line's account given by its code: 4100 is the account the item posts to.
+  const sales4100 = await acctJson(t, dir, ['accounts', 'get', '4100']);
+  t.equal(sales4100.code, '4100', 'accounts get takes a code');
+  t.equal(invoice.items[0].accountId, sales4100.id, '--item "…;standard;4100" takes the account code');
+  const second = await acctJson(t, dir, ['invoices', 'create', '--contact-id', 'Bram', '--issue-date', '2026-11-02', '--item', 'Books;2;10.00;zero']);
+  t.equal(second.contactId, bramble.id, 'a unique start of the name');
+
+  t.equal((await acctJson(t, dir, ['invoices', 'get', 'INV-0002'])).id, second.id, 'invoices get takes the number');
+  t.equal((await acctJson(t, dir, ['invoices', 'get', 'inv-0001'])).id, invoice.id, 'in either case');
+  t.equal((await acctJson(t, dir, ['contacts', 'get', 'Acme Holdings'])).name, 'Acme Holdings Ltd');
+  t.equal((await acctJson(t, dir, ['invoices', 'get', invoice.id])).id, invoice.id, 'an id still works');
+  t.equal((await acctJson(t, dir, ['accounts', 'get', 'Sales'])).code, '4000', "an account's exact name");
+});
+
+t.test('an ambiguous name lists the candidates; an unknown one is 404; neither writes', async (t) => {
+  const { dir } = await books(t);
+  await acctJson(t, dir, customer('Acme Trading Ltd'));
+  await acctJson(t, dir, customer('Acme Holdings Ltd'));
+  const before = await acctJson(t, dir, ['invoices', 'list']);
+
+  const ambiguous = await runCliInProcess(['--data', dir, 'invoices', 'create', '--contact-id', 'Acme', '--item', 'Consulting;1;100.00;standard']);
+  t.equal(ambiguous.status, 2, 'a usage error');
+  t.match(ambiguous.stderr, /validation_error: "Acme" matches 2 contacts: Acme Holdings Ltd \(cont_\w+\); Acme Trading Ltd \(cont_\w+\)/);
+  t.match(ambiguous.stderr, /\(field --contact-id\)/, 'the flag the person typed');
+
+  const unknown = await runCliInProcess(['--data', dir, '--json', 'invoices', 'get', 'INV-0099']);
+  t.equal(unknown.status, 3);
+  t.same(JSON.parse(unknown.stderr), { error: { code: 'not_found', message: 'no invoice "INV-0099"' } }, 'a 404 carries no field, as in the API');
+
+  const badAccount = await runCliInProcess([
+    '--data',
+    dir,
+    'invoices',
+    'create',
+    '--contact-id',
+    'Acme Trading',
+    '--item',
+    'Consulting;1;100.00;standard;4321',
+  ]);
+  t.equal(badAccount.status, 3);
+  t.match(badAccount.stderr, /not_found: no account "4321" \(field --item 1\)/);
+  t.same(await acctJson(t, dir, ['invoices', 'list']), before, 'nothing was written');
+});
+
+t.test('a bill by its number, told apart by supplier when two share it', async (t) => {
+  const { dir } = await books(t);
+  const kestrel = await acctJson(t, dir, ['contacts', 'create', '--contact-type', 'supplier', '--name', 'Kestrel Print Ltd']);
+  const avon = await acctJson(t, dir, ['contacts', 'create', '--contact-type', 'supplier', '--name', 'Avon Gorge Couriers']);
+  const one = await acctJson(t, dir, ['bills', 'create', '--contact-id', 'Kestrel', '--bill-number', 'KP-5510', '--item', 'Cards;1;160.00;standard;5000']);
+  t.equal(one.contactId, kestrel.id);
+  t.equal((await acctJson(t, dir, ['bills', 'get', 'KP-5510'])).id, one.id);
+  await acctJson(t, dir, ['bills', 'create', '--contact-id', avon.id, '--bill-number', 'KP-5510', '--item', 'Courier;1;45.00;standard']);
+  const two = await runCliInProcess(['--data', dir, 'bills', 'get', 'KP-5510']);
+  t.equal(two.status, 2);
+  t.match(two.stderr, /"KP-5510" matches 2 bills: KP-5510 of (Kestrel Print Ltd|Avon Gorge Couriers) \(bill_\w+\); KP-5510 of/);
+});
+
+t.test('an organisation by name or the start of its id, for --org and acct use', async (t) => {
+  const dir = t.testdir();
+  const first = await init(t, dir, ['--name', 'First Ltd', '--business-type', 'limited_company', '--vat-scheme', 'standard']);
+  await init(t, dir, ['--name', 'Second Ltd', '--business-type', 'limited_company', '--vat-scheme', 'standard']);
+  t.equal((await acctJson(t, dir, ['--org', 'first ltd', 'organisation', 'get'])).id, first.organisationId, '--org takes the name');
+  t.equal((await acctJson(t, dir, ['--org', first.organisationId.slice(0, 8), 'organisation', 'get'])).name, 'First Ltd', 'or the start of the id');
+  const used = await runCliInProcess(['--data', dir, 'use', 'First']);
+  t.equal(used.stdout, `Using First Ltd (${first.organisationId})\n`);
+  const none = await runCliInProcess(['--data', dir, '--org', 'Third', 'organisation', 'get']);
+  t.equal(none.status, 3);
+  t.match(none.stderr, /not_found: organisation Third not found in /);
+  await init(t, dir, ['--name', 'Firth Ltd', '--business-type', 'sole_trader', '--vat-scheme', 'not_registered']);
+  const ambiguous = await runCliInProcess(['--data', dir, '--org', 'Fir', 'organisation', 'get']);
+  t.equal(ambiguous.status, 2);
+  t.match(ambiguous.stderr, /"Fir" matches 2 organisations: First Ltd \([0-9a-f-]+\); Firth Ltd \([0-9a-f-]+\).*\(field org\)/);
+});
