@@ -10,7 +10,7 @@ import { sandboxBaseUrl, type HmrcSettings } from '../engine/hmrc.js';
 import { parseOperationInput, type RawInput } from '../engine/input.js';
 import { resolveOrganisation } from '../engine/platform/organisations.js';
 import { appErrorOf } from '../store/driver-errors.js';
-import { resolveDataDir } from '../store/data-dir.js';
+import { platformFile, resolveDataDir } from '../store/data-dir.js';
 import { Store } from '../store/store.js';
 import { renderData, renderError } from './render.js';
 import { moneyTestOf } from './money-columns.js';
@@ -36,11 +36,17 @@ export interface Cli {
   run(op: Operation, raw: RawInput, extra?: Pick<Ctx, 'progress'>): Promise<Result>;
 }
 
-/** Open the data directory, run `work`, close; errors print their code and set the exit status. */
-export async function withCli(globals: GlobalOptions, work: (cli: Cli) => Promise<void>): Promise<void> {
+/**
+ * Open the data directory, run `work`, close; errors print their code and
+ * set the exit status. Only `create` (acct init) makes a data directory
+ * that is not there: any other command on one is refused, leaving no file.
+ */
+export async function withCli(globals: GlobalOptions, work: (cli: Cli) => Promise<void>, { create = false } = {}): Promise<void> {
   let store: Store | undefined;
   try {
-    store = Store.open(resolveDataDir(globals.data));
+    const dataDir = resolveDataDir(globals.data);
+    if (!create && !fs.existsSync(platformFile(dataDir))) throw new AppError('not_found', `no organisation in ${dataDir}: run acct init first`);
+    store = Store.open(dataDir);
     const opened = store;
     const cli: Cli = {
       store: opened,

@@ -1,5 +1,6 @@
 /** The acct command line: global options, hand-written commands, and a command per operation. */
 import { Command, CommanderError } from 'commander';
+import chalk from 'chalk';
 import { operations } from '../engine/registry.js';
 import { version } from '../version.js';
 import { addOperationCommands } from './generate.js';
@@ -27,7 +28,20 @@ export const globalOptionDocs = [
   ['--json', 'print the data as JSON, exactly as the API returns it (amounts in pence)'],
   ['--smtp <url>', 'SMTP server for e-mailing invoices, as smtp://user:pass@host:port (default $ACCT_SMTP_URL)'],
   ['--hmrc-base-url <url>', "HMRC's API for Making Tax Digital (default $ACCT_HMRC_BASE_URL, else the sandbox https://test-api.service.hmrc.gov.uk)"],
+  ['--no-color', 'print without colour, as NO_COLOR=1 does (FORCE_COLOR=1 colours even into a pipe, and wins over NO_COLOR)'],
 ] as const;
+
+/**
+ * Colour by the conventions: on a terminal only (chalk's own test), never
+ * with --no-color, nor with NO_COLOR set and not empty (no-color.org)
+ * unless FORCE_COLOR is set, which chalk reads to colour even into a pipe.
+ */
+export function chooseColour(argv: readonly string[], env: NodeJS.ProcessEnv): void {
+  const forced = env['FORCE_COLOR'] !== undefined && env['FORCE_COLOR'] !== '';
+  const refused = env['NO_COLOR'] !== undefined && env['NO_COLOR'] !== '';
+  const end = argv.indexOf('--');
+  if ((end === -1 ? argv : argv.slice(0, end)).includes('--no-color') || (refused && !forced)) chalk.level = 0;
+}
 
 /**
  * The command a run names: its first word that is not a global option or
@@ -82,6 +96,7 @@ export async function main(argv: readonly string[]): Promise<void> {
     if (e.code === 'EPIPE') process.exit(0);
     throw e;
   });
+  chooseColour(argv, process.env);
   try {
     await buildProgram(commandWord(argv.slice(2))).parseAsync([...argv]);
   } catch (e) {

@@ -11,6 +11,7 @@ import { pence } from '../../src/engine/schema.js';
 import { operations } from '../../src/engine/registry.js';
 import { addOperationCommands, flagsOf, kebab } from '../../src/cli/generate.js';
 import { globalOptionDocs } from '../../src/cli/main.js';
+import { Store } from '../../src/store/store.js';
 
 function probe(seen: Record<string, unknown>[]) {
   return defineOperation({
@@ -85,7 +86,10 @@ async function runProbe(
     return (write as (...a: unknown[]) => boolean).call(process.stdout, chunk, ...rest);
   };
   try {
-    await program.parseAsync(['node', 'acct', '--data', t.testdir(), '--json', 'probe', 'run', ...args]);
+    // A data directory with its platform database: only acct init makes one.
+    const dir = t.testdir();
+    await Store.open(dir).close();
+    await program.parseAsync(['node', 'acct', '--data', dir, '--json', 'probe', 'run', ...args]);
   } finally {
     process.stdout.write = write;
   }

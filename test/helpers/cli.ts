@@ -95,6 +95,27 @@ export function runCli(args: readonly string[], options: CliOptions = {}): CliRe
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/**
+ * Run the real bin/acct on a pseudo-terminal (util-linux `script`), as a
+ * person at a terminal would: stdout and stderr are the terminal, so
+ * colour and progress bars are on unless the environment says otherwise.
+ * `env` replaces the colour variables childEnv sets (pass NO_COLOR or
+ * FORCE_COLOR to test them); the output comes back with \r\n line ends.
+ */
+export function runCliOnTerminal(args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): CliResult {
+  const [cmd, argv] = acctCommand(args);
+  const quote = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
+  const env = childEnv();
+  delete env['NO_COLOR'];
+  delete env['FORCE_COLOR'];
+  const r = spawnSync('script', ['-qec', [cmd, ...argv].map(quote).join(' '), '/dev/null'], {
+    env: { ...env, TERM: 'xterm-256color', ...options.env },
+    cwd: options.cwd,
+    encoding: 'utf8',
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
 /** Run the real bin/acct without blocking (servers in this process keep answering it). */
 export function runCliAsync(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
   const [cmd, argv] = acctCommand(args);

@@ -96,32 +96,36 @@ export function addInit(program: Command): void {
     .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
     .action(async (flags: InitFlags, cmd: Command) => {
       const globals = cmd.optsWithGlobals<GlobalOptions>();
-      await withCli(globals, async (cli) => {
-        const interactive = flags.name === undefined && flags.yes !== true && process.stdin.isTTY && process.stdout.isTTY;
-        let input: NewOrganisation | null;
-        if (interactive) {
-          const prompts = (await import('@inquirer/prompts')) as unknown as Prompts;
-          input = await initWizard(prompts);
-          if (input === null) {
-            console.error('Nothing created.');
+      await withCli(
+        globals,
+        async (cli) => {
+          const interactive = flags.name === undefined && flags.yes !== true && process.stdin.isTTY && process.stdout.isTTY;
+          let input: NewOrganisation | null;
+          if (interactive) {
+            const prompts = (await import('@inquirer/prompts')) as unknown as Prompts;
+            input = await initWizard(prompts);
+            if (input === null) {
+              console.error('Nothing created.');
+              return;
+            }
+          } else input = fromFlags(flags);
+          const created = await createOrganisation(cli.store, cli.clock, input);
+          await setDefaultOrganisation(cli.store, created.organisationId);
+          if (globals.json) {
+            process.stdout.write(`${JSON.stringify(created)}\n`);
             return;
           }
-        } else input = fromFlags(flags);
-        const created = await createOrganisation(cli.store, cli.clock, input);
-        await setDefaultOrganisation(cli.store, created.organisationId);
-        if (globals.json) {
-          process.stdout.write(`${JSON.stringify(created)}\n`);
-          return;
-        }
-        process.stdout.write(
-          [
-            `Created ${input.name} (${created.organisationId}) in ${cli.store.dataDir}`,
-            `  live API key: ${created.apiKey}`,
-            `  test API key: ${created.testApiKey}`,
-            'Keep the keys safe: they are shown only this once.',
-            '',
-          ].join('\n'),
-        );
-      });
+          process.stdout.write(
+            [
+              `Created ${input.name} (${created.organisationId}) in ${cli.store.dataDir}`,
+              `  live API key: ${created.apiKey}`,
+              `  test API key: ${created.testApiKey}`,
+              'Keep the keys safe: they are shown only this once.',
+              '',
+            ].join('\n'),
+          );
+        },
+        { create: true },
+      );
     });
 }
