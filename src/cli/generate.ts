@@ -18,6 +18,7 @@ import { groupSummaries } from './help.js';
 import { renderCsv, renderTable } from './presenters/index.js';
 import { presenterOf } from './presenters/registry.js';
 import { naturalKeyHelp, resolveNaturalKeys } from './references.js';
+import { dateHelp, expandDates, isDateProp } from './date-flags.js';
 import { pageFooter } from './render.js';
 
 export const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
@@ -40,9 +41,10 @@ export interface Flag {
 const poundsHelp = 'amount in pounds, such as 450.00';
 const bodyHelp = 'the request body as JSON (amounts in integer pence, as the API takes them), @file.json, or - for standard input';
 
-function describe(prop: JsonSchema, types: Set<string>, pounds: boolean): string {
+function describe(field: string, prop: JsonSchema, types: Set<string>, pounds: boolean): string {
   const words: string[] = [];
   if (prop.description) words.push(prop.description);
+  if (isDateProp(prop)) words.push(dateHelp(field));
   const key = naturalKeyHelp(prop);
   if (key !== null) words.push(key);
   const enumValues = prop.enum ?? prop.anyOf?.flatMap((s) => s.enum ?? []);
@@ -74,7 +76,7 @@ export function flagsOf(op: Operation): Flag[] {
         pounds,
         nullable: types.has('null'),
         flag: boolean ? `--${kebab(field)} [bool]` : `--${kebab(field)} <${pounds ? 'pounds' : file ? 'path' : 'value'}>`,
-        description: file ? 'the file to upload (- for standard input)' : describe(prop, types, pounds),
+        description: file ? 'the file to upload (- for standard input)' : describe(field, prop, types, pounds),
       });
     }
   };
@@ -145,7 +147,7 @@ function commandFor(parent: Command, op: Operation, operations: readonly Operati
         if (item && options['item'] !== undefined) return `--item ${Number(item[1]) + 1}`;
         return path;
       };
-      const raw = await resolveNaturalKeys(cli, op, { params, query: pick(options, flags, 'query'), body }, typed);
+      const raw = await expandDates(cli, op, await resolveNaturalKeys(cli, op, { params, query: pick(options, flags, 'query'), body }, typed), typed);
       // A report paged by cursor (the general ledger) is shown whole, unless one page is asked for with --cursor.
       const join = presenter?.join;
       if (preview && options['dryRun'] === true) {

@@ -23,7 +23,8 @@ export const reportDate = () =>
   z
     .string()
     .refine((v) => z.iso.date().safeParse(v).success, { message: 'must be a date in YYYY-MM-DD format' })
-    .refine(inRange, { message: rangeMessage });
+    .refine(inRange, { message: rangeMessage })
+    .meta({ format: 'date' });
 
 /** The `search` query parameter: literal text, without control characters. */
 export const searchText = () =>

@@ -1,0 +1,100 @@
+/**
+ * Dates as people write them: the period words worked by hand for a fixed
+ * today, and through the commander program: --from 2026-Q3 covers the
+ * quarter, fy2025 the financial year that begins in 2025, --as-of
+ * last-quarter its last day, a day-first date gets the date it means, an
+ * impossible one is "not a real date", and a report with no dates covers
+ * the financial year to date. Refusals write nothing.
+ */
+import t from 'tap';
+import { checkDateText, periodOf } from '../../src/engine/date-words.js';
+import { AppError } from '../../src/engine/errors.js';
+import { runCliInProcess } from '../helpers/index.js';
+import { acctJson, books } from './support.js';
+
+t.test('period words for today 2026-11-24, a financial year from 04-01', async (t) => {
+  const at = (word: string) => periodOf(word, '2026-11-24', '04-01');
+  t.same(at('2026-11'), { startDate: '2026-11-01', endDate: '2026-11-30' });
+  t.same(at('2024-02'), { startDate: '2024-02-01', endDate: '2024-02-29' }, '2024 is a leap year');
+  t.same(at('2026-Q3'), { startDate: '2026-07-01', endDate: '2026-09-30' });
+  t.same(at('2026-q4'), { startDate: '2026-10-01', endDate: '2026-12-31' });
+  t.same(at('2025'), { startDate: '2025-01-01', endDate: '2025-12-31' });
+  t.same(at('fy2025'), { startDate: '2025-04-01', endDate: '2026-03-31' }, 'the year that begins in 2025');
+  t.same(at('today'), { startDate: '2026-11-24', endDate: '2026-11-24' });
+  t.same(at('yesterday'), { startDate: '2026-11-23', endDate: '2026-11-23' });
+  t.same(at('this-month'), { startDate: '2026-11-01', endDate: '2026-11-30' });
+  t.same(at('last-month'), { startDate: '2026-10-01', endDate: '2026-10-31' });
+  t.same(at('this-quarter'), { startDate: '2026-10-01', endDate: '2026-12-31' }, 'November is in Q4');
+  t.same(at('last-quarter'), { startDate: '2026-07-01', endDate: '2026-09-30' });
+  t.same(at('this-year'), { startDate: '2026-01-01', endDate: '2026-12-31' });
+  t.same(at('last-year'), { startDate: '2025-01-01', endDate: '2025-12-31' });
+  t.same(at('this-fy'), { startDate: '2026-04-01', endDate: '2027-03-31' });
+  t.same(at('last-fy'), { startDate: '2025-04-01', endDate: '2026-03-31' });
+  // January: last month and last quarter are in the year before.
+  t.same(periodOf('last-month', '2026-01-15', '04-06'), { startDate: '2025-12-01', endDate: '2025-12-31' });
+  t.same(periodOf('last-quarter', '2026-01-15', '04-06'), { startDate: '2025-10-01', endDate: '2025-12-31' });
+  // A sole trader's year from 6 April: on 5 April 2026 the year is still 2025/26.
+  t.same(periodOf('this-fy', '2026-04-05', '04-06'), { startDate: '2025-04-06', endDate: '2026-04-05' });
+  t.equal(at('2026-13'), null, 'not a month: left for the date check');
+  t.equal(at('2026-11-24'), null, 'a date is not a period word');
+});
+
+t.test('dates written another way are refused with a hint', async (t) => {
+  const refused = (text: string): string => {
+    try {
+      checkDateText(text, '--from');
+    } catch (e) {
+      t.equal((e as AppError).field, '--from');
+      return (e as AppError).message;
+    }
+    return 'passed';
+  };
+  t.equal(refused('31/03/2026'), 'write dates as YYYY-MM-DD: 31/03/2026 is 2026-03-31 if it is day first, as in the UK');
+  t.equal(refused('5.4.2026'), 'write dates as YYYY-MM-DD: 5.4.2026 is 2026-04-05 if it is day first, as in the UK');
+  t.equal(refused('2026-02-30'), '2026-02-30 is not a real date: February 2026 has 28 days');
+  t.equal(refused('2024-02-30'), '2024-02-30 is not a real date: February 2024 has 29 days');
+  t.equal(refused('2026-04-31'), '2026-04-31 is not a real date: April 2026 has 30 days');
+  t.equal(refused('2026-13-01'), '2026-13-01 is not a real date: there is no month 13');
+  t.equal(refused('2026-02-28'), 'passed');
+  t.equal(refused('next tuesday'), 'passed', 'anything else is left to the schema, which names it');
+});
+
+t.test('through the commander program', async (t) => {
+  const { dir } = await books(t); // a limited company: its financial year starts 04-01
+  const pl = await acctJson(t, dir, ['report', 'profit-loss', '--from', '2026-Q3']);
+  t.same(pl.period, { from: '2026-07-01', to: '2026-09-30' }, '--from 2026-Q3 alone covers the quarter');
+  t.same((await acctJson(t, dir, ['report', 'profit-loss', '--from', 'fy2025'])).period, { from: '2025-04-01', to: '2026-03-31' });
+  t.same((await acctJson(t, dir, ['report', 'profit-loss', '--from', '2026-01', '--to', '2026-Q1'])).period, { from: '2026-01-01', to: '2026-03-31' });
+  t.equal((await acctJson(t, dir, ['report', 'balance-sheet', '--as-of', '2025-12'])).asOf, '2025-12-31', 'an as-of period gives its last day');
+  t.match(await acctJson(t, dir, ['transactions', 'list', '--from', '2026-11']), [], 'a list range takes the words too');
+
+  // No dates: the financial year to date, worked out here from the London date.
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(new Date());
+  const yearStart = today.slice(5) >= '04-01' ? `${today.slice(0, 4)}-04-01` : `${Number(today.slice(0, 4)) - 1}-04-01`;
+  t.same((await acctJson(t, dir, ['report', 'profit-loss'])).period, { from: yearStart, to: today }, 'P&L without dates: the year to date');
+  t.equal((await acctJson(t, dir, ['report', 'balance-sheet'])).asOf, today, 'balance sheet without a date: today');
+
+  const dayFirst = await runCliInProcess(['--data', dir, 'report', 'profit-loss', '--from', '31/03/2026', '--to', '2026-04-30']);
+  t.equal(dayFirst.status, 2);
+  t.equal(dayFirst.stderr, 'error validation_error: write dates as YYYY-MM-DD: 31/03/2026 is 2026-03-31 if it is day first, as in the UK (field --from)\n');
+  const unreal = await runCliInProcess(['--data', dir, 'invoices', 'list', '--to-date', '2026-02-30']);
+  t.equal(unreal.stderr, 'error validation_error: 2026-02-30 is not a real date: February 2026 has 28 days (field --to-date)\n');
+  const before = await acctJson(t, dir, ['transactions', 'list']);
+  const onDay = await runCliInProcess(['--data', dir, 'contacts', 'create', '--contact-type', 'customer', '--name', 'Jo']);
+  t.equal(onDay.status, 0);
+  const refusedDay = await runCliInProcess([
+    '--data',
+    dir,
+    'invoices',
+    'create',
+    '--contact-id',
+    'Jo',
+    '--issue-date',
+    'this-month',
+    '--item',
+    'Work;1;10.00;standard',
+  ]);
+  t.equal(refusedDay.status, 2);
+  t.match(refusedDay.stderr, /this-month is a period: --issue-date takes one day/);
+  t.same(await acctJson(t, dir, ['transactions', 'list']), before, 'nothing written');
+});
