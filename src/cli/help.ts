@@ -120,10 +120,17 @@ export const handWritten = {
   },
   ledger: {
     name: 'ledger',
-    usage: 'ledger CODE [--from DATE] [--to DATE]',
+    usage: 'ledger ACCOUNT [--from DATE] [--to DATE] [--limit N] [--csv]',
     summary: "Print an account's ledger: posted lines in date order with a running balance, in pounds",
-    description: 'Balances are debit − credit, from the opening balance at --from to the closing balance at --to.',
-    examples: ['acct ledger 1200', 'acct ledger 4000 --from 2025-04-01 --to 2026-03-31'],
+    description:
+      'Balances are debit − credit, from the opening balance at --from to the closing balance at --to. The account is its code, name or id. ' +
+      'The lines are read in one pass and printed as they are read, so a long ledger starts at once and pipes well; --json prints the API’s shape with every line.',
+    examples: [
+      'acct ledger 1200',
+      'acct ledger "Bank Account" --from fy2025',
+      'acct ledger 4000 --from 2026-Q3 --csv > sales-q3.csv',
+      'acct --json ledger 1200 --from this-month',
+    ],
   },
   bankImport: {
     name: 'bank import',

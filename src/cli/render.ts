@@ -52,11 +52,8 @@ export function plainTable(data: readonly (readonly string[])[], columns?: Recor
  * and two spaces; a line break inside a cell becomes a space.
  */
 export function padLayout(data: readonly (readonly string[])[], columns?: Record<number, ColumnUserConfig>): string {
-  widthOf ??= createRequire(import.meta.url)('string-width') as (text: string) => number;
-  const measure = widthOf;
-  const plain = /^[\x20-\x7e]*$/;
   const rows = data.map((row) => row.map((c) => c.replace(/\r?\n/g, ' ')));
-  const measured = rows.map((row) => row.map((c) => (plain.test(c) ? c.length : measure(c))));
+  const measured = rows.map((row) => row.map(textWidth));
   const widths: number[] = [];
   for (const row of measured) row.forEach((w, i) => (widths[i] = Math.max(widths[i] ?? 0, w)));
   const right = new Set(Object.entries(columns ?? {}).flatMap(([i, c]) => (c.alignment === 'right' ? [Number(i)] : [])));
@@ -69,6 +66,28 @@ export function padLayout(data: readonly (readonly string[])[], columns?: Record
     out += '\n';
   });
   return out;
+}
+
+/** How wide text shows on a terminal (colour codes none, wide characters two). */
+export function textWidth(text: string): number {
+  if (/^[\x20-\x7e]*$/.test(text)) return text.length;
+  widthOf ??= createRequire(import.meta.url)('string-width') as (text: string) => number;
+  return widthOf(text);
+}
+
+/**
+ * One line of a plainTable whose column widths are known before its rows
+ * (a table printed as it is read): each cell padded to its width, or
+ * left as it is when wider, and two spaces; `right` columns aligned right.
+ */
+export function padRow(cells: readonly string[], widths: readonly number[], right: ReadonlySet<number>): string {
+  let out = '';
+  cells.forEach((cell, i) => {
+    const c = cell.replace(/\r?\n/g, ' ');
+    const pad = ' '.repeat(Math.max(0, (widths[i] ?? 0) - textWidth(c)));
+    out += right.has(i) ? `${pad}${c}  ` : `${c}${pad}  `;
+  });
+  return `${out}\n`;
 }
 
 /** A table of records: one column per field that holds a plain value. */

@@ -90,5 +90,44 @@ t.test('acct ledger prints the running balance in pounds, thousands grouped, ope
   t.match(json.data, { openingBalance: 85600, closingBalance: 91600, totalDebit: 6000, totalCredit: 0 });
   const unknown = await runCliInProcess(['--data', books.dataDir, 'ledger', '7777']);
   t.equal(unknown.status, 3);
-  t.match(unknown.stderr, /not_found: no account with code 7777/);
+  t.equal(unknown.stderr, 'error not_found: no account "7777" (field <account>)\n');
+});
+
+t.test('acct ledger streams: CSV, --limit, --json in the API shape, an account by name, period words', async (t) => {
+  const books = await newBooks(t);
+  const post = async (...args: string[]) => t.equal((await runCliInProcess(['--data', books.dataDir, 'post', ...args])).status, 0);
+  await post('2026-01-10', 'Capital introduced', '1200=1000', '3000=-1000');
+  await post('2026-02-01', 'Chairs, two', '5100=120.00', '2201=24.00', '1200=-144.00', '--ref', 'INV-9');
+  await post('2026-03-05', 'Sale', '1200=60', '4000=-50', '2200=-10');
+
+  const csv = await runCliInProcess(['--data', books.dataDir, 'ledger', 'Bank Account', '--csv']);
+  t.equal(csv.status, 0, csv.stderr);
+  t.equal(
+    csv.stdout,
+    [
+      'date,description,reference,debit,credit,balance',
+      ',Opening balance,,,,0.00',
+      '2026-01-10,Capital introduced,,1000.00,,1000.00',
+      '2026-02-01,"Chairs, two",INV-9,,144.00,856.00', // 1000.00 - 144.00
+      '2026-03-05,Sale,,60.00,,916.00', // 856.00 + 60.00
+      '',
+    ].join('\n'),
+  );
+  const q1 = await runCliInProcess(['--data', books.dataDir, 'ledger', '1200', '--csv', '--from', '2026-Q1', '--limit', '1']);
+  t.equal(q1.stdout, ['date,description,reference,debit,credit,balance', '2026-01-01,Opening balance,,,,0.00', '2026-01-10,Capital introduced,,1000.00,,1000.00', ''].join('\n'), '--limit 1, --from a quarter');
+
+  const json = await runCliInProcessJson(['--data', books.dataDir, '--json', 'ledger', '1200', '--from', '2026-02']);
+  // February only: opening 1,000.00; one credit of 144.00; closing 856.00.
+  t.match(json.data, {
+    account: { code: '1200', name: 'Bank Account' },
+    period: { from: '2026-02-01', to: '2026-02-28' },
+    openingBalance: 100000,
+    entries: [{ date: '2026-02-01', description: 'Chairs, two', reference: 'INV-9', debit: 0, credit: 14400, runningBalance: 85600 }],
+    totalDebit: 0,
+    totalCredit: 14400,
+    closingBalance: 85600,
+  });
+  t.equal((json.data as { entries: unknown[] }).entries.length, 1);
+  const empty = await runCliInProcessJson(['--data', books.dataDir, '--json', 'ledger', '4000', '--from', '2025-01', '--to', '2025-12']);
+  t.same((empty.data as { entries: unknown[] }).entries, [], 'no lines: an empty list, still JSON');
 });

@@ -1,71 +1,167 @@
+/**
+ * `acct ledger ACCOUNT`: an account's ledger read in one pass through the
+ * engine (streamAccountLedger) and printed as it is read: a table whose
+ * column widths are known from the totals and the longest texts before the
+ * first row, CSV, or the API's JSON shape. An account is named by its code,
+ * its name or its id.
+ */
 import type { Command } from 'commander';
 import chalk from 'chalk';
-import { displayPounds } from '../../engine/money.js';
+import { displayPounds, formatPounds } from '../../engine/money.js';
 import { orgOf } from '../../engine/operation.js';
-import { findAccountByCode } from '../../engine/ledger/accounts.js';
-import { accountLedgerOp } from '../../engine/ledger/transaction-ops.js';
-import type { AccountLedger } from '../../engine/ledger/account-ledger.js';
-import type { PageMeta } from '../../engine/pagination.js';
+import { resolveReference } from '../../engine/references.js';
+import { streamAccountLedger, type LedgerStream } from '../../engine/ledger/account-ledger.js';
+import { AppError } from '../../engine/errors.js';
 import { withCli, type GlobalOptions } from '../context.js';
+import { expandDates } from '../date-flags.js';
+import { accountLedgerOp } from '../../engine/ledger/transaction-ops.js';
 import { examplesText, handWritten } from '../help.js';
-import { renderRows } from '../render.js';
+import { padRow } from '../render.js';
+
+interface Flags {
+  readonly from?: string;
+  readonly to?: string;
+  readonly limit?: string;
+  readonly csv?: boolean;
+}
 
 const money = (pence: number): string => (pence === 0 ? '' : displayPounds(pence));
-/** The amount columns, already in pounds: right-aligned as money. */
-const moneyColumns = (column: string): boolean => column === 'debit' || column === 'credit' || column === 'balance';
+
+/** Output in pieces of about this many characters: one write a line would cost more than the rest. */
+const chunk = 1 << 16;
+
+/** Standard output in large pieces; write() says when the reader is behind, and drain() waits for it. */
+function writer(): { write(text: string): boolean; drain(): Promise<void>; end(): Promise<void> } {
+  let buffered = '';
+  let behind = false;
+  const flush = (): void => {
+    if (buffered !== '' && !process.stdout.write(buffered)) behind = true;
+    buffered = '';
+  };
+  const drain = async (): Promise<void> => {
+    if (!behind) return;
+    await new Promise((resolve) => process.stdout.once('drain', resolve));
+    behind = false;
+  };
+  return {
+    write(text) {
+      buffered += text;
+      if (buffered.length >= chunk) flush();
+      return behind;
+    },
+    drain,
+    async end() {
+      flush();
+      await drain();
+    },
+  };
+}
 
 export function addLedger(program: Command): void {
   const doc = handWritten.ledger;
   program
     .command(doc.name)
-    .argument('<code>', 'account code')
-    .option('--from <date>', 'first date, YYYY-MM-DD')
-    .option('--to <date>', 'last date, YYYY-MM-DD')
+    .argument('<account>', 'the account code (1200), name or id')
+    .option('--from <date>', 'first date: YYYY-MM-DD or a period (2026-11, 2026-Q3, fy2025, this-month…)')
+    .option('--to <date>', 'last date, as --from takes; a period gives its last day')
+    .option('--limit <n>', 'print the first N lines only (the balances and totals still cover the whole range)')
+    .option('--csv', 'print CSV (amounts in pounds): date, description, reference, debit, credit, balance')
     .description(doc.summary)
     .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
-    .action(async (code: string, flags: { from?: string; to?: string }, cmd: Command) => {
+    .action(async (named: string, flags: Flags, cmd: Command) => {
       const globals = cmd.optsWithGlobals<GlobalOptions>();
       await withCli(globals, async (cli) => {
-        const account = await findAccountByCode(orgOf(await cli.ctx()).db, code);
-        const query = { ...(flags.from ? { from: flags.from } : {}), ...(flags.to ? { to: flags.to } : {}), limit: '100' };
-        let ledger: AccountLedger | undefined;
-        for (let page = 1; ; page++) {
-          const result = await cli.run(accountLedgerOp, { params: { accountId: account.id }, query: { ...query, page: String(page) }, body: undefined });
-          const data = result.data as AccountLedger;
-          if (ledger) ledger.entries.push(...data.entries);
-          else ledger = data;
-          if (!(result.meta as PageMeta).hasMore) break;
-        }
-        if (!ledger) return;
-        if (globals.json) {
-          cli.print(ledger, undefined, accountLedgerOp);
-          return;
-        }
-        process.stdout.write(`${chalk.bold(`${ledger.account.code} ${ledger.account.name}`)}\n`);
-        process.stdout.write(
-          renderRows(
-            [
-              { date: flags.from ?? '', description: 'Opening balance', reference: '', debit: '', credit: '', balance: displayPounds(ledger.openingBalance) },
-              ...ledger.entries.map((e) => ({
-                date: e.date,
-                description: e.description,
-                reference: e.reference ?? '',
-                debit: money(e.debit),
-                credit: money(e.credit),
-                balance: displayPounds(e.runningBalance),
-              })),
-              {
-                date: flags.to ?? '',
-                description: 'Closing balance',
-                reference: '',
-                debit: displayPounds(ledger.totalDebit),
-                credit: displayPounds(ledger.totalCredit),
-                balance: displayPounds(ledger.closingBalance),
-              },
-            ],
-            moneyColumns,
-          ),
+        const limit = flags.limit === undefined ? undefined : Number(flags.limit);
+        if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) throw new AppError('validation_error', '--limit takes a whole number', '--limit');
+        const db = orgOf(await cli.ctx()).db;
+        const accountId = await resolveReference(db, 'acc', named, '<account>');
+        const typed = (field: string): string => `--${field}`;
+        const { query } = await expandDates(
+          cli,
+          accountLedgerOp,
+          { params: {}, query: { ...(flags.from ? { from: flags.from } : {}), ...(flags.to ? { to: flags.to } : {}) }, body: undefined },
+          typed,
         );
+        const table = !globals.json && flags.csv !== true;
+        const ledger = await streamAccountLedger(db, {
+          accountId,
+          from: query['from'] as string | undefined,
+          to: query['to'] as string | undefined,
+          limit,
+          layout: table,
+        });
+        const out = writer();
+        if (globals.json) await printJson(ledger, out);
+        else if (flags.csv) await printCsv(ledger, out);
+        else await printTable(ledger, out);
+        await out.end();
       });
     });
+}
+
+async function printJson(ledger: LedgerStream, out: ReturnType<typeof writer>): Promise<void> {
+  const { account, period, openingBalance } = ledger.head;
+  out.write(`{"account":${JSON.stringify(account)},"period":${JSON.stringify(period)},"openingBalance":${openingBalance},"entries":[`);
+  let first = true;
+  for await (const e of ledger.entries) {
+    if (out.write(`${first ? '\n' : ',\n'}${JSON.stringify(e)}`)) await out.drain();
+    first = false;
+  }
+  const { totalDebit, totalCredit, closingBalance } = await ledger.totals();
+  out.write(`\n],"totalDebit":${totalDebit},"totalCredit":${totalCredit},"closingBalance":${closingBalance}}\n`);
+}
+
+const csvCell = (text: string): string => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
+
+async function printCsv(ledger: LedgerStream, out: ReturnType<typeof writer>): Promise<void> {
+  out.write('date,description,reference,debit,credit,balance\n');
+  out.write(`${ledger.head.period.from ?? ''},Opening balance,,,,${formatPounds(ledger.head.openingBalance)}\n`);
+  for await (const e of ledger.entries) {
+    const behind = out.write(
+      `${e.date},${csvCell(e.description)},${csvCell(e.reference ?? '')},${e.debit === 0 ? '' : formatPounds(e.debit)},${e.credit === 0 ? '' : formatPounds(e.credit)},${formatPounds(e.runningBalance)}\n`,
+    );
+    if (behind) await out.drain();
+  }
+}
+
+async function printTable(ledger: LedgerStream, out: ReturnType<typeof writer>): Promise<void> {
+  const { head } = ledger;
+  const layout = ledger.layout;
+  if (layout === null) throw new Error('acct ledger: a table is laid out before its rows, so it streams with layout');
+  const [opening, closing] = ['Opening balance', 'Closing balance'];
+  // Every debit is at most the total, every credit too; a running balance lies between opening − credits and opening + debits.
+  const balanceWidth = Math.max(
+    displayPounds(head.openingBalance + layout.totalDebit).length,
+    displayPounds(head.openingBalance - layout.totalCredit).length,
+    displayPounds(head.openingBalance).length,
+  );
+  const widths = [
+    Math.max('date'.length, head.period.from || head.period.to || layout.count > 0 ? 10 : 0),
+    Math.max('description'.length, opening.length, layout.longestDescription),
+    Math.max('reference'.length, layout.longestReference),
+    Math.max('debit'.length, displayPounds(layout.totalDebit).length),
+    Math.max('credit'.length, displayPounds(layout.totalCredit).length),
+    Math.max('balance'.length, balanceWidth),
+  ];
+  const right = new Set([3, 4, 5]);
+  out.write(`${chalk.bold(`${head.account.code} ${head.account.name}`)}\n`);
+  out.write(
+    padRow(
+      ['date', 'description', 'reference', 'debit', 'credit', 'balance'].map((c) => chalk.bold(c)),
+      widths,
+      right,
+    ),
+  );
+  out.write(padRow([head.period.from ?? '', opening, '', '', '', displayPounds(head.openingBalance)], widths, right));
+  for await (const e of ledger.entries) {
+    if (out.write(padRow([e.date, e.description, e.reference ?? '', money(e.debit), money(e.credit), displayPounds(e.runningBalance)], widths, right)))
+      await out.drain();
+  }
+  out.write(
+    padRow(
+      [head.period.to ?? '', closing, '', displayPounds(layout.totalDebit), displayPounds(layout.totalCredit), displayPounds(layout.closingBalance)],
+      widths,
+      right,
+    ),
+  );
 }

@@ -112,3 +112,116 @@ export async function accountLedger(db: Kysely<OrgDb>, query: LedgerQuery): Prom
   };
   return { ledger, meta: pageMeta(totals.count, query.page, query.limit) };
 }
+
+export type LedgerEntry = AccountLedger['entries'][number];
+
+export interface LedgerTotals {
+  readonly totalDebit: number;
+  readonly totalCredit: number;
+  readonly closingBalance: number;
+  /** How many entries the range holds (before any limit). */
+  readonly count: number;
+}
+
+/** What a table needs before its first row: the totals, and the most characters of a description and a reference. */
+export interface LedgerLayout extends LedgerTotals {
+  readonly longestDescription: number;
+  readonly longestReference: number;
+}
+
+/** An account's ledger read in one pass: what is known before the entries, the entries as the database gives them, the totals after. */
+export interface LedgerStream {
+  readonly head: Pick<AccountLedger, 'account' | 'period' | 'openingBalance'>;
+  /** Only when asked for (`layout`): one more pass over the range before the entries. */
+  readonly layout: LedgerLayout | null;
+  /** The entries in order, each with its running balance; at most `limit`. */
+  readonly entries: AsyncIterable<LedgerEntry>;
+  /** The range's totals: added up while the entries were read when they were read whole, else asked of the database. */
+  totals(): Promise<LedgerTotals>;
+}
+
+/**
+ * The whole of an account's ledger, streamed (for the command line, which
+ * prints as it reads): the same entries and figures as accountLedger's
+ * pages, without paging. The running balance and the totals are added up
+ * here, so the database reads the range once, or twice with `layout`.
+ */
+export async function streamAccountLedger(
+  db: Kysely<OrgDb>,
+  query: { readonly accountId: string; readonly from?: string; readonly to?: string; readonly limit?: number; readonly layout?: boolean },
+): Promise<LedgerStream> {
+  checkRange(query.from, query.to);
+  const account = await findAccount(db, query.accountId);
+  const opening = query.from ? (await sumOf(db, account.id, (q) => q.where('lines.date', '<', query.from as string))).net : 0;
+  const inRange = (q: ReturnType<typeof linesOf>) => {
+    let r = q;
+    if (query.from) r = r.where('lines.date', '>=', query.from);
+    if (query.to) r = r.where('lines.date', '<=', query.to);
+    return r;
+  };
+  const asked = async (): Promise<LedgerLayout> => {
+    const row = await inRange(linesOf(db, account.id))
+      .select((eb) => [
+        eb.fn.sum<number>('lines.amount').as('net'),
+        eb.fn.sum<number>(eb.case().when('lines.amount', '>', 0).then(eb.ref('lines.amount')).else(0).end()).as('debit'),
+        eb.fn.countAll<number>().as('count'),
+        eb.fn.max<number | null>(eb.fn('length', [eb.fn.coalesce('lines.description', 'transactions.description')])).as('description'),
+        eb.fn.max<number | null>(eb.fn('length', ['transactions.reference'])).as('reference'),
+      ])
+      .executeTakeFirstOrThrow();
+    const [net, debit] = [Number(row.net ?? 0), Number(row.debit ?? 0)];
+    return {
+      totalDebit: debit,
+      totalCredit: debit - net,
+      closingBalance: opening + net,
+      count: Number(row.count),
+      longestDescription: Number(row.description ?? 0),
+      longestReference: Number(row.reference ?? 0),
+    };
+  };
+  const layout = query.layout ? await asked() : null;
+  let rows = inRange(linesOf(db, account.id))
+    .select([
+      'lines.transaction_id',
+      'lines.id',
+      'lines.date',
+      'lines.amount',
+      'lines.description as line_description',
+      'transactions.description',
+      'transactions.reference',
+    ])
+    .orderBy('lines.date')
+    .orderBy('transactions.created_at')
+    .orderBy('transactions.id')
+    .orderBy('lines.line_no');
+  if (query.limit !== undefined) rows = rows.limit(query.limit);
+  let readWhole: LedgerTotals | null = null;
+  async function* entries(): AsyncGenerator<LedgerEntry> {
+    let running = opening;
+    let debit = 0;
+    let count = 0;
+    for await (const r of rows.stream(1000)) {
+      running += r.amount;
+      if (r.amount > 0) debit += r.amount;
+      count++;
+      yield {
+        transactionId: r.transaction_id,
+        lineId: r.id,
+        date: r.date,
+        description: r.line_description ?? r.description,
+        reference: r.reference,
+        debit: r.amount > 0 ? r.amount : 0,
+        credit: r.amount < 0 ? -r.amount : 0,
+        runningBalance: running,
+      };
+    }
+    if (query.limit === undefined || count < query.limit)
+      readWhole = { totalDebit: debit, totalCredit: debit - (running - opening), closingBalance: running, count };
+  }
+  return {
+    head: { account: accountRef(account), period: { from: query.from ?? null, to: query.to ?? null }, openingBalance: opening },
+    layout,
+    entries: entries(),
+    totals: async () => readWhole ?? layout ?? (await asked()),
+  };
+}
