@@ -20,6 +20,7 @@ import { presenterOf } from './presenters/registry.js';
 import { naturalKeyHelp, resolveNaturalKeys } from './references.js';
 import { dateHelp, expandDates, isDateProp } from './date-flags.js';
 import { pageFooter } from './render.js';
+import { pageMetaSchema, type PageMeta } from '../engine/pagination.js';
 
 export const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
@@ -154,12 +155,20 @@ function commandFor(parent: Command, op: Operation, operations: readonly Operati
         cli.print((await cli.run(preview, raw)).data, undefined, preview);
         return;
       }
-      const result = join && raw.query['cursor'] === undefined ? await everyPage(cli, op, raw, join) : await cli.run(op, raw);
+      // A list paged by number is shown whole unless --page or --limit asks for one page, which --json then prints with its meta.
+      const onePage = op.schemas.meta === pageMetaSchema && (raw.query['page'] !== undefined || raw.query['limit'] !== undefined);
+      const result =
+        join && raw.query['cursor'] === undefined
+          ? await everyPage(cli, op, raw, join)
+          : op.schemas.meta === pageMetaSchema && !onePage
+            ? await everyNumberedPage(cli, op, raw)
+            : await cli.run(op, raw);
       if (result.file) {
         const written = writeFileResult(result.file, output, force);
         if (written !== null) cli.print({ ...(result.data as object), file: written }, undefined, op);
       } else if (presenter && !globals.json && options['csv']) process.stdout.write(renderCsv(presenter.present(result.data)));
       else if (presenter && !globals.json) process.stdout.write(renderTable(presenter.present(result.data)) + pageFooter(result.meta));
+      else if (onePage && globals.json) cli.print({ data: result.data, meta: result.meta }, undefined, op);
       else cli.print(result.data, result.meta, op);
     });
   });
@@ -177,6 +186,20 @@ async function everyPage(cli: Cli, op: Operation, raw: RawInput, join: (pages: r
     pages.push(result.data);
   }
   return { data: join(pages), meta: result.meta };
+}
+
+/** Every page of a list paged by number, as large as the operation allows, joined: the rows of all, and a meta saying they are all. */
+async function everyNumberedPage(cli: Cli, op: Operation, raw: RawInput): Promise<Result> {
+  const largest = jsonSchemaOf(op.schemas.query).properties?.['limit']?.maximum;
+  const limit = String(typeof largest === 'number' ? largest : 100);
+  const rows: unknown[] = [];
+  for (let page = 1; ; page++) {
+    const result = await cli.run(op, { ...raw, query: { ...raw.query, page: String(page), limit } });
+    if (!Array.isArray(result.data)) return result;
+    rows.push(...(result.data as unknown[]));
+    const meta = result.meta as PageMeta;
+    if (!meta.hasMore) return { data: rows, meta: { total: meta.total, page: 1, limit: rows.length, hasMore: false } };
+  }
 }
 
 const nextCursorOf = (meta: unknown): string | null => {

@@ -119,18 +119,21 @@ t.test('organisation update takes the flat address fields as flags', async (t) =
 t.test('keys list --limit and --page page through the keys, newest first', async (t) => {
   const { dir } = await books(t);
   const created = await acctJson(t, dir, ['keys', 'create', '--name', 'CI']);
+  // One page asked for: --json prints it with the API's meta.
   const first = await acctJson(t, dir, ['keys', 'list', '--limit', '1', '--page', '1']);
   t.strictSame(
-    first.map((k: { name: string }) => k.name),
+    first.data.map((k: { name: string }) => k.name),
     ['CI'],
   );
-  t.equal(first[0].id, created.id);
+  t.equal(first.data[0].id, created.id);
+  t.strictSame(first.meta, { total: 2, page: 1, limit: 1, hasMore: true });
   const second = await acctJson(t, dir, ['keys', 'list', '--limit', '1', '--page', '2']);
   t.strictSame(
-    second.map((k: { name: string }) => k.name),
+    second.data.map((k: { name: string }) => k.name),
     ['Default live key'],
   );
-  t.strictSame(await acctJson(t, dir, ['keys', 'list', '--limit', '1', '--page', '3']), []);
+  t.strictSame((await acctJson(t, dir, ['keys', 'list', '--limit', '1', '--page', '3'])).data, []);
+  t.equal((await acctJson(t, dir, ['keys', 'list'])).length, 2, 'without --page or --limit: every key, as an array');
 
   const human = await runCliInProcess(['--data', dir, 'keys', 'list', '--limit', '1', '--page', '2']);
   t.equal(human.status, 0);
