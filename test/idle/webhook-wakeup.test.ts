@@ -223,7 +223,7 @@ t.test('with one round at a time, the next books wait for the slot without spinn
   const cpu = process.cpuUsage();
   await delay(1000);
   const used = process.cpuUsage(cpu);
-  // As above: spinning would take most of a core; 250 ms leaves room for a loaded machine.
+  // As above: spinning would take a whole core; 600 ms leaves room for a loaded machine.
   t.ok((used.user + used.system) / 1000 < 600, `the queued books wait without spinning (${Math.round((used.user + used.system) / 1000)} ms of CPU in 1 s)`);
   t.equal(w.receiver.hits.length, 0, 'still waiting for the slot');
   await w.receiver.waitFor(1, 5000);
