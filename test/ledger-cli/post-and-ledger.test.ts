@@ -114,7 +114,11 @@ t.test('acct ledger streams: CSV, --limit, --json in the API shape, an account b
     ].join('\n'),
   );
   const q1 = await runCliInProcess(['--data', books.dataDir, 'ledger', '1200', '--csv', '--from', '2026-Q1', '--limit', '1']);
-  t.equal(q1.stdout, ['date,description,reference,debit,credit,balance', '2026-01-01,Opening balance,,,,0.00', '2026-01-10,Capital introduced,,1000.00,,1000.00', ''].join('\n'), '--limit 1, --from a quarter');
+  t.equal(
+    q1.stdout,
+    ['date,description,reference,debit,credit,balance', '2026-01-01,Opening balance,,,,0.00', '2026-01-10,Capital introduced,,1000.00,,1000.00', ''].join('\n'),
+    '--limit 1, --from a quarter',
+  );
 
   const json = await runCliInProcessJson(['--data', books.dataDir, '--json', 'ledger', '1200', '--from', '2026-02']);
   // February only: opening 1,000.00; one credit of 144.00; closing 856.00.
