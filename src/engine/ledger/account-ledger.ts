@@ -59,8 +59,8 @@ export const accountLedgerSchema = z.strictObject({
 });
 export type AccountLedger = z.output<typeof accountLedgerSchema>;
 
-/** One page of an account's ledger: its entries, and balances and totals over the whole range. */
-export async function accountLedger(db: Kysely<OrgDb>, query: LedgerQuery): Promise<{ readonly ledger: AccountLedger; readonly meta: PageMeta }> {
+/** What both readings of a ledger begin with: the range checked, the account, its balance before the range, and the range as a filter. */
+async function ledgerStart(db: Kysely<OrgDb>, query: { readonly accountId: string; readonly from?: string; readonly to?: string }) {
   checkRange(query.from, query.to);
   const account = await findAccount(db, query.accountId);
   const opening = query.from ? (await sumOf(db, account.id, (q) => q.where('lines.date', '<', query.from as string))).net : 0;
@@ -70,6 +70,12 @@ export async function accountLedger(db: Kysely<OrgDb>, query: LedgerQuery): Prom
     if (query.to) r = r.where('lines.date', '<=', query.to);
     return r;
   };
+  return { account, opening, inRange };
+}
+
+/** One page of an account's ledger: its entries, and balances and totals over the whole range. */
+export async function accountLedger(db: Kysely<OrgDb>, query: LedgerQuery): Promise<{ readonly ledger: AccountLedger; readonly meta: PageMeta }> {
+  const { account, opening, inRange } = await ledgerStart(db, query);
   const totals = await sumOf(db, account.id, inRange);
   const rows = await inRange(linesOf(db, account.id))
     .select((eb) => [
@@ -150,15 +156,7 @@ export async function streamAccountLedger(
   db: Kysely<OrgDb>,
   query: { readonly accountId: string; readonly from?: string; readonly to?: string; readonly limit?: number; readonly layout?: boolean },
 ): Promise<LedgerStream> {
-  checkRange(query.from, query.to);
-  const account = await findAccount(db, query.accountId);
-  const opening = query.from ? (await sumOf(db, account.id, (q) => q.where('lines.date', '<', query.from as string))).net : 0;
-  const inRange = (q: ReturnType<typeof linesOf>) => {
-    let r = q;
-    if (query.from) r = r.where('lines.date', '>=', query.from);
-    if (query.to) r = r.where('lines.date', '<=', query.to);
-    return r;
-  };
+  const { account, opening, inRange } = await ledgerStart(db, query);
   const asked = async (): Promise<LedgerLayout> => {
     const row = await inRange(linesOf(db, account.id))
       .select((eb) => [
