@@ -1,4 +1,6 @@
 import t from 'tap';
+import fs from 'node:fs';
+import path from 'node:path';
 import { newBooks, runCliInProcess, runCliInProcessJson } from '../helpers/index.js';
 
 t.test('acct post records a transaction by account codes with amounts in pounds', async (t) => {
@@ -134,4 +136,40 @@ t.test('acct ledger streams: CSV, --limit, --json in the API shape, an account b
   t.equal((json.data as { entries: unknown[] }).entries.length, 1);
   const empty = await runCliInProcessJson(['--data', books.dataDir, '--json', 'ledger', '4000', '--from', '2025-01', '--to', '2025-12']);
   t.same((empty.data as { entries: unknown[] }).entries, [], 'no lines: an empty list, still JSON');
+});
+
+t.test('acct ledger reads in chunks: the running balance carries across them, and CSV cells a spreadsheet would run are neutralised', async (t) => {
+  const books = await newBooks(t);
+  // 2,345 receipts of £1.00 each on 1200, one a day from 2020-01-01: more than two chunks of 1,000 lines.
+  const day0 = Date.UTC(2020, 0, 1);
+  const entries = Array.from({ length: 2345 }, (_, i) =>
+    JSON.stringify({
+      date: new Date(day0 + i * 86_400_000).toISOString().slice(0, 10),
+      description: i === 1500 ? '=HYPERLINK("http://example.com","x")' : `Receipt ${i + 1}`,
+      lines: [
+        { accountCode: '1200', amount: 100 },
+        { accountCode: '4000', amount: -100 },
+      ],
+    }),
+  );
+  const file = path.join(books.dataDir, 'receipts.jsonl');
+  fs.writeFileSync(file, `${entries.join('\n')}\n`);
+  t.equal((await runCliInProcess(['--data', books.dataDir, 'import', 'journal', file])).status, 0);
+
+  const csv = await runCliInProcess(['--data', books.dataDir, 'ledger', '1200', '--csv']);
+  t.equal(csv.status, 0, csv.stderr);
+  const rows = csv.stdout.trimEnd().split('\n');
+  t.equal(rows.length, 2 + 2345, 'the header, the opening row and every line');
+  // Line 1,000 closes the first chunk at 1,000 × £1.00; line 1,001 opens the second at 1,001.00.
+  t.equal(rows[2 + 999], '2022-09-26,Receipt 1000,,1.00,,1000.00');
+  t.equal(rows[2 + 1000], '2022-09-27,Receipt 1001,,1.00,,1001.00');
+  t.equal(rows[2 + 1500], `2024-02-09,"'=HYPERLINK(""http://example.com"",""x"")",,1.00,,1501.00`, 'a formula is quoted and prefixed with an apostrophe');
+  t.equal(rows.at(-1), '2026-06-02,Receipt 2345,,1.00,,2345.00', '2,345 × £1.00');
+
+  const json = await runCliInProcessJson(['--data', books.dataDir, '--json', 'ledger', '1200']);
+  const ledger = json.data as { entries: { runningBalance: number }[]; totalDebit: number; closingBalance: number };
+  t.equal(ledger.entries.length, 2345);
+  t.equal(ledger.entries[2344]?.runningBalance, 234500);
+  t.equal(ledger.totalDebit, 234500);
+  t.equal(ledger.closingBalance, 234500);
 });

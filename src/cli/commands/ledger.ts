@@ -10,13 +10,14 @@ import chalk from 'chalk';
 import { displayPounds, formatPounds } from '../../engine/money.js';
 import { orgOf } from '../../engine/operation.js';
 import { resolveReference } from '../../engine/references.js';
-import { streamAccountLedger, type LedgerStream } from '../../engine/ledger/account-ledger.js';
+import { streamAccountLedger, type LedgerLine, type LedgerStream } from '../../engine/ledger/account-ledger.js';
 import { AppError } from '../../engine/errors.js';
 import { withCli, type GlobalOptions } from '../context.js';
 import { expandDates } from '../date-flags.js';
 import { accountLedgerOp } from '../../engine/ledger/transaction-ops.js';
 import { examplesText, handWritten } from '../help.js';
 import { padRow } from '../render.js';
+import { csvField } from '../presenters/index.js';
 
 interface Flags {
   readonly from?: string;
@@ -31,7 +32,7 @@ const money = (pence: number): string => (pence === 0 ? '' : displayPounds(pence
 const chunk = 1 << 16;
 
 /** Standard output in large pieces; write() says when the reader is behind, and drain() waits for it. */
-function writer(): { write(text: string): boolean; drain(): Promise<void>; end(): Promise<void> } {
+function writer(): { write(text: string): boolean; behind(): boolean; drain(): Promise<void>; end(): Promise<void> } {
   let buffered = '';
   let behind = false;
   const flush = (): void => {
@@ -49,6 +50,7 @@ function writer(): { write(text: string): boolean; drain(): Promise<void>; end()
       if (buffered.length >= chunk) flush();
       return behind;
     },
+    behind: () => behind,
     drain,
     async end() {
       flush();
@@ -82,18 +84,11 @@ export function addLedger(program: Command): void {
           { params: {}, query: { ...(flags.from ? { from: flags.from } : {}), ...(flags.to ? { to: flags.to } : {}) }, body: undefined },
           typed,
         );
-        const table = !globals.json && flags.csv !== true;
-        const ledger = await streamAccountLedger(db, {
-          accountId,
-          from: query['from'] as string | undefined,
-          to: query['to'] as string | undefined,
-          limit,
-          layout: table,
-        });
+        const range = { accountId, from: query['from'] as string | undefined, to: query['to'] as string | undefined, limit };
         const out = writer();
-        if (globals.json) await printJson(ledger, out);
-        else if (flags.csv) await printCsv(ledger, out);
-        else await printTable(ledger, out);
+        if (globals.json) await printJson(await streamAccountLedger(db, { ...range, ids: true }), out);
+        else if (flags.csv) await printCsv(await streamAccountLedger(db, { ...range, ids: false }), out);
+        else await printTable(await streamAccountLedger(db, { ...range, ids: false, layout: true }), out);
         await out.end();
       });
     });
@@ -103,28 +98,30 @@ async function printJson(ledger: LedgerStream, out: ReturnType<typeof writer>): 
   const { account, period, openingBalance } = ledger.head;
   out.write(`{"account":${JSON.stringify(account)},"period":${JSON.stringify(period)},"openingBalance":${openingBalance},"entries":[`);
   let first = true;
-  for await (const e of ledger.entries) {
-    if (out.write(`${first ? '\n' : ',\n'}${JSON.stringify(e)}`)) await out.drain();
-    first = false;
+  for await (const chunk of ledger.entries) {
+    for (const e of chunk) {
+      out.write(`${first ? '\n' : ',\n'}${JSON.stringify(e)}`);
+      first = false;
+    }
+    if (out.behind()) await out.drain();
   }
   const { totalDebit, totalCredit, closingBalance } = await ledger.totals();
   out.write(`\n],"totalDebit":${totalDebit},"totalCredit":${totalCredit},"closingBalance":${closingBalance}}\n`);
 }
 
-const csvCell = (text: string): string => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
-
-async function printCsv(ledger: LedgerStream, out: ReturnType<typeof writer>): Promise<void> {
+async function printCsv(ledger: LedgerStream<LedgerLine>, out: ReturnType<typeof writer>): Promise<void> {
   out.write('date,description,reference,debit,credit,balance\n');
   out.write(`${ledger.head.period.from ?? ''},Opening balance,,,,${formatPounds(ledger.head.openingBalance)}\n`);
-  for await (const e of ledger.entries) {
-    const behind = out.write(
-      `${e.date},${csvCell(e.description)},${csvCell(e.reference ?? '')},${e.debit === 0 ? '' : formatPounds(e.debit)},${e.credit === 0 ? '' : formatPounds(e.credit)},${formatPounds(e.runningBalance)}\n`,
-    );
-    if (behind) await out.drain();
+  for await (const chunk of ledger.entries) {
+    let text = '';
+    for (const e of chunk) {
+      text += `${e.date},${csvField(e.description)},${csvField(e.reference ?? '')},${e.debit === 0 ? '' : formatPounds(e.debit)},${e.credit === 0 ? '' : formatPounds(e.credit)},${formatPounds(e.runningBalance)}\n`;
+    }
+    if (out.write(text)) await out.drain();
   }
 }
 
-async function printTable(ledger: LedgerStream, out: ReturnType<typeof writer>): Promise<void> {
+async function printTable(ledger: LedgerStream<LedgerLine>, out: ReturnType<typeof writer>): Promise<void> {
   const { head } = ledger;
   const layout = ledger.layout;
   if (layout === null) throw new Error('acct ledger: a table is laid out before its rows, so it streams with layout');
@@ -153,9 +150,11 @@ async function printTable(ledger: LedgerStream, out: ReturnType<typeof writer>):
     ),
   );
   out.write(padRow([head.period.from ?? '', opening, '', '', '', displayPounds(head.openingBalance)], widths, right));
-  for await (const e of ledger.entries) {
-    if (out.write(padRow([e.date, e.description, e.reference ?? '', money(e.debit), money(e.credit), displayPounds(e.runningBalance)], widths, right)))
-      await out.drain();
+  for await (const chunk of ledger.entries) {
+    let text = '';
+    for (const e of chunk)
+      text += padRow([e.date, e.description, e.reference ?? '', money(e.debit), money(e.credit), displayPounds(e.runningBalance)], widths, right);
+    if (out.write(text)) await out.drain();
   }
   out.write(
     padRow(

@@ -72,7 +72,7 @@ export function renderTable(p: Presented): string {
 const formulaLike = (v: string): boolean => /^[=+\-@\t\r]/.test(v) && !/^[+-]?\d+(\.\d+)?$/.test(v);
 
 /** One RFC 4180 field; a formula-like cell is neutralised as OWASP recommends: a ' in front, and quoted. */
-function csvField(v: string): string {
+export function csvField(v: string): string {
   const formula = formulaLike(v);
   const text = formula ? `'${v}` : v;
   return formula || /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;

@@ -10,6 +10,7 @@ import { day, idOut } from '../output.js';
 import { pageMeta, pageOffset, type PageMeta } from '../pagination.js';
 import { accountRef, accountRefSchema, findAccount, rangeSchema } from './accounts.js';
 import type { OrgDb } from '../../store/tables.js';
+import { chunksOf } from '../chunks.js';
 
 export interface LedgerQuery {
   readonly accountId: string;
@@ -135,15 +136,28 @@ export interface LedgerLayout extends LedgerTotals {
   readonly longestReference: number;
 }
 
+/** An entry as the command line prints it, without the ids that only JSON shows. */
+export type LedgerLine = Omit<LedgerEntry, 'transactionId' | 'lineId'>;
+
 /** An account's ledger read in one pass: what is known before the entries, the entries as the database gives them, the totals after. */
-export interface LedgerStream {
+export interface LedgerStream<E extends LedgerLine = LedgerEntry> {
   readonly head: Pick<AccountLedger, 'account' | 'period' | 'openingBalance'>;
   /** Only when asked for (`layout`): one more pass over the range before the entries. */
   readonly layout: LedgerLayout | null;
-  /** The entries in order, each with its running balance; at most `limit`. */
-  readonly entries: AsyncIterable<LedgerEntry>;
+  /** The entries in order, each with its running balance, in chunks of about a thousand; at most `limit`. */
+  readonly entries: AsyncIterable<readonly E[]>;
   /** The range's totals: added up while the entries were read when they were read whole, else asked of the database. */
   totals(): Promise<LedgerTotals>;
+}
+
+export interface LedgerStreamQuery {
+  readonly accountId: string;
+  readonly from?: string;
+  readonly to?: string;
+  readonly limit?: number;
+  readonly layout?: boolean;
+  /** Whether each entry carries its transaction's and line's ids (default true); reading them costs a fifth of the time. */
+  readonly ids?: boolean;
 }
 
 /**
@@ -152,10 +166,9 @@ export interface LedgerStream {
  * pages, without paging. The running balance and the totals are added up
  * here, so the database reads the range once, or twice with `layout`.
  */
-export async function streamAccountLedger(
-  db: Kysely<OrgDb>,
-  query: { readonly accountId: string; readonly from?: string; readonly to?: string; readonly limit?: number; readonly layout?: boolean },
-): Promise<LedgerStream> {
+export async function streamAccountLedger(db: Kysely<OrgDb>, query: LedgerStreamQuery & { readonly ids: false }): Promise<LedgerStream<LedgerLine>>;
+export async function streamAccountLedger(db: Kysely<OrgDb>, query: LedgerStreamQuery & { readonly ids?: true }): Promise<LedgerStream>;
+export async function streamAccountLedger(db: Kysely<OrgDb>, query: LedgerStreamQuery): Promise<LedgerStream<LedgerLine>> {
   const { account, opening, inRange } = await ledgerStart(db, query);
   const asked = async (): Promise<LedgerLayout> => {
     const row = await inRange(linesOf(db, account.id))
@@ -178,40 +191,45 @@ export async function streamAccountLedger(
     };
   };
   const layout = query.layout ? await asked() : null;
+  const ids = query.ids !== false;
   let rows = inRange(linesOf(db, account.id))
-    .select([
-      'lines.transaction_id',
-      'lines.id',
-      'lines.date',
-      'lines.amount',
-      'lines.description as line_description',
-      'transactions.description',
-      'transactions.reference',
-    ])
+    .select((eb) => ['lines.date', 'lines.amount', eb.fn.coalesce('lines.description', 'transactions.description').as('description'), 'transactions.reference'])
+    .$if(ids, (q) => q.select(['lines.transaction_id', 'lines.id']))
     .orderBy('lines.date')
     .orderBy('transactions.created_at')
     .orderBy('transactions.id')
     .orderBy('lines.line_no');
   if (query.limit !== undefined) rows = rows.limit(query.limit);
   let readWhole: LedgerTotals | null = null;
-  async function* entries(): AsyncGenerator<LedgerEntry> {
+  async function* entries(): AsyncGenerator<readonly LedgerLine[]> {
     let running = opening;
     let debit = 0;
     let count = 0;
-    for await (const r of rows.stream(1000)) {
-      running += r.amount;
-      if (r.amount > 0) debit += r.amount;
-      count++;
-      yield {
-        transactionId: r.transaction_id,
-        lineId: r.id,
-        date: r.date,
-        description: r.line_description ?? r.description,
-        reference: r.reference,
-        debit: r.amount > 0 ? r.amount : 0,
-        credit: r.amount < 0 ? -r.amount : 0,
-        runningBalance: running,
-      };
+    for await (const chunk of chunksOf(db, rows)) {
+      const out = new Array<LedgerLine>(chunk.length);
+      for (let i = 0; i < chunk.length; i++) {
+        const r = chunk[i]!;
+        const amount = r.amount;
+        running += amount;
+        if (amount > 0) debit += amount;
+        const debitOf = amount > 0 ? amount : 0;
+        const creditOf = amount < 0 ? -amount : 0;
+        if (ids) {
+          const entry: LedgerEntry = {
+            transactionId: r.transaction_id as string,
+            lineId: r.id as string,
+            date: r.date,
+            description: r.description,
+            reference: r.reference,
+            debit: debitOf,
+            credit: creditOf,
+            runningBalance: running,
+          };
+          out[i] = entry;
+        } else out[i] = { date: r.date, description: r.description, reference: r.reference, debit: debitOf, credit: creditOf, runningBalance: running };
+      }
+      count += chunk.length;
+      yield out;
     }
     if (query.limit === undefined || count < query.limit)
       readWhole = { totalDebit: debit, totalCredit: debit - (running - opening), closingBalance: running, count };

@@ -11,6 +11,7 @@
 import type { Kysely } from 'kysely';
 import { addDays } from '../dates.js';
 import { formatPounds } from '../money.js';
+import { chunksOf } from '../chunks.js';
 import { postedBalances, sum } from './balances.js';
 import type { AccountsTable, OrgDb } from '../../store/tables.js';
 
@@ -130,13 +131,15 @@ export async function exportJournal(db: Kysely<OrgDb>, format: ExportFormat, ran
   if (range.from) q = q.where('lines.date', '>=', range.from);
   if (range.to) q = q.where('lines.date', '<=', range.to);
   let current = '';
-  for await (const row of q.stream(1000)) {
-    if (row.id !== current) {
-      if (current !== '') write('\n');
-      current = row.id;
-      write(dialect.header(row.date, row.description, { txn: row.id, ref: row.reference }));
+  for await (const chunk of chunksOf(db, q)) {
+    for (const row of chunk) {
+      if (row.id !== current) {
+        if (current !== '') write('\n');
+        current = row.id;
+        write(dialect.header(row.date, row.description, { txn: row.id, ref: row.reference }));
+      }
+      write(dialect.posting(names.get(row.account_id) as string, row.amount));
     }
-    write(dialect.posting(names.get(row.account_id) as string, row.amount));
   }
   if (current !== '') write('\n');
 }
