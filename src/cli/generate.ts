@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import { basename } from 'node:path';
 import { Command, Option } from 'commander';
+import { z } from 'zod';
 import { AppError } from '../engine/errors.js';
 import { coerceText, isPence, jsonSchemaOf, typesOf, type JsonSchema, type RawInput } from '../engine/input.js';
 import { formatPounds, parsePounds } from '../engine/money.js';
@@ -157,10 +158,15 @@ function commandFor(parent: Command, op: Operation, operations: readonly Operati
       }
       // A list paged by number is shown whole unless --page or --limit asks for one page, which --json then prints with its meta.
       const onePage = op.schemas.meta === pageMetaSchema && (raw.query['page'] !== undefined || raw.query['limit'] !== undefined);
+      const wholeList = op.schemas.meta === pageMetaSchema && !onePage;
+      if (wholeList && globals.json && isArrayOutput(op)) {
+        await streamEveryNumberedPage(cli, op, raw);
+        return;
+      }
       const result =
         join && raw.query['cursor'] === undefined
           ? await everyPage(cli, op, raw, join)
-          : op.schemas.meta === pageMetaSchema && !onePage
+          : wholeList
             ? await everyNumberedPage(cli, op, raw)
             : await cli.run(op, raw);
       if (result.file) {
@@ -169,6 +175,7 @@ function commandFor(parent: Command, op: Operation, operations: readonly Operati
       } else if (presenter && !globals.json && options['csv']) process.stdout.write(renderCsv(presenter.present(result.data)));
       else if (presenter && !globals.json) process.stdout.write(renderTable(presenter.present(result.data)) + pageFooter(result.meta));
       else if (onePage && globals.json) cli.print({ data: result.data, meta: result.meta }, undefined, op);
+      else if (globals.json && op.method === 'GET' && listWrapper(result.data) !== null) cli.print(listWrapper(result.data), undefined, op);
       else cli.print(result.data, result.meta, op);
     });
   });
@@ -188,18 +195,75 @@ async function everyPage(cli: Cli, op: Operation, raw: RawInput, join: (pages: r
   return { data: join(pages), meta: result.meta };
 }
 
-/** Every page of a list paged by number, as large as the operation allows, joined: the rows of all, and a meta saying they are all. */
+/**
+ * Every page of a list paged by number, as large as the operation allows,
+ * joined: the rows of all, and a meta saying they are all. A record paged
+ * by one list of it (an account's ledger: its entries) keeps the first
+ * page's other fields, which cover the whole range, and joins that list.
+ */
 async function everyNumberedPage(cli: Cli, op: Operation, raw: RawInput): Promise<Result> {
   const largest = jsonSchemaOf(op.schemas.query).properties?.['limit']?.maximum;
   const limit = String(typeof largest === 'number' ? largest : 100);
   const rows: unknown[] = [];
+  let first: Result | undefined;
   for (let page = 1; ; page++) {
     const result = await cli.run(op, { ...raw, query: { ...raw.query, page: String(page), limit } });
-    if (!Array.isArray(result.data)) return result;
-    rows.push(...(result.data as unknown[]));
+    first ??= result;
+    const list = Array.isArray(result.data) ? (result.data as unknown[]) : (pagedListOf(result.data)?.[1] ?? null);
+    if (list === null) return result;
+    rows.push(...list);
     const meta = result.meta as PageMeta;
-    if (!meta.hasMore) return { data: rows, meta: { total: meta.total, page: 1, limit: rows.length, hasMore: false } };
+    if (!meta.hasMore) {
+      const whole = { total: meta.total, page: 1, limit: rows.length, hasMore: false };
+      if (Array.isArray(first.data)) return { data: rows, meta: whole };
+      return { data: { ...(first.data as object), [pagedListOf(first.data)![0]]: rows }, meta: whole };
+    }
   }
+}
+
+/** The one list field of a record paged by number, as [field, rows]; null when it has none or several. */
+function pagedListOf(data: unknown): [string, unknown[]] | null {
+  if (data === null || typeof data !== 'object') return null;
+  const lists = Object.entries(data).filter((e): e is [string, unknown[]] => Array.isArray(e[1]));
+  return lists.length === 1 ? lists[0]! : null;
+}
+
+/**
+ * Every page of a list paged by number under --json, printed as it is
+ * read: one JSON array, as JSON.stringify(rows, null, 2) would print it
+ * whole, without holding every row.
+ */
+async function streamEveryNumberedPage(cli: Cli, op: Operation, raw: RawInput): Promise<void> {
+  const largest = jsonSchemaOf(op.schemas.query).properties?.['limit']?.maximum;
+  const limit = String(typeof largest === 'number' ? largest : 100);
+  let first = true;
+  for (let page = 1; ; page++) {
+    const result = await cli.run(op, { ...raw, query: { ...raw.query, page: String(page), limit } });
+    const rows = Array.isArray(result.data) ? (result.data as unknown[]) : [];
+    let text = '';
+    for (const row of rows) {
+      text += `${first ? '[\n  ' : ',\n  '}${JSON.stringify(row, null, 2).replace(/\n/g, '\n  ')}`;
+      first = false;
+    }
+    if (text !== '' && !process.stdout.write(text)) await new Promise((resolve) => process.stdout.once('drain', resolve));
+    if (!(result.meta as PageMeta).hasMore) break;
+  }
+  process.stdout.write(first ? '[]\n' : '\n]\n');
+}
+
+const isArrayOutput = (op: Operation): boolean => op.schemas.output instanceof z.ZodArray;
+
+/**
+ * The list inside a list's data that the API wraps in an object
+ * ({accounts: […], meta}, {periods: […]}): under --json the CLI prints
+ * every list as an array, whichever way the API wraps it. Null for any
+ * other data.
+ */
+function listWrapper(data: unknown): unknown[] | null {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return null;
+  const keys = Object.keys(data).filter((k) => k !== 'meta');
+  const only = keys.length === 1 ? (data as Record<string, unknown>)[keys[0]!] : undefined;
+  return Array.isArray(only) ? only : null;
 }
 
 const nextCursorOf = (meta: unknown): string | null => {

@@ -44,3 +44,42 @@ t.test('every row by default, one page with its meta when asked', async (t) => {
   t.equal(table.stdout.match(/^txn_/gm)?.length, 130, 'the table has every row');
   t.match(table.stdout, /130 in all, page 1 of 1\n$/);
 });
+
+t.test('one shape for every list under --json: an array, streamed as JSON.stringify would print it whole', async (t) => {
+  const { dir } = await books(t);
+  // 230 journals: three pages of the API's largest (100), the last part-full.
+  const journal = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'acct-lists-')), 'j.jsonl');
+  const lines = Array.from({ length: 230 }, (_, i) =>
+    JSON.stringify({
+      date: '2026-05-10',
+      description: `Entry ${i + 1}`,
+      lines: [
+        { accountCode: '1200', amount: 100 },
+        { accountCode: '4000', amount: -100 },
+      ],
+    }),
+  );
+  fs.writeFileSync(journal, `${lines.join('\n')}\n`);
+  t.equal((await runCliInProcess(['--data', dir, 'import', 'journal', journal])).status, 0);
+
+  const raw = await runCliInProcess(['--data', dir, '--json', 'transactions', 'list']);
+  const rows = JSON.parse(raw.stdout) as { id: string; description: string }[];
+  t.equal(rows.length, 230);
+  t.equal(raw.stdout, `${JSON.stringify(rows, null, 2)}\n`, 'the text is the array pretty-printed, pages joined without a seam');
+  t.equal(new Set(rows.map((r) => r.description)).size, 230, 'no row twice across the pages');
+
+  const none = await runCliInProcess(['--data', dir, '--json', 'contacts', 'list']);
+  t.equal(none.stdout, '[]\n', 'an empty list is []');
+
+  // The API wraps these lists in an object; the CLI prints the list itself.
+  const accounts = await acctJson(t, dir, ['accounts', 'list', '--flat', 'true']);
+  t.ok(Array.isArray(accounts), 'accounts list: an array, not {accounts, meta}');
+  t.ok(
+    accounts.some((a: { code: string }) => a.code === '1200'),
+    'holding the accounts',
+  );
+  t.ok(Array.isArray(await acctJson(t, dir, ['periods', 'list'])), 'periods list: an array');
+  t.ok(Array.isArray(await acctJson(t, dir, ['keys', 'scopes'])), 'keys scopes: an array');
+  t.ok(Array.isArray(await acctJson(t, dir, ['accounts', 'types'])), 'accounts types: an array');
+  t.match(await acctJson(t, dir, ['transactions', 'get', rows[0]!.id]), { lines: [{}, {}] }, 'a record stays a record');
+});

@@ -71,7 +71,7 @@ t.test('init --fiscal-year-start MM-DD sets the year and the periods', async (t)
   const dir = t.testdir();
   await init(t, dir, [...companyFlags, '--fiscal-year-start', '01-01']);
   t.equal((await acctJson(t, dir, ['settings', 'get'])).fiscalYearStart, '01-01');
-  const { periods } = await acctJson(t, dir, ['periods', 'list']);
+  const periods = await acctJson(t, dir, ['periods', 'list']);
   const start = currentFiscalYearStart('01-01');
   t.equal(periods[0].id, `period_${start.replaceAll('-', '')}`, 'the newest period starts on 1 January');
   t.equal(periods[0].startDate, start);

@@ -199,7 +199,7 @@ t.test('without --json the output is a readable table, not JSON', async (t) => {
 
 t.test('periods close closes an ended period, which then reads as closed and fixes the year start', async (t) => {
   const { dir } = await books(t);
-  const { periods } = await acctJson(t, dir, ['periods', 'list']);
+  const periods = await acctJson(t, dir, ['periods', 'list']);
   const ended = periods.find((p: { isCurrent: boolean }) => !p.isCurrent);
   const closed = await acctJson(t, dir, ['periods', 'close', ended.id]);
   t.equal(closed.id, ended.id);

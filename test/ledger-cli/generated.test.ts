@@ -1,17 +1,17 @@
 import t from 'tap';
+import fs from 'node:fs';
+import path from 'node:path';
 import { newBooks, runCli, runCliInProcess, runCliInProcessJson } from '../helpers/index.js';
 
 t.test('the generated accounts and transactions commands, through the CLI', async (t) => {
   const books = await newBooks(t, { clock: '2026-11-21T10:00:00Z' });
   const acct = (...args: string[]) => runCliInProcessJson(['--data', books.dataDir, '--json', ...args]);
 
-  const expenses = (await acct('accounts', 'list', '--flat', '--type', 'expense')).data as {
-    accounts: { code: string; id: string }[];
-    meta: { total: number };
-  };
-  t.equal(expenses.meta.total, 16);
+  // Under --json a list is an array, though the API wraps this one as {accounts, meta}.
+  const expenses = (await acct('accounts', 'list', '--flat', '--type', 'expense')).data as { code: string; id: string }[];
+  t.equal(expenses.length, 16);
   const id = async (code: string) => {
-    const all = ((await acct('accounts', 'list', '--flat')).data as { accounts: { code: string; id: string }[] }).accounts;
+    const all = (await acct('accounts', 'list', '--flat')).data as { code: string; id: string }[];
     return all.find((a) => a.code === code)?.id as string;
   };
 
@@ -60,8 +60,39 @@ t.test('the generated accounts and transactions commands, through the CLI', asyn
   t.equal(system.status, 5);
   t.match(system.stderr, 'unprocessable_entity: 1200 Bank Account is a system account: only isActive can change');
 
-  t.match((await acct('accounts', 'types')).data, { types: [{ type: 'asset', count: 13, activeCount: 13 }] });
+  t.match((await acct('accounts', 'types')).data, [{ type: 'asset', count: 13, activeCount: 13 }]);
   const malformed = await runCliInProcess(['--data', books.dataDir, 'transactions', 'get', 'inv_1']);
   t.equal(malformed.status, 2);
   t.match(malformed.stderr, 'invalid_id');
+});
+
+t.test('transactions account prints every entry of the range, not the first page, unless --page or --limit asks for one', async (t) => {
+  const books = await newBooks(t);
+  // 120 receipts of £2.50 on 1200: more than a page of the API's largest (100).
+  const journal = path.join(books.dataDir, 'j.jsonl');
+  const rows = Array.from({ length: 120 }, (_, i) =>
+    JSON.stringify({
+      date: '2026-05-10',
+      description: `Receipt ${i + 1}`,
+      lines: [
+        { accountCode: '1200', amount: 250 },
+        { accountCode: '4000', amount: -250 },
+      ],
+    }),
+  );
+  fs.writeFileSync(journal, `${rows.join('\n')}\n`);
+  t.equal((await runCliInProcess(['--data', books.dataDir, 'import', 'journal', journal])).status, 0);
+  const whole = (await runCliInProcessJson(['--data', books.dataDir, '--json', 'transactions', 'account', '1200'])).data as {
+    entries: { runningBalance: number }[];
+    closingBalance: number;
+  };
+  t.equal(whole.entries.length, 120);
+  t.equal(whole.entries[119]?.runningBalance, 30000, '120 × £2.50 = £300.00');
+  t.equal(whole.closingBalance, 30000);
+  const page = (await runCliInProcessJson(['--data', books.dataDir, '--json', 'transactions', 'account', '1200', '--limit', '50', '--page', '3'])).data as {
+    data: { entries: unknown[] };
+    meta: { total: number; page: number };
+  };
+  t.equal(page.data.entries.length, 20, 'page 3 of 50: entries 101–120');
+  t.match(page.meta, { total: 120, page: 3 });
 });

@@ -41,7 +41,7 @@ t.test('acct vat obligations, submit and hmrc-return', async (t) => {
   t.match(view.stdout, /totalValueSalesExVAT\s+12,451\.00/);
 
   const payments = await acctJson(m, ['vat', 'payments', '--from', '2026-01-01', '--to', '2026-07-15']);
-  t.same(payments.data, { payments: [{ amount: 187467, received: '2026-05-05' }] });
+  t.same(payments.data, [{ amount: 187467, received: '2026-05-05' }], 'a list under --json is an array, as every list');
   t.same(
     m.standIn.tokenRequests.map((f) => f['grant_type']),
     ['authorization_code', 'refresh_token'],
