@@ -1,0 +1,74 @@
+/**
+ * Issue 19's items through the real bin/acct, each twice: on a
+ * pseudo-terminal (as a person types it) and piped (as a script runs it).
+ * Natural keys, the streamed ledger, complete JSON lists, period words and
+ * the version behave the same both ways; only colour differs.
+ */
+import fs from 'node:fs';
+import t from 'tap';
+import { runCli, runCliOnTerminal } from '../helpers/index.js';
+import { acctJson, books } from './support.js';
+
+/** What a pseudo-terminal gives back, as a pipe would: \r\n line ends become \n. */
+const plain = (text: string): string => text.replace(/\r\n/g, '\n');
+// eslint-disable-next-line no-control-regex -- colour codes are what is looked for
+const ansi = /\u001b\[\d+m/;
+
+t.test('natural keys, the ledger, lists, dates and the version: the same on a terminal and in a pipe', async (t) => {
+  const { dir } = await books(t);
+  const bob = await acctJson(t, dir, ['contacts', 'create', '--contact-type', 'customer', '--name', 'Bob Ltd']);
+  const invoice = await acctJson(t, dir, ['invoices', 'create', '--contact-id', 'Bob', '--issue-date', '2026-02-10', '--item', 'Consulting;1;500.00;standard']);
+  await acctJson(t, dir, ['invoices', 'send', 'INV-0001']);
+  await acctJson(t, dir, ['invoices', 'pay', 'INV-0001', '--amount', '600.00', '--date', '2026-02-20']);
+
+  const both = (args: string[]) => ({ terminal: runCliOnTerminal(['--data', dir, ...args]), piped: runCli(['--data', dir, ...args]) });
+
+  // 1. An invoice by its number, a contact by the start of its name.
+  const got = both(['--json', 'invoices', 'get', 'INV-0001']);
+  for (const [how, r] of Object.entries(got)) {
+    t.equal(r.status, 0, `${how}: ${r.stderr}`);
+    t.match(JSON.parse(plain(r.stdout)), { id: invoice.id, contactId: bob.id, total: 60000 }, `${how}: INV-0001 is the invoice`);
+  }
+
+  // 2. The ledger streamed: £500.00 + 20% VAT = £600.00 received on 20 February.
+  const csv = both(['ledger', '1200', '--csv']);
+  const expected = 'date,description,reference,debit,credit,balance\n,Opening balance,,,,0.00\n';
+  for (const [how, r] of Object.entries(csv)) {
+    t.equal(r.status, 0, how);
+    t.match(plain(r.stdout), expected, `${how}: the header and the opening row`);
+    t.match(plain(r.stdout), /^2026-02-20,[^,\n]*,[^,\n]*,600\.00,,600\.00$/m, `${how}: the receipt with its running balance`);
+    t.notMatch(r.stdout, ansi, `${how}: CSV is never coloured`);
+  }
+  const table = both(['ledger', '1200']);
+  t.match(table.terminal.stdout, ansi, 'the table on a terminal has a bold header');
+  t.notMatch(table.piped.stdout, ansi, 'piped, no colour');
+  t.match(table.piped.stdout, /^\s*Closing balance\s+600\.00\s+0\.00\s+600\.00/m);
+
+  // 3. Every list under --json is an array, the wrapped ones too.
+  for (const args of [
+    ['contacts', 'list'],
+    ['accounts', 'list', '--flat', 'true'],
+    ['periods', 'list'],
+  ]) {
+    const r = both(['--json', ...args]);
+    t.ok(Array.isArray(JSON.parse(plain(r.terminal.stdout))), `${args.join(' ')} on a terminal: an array`);
+    t.same(JSON.parse(plain(r.terminal.stdout)), JSON.parse(r.piped.stdout), `${args.join(' ')}: the same both ways`);
+  }
+
+  // 6. Period words, and a day-first date's hint.
+  const quarter = both(['--json', 'report', 'profit-loss', '--from', '2026-Q1']);
+  for (const [how, r] of Object.entries(quarter)) {
+    // The invoice's £500.00 net is the quarter's revenue.
+    t.match(JSON.parse(plain(r.stdout)), { period: { from: '2026-01-01', to: '2026-03-31' }, revenue: { total: 50000 } }, `${how}: 2026-Q1`);
+  }
+  const dayFirst = both(['report', 'profit-loss', '--from', '31/03/2026']);
+  t.equal(dayFirst.piped.status, 2);
+  t.match(dayFirst.piped.stderr, /2026-03-31/, 'piped: the hint names the date meant');
+  t.match(plain(dayFirst.terminal.stdout), /2026-03-31/, 'on a terminal too (standard error is the terminal)');
+
+  // 10. The version, as package.json says.
+  const { version } = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const v = both(['--version']);
+  t.equal(plain(v.terminal.stdout), `${version}\n`);
+  t.equal(v.piped.stdout, `${version}\n`);
+});
