@@ -11,7 +11,6 @@ import { acctJson, books } from './support.js';
 
 /** What a pseudo-terminal gives back, as a pipe would: \r\n line ends become \n. */
 const plain = (text: string): string => text.replace(/\r\n/g, '\n');
-// eslint-disable-next-line no-control-regex -- colour codes are what is looked for
 const ansi = /\u001b\[\d+m/;
 
 t.test('natural keys, the ledger, lists, dates and the version: the same on a terminal and in a pipe', async (t) => {
