@@ -44,6 +44,9 @@ const layout = (s: Statement, column: number): Pick<Presented, 'rows' | 'bold' |
   indent: { column, depths: s.depths },
 });
 
+/** A statement's columns in a narrow terminal: the code goes before the account's name is cut; the name and the amounts stay. */
+const accountFirst = (columns: number): number[] => [2, ...Array<number>(columns - 1).fill(essential)];
+
 type PlAccount = ProfitLoss['revenue']['accounts'][number];
 
 /** The accounts of a section in this period and the prior one, by code: [code, name, this period's balance, the prior's]. */
@@ -94,6 +97,7 @@ function profitLossTable(d: ProfitLoss): Presented {
     title: `Profit and loss ${period(d.period)}${prior ? `, beside ${period(prior.period)}` : ''}`,
     columns: prior ? ['code', 'account', 'this period', 'prior period'] : ['code', 'account', 'amount'],
     money: prior ? [2, 3] : [2],
+    keep: prior ? accountFirst(4) : accountFirst(3),
     ...layout(s, 1),
   };
 }
@@ -122,6 +126,7 @@ function balanceSheetTable(d: BalanceSheet): Presented {
     title: `Balance sheet at ${d.asOf}${d.checksum ? '' : ' (DOES NOT BALANCE)'}`,
     columns: ['code', 'account', 'balance', 'Dr/Cr'],
     money: [2],
+    keep: accountFirst(4),
     ...layout(s, 1),
   };
 }
@@ -149,6 +154,7 @@ export const reportPresenters: readonly Presenter[] = [
     title: `Trial balance at ${d.asOf}${d.balanced ? '' : ' (NOT BALANCED)'}`,
     columns: ['code', 'account', 'debit', 'credit'],
     money: [2, 3],
+    keep: accountFirst(4),
     rows: [...d.accounts.map((a): Cell[] => [a.code, a.name, a.debit || null, a.credit || null]), ['', 'Total', d.totals.debit, d.totals.credit]],
   })),
   presenter(profitLossOp, profitLossTable),
