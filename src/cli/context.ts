@@ -14,12 +14,15 @@ import { platformFile, resolveDataDir } from '../store/data-dir.js';
 import { Store } from '../store/store.js';
 import { renderData, renderError } from './render.js';
 import { moneyTestOf } from './money-columns.js';
+import { tableWidth } from './fit-table.js';
 
 export interface GlobalOptions {
   readonly data?: string;
   readonly org?: string;
   readonly test?: boolean;
   readonly json?: boolean;
+  /** Every column of a table, however wide. */
+  readonly wide?: boolean;
   readonly smtp?: string;
   readonly hmrcBaseUrl?: string;
 }
@@ -61,7 +64,9 @@ export async function withCli(globals: GlobalOptions, work: (cli: Cli) => Promis
         return { clock: systemClock, store: opened, platform: opened.platform, principal, mailer: await mailerOf(globals), hmrc: hmrcOf(globals) };
       },
       print(data, meta, op) {
-        process.stdout.write(globals.json ? `${JSON.stringify(data, null, 2)}\n` : renderData(data, meta, op ? moneyTestOf(op) : undefined));
+        process.stdout.write(
+          globals.json ? `${JSON.stringify(data, null, 2)}\n` : renderData(data, meta, op ? moneyTestOf(op) : undefined, tableWidth(globals.wide)),
+        );
       },
       async run(op, raw, extra) {
         const input = parseOperationInput(op, raw);

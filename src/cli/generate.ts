@@ -21,12 +21,13 @@ import { presenterOf } from './presenters/registry.js';
 import { naturalKeyHelp, resolveNaturalKeys } from './references.js';
 import { dateHelp, expandDates, isDateProp } from './date-flags.js';
 import { pageFooter } from './render.js';
+import { tableWidth } from './fit-table.js';
 import { pageMetaSchema, type PageMeta } from '../engine/pagination.js';
 
 export const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 /** Option names the program itself uses; a field with one of these names is set through --body. */
-const reserved = new Set(['data', 'org', 'test', 'json', 'csv', 'body', 'help', 'version']);
+const reserved = new Set(['data', 'org', 'test', 'json', 'wide', 'csv', 'body', 'help', 'version']);
 
 export interface Flag {
   readonly field: string;
@@ -173,7 +174,8 @@ function commandFor(parent: Command, op: Operation, operations: readonly Operati
         const written = writeFileResult(result.file, output, force);
         if (written !== null) cli.print({ ...(result.data as object), file: written }, undefined, op);
       } else if (presenter && !globals.json && options['csv']) process.stdout.write(renderCsv(presenter.present(result.data)));
-      else if (presenter && !globals.json) process.stdout.write(renderTable(presenter.present(result.data)) + pageFooter(result.meta));
+      else if (presenter && !globals.json)
+        process.stdout.write(renderTable(presenter.present(result.data), tableWidth(globals.wide)) + pageFooter(result.meta));
       else if (onePage && globals.json) cli.print({ data: result.data, meta: result.meta }, undefined, op);
       else if (globals.json && op.method === 'GET' && listWrapper(result.data) !== null) cli.print(listWrapper(result.data), undefined, op);
       else cli.print(result.data, result.meta, op);

@@ -5,25 +5,28 @@ import type { ColumnUserConfig } from 'table';
 import type { AppError } from '../engine/errors.js';
 import { displayPounds } from '../engine/money.js';
 import { noMoney, type MoneyTest } from './money-columns.js';
+import { essential, fitColumns, hiddenNote, shrinkable, textWidth, truncate, type ColumnPlan } from './fit-table.js';
+
+export { textWidth } from './fit-table.js';
 
 type Row = Record<string, unknown>;
 
 const isRecord = (v: unknown): v is Row => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isPrimitive = (v: unknown): boolean => v === null || ['string', 'number', 'boolean'].includes(typeof v);
+const isRecordList = (v: unknown): v is unknown[] => Array.isArray(v) && v.some(isRecord);
 
 /** A value as a table shows it; `key` names its field, which says whether a number is pence. */
 function cell(v: unknown, key: string, isMoney: MoneyTest): string {
   if (v === null || v === undefined) return chalk.dim('—');
   if (typeof v === 'number' && isMoney(key)) return displayPounds(v);
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
-  // A long list would swamp the table: show how many, and --json for the items.
-  if (Array.isArray(v)) return v.length <= 4 && v.every(isPrimitive) ? v.map(String).join(', ') : `(${v.length} items)`;
+  // A list of records inside a row of a list (a record shows its lists as tables of their own): how many.
+  if (Array.isArray(v)) return v.every(isPrimitive) ? v.map(String).join(', ') : String(v.length);
   if (isRecord(v)) return JSON.stringify(v);
   return typeof v === 'string' ? v : (JSON.stringify(v) ?? '');
 }
 
 let tableModule: typeof import('table') | undefined;
-let widthOf: ((text: string) => number) | undefined;
 
 /** Past this many rows a table is laid out by padLayout: the table package takes about 150 µs a row (18 s for a year's bank ledger). */
 export const largeTable = 1000;
@@ -68,13 +71,6 @@ export function padLayout(data: readonly (readonly string[])[], columns?: Record
   return out;
 }
 
-/** How wide text shows on a terminal (colour codes none, wide characters two). */
-export function textWidth(text: string): number {
-  if (/^[\x20-\x7e]*$/.test(text)) return text.length;
-  widthOf ??= createRequire(import.meta.url)('string-width') as (text: string) => number;
-  return widthOf(text);
-}
-
 /**
  * One line of a plainTable whose column widths are known before its rows
  * (a table printed as it is read): each cell padded to its width, or
@@ -90,38 +86,122 @@ export function padRow(cells: readonly string[], widths: readonly number[], righ
   return `${out}\n`;
 }
 
-/** A table of records: one column per field that holds a plain value. */
-export function renderRows(rows: readonly Row[], isMoney: MoneyTest = noMoney): string {
+/**
+ * Cells (a header row, when `header`, then the rows) as a plainTable within
+ * `width`: columns left out and text cut as fitColumns says, and a dim line
+ * under the table naming what was left out. `right` columns align right.
+ */
+export function fittedTable(
+  data: readonly (readonly string[])[],
+  plans: readonly ColumnPlan[],
+  width: number | undefined,
+  { right = [], header = true }: { right?: readonly number[]; header?: boolean } = {},
+): string {
+  const columns = plans.map((_, i) => i);
+  const natural = columns.map((i) => Math.max(0, ...data.map((row) => textWidth(row[i] ?? ''))));
+  const fit = fitColumns(natural, plans, width);
+  const rows = data.map((row, r) =>
+    fit.shown.map((i) => {
+      const text = truncate(row[i] ?? '', fit.cut.get(i) ?? Number.POSITIVE_INFINITY);
+      return header && r === 0 ? chalk.bold(text) : text;
+    }),
+  );
+  const align = Object.fromEntries(fit.shown.flatMap((i, at) => (right.includes(i) ? [[at, { alignment: 'right' as const }]] : [])));
+  const names = header ? fit.hidden.map((i) => data[0]?.[i] ?? '') : [];
+  const note = hiddenNote(names, width);
+  return plainTable(rows, align) + (note === '' ? '' : `${chalk.dim(note)}\n`);
+}
+
+const related = /.Ids?$/;
+const audit = /^(createdAt|updatedAt|createdBy|createdByName|updatedBy)$|.At$/;
+const key = /^(id|code|name|date|[a-z]*Number)$/;
+
+/**
+ * How a field's column gives way in a narrow table: empty columns first,
+ * then audit times, then ids of other records (and a sub-table's own ids),
+ * then the rest, the rightmost first; ids, codes, names, numbers, dates and
+ * amounts stay, and free text is cut short before it goes.
+ */
+function planOf(field: string, cells: readonly string[], isMoney: MoneyTest, nested: boolean): ColumnPlan {
+  const shrink = !isMoney(field) && shrinkable(cells);
+  if (cells.every((c) => c === '' || c === chalk.dim('—'))) return { keep: 0, shrink };
+  if (audit.test(field)) return { keep: 1, shrink };
+  if (related.test(field) || (nested && field === 'id')) return { keep: 2, shrink };
+  if (isMoney(field) || key.test(field)) return { keep: essential, shrink };
+  return { keep: /^(description|notes|reference|contactName)$/.test(field) ? 4 : 3, shrink };
+}
+
+/** A table of records: one column per field that holds a plain value, narrowed to `width`; `nested` for a record's own list (its lines). */
+export function renderRows(rows: readonly Row[], isMoney: MoneyTest = noMoney, width?: number, nested = false): string {
   if (rows.length === 0) return chalk.dim('(none)\n');
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r).filter((k) => !isRecord(r[k]))))];
-  const money = Object.fromEntries(columns.flatMap((c, i) => (isMoney(c) ? [[i, { alignment: 'right' as const }]] : [])));
-  return plainTable([columns.map((c) => chalk.bold(c)), ...rows.map((r) => columns.map((c) => cell(r[c], c, isMoney)))], money);
+  const body = rows.map((r) => columns.map((c) => cell(r[c], c, isMoney)));
+  const plans = columns.map((c, i) =>
+    planOf(
+      c,
+      body.map((row) => row[i] ?? ''),
+      isMoney,
+      nested,
+    ),
+  );
+  const right = columns.flatMap((c, i) => (isMoney(c) ? [i] : []));
+  return fittedTable([columns, ...body], plans, width, { right });
 }
 
-function flatten(record: Row, prefix = ''): [string, unknown][] {
-  return Object.entries(record).flatMap(([k, v]): [string, unknown][] => (isRecord(v) ? flatten(v, `${prefix}${k}.`) : [[`${prefix}${k}`, v]]));
+/** A record's fields as name and value (nested records as a.b), and the lists of records in it, by name, to show as tables. */
+function flatten(record: Row, prefix = ''): { fields: [string, unknown][]; lists: [string, Row[]][] } {
+  const fields: [string, unknown][] = [];
+  const lists: [string, Row[]][] = [];
+  for (const [k, v] of Object.entries(record)) {
+    if (isRecordList(v)) lists.push([`${prefix}${k}`, v.filter(isRecord)]);
+    else if (isRecord(v)) {
+      const inner = flatten(v, `${prefix}${k}.`);
+      fields.push(...inner.fields);
+      lists.push(...inner.lists);
+    } else fields.push([`${prefix}${k}`, v]);
+  }
+  return { fields, lists };
 }
 
-/** A record as a two-column table, nested objects flattened as a.b. */
-export function renderRecord(record: Row, isMoney: MoneyTest = noMoney): string {
-  const lines = flatten(record);
-  if (lines.length === 0) return chalk.dim('(empty)\n');
-  return plainTable(lines.map(([k, v]) => [chalk.bold(k), cell(v, k, isMoney)]));
+/** Fields as a two-column table of name and value, the values cut short to `width`. */
+function fieldTable(fields: readonly [string, unknown][], isMoney: MoneyTest, width: number | undefined): string {
+  const data = fields.map(([k, v]) => [k, Array.isArray(v) && v.length === 0 ? chalk.dim('none') : cell(v, k, isMoney)]);
+  const plans: ColumnPlan[] = [
+    { keep: essential, shrink: false },
+    { keep: essential, shrink: true },
+  ];
+  return fittedTable(
+    data.map(([k, v]) => [chalk.bold(k ?? ''), v ?? '']),
+    plans,
+    width,
+    { header: false },
+  );
 }
 
-/** An operation's data for people; `isMoney` says which fields are pence (from the operation's output schema). */
-export function renderData(data: unknown, meta?: unknown, isMoney: MoneyTest = noMoney): string {
+/**
+ * A record as people read a document: its fields as a two-column table
+ * (nested records flattened as a.b), then each list of records it holds
+ * (an invoice's items, payments and credits) as a titled table of its own.
+ */
+export function renderRecord(record: Row, isMoney: MoneyTest = noMoney, width?: number): string {
+  const { fields, lists } = flatten(record);
+  if (fields.length === 0 && lists.length === 0) return chalk.dim('(empty)\n');
+  const parts = fields.length === 0 ? [] : [fieldTable(fields, isMoney, width)];
+  for (const [name, rows] of lists) parts.push(`${chalk.bold(name)}\n${renderRows(rows, isMoney, width, true)}`);
+  return parts.join('\n');
+}
+
+/** An operation's data for people; `isMoney` says which fields are pence (from the operation's output schema); tables fit `width`. */
+export function renderData(data: unknown, meta?: unknown, isMoney: MoneyTest = noMoney, width?: number): string {
   let out: string;
-  if (Array.isArray(data)) out = renderRows(data.filter(isRecord), isMoney);
+  if (Array.isArray(data)) out = renderRows(data.filter(isRecord), isMoney, width);
   else if (isRecord(data)) {
-    // A record holding one list of records (a transaction's lines, {periods: […]}): its own fields, then the list as a table.
-    const lists = Object.entries(data).filter(([, v]) => Array.isArray(v) && v.some(isRecord));
+    // A record that is only a list of records ({periods: […]}, beside its meta): the list, as a table.
+    const lists = Object.entries(data).filter(([, v]) => isRecordList(v));
+    const rest = Object.keys(data).filter((k) => k !== 'meta' && !lists.some(([name]) => name === k));
     const [only] = lists;
-    if (lists.length === 1 && only) {
-      const rest = Object.fromEntries(Object.entries(data).filter(([k]) => k !== only[0] && k !== 'meta'));
-      const rows = renderRows((only[1] as unknown[]).filter(isRecord), isMoney);
-      out = Object.keys(rest).length === 0 ? rows : `${renderRecord(rest, isMoney)}\n${chalk.bold(only[0])}\n${rows}`;
-    } else out = renderRecord(data, isMoney);
+    if (lists.length === 1 && only && rest.length === 0) out = renderRows((only[1] as unknown[]).filter(isRecord), isMoney, width);
+    else out = renderRecord(lists.length > 0 ? Object.fromEntries(Object.entries(data).filter(([k]) => k !== 'meta')) : data, isMoney, width);
   } else out = `${cell(data, '', isMoney)}\n`;
   return out + pageFooter(meta);
 }

@@ -41,7 +41,7 @@ t.test('every row by default, one page with its meta when asked', async (t) => {
 
   const table = await runCliInProcess(['--data', dir, 'transactions', 'list']);
   t.equal(table.status, 0);
-  t.equal(table.stdout.match(/^txn_/gm)?.length, 130, 'the table has every row');
+  t.equal(table.stdout.match(/ txn_\w+ *$/gm)?.length, 130, 'the table has every row');
   t.match(table.stdout, /130 in all, page 1 of 1\n$/);
 });
 

@@ -127,7 +127,7 @@ t.test('tables print pounds with thousands separators; --csv plain; --json pence
   t.match(JSON.parse(json.stdout), [{ total: 162000, amountPaid: 45000, amountDue: 117000 }]);
 });
 
-t.test('acct post speaks pounds: its output table and its balance error', async (t) => {
+t.test('acct post speaks pounds: its one-line echo, its --verbose table and its balance error', async (t) => {
   const dir = (await newBooks(t)).dataDir;
   // £120.00 debited, £144.00 credited: £24.00 short.
   const unbalanced = await acct(dir, ['post', '2026-03-01', 'x', '5100=120.00', '1200=-144.00']);
@@ -137,10 +137,12 @@ t.test('acct post speaks pounds: its output table and its balance error', async 
 
   const posted = await acct(dir, ['post', '2026-03-01', 'Desk', '5100=1,234.56', '1200=-1,234.56']);
   t.equal(posted.status, 0, posted.stderr);
-  t.match(posted.stdout, /^totalDebit +1,234\.56 *$/m);
-  t.match(posted.stdout, row('5100', 'Office Expenses', '—', '1,234.56'));
-  t.match(posted.stdout, row('1200', 'Bank Account', '—', '-1,234.56'));
-  t.match(await acctOk(t, dir, ['transactions', 'list']), [{ totalDebit: 123456 }], '--json stays pence');
+  t.match(posted.stdout, /^Posted txn_\w+ 2026-03-01 Desk: 1,234\.56 \(2 lines\)\n$/, 'one line, in pounds');
+  const verbose = await acct(dir, ['post', '2026-03-02', 'Desk', '5100=1,234.56', '1200=-1,234.56', '--verbose']);
+  t.match(verbose.stdout, /^totalDebit +1,234\.56 *$/m);
+  t.match(verbose.stdout, row('5100', 'Office Expenses', '—', '1,234.56'));
+  t.match(verbose.stdout, row('1200', 'Bank Account', '—', '-1,234.56'));
+  t.match(await acctOk(t, dir, ['transactions', 'list']), [{ totalDebit: 123456 }, { totalDebit: 123456 }], '--json stays pence');
 });
 
 t.test("acct --help and a money flag's help say pounds", async (t) => {

@@ -2,7 +2,7 @@
 import net from 'node:net';
 import type { Test } from 'tap';
 import type { NewOrganisation } from '../../src/engine/organisation/provision.js';
-import { newBooks, runCliInProcess, runCliInProcessJson, type CliOptions } from '../helpers/index.js';
+import { newBooks, runCliInProcess, runCliInProcessJson, runCliOnTerminal, type CliOptions, type CliResult } from '../helpers/index.js';
 
 export interface Created {
   readonly organisationId: string;
@@ -71,4 +71,15 @@ export function currentFiscalYearStart(monthDay: string, now = new Date()): stri
   const year = Number(today.slice(0, 4));
   const thisYear = `${year}-${monthDay}`;
   return today >= thisYear ? thisYear : `${year - 1}-${monthDay}`;
+}
+
+/**
+ * The real bin/acct on a pseudo-terminal `columns` wide, without colour, its
+ * lines ending \n. `script` gives its terminal no size (0 columns) when
+ * its own input is not one, so the width comes from $COLUMNS, which acct
+ * reads first on a terminal.
+ */
+export function runCliOnTerminalAt(columns: number, args: readonly string[]): CliResult {
+  const r = runCliOnTerminal(args, { env: { COLUMNS: String(columns), NO_COLOR: '1' } });
+  return { ...r, stdout: r.stdout.replace(/\r\n/g, '\n') };
 }

@@ -42,14 +42,18 @@ t.test('acct report --csv and --json', async (t) => {
   t.equal(
     csv.stdout,
     [
-      'section,code,account,amount',
-      'revenue,4000,Sales,1000.00',
-      'revenue,,Total revenue,1000.00',
-      'expenses,5000,Cost of Sales,300.00',
-      'expenses,5200,Rent and Rates,500.00',
-      'expenses,,Total expenses,800.00',
-      ',,Gross profit,700.00',
-      ',,Net profit,200.00',
+      'code,account,amount',
+      ',Revenue,',
+      '4000,Sales,1000.00',
+      ',Total revenue,1000.00',
+      ',Cost of sales,',
+      '5000,Cost of Sales,300.00',
+      ',Total cost of sales,300.00',
+      ',Gross profit,700.00', // 1,000.00 − 300.00
+      ',Expenses,',
+      '5200,Rent and Rates,500.00',
+      ',Total expenses,500.00', // the overheads: 5200 alone
+      ',Net profit,200.00', // 700.00 − 500.00
       '',
     ].join('\n'),
   );

@@ -117,12 +117,40 @@ t.test('profit and loss, with the comparative prior period', async (t) => {
   t.equal(pl.expenses.total, 80_000);
   t.equal(pl.grossProfit, 70_000, 'revenue less cost of sales (5000)');
   t.equal(pl.netProfit, 20_000);
-  t.same(pl.comparative, { period: { from: '2024-04-01', to: '2025-03-31' }, totalRevenue: 0, totalExpenses: 0, netProfit: 0 });
+  t.same(pl.comparative, {
+    period: { from: '2024-04-01', to: '2025-03-31' },
+    totalRevenue: 0,
+    totalExpenses: 0,
+    revenue: { accounts: [], total: 0 },
+    expenses: { accounts: [], total: 0 },
+    costOfSales: 0,
+    grossProfit: 0,
+    netProfit: 0,
+  });
+  t.same(
+    pl.expenses.accounts.map((a: { code: string; isCostOfSales: boolean }) => [a.code, a.isCostOfSales]),
+    [
+      ['5000', true],
+      ['5200', false],
+    ],
+    'each expense says whether it is cost of sales',
+  );
+  t.equal(pl.costOfSales, 30_000, 'cost of sales: 5000 alone');
 
   const q1 = await get(api, '/v1/reports/profit-loss?from=2026-04-01&to=2026-06-30&comparative=true');
   t.same([q1.revenue.total, q1.expenses.total, q1.grossProfit, q1.netProfit], [60_000, 10_000, 60_000, 50_000], 'the draft is left out');
   // The 91 days ending 2026-03-31: 2025-12-31 to 2026-03-31, holding only the rent.
-  t.same(q1.comparative, { period: { from: '2025-12-31', to: '2026-03-31' }, totalRevenue: 0, totalExpenses: 50_000, netProfit: -50_000 });
+  t.match(q1.comparative, {
+    period: { from: '2025-12-31', to: '2026-03-31' },
+    totalRevenue: 0,
+    totalExpenses: 50_000,
+    revenue: { accounts: [], total: 0 },
+    expenses: { accounts: [{ code: '5200', name: 'Rent and Rates', balance: 50_000, isCostOfSales: false }], total: 50_000 },
+    costOfSales: 0,
+    grossProfit: 0,
+    netProfit: -50_000,
+  });
+  t.equal(q1.comparative.expenses.accounts.length, 1, 'the rent alone');
   const plain = await get(api, '/v1/reports/profit-loss?from=2026-04-01&to=2026-06-30');
   t.equal(plain.comparative, null);
 });

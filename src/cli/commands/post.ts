@@ -4,6 +4,7 @@ import { createTransactionOp } from '../../engine/ledger/transaction-ops.js';
 import { withCli, type GlobalOptions } from '../context.js';
 import { examplesText, handWritten } from '../help.js';
 import { postLines } from '../post-lines.js';
+import { postedLine, type Posted } from '../posted-line.js';
 
 export function addPost(program: Command): void {
   const doc = handWritten.post;
@@ -14,15 +15,17 @@ export function addPost(program: Command): void {
     .argument('<lines...>', 'CODE=AMOUNT in pounds, or CODE=AMOUNT@RATE[inc|ex] with VAT')
     .option('--draft', 'record it as a draft (not in reports until posted)')
     .option('--ref <reference>', 'an external reference')
+    .option('--verbose', 'print the whole transaction and its lines, not one line')
     .description(doc.summary)
     .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
-    .action(async (date: string, description: string, entries: string[], flags: { draft?: boolean; ref?: string }, cmd: Command) => {
+    .action(async (date: string, description: string, entries: string[], flags: { draft?: boolean; ref?: string; verbose?: boolean }, cmd: Command) => {
       const globals = cmd.optsWithGlobals<GlobalOptions>();
       await withCli(globals, async (cli) => {
         const lines = await postLines(orgOf(await cli.ctx()).db, entries);
         const body = { date, description, reference: flags.ref, status: flags.draft ? 'draft' : 'posted', lines };
         const result = await cli.run(createTransactionOp, { params: {}, query: {}, body });
-        cli.print(result.data, result.meta, createTransactionOp);
+        if (globals.json === true || flags.verbose === true) cli.print(result.data, result.meta, createTransactionOp);
+        else process.stdout.write(`${postedLine(result.data as Posted)}\n`);
       });
     });
 }

@@ -9,7 +9,8 @@
 import chalk from 'chalk';
 import { displayPounds, formatPounds } from '../../engine/money.js';
 import type { Operation } from '../../engine/operation.js';
-import { plainTable } from '../render.js';
+import { fittedTable } from '../render.js';
+import { essential, shrinkable, type ColumnPlan } from '../fit-table.js';
 import { moneyTestOf } from '../money-columns.js';
 
 export type Cell = string | number | null;
@@ -20,6 +21,12 @@ export interface Presented {
   /** Indexes of the columns that hold pence. */
   readonly money: readonly number[];
   readonly rows: readonly (readonly Cell[])[];
+  /** How soon each column is left out of a narrow table (fit-table's keep); by default the first column and the money stay, ids go first, then the rightmost. */
+  readonly keep?: readonly number[];
+  /** A tree's rows: the column indented, by each row's depth, in the table (not in CSV). */
+  readonly indent?: { readonly column: number; readonly depths: readonly number[] };
+  /** Rows printed bold in the table: headings and totals. */
+  readonly bold?: readonly number[];
 }
 
 export interface Presenter {
@@ -43,7 +50,12 @@ export type Column<R> = {
  * A list as a table: one row per record, one column per named field;
  * which columns are money comes from the operation's output schema.
  */
-export function listPresenter<R extends object>(op: Operation<readonly R[]>, title: string, columns: readonly Column<R>[]): Presenter {
+export function listPresenter<R extends object>(
+  op: Operation<readonly R[]>,
+  title: string,
+  columns: readonly Column<R>[],
+  keep?: readonly number[],
+): Presenter {
   const isMoney = moneyTestOf(op);
   const money = columns.flatMap(([, field], i) => (isMoney(field) ? [i] : []));
   const cell = (r: R, [, field, format]: Column<R>): Cell => (format ? format(r[field], r) : ((r[field] ?? null) as Cell));
@@ -52,6 +64,7 @@ export function listPresenter<R extends object>(op: Operation<readonly R[]>, tit
     columns: columns.map(([label]) => label),
     money,
     rows: rows.map((r) => columns.map((c) => cell(r, c))),
+    ...(keep ? { keep } : {}),
   }));
 }
 
@@ -59,9 +72,25 @@ function cells(p: Presented, pounds: (pence: number) => string): string[][] {
   return p.rows.map((row) => row.map((v, i) => (v === null ? '' : p.money.includes(i) && typeof v === 'number' ? pounds(v) : String(v))));
 }
 
-export function renderTable(p: Presented): string {
-  const columns = Object.fromEntries(p.money.map((i) => [i, { alignment: 'right' as const }]));
-  return `${chalk.bold(p.title)}\n${plainTable([p.columns.map((c) => chalk.bold(c)), ...cells(p, displayPounds)], columns)}`;
+const idLike = /^[a-z]+_[0-9a-z]{20,}$/;
+
+/** A presented table for people, money grouped (1,234.56), narrowed to `width` (none: every column). */
+export function renderTable(p: Presented, width?: number): string {
+  const body = cells(p, displayPounds).map((row, r) => {
+    const depth = p.indent?.depths[r] ?? 0;
+    const shown = p.indent && depth > 0 ? row.map((c, i) => (i === p.indent?.column ? `${'  '.repeat(depth)}${c}` : c)) : row;
+    return p.bold?.includes(r) ? shown.map((c) => (c === '' ? c : chalk.bold(c))) : shown;
+  });
+  const plans = p.columns.map((_, i): ColumnPlan => {
+    const column = body.map((row) => row[i] ?? '');
+    const shrink = !p.money.includes(i) && shrinkable(column);
+    const given = p.keep?.[i];
+    if (given !== undefined) return { keep: given, shrink };
+    if (column.every((c) => c === '')) return { keep: 0, shrink };
+    if (i === 0 || p.money.includes(i)) return { keep: essential, shrink };
+    return { keep: column.every((c) => c === '' || idLike.test(c)) ? 2 : 3, shrink };
+  });
+  return `${chalk.bold(p.title)}\n${fittedTable([[...p.columns], ...body], plans, width, { right: p.money })}`;
 }
 
 /**

@@ -41,18 +41,18 @@ export async function trialBalance(db: Kysely<OrgDb>, asOf: string): Promise<Tri
 }
 
 /** Gross profit is revenue less cost of sales: the accounts marked is_cost_of_sales, whatever their codes. */
-async function profitAndLoss(db: Kysely<OrgDb>, from: string, to: string) {
+async function profitAndLoss(db: Kysely<OrgDb>, from: string, to: string): Promise<PlFigures> {
   const balances = (await postedBalances(db, { from, to })).filter((b) => b.net !== 0);
   const costAccounts = new Set((await db.selectFrom('accounts').select('id').where('is_cost_of_sales', '=', 1).execute()).map((a) => a.id));
-  const isCostOfSales = (b: AccountBalance) => costAccounts.has(b.id);
   const revenue = balances.filter((b) => b.accountType === 'revenue').map(line);
-  const expenses = balances.filter((b) => b.accountType === 'expense');
+  const expenses = balances.filter((b) => b.accountType === 'expense').map((b) => ({ ...line(b), isCostOfSales: costAccounts.has(b.id) }));
   const totalRevenue = sum(revenue.map((r) => r.balance));
-  const totalExpenses = sum(expenses.map(naturalBalance));
-  const costOfSales = sum(expenses.filter(isCostOfSales).map(naturalBalance));
+  const totalExpenses = sum(expenses.map((e) => e.balance));
+  const costOfSales = sum(expenses.filter((e) => e.isCostOfSales).map((e) => e.balance));
   return {
     revenue: { accounts: revenue, total: totalRevenue },
-    expenses: { accounts: expenses.map(line), total: totalExpenses },
+    expenses: { accounts: expenses, total: totalExpenses },
+    costOfSales,
     grossProfit: totalRevenue - costOfSales,
     netProfit: totalRevenue - totalExpenses,
   };
@@ -65,16 +65,28 @@ export function priorPeriod(from: string, to: string): { from: string; to: strin
   return { from: addDays(priorTo, -(length - 1)), to: priorTo };
 }
 
-export const profitLossSchema = z.strictObject({
-  period: periodSchema,
+const expenseSection = z.strictObject({
+  accounts: z.array(statementLine.extend({ isCostOfSales: z.boolean().describe('whether the account is marked as cost of sales') })),
+  total: pence(),
+});
+
+/** The figures of a period, the current one and the comparative alike. */
+const plFigures = {
   revenue: section,
-  expenses: section,
+  expenses: expenseSection.describe('every expense account, cost of sales included'),
+  costOfSales: pence().describe('the expenses marked as cost of sales'),
   grossProfit: pence().describe('revenue less the expenses marked as cost of sales'),
   netProfit: pence(),
+};
+type PlFigures = z.output<z.ZodObject<typeof plFigures>>;
+
+export const profitLossSchema = z.strictObject({
+  period: periodSchema,
+  ...plFigures,
   comparative: z
-    .strictObject({ period: periodSchema, totalRevenue: pence(), totalExpenses: pence(), netProfit: pence() })
+    .strictObject({ period: periodSchema, totalRevenue: pence(), totalExpenses: pence(), ...plFigures })
     .nullable()
-    .describe('the prior period of the same length, ending the day before from; null unless comparative=true'),
+    .describe('the prior period of the same length, ending the day before from, with its accounts (a column beside this period); null unless comparative=true'),
 });
 export type ProfitLoss = z.output<typeof profitLossSchema>;
 
@@ -84,7 +96,7 @@ export async function profitLoss(db: Kysely<OrgDb>, from: string, to: string, co
   if (comparative) {
     const period = priorPeriod(from, to);
     const p = await profitAndLoss(db, period.from, period.to);
-    prior = { period, totalRevenue: p.revenue.total, totalExpenses: p.expenses.total, netProfit: p.netProfit };
+    prior = { period, totalRevenue: p.revenue.total, totalExpenses: p.expenses.total, ...p };
   }
   return { period: { from, to }, ...current, comparative: prior };
 }
