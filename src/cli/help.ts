@@ -96,7 +96,7 @@ export const handWritten = {
   },
   post: {
     name: 'post',
-    usage: 'post DATE DESCRIPTION CODE=AMOUNT[@RATE[inc|ex]]... [--draft] [--ref REFERENCE]',
+    usage: 'post DATE DESCRIPTION CODE=AMOUNT[@RATE[inc|ex]]... [--draft] [--reference TEXT]',
     summary: 'Record a transaction by account codes, with amounts in pounds (positive debit, negative credit)',
     description:
       'A shortcut for transactions create: each CODE=AMOUNT is a line on the account with that code. Amounts are in ' +
@@ -115,7 +115,7 @@ export const handWritten = {
       'acct post 2025-03-02 "Printer paper" 5100=50.00@20 1200=-60.00',
       'acct post 2025-03-05 "Consulting" 1200=600.00 4000=-500.00@20',
       'acct post 2025-03-06 "Books" 5100=30.00@0 1200=-30.00',
-      'acct post 2025-03-31 "Bank charges" 5800=5 1200=-5 --draft --ref MAR',
+      'acct post 2025-03-31 "Bank charges" 5800=5 1200=-5 --draft --reference MAR',
     ],
   },
   ledger: {

@@ -20,6 +20,7 @@ import { addVatConnect } from './commands/vat-connect.js';
 import { addBank } from './commands/bank.js';
 import { addCompany } from './commands/company.js';
 import { addMigrate } from './commands/migrate.js';
+import { AcctCommand } from './command.js';
 
 export const globalOptionDocs = [
   ['--data <dir>', 'data directory (default $ACCT_DATA, else ./acct-data)'],
@@ -61,7 +62,7 @@ export function commandWord(args: readonly string[]): string | undefined {
 
 /** The program; with `only`, operation groups other than that one are left unbuilt (see addOperationCommands). */
 export function buildProgram(only?: string): Command {
-  const program = new Command('acct')
+  const program = new AcctCommand('acct')
     .description('Bookkeeping for UK sole traders and limited companies: local books, and the same engine as a JSON API')
     .version(version)
     .showSuggestionAfterError()
