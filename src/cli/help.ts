@@ -280,6 +280,20 @@ export const handWritten = {
       'acct --hmrc-base-url https://api.service.hmrc.gov.uk vat connect --port 8765',
     ],
   },
+  completion: {
+    name: 'completion',
+    usage: 'completion bash|zsh|fish',
+    summary: 'Print a shell completion script: commands, their flags, and the values of flags that take one of a list',
+    description:
+      'Made from the same registry as the commands, so it completes every group, action and flag of this version ' +
+      '(old flag names that still work are left out). Load it in the shell’s start-up file, or save it where the ' +
+      'shell looks for completions.',
+    examples: [
+      'source <(acct completion bash)          # in ~/.bashrc',
+      'acct completion zsh > "${fpath[1]}/_acct"   # or source <(acct completion zsh) after compinit',
+      'acct completion fish > ~/.config/fish/completions/acct.fish',
+    ],
+  },
   openapi: {
     name: 'openapi',
     usage: 'openapi',

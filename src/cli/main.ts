@@ -20,6 +20,7 @@ import { addVatConnect } from './commands/vat-connect.js';
 import { addBank } from './commands/bank.js';
 import { addCompany } from './commands/company.js';
 import { addMigrate } from './commands/migrate.js';
+import { addCompletion } from './commands/completion.js';
 import { AcctCommand } from './command.js';
 
 export const globalOptionDocs = [
@@ -84,6 +85,7 @@ export function buildProgram(only?: string): Command {
   addMigrate(program);
   addOperationCommands(program, operations, only);
   addWebhooksVerify(program);
+  addCompletion(program, buildProgram);
   for (const cmd of program.commands) {
     cmd.exitOverride();
     for (const sub of cmd.commands) sub.exitOverride();

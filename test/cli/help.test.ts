@@ -143,6 +143,7 @@ t.test('acct(1) carries the same examples and flag help', async (t) => {
   t.match(page, 'acct invoices create \\-\\-contact\\-id "Bob Ltd" \\-\\-item "Consulting;1.5;500.00;standard;4100"');
   t.match(page, '.B \\-\\-currency <code>\nISO 4217 currency code; e.g. GBP');
   t.match(page, 'acct invoices list \\-\\-status overdue', 'a group example');
+  t.match(page, 'acct completion bash|zsh|fish');
 });
 
 t.test('the real acct invoices create --help shows examples, piped and on a terminal', async (t) => {
