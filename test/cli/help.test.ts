@@ -40,7 +40,7 @@ t.test('acct invoices create --help: each flag names its format, what it is, and
 
 t.test('placeholders name the format: pounds, an enum, an e-mail, a list, a key', async (t) => {
   const pay = (await runCliInProcess(['invoices', 'pay', '--help'])).stdout;
-  t.match(flagHelp(pay, '--amount'), /^--amount <pounds> +amount; amount in pounds; e\.g\. 1,250\.00$/);
+  t.match(flagHelp(pay, '--amount'), /^--amount <pounds> +amount; in pounds; e\.g\. 1,250\.00$/);
   t.match(
     flagHelp(pay, '--method'),
     /^--method <bank_transfer\|card\|cash\|other> +method; one of bank_transfer, card, cash, other; default "bank_transfer"; e\.g\. bank_transfer$/,
