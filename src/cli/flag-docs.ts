@@ -212,7 +212,7 @@ function formatWords(field: string, prop: JsonSchema, types: Set<string>, pounds
   if (key !== null) words.push(key);
   const itemsEnum = types.has('array') ? variants(prop.items ?? {}).flatMap((v) => (v.enum ?? []).map(String)) : [];
   if (types.has('boolean')) words.push('true or false (the flag alone: true)');
-  else if (pounds) words.push('amount in pounds');
+  else if (pounds) words.push('in pounds');
   else if (enumValues.length > 0) words.push(`one of ${enumValues.join(', ')}`);
   else if (types.has('array')) words.push(itemsEnum.length > 0 ? `comma-separated list of ${itemsEnum.join(', ')}` : 'comma-separated list');
   else if (types.has('integer')) words.push('whole number');
