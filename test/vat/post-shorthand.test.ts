@@ -206,7 +206,10 @@ t.test('malformed shorthand is refused, naming the argument, and nothing is writ
     ['5100=144.00@20INC', shape('5100=144.00@20INC', '20INC')],
     ['5100=144.00@20inc@5', shape('5100=144.00@20inc@5', '20inc@5')],
     ['5100=@20', /validation_error: 1st CODE=AMOUNT: expected CODE=AMOUNT or CODE=AMOUNT@RATE/],
-    ['5100=1.234@20', /validation_error: 1st CODE=AMOUNT 5100=1\.234@20: the amount must be an amount in pounds such as 120\.00, not 1\.234 \(field CODE=AMOUNT 1\)/],
+    [
+      '5100=1.234@20',
+      /validation_error: 1st CODE=AMOUNT 5100=1\.234@20: the amount must be an amount in pounds such as 120\.00, not 1\.234 \(field CODE=AMOUNT 1\)/,
+    ],
     ['2201=144.00@20', /validation_error: 1st CODE=AMOUNT 2201=144\.00@20: VAT goes on a sale \(a revenue account\) or a purchase .*not on 2201 VAT Input/],
     ['1200=144.00@20', /validation_error: 1st CODE=AMOUNT 1200=144\.00@20: VAT goes on a sale .*not on 1200 Bank Account/],
     ['3000=144.00@20', /validation_error: 1st CODE=AMOUNT 3000=144\.00@20: VAT goes on a sale .*not on 3000 Share Capital/],
