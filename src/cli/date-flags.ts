@@ -15,6 +15,7 @@ import { jsonSchemaOf, type JsonSchema, type RawInput } from '../engine/input.js
 import { orgOf, type Operation } from '../engine/operation.js';
 import { loadOrganisation } from '../engine/organisation/organisation.js';
 import type { Cli } from './context.js';
+import { flagNames } from './command.js';
 
 /** The flags that open and close a range, by field. */
 const ranges: readonly (readonly [string, string])[] = [
@@ -33,7 +34,7 @@ export function isDateProp(prop: JsonSchema | undefined): boolean {
 /** A date flag's help: the words it takes. */
 export function dateHelp(field: string): string {
   const closing = ranges.find(([, b]) => b === field);
-  if (closing) return `as --${closing[0].replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} takes; a period gives its last day`;
+  if (closing) return `as --${flagNames[closing[0]] ?? closing[0].replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} takes; a period gives its last day`;
   if (asOfFields.has(field)) return `${periodWords}; a period gives its last day`;
   return ranges.some(([a]) => a === field) ? periodWords : 'YYYY-MM-DD, today or yesterday';
 }

@@ -7,19 +7,22 @@
  */
 import fs from 'node:fs';
 import { basename } from 'node:path';
-import { Command, Option } from 'commander';
+import type { Command } from 'commander';
 import { z } from 'zod';
 import { AppError } from '../engine/errors.js';
 import { coerceText, isPence, jsonSchemaOf, typesOf, type JsonSchema, type RawInput } from '../engine/input.js';
-import { formatPounds, parsePounds } from '../engine/money.js';
+import { parsePounds } from '../engine/money.js';
 import { pathParams, type Operation, type Result } from '../engine/operation.js';
 import { checkOutput, readBodyArgument, withCli, writeFileResult, type Cli, type GlobalOptions } from './context.js';
-import { hasItems, itemFlagHelp, parseItemFlag } from './item-flag.js';
+import { hasItems, itemFlagHelp, itemPartWords, parseItemFlag } from './item-flag.js';
 import { groupSummaries } from './help.js';
+import { examplesSection, groupExamples, operationExamples } from './examples.js';
+import { AcctOption, flagNames, hiddenAlias } from './command.js';
+import { flagDoc } from './flag-docs.js';
 import { renderCsv, renderTable } from './presenters/index.js';
 import { presenterOf } from './presenters/registry.js';
 import { naturalKeyHelp, resolveNaturalKeys } from './references.js';
-import { dateHelp, expandDates, isDateProp } from './date-flags.js';
+import { expandDates } from './date-flags.js';
 import { pageFooter } from './render.js';
 import { tableWidth } from './fit-table.js';
 import { pageMetaSchema, type PageMeta } from '../engine/pagination.js';
@@ -31,7 +34,10 @@ const reserved = new Set(['data', 'org', 'test', 'json', 'wide', 'csv', 'body', 
 
 export interface Flag {
   readonly field: string;
+  /** The flag as help shows it: `--from <date>`, `--flat [bool]`. */
   readonly flag: string;
+  /** Its name and then its older names, hidden from help (`from`, `from-date`). */
+  readonly names: readonly string[];
   readonly part: 'query' | 'body';
   readonly description: string;
   readonly boolean: boolean;
@@ -39,53 +45,60 @@ export interface Flag {
   readonly pounds: boolean;
   /** Whether `null` clears the field. */
   readonly nullable: boolean;
+  /** A value it takes, as typed (null for a boolean, or when none can be made). */
+  readonly example: string | null;
+  /** The values of an enum, for completion. */
+  readonly values: readonly string[];
 }
 
-const poundsHelp = 'amount in pounds, such as 450.00';
-const bodyHelp = 'the request body as JSON (amounts in integer pence, as the API takes them), @file.json, or - for standard input';
-
-function describe(field: string, prop: JsonSchema, types: Set<string>, pounds: boolean): string {
-  const words: string[] = [];
-  if (prop.description) words.push(prop.description);
-  if (isDateProp(prop)) words.push(dateHelp(field));
-  const key = naturalKeyHelp(prop);
-  if (key !== null) words.push(key);
-  const enumValues = prop.enum ?? prop.anyOf?.flatMap((s) => s.enum ?? []);
-  if (pounds) words.push(poundsHelp);
-  else if (enumValues && enumValues.length > 0) words.push(`one of ${enumValues.join(', ')}`);
-  else if (types.has('integer')) words.push('integer');
-  else if (types.has('number')) words.push('number');
-  else if (types.has('array')) words.push('comma-separated list');
-  if (prop.default !== undefined)
-    words.push(`default ${pounds && typeof prop.default === 'number' ? formatPounds(prop.default) : JSON.stringify(prop.default)}`);
-  return words.join('; ');
-}
+const bodyHelp = 'the request body as JSON (amounts in integer pence, as the API takes them), @file.json, or - for standard input; e.g. @invoice.json';
 
 /** The flags of an operation: one per query or body field that a flag can carry. */
 export function flagsOf(op: Operation): Flag[] {
   const flags: Flag[] = [];
-  const add = (schema: JsonSchema, part: Flag['part']) => {
-    for (const [field, prop] of Object.entries(schema.properties ?? {})) {
+  const query = jsonSchemaOf(op.schemas.query).properties ?? {};
+  const body = op.schemas.body ? (jsonSchemaOf(op.schemas.body).properties ?? {}) : {};
+  const taken = new Set([...Object.keys(query), ...Object.keys(body)].map(kebab));
+  const add = (props: Record<string, JsonSchema>, part: Flag['part']) => {
+    for (const [field, prop] of Object.entries(props)) {
       const types = typesOf(prop);
       const itemsAreObjects = types.has('array') && typesOf(prop.items).has('object');
       if (reserved.has(field) || types.has('object') || itemsAreObjects) continue;
       const boolean = types.has('boolean');
       const pounds = isPence(prop);
       const file = part === 'body' && op.upload?.field === field;
+      const doc = flagDoc(field, prop, types, pounds);
+      const renamed = flagNames[field];
+      const names = renamed !== undefined && !taken.has(renamed) ? [renamed, kebab(field)] : [kebab(field)];
       flags.push({
         field,
         part,
         boolean,
         pounds,
         nullable: types.has('null'),
-        flag: boolean ? `--${kebab(field)} [bool]` : `--${kebab(field)} <${pounds ? 'pounds' : file ? 'path' : 'value'}>`,
-        description: file ? 'the file to upload (- for standard input)' : describe(field, prop, types, pounds),
+        names,
+        flag: boolean ? `--${names[0]} [bool]` : `--${names[0]} <${file ? 'path' : doc.placeholder}>`,
+        description: file ? 'the file to upload (- for standard input); e.g. statement.csv' : doc.description,
+        example: file ? 'statement.csv' : doc.example,
+        values: doc.values,
       });
     }
   };
-  add(jsonSchemaOf(op.schemas.query), 'query');
-  if (op.schemas.body) add(jsonSchemaOf(op.schemas.body), 'body');
+  add(query, 'query');
+  add(body, 'body');
   return flags;
+}
+
+/** Commander's attribute for a long flag name: `as-of-date` → asOfDate. */
+const attributeOf = (name: string): string => name.split('-').reduce((out, word) => out + (word[0] ?? '').toUpperCase() + word.slice(1));
+
+/** The name and value of a flag as given on the command line, by whichever of its names; undefined when not given. */
+function given(options: Record<string, unknown>, f: Flag): { name: string; value: unknown } | undefined {
+  for (const name of f.names) {
+    const value = options[attributeOf(name)];
+    if (value !== undefined) return { name, value };
+  }
+  return undefined;
 }
 
 /** A flag's value as the API takes it: pounds become pence (`null` clears a nullable amount); the rest is text for coerceText. */
@@ -97,7 +110,8 @@ function valueOf(f: Flag, value: unknown): unknown {
 function pick(options: Record<string, unknown>, flags: readonly Flag[], part: Flag['part']): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const f of flags) {
-    if (f.part === part && options[f.field] !== undefined) out[f.field] = valueOf(f, options[f.field]);
+    const value = given(options, f)?.value;
+    if (f.part === part && value !== undefined) out[f.field] = valueOf(f, value);
   }
   return out;
 }
@@ -106,15 +120,24 @@ function commandFor(parent: Command, op: Operation, operations: readonly Operati
   const cmd = op.cli.action === null ? parent : parent.command(op.cli.action);
   cmd.description(op.summary);
   if (op.description) cmd.addHelpText('after', `\n${op.description}`);
+  const examples = operationExamples[op.name];
+  if (examples) cmd.addHelpText('after', examplesSection(examples));
   const paramProps = jsonSchemaOf(op.schemas.params).properties ?? {};
   for (const p of pathParams(op.path)) cmd.argument(`<${p}>`, naturalKeyHelp(paramProps[p]) ?? '');
   const flags = flagsOf(op);
-  for (const f of flags) cmd.addOption(new Option(f.flag, f.description));
+  for (const f of flags) {
+    const option = new AcctOption(f.flag, f.description).withValues(f.values);
+    cmd.addOption(option);
+    for (const old of f.names.slice(1)) cmd.addOption(hiddenAlias(f.flag.replace(`--${f.names[0]}`, `--${old}`), option));
+  }
   if (op.schemas.body) cmd.option('--body <json>', bodyHelp);
   const itemFlag = hasItems(op);
   if (itemFlag) cmd.option('--item <item>', itemFlagHelp, (value: string, list: string[] = []) => [...list, value]);
   if (op.produces) {
-    cmd.option('-o, --output <file>', 'where to write the document, required (- for standard output): acct never names the file after the document');
+    cmd.option(
+      '-o, --output <file>',
+      'where to write the document, required (- for standard output): acct never names the file after the document; e.g. invoice.pdf',
+    );
     cmd.option('--force', 'overwrite the -o file if it exists');
   }
   const presenter = presenterOf(op);
@@ -125,63 +148,117 @@ function commandFor(parent: Command, op: Operation, operations: readonly Operati
   cmd.action(async (...args: unknown[]) => {
     const self = args[args.length - 1] as Command;
     const globals = self.optsWithGlobals<GlobalOptions>();
+    const options = self.opts<Record<string, unknown>>();
+    let sent: Record<string, unknown> = {};
+    const typed = typedName(op, flags, options, () => sent, itemFlag);
     await withCli(globals, async (cli) => {
-      const options = self.opts<Record<string, unknown>>();
-      const params = Object.fromEntries(pathParams(op.path).map((p, i) => [p, String(args[i])]));
-      let body: unknown;
-      if (op.schemas.body) {
-        const given = options['body'];
-        const sent = typeof given === 'string' ? readBodyArgument(given) : {};
-        if (sent === null || typeof sent !== 'object' || Array.isArray(sent)) {
-          throw new AppError('validation_error', 'the request body must be a JSON object', 'body');
+      try {
+        const params = Object.fromEntries(pathParams(op.path).map((p, i) => [p, String(args[i])]));
+        let body: unknown;
+        if (op.schemas.body) {
+          const given = options['body'];
+          const parsed = typeof given === 'string' ? readBodyArgument(given) : {};
+          if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+            throw new AppError('validation_error', 'the request body must be a JSON object', 'body');
+          }
+          sent = parsed as Record<string, unknown>;
+          body = { ...sent, ...coerceText(op.schemas.body, pick(options, flags, 'body')) };
+          if (op.upload) body = readUploadFlag(body as Record<string, unknown>, op.upload);
+          if (itemFlag && options['item'] !== undefined) body = { ...(body as object), items: (options['item'] as string[]).map(parseItemFlag) };
         }
-        body = { ...sent, ...coerceText(op.schemas.body, pick(options, flags, 'body')) };
-        if (op.upload) body = readUploadFlag(body as Record<string, unknown>, op.upload);
-        if (itemFlag && options['item'] !== undefined) body = { ...(body as object), items: (options['item'] as string[]).map(parseItemFlag) };
+        const output = options['output'] as string | undefined;
+        const force = options['force'] === true;
+        if (op.produces) checkOutput(output, force);
+        await runGenerated(cli, op, { params, query: pick(options, flags, 'query'), body }, { typed, options, presenter, preview, output, force });
+      } catch (e) {
+        throw namedAsTyped(e, typed);
       }
-      const output = options['output'] as string | undefined;
-      const force = options['force'] === true;
-      if (op.produces) checkOutput(output, force);
-      const typed = (path: string): string => {
-        if (pathParams(op.path).includes(path)) return `<${path}>`;
-        const flag = flags.find((f) => f.field === path);
-        if (flag && options[flag.field] !== undefined) return `--${kebab(flag.field)}`;
-        const item = /^items\[(\d+)\]\./.exec(path);
-        if (item && options['item'] !== undefined) return `--item ${Number(item[1]) + 1}`;
-        return path;
-      };
-      const raw = await expandDates(cli, op, await resolveNaturalKeys(cli, op, { params, query: pick(options, flags, 'query'), body }, typed), typed);
-      // A report paged by cursor (the general ledger) is shown whole, unless one page is asked for with --cursor.
-      const join = presenter?.join;
-      if (preview && options['dryRun'] === true) {
-        cli.print((await cli.run(preview, raw)).data, undefined, preview);
-        return;
-      }
-      // A list paged by number is shown whole unless --page or --limit asks for one page, which --json then prints with its meta.
-      const onePage = op.schemas.meta === pageMetaSchema && (raw.query['page'] !== undefined || raw.query['limit'] !== undefined);
-      const wholeList = op.schemas.meta === pageMetaSchema && !onePage;
-      if (wholeList && globals.json && isArrayOutput(op)) {
-        await streamEveryNumberedPage(cli, op, raw);
-        return;
-      }
-      const result =
-        join && raw.query['cursor'] === undefined
-          ? await everyPage(cli, op, raw, join)
-          : wholeList
-            ? await everyNumberedPage(cli, op, raw)
-            : await cli.run(op, raw);
-      if (result.file) {
-        const written = writeFileResult(result.file, output, force);
-        if (written !== null) cli.print({ ...(result.data as object), file: written }, undefined, op);
-      } else if (presenter && !globals.json && options['csv']) process.stdout.write(renderCsv(presenter.present(result.data)));
-      else if (presenter && !globals.json)
-        process.stdout.write(renderTable(presenter.present(result.data), tableWidth(globals.wide)) + pageFooter(result.meta));
-      else if (onePage && globals.json) cli.print({ data: result.data, meta: result.meta }, undefined, op);
-      else if (globals.json && op.method === 'GET' && listWrapper(result.data) !== null) cli.print(listWrapper(result.data), undefined, op);
-      else cli.print(result.data, result.meta, op);
     });
   });
   return cmd;
+}
+
+/**
+ * Turns a field's path in an error (`contactId`, `items`, `items[1].quantity`, a
+ * path parameter) into what the person typed or should type: `--contact-id`,
+ * `--item`, `--item 2 quantity`, `<id>`. A field sent inside --body keeps the
+ * API's name, as that is what was typed.
+ */
+function typedName(
+  op: Operation,
+  flags: readonly Flag[],
+  options: Record<string, unknown>,
+  sent: () => Record<string, unknown>,
+  itemFlag: boolean,
+): (path: string) => string {
+  return (path) => {
+    if (pathParams(op.path).includes(path)) return `<${path}>`;
+    if (path === 'body') return '--body';
+    if (path === 'output') return '-o';
+    const flag = flags.find((f) => f.field === path);
+    if (flag) {
+      const named = given(options, flag);
+      if (named) return `--${named.name}`;
+      return path in sent() ? path : `--${flag.names[0]}`;
+    }
+    if (!itemFlag || (options['item'] === undefined && 'items' in sent())) return path;
+    if (path === 'items') return '--item';
+    const item = /^items\[(\d+)\](?:\.(\w+))?/.exec(path);
+    if (item && options['item'] !== undefined) return `--item ${Number(item[1]) + 1}${item[2] ? ` ${itemPartWords[item[2]] ?? item[2]}` : ''}`;
+    return path;
+  };
+}
+
+/** An error whose field is an API path, renamed as typed: its field, and its message where it starts with the field. */
+function namedAsTyped(e: unknown, typed: (path: string) => string): unknown {
+  if (!(e instanceof AppError) || e.field === undefined) return e;
+  const name = typed(e.field);
+  if (name === e.field) return e;
+  const rest = e.message.slice(e.field.length);
+  const message = e.message.startsWith(e.field) && !/^[\w.[]/.test(rest) ? `${name}${rest}` : e.message;
+  return new AppError(e.code, message, name, { cause: e.cause });
+}
+
+interface RunOptions {
+  readonly typed: (path: string) => string;
+  readonly options: Record<string, unknown>;
+  readonly presenter: ReturnType<typeof presenterOf>;
+  readonly preview: Operation | undefined;
+  readonly output: string | undefined;
+  readonly force: boolean;
+}
+
+/** Run a generated command's operation on its input, and print or write the result. */
+async function runGenerated(cli: Cli, op: Operation, given: RawInput, { typed, options, presenter, preview, output, force }: RunOptions): Promise<void> {
+  const globals = cli.globals;
+  const raw = await expandDates(cli, op, await resolveNaturalKeys(cli, op, given, typed), typed);
+  // A report paged by cursor (the general ledger) is shown whole, unless one page is asked for with --cursor.
+  const join = presenter?.join;
+  if (preview && options['dryRun'] === true) {
+    cli.print((await cli.run(preview, raw)).data, undefined, preview);
+    return;
+  }
+  // A list paged by number is shown whole unless --page or --limit asks for one page, which --json then prints with its meta.
+  const onePage = op.schemas.meta === pageMetaSchema && (raw.query['page'] !== undefined || raw.query['limit'] !== undefined);
+  const wholeList = op.schemas.meta === pageMetaSchema && !onePage;
+  if (wholeList && globals.json && isArrayOutput(op)) {
+    await streamEveryNumberedPage(cli, op, raw);
+    return;
+  }
+  const result =
+    join && raw.query['cursor'] === undefined
+      ? await everyPage(cli, op, raw, join)
+      : wholeList
+        ? await everyNumberedPage(cli, op, raw)
+        : await cli.run(op, raw);
+  if (result.file) {
+    const written = writeFileResult(result.file, output, force);
+    if (written !== null) cli.print({ ...(result.data as object), file: written }, undefined, op);
+  } else if (presenter && !globals.json && options['csv']) process.stdout.write(renderCsv(presenter.present(result.data)));
+  else if (presenter && !globals.json) process.stdout.write(renderTable(presenter.present(result.data), tableWidth(globals.wide)) + pageFooter(result.meta));
+  else if (onePage && globals.json) cli.print({ data: result.data, meta: result.meta }, undefined, op);
+  else if (globals.json && op.method === 'GET' && listWrapper(result.data) !== null) cli.print(listWrapper(result.data), undefined, op);
+  else cli.print(result.data, result.meta, op);
 }
 
 /** Every page of a report paged by cursor, joined, with the last page's meta; pages as large as the operation allows unless --limit says. */
@@ -290,6 +367,11 @@ export function addOperationCommands(program: Command, operations: readonly Oper
     }
     if (only === undefined || op.cli.group === only) commandFor(group, op, operations);
     else if (op.cli.action === null) group.description(op.summary);
+  }
+  // Every group's examples, those of the groups that hand-written commands made (bank, vat) too.
+  for (const group of program.commands) {
+    const examples = groupExamples[group.name()];
+    if (examples) group.addHelpText('after', examplesSection(examples));
   }
 }
 

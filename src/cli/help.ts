@@ -96,7 +96,7 @@ export const handWritten = {
   },
   post: {
     name: 'post',
-    usage: 'post DATE DESCRIPTION CODE=AMOUNT[@RATE[inc|ex]]... [--draft] [--ref REFERENCE]',
+    usage: 'post DATE DESCRIPTION CODE=AMOUNT[@RATE[inc|ex]]... [--draft] [--reference TEXT]',
     summary: 'Record a transaction by account codes, with amounts in pounds (positive debit, negative credit)',
     description:
       'A shortcut for transactions create: each CODE=AMOUNT is a line on the account with that code. Amounts are in ' +
@@ -115,7 +115,7 @@ export const handWritten = {
       'acct post 2025-03-02 "Printer paper" 5100=50.00@20 1200=-60.00',
       'acct post 2025-03-05 "Consulting" 1200=600.00 4000=-500.00@20',
       'acct post 2025-03-06 "Books" 5100=30.00@0 1200=-30.00',
-      'acct post 2025-03-31 "Bank charges" 5800=5 1200=-5 --draft --ref MAR',
+      'acct post 2025-03-31 "Bank charges" 5800=5 1200=-5 --draft --reference MAR',
     ],
   },
   ledger: {
@@ -278,6 +278,20 @@ export const handWritten = {
     examples: [
       'ACCT_HMRC_CLIENT_ID=… ACCT_HMRC_CLIENT_SECRET=… acct vat connect',
       'acct --hmrc-base-url https://api.service.hmrc.gov.uk vat connect --port 8765',
+    ],
+  },
+  completion: {
+    name: 'completion',
+    usage: 'completion bash|zsh|fish',
+    summary: 'Print a shell completion script: commands, their flags, and the values of flags that take one of a list',
+    description:
+      'Made from the same registry as the commands, so it completes every group, action and flag of this version ' +
+      '(old flag names that still work are left out). Load it in the shell’s start-up file, or save it where the ' +
+      'shell looks for completions.',
+    examples: [
+      'source <(acct completion bash)          # in ~/.bashrc',
+      'acct completion zsh > "${fpath[1]}/_acct"   # or source <(acct completion zsh) after compinit',
+      'acct completion fish > ~/.config/fish/completions/acct.fish',
     ],
   },
   openapi: {

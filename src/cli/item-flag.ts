@@ -11,7 +11,16 @@ import { jsonSchemaOf, typesOf } from '../engine/input.js';
 import type { Operation } from '../engine/operation.js';
 
 export const itemFlagHelp =
-  'a line as "description;quantity;unit price in pounds;vatRate" (standard, reduced, zero or exempt; left out on a sale of a business not registered for VAT), optionally ";account" (a code such as 4100, or an id; with no rate: "…;120.00;;4100"); repeat for more lines';
+  'a line as "description;quantity;unit price in pounds;vatRate" (standard, reduced, zero or exempt; left out on a sale of a business not registered for VAT), optionally ";account" (a code such as 4100, or an id; with no rate: "…;120.00;;4100"); repeat for more lines; e.g. "Consulting;1.5;500.00;standard;4100"';
+
+/** The parts of an item as --item names them, by the API's field: what an error about `items[1].unitPrice` calls it (`--item 2 unit price`). */
+export const itemPartWords: Readonly<Record<string, string>> = {
+  description: 'description',
+  quantity: 'quantity',
+  unitPrice: 'unit price',
+  vatRate: 'vatRate',
+  accountId: 'account',
+};
 
 const vatRates = new Set(['standard', 'reduced', 'zero', 'exempt', '']);
 
@@ -22,9 +31,9 @@ export function hasItems(op: Operation): boolean {
   return items !== undefined && typesOf(items).has('array');
 }
 
-/** One --item value as an item of the API (unit price in pence). */
+/** One --item value as an item of the API (unit price in pence); a refusal names it as typed (`--item 2 quantity`). */
 export function parseItemFlag(value: string, index: number): Record<string, unknown> {
-  const field = `items[${index}]`;
+  const field = `--item ${index + 1}`;
   const parts = value.split(';').map((p) => p.trim());
   const last = parts[parts.length - 1] ?? '';
   // An account after the rate: an id, or a code (digits) after a rate or an empty rate, so that it is never read as a price.
@@ -39,11 +48,11 @@ export function parseItemFlag(value: string, index: number): Record<string, unkn
   const [price, quantity] = [parts.pop() as string, parts.pop() as string];
   const number = Number(quantity);
   if (quantity === '' || !Number.isFinite(number))
-    throw new AppError('validation_error', `${field}.quantity must be a number, not ${quantity}`, `${field}.quantity`);
+    throw new AppError('validation_error', `${field} quantity must be a number, not ${quantity}`, `${field} quantity`);
   return {
     description: parts.join(';'),
     quantity: number,
-    unitPrice: parsePounds(price, `${field}.unitPrice`),
+    unitPrice: parsePounds(price, `${field} unit price`),
     ...(vatRate === undefined ? {} : { vatRate }),
     ...(accountId === undefined ? {} : { accountId }),
   };

@@ -20,6 +20,8 @@ import { addVatConnect } from './commands/vat-connect.js';
 import { addBank } from './commands/bank.js';
 import { addCompany } from './commands/company.js';
 import { addMigrate } from './commands/migrate.js';
+import { addCompletion } from './commands/completion.js';
+import { AcctCommand } from './command.js';
 
 export const globalOptionDocs = [
   ['--data <dir>', 'data directory (default $ACCT_DATA, else ./acct-data)'],
@@ -62,7 +64,7 @@ export function commandWord(args: readonly string[]): string | undefined {
 
 /** The program; with `only`, operation groups other than that one are left unbuilt (see addOperationCommands). */
 export function buildProgram(only?: string): Command {
-  const program = new Command('acct')
+  const program = new AcctCommand('acct')
     .description('Bookkeeping for UK sole traders and limited companies: local books, and the same engine as a JSON API')
     .version(version)
     .showSuggestionAfterError()
@@ -84,6 +86,7 @@ export function buildProgram(only?: string): Command {
   addMigrate(program);
   addOperationCommands(program, operations, only);
   addWebhooksVerify(program);
+  addCompletion(program, buildProgram);
   for (const cmd of program.commands) {
     cmd.exitOverride();
     for (const sub of cmd.commands) sub.exitOverride();

@@ -12,6 +12,7 @@ import { projectFile } from '../paths.js';
 import { version } from '../version.js';
 import { flagsOf } from './generate.js';
 import { groupSummaries, handWritten, moneyRule, type CommandDoc } from './help.js';
+import { groupExamples, operationExamples } from './examples.js';
 import { globalOptionDocs } from './main.js';
 
 /** Escape text for roff: backslashes, and a leading dot or quote. */
@@ -21,14 +22,11 @@ const esc = (s: string): string =>
     .replace(/-/g, '\\-')
     .replace(/^([.'])/gm, '\\&$1');
 
+/** Examples as literal lines, indented. */
+const exampleLines = (examples: readonly string[] = []): string[] => examples.flatMap((e) => ['.RS', '.nf', esc(e), '.fi', '.RE']);
+
 function handWrittenSection(doc: CommandDoc): string[] {
-  return [
-    '.TP',
-    `.B acct ${esc(doc.usage)}`,
-    `${esc(doc.summary)}.`,
-    esc(doc.description),
-    ...doc.examples.flatMap((e) => ['.RS', '.nf', esc(e), '.fi', '.RE']),
-  ];
+  return ['.TP', `.B acct ${esc(doc.usage)}`, `${esc(doc.summary)}.`, esc(doc.description), ...exampleLines(doc.examples)];
 }
 
 function operationSection(op: Operation): string[] {
@@ -43,6 +41,7 @@ function operationSection(op: Operation): string[] {
     `(${esc(op.method)} /v1${esc(op.path)}; ${esc(describeAccess(op.access))}.)`,
   ];
   if (op.description) lines.push(esc(op.description));
+  lines.push(...exampleLines(operationExamples[op.name]));
   const flags = flagsOf(op);
   if (flags.length > 0 || op.schemas.body) {
     lines.push('.RS');
@@ -83,7 +82,12 @@ export function renderAcct1(): string {
     'Print the version.',
     '.SH COMMANDS',
     ...Object.values(handWritten).flatMap(handWrittenSection),
-    ...groups.flatMap((g) => [`.SS ${esc(g)}`, esc(groupSummaries[g] ?? ''), ...operations.filter((o) => o.cli.group === g).flatMap(operationSection)]),
+    ...groups.flatMap((g) => [
+      `.SS ${esc(g)}`,
+      esc(groupSummaries[g] ?? ''),
+      ...exampleLines(groupExamples[g]),
+      ...operations.filter((o) => o.cli.group === g).flatMap(operationSection),
+    ]),
     '.SH OUTPUT',
     'Without \\-\\-json, results print as tables. With \\-\\-json, standard output holds exactly the',
     'data member the API would return. Errors print their code and message on standard error',

@@ -17,8 +17,8 @@
  * - not registered: a purchase is posted gross with no VAT facts (the
  *   supplier's VAT is part of the cost, as on a bill); a sale is refused,
  *   since a business not registered charges no VAT.
- * VAT lines follow all the lines typed, so lines[i] in any refusal is still
- * the i-th argument.
+ * VAT lines follow all the lines typed. A refusal names the argument as
+ * typed: the 2nd CODE=AMOUNT, not lines[1].
  */
 import type { Kysely } from 'kysely';
 import { AppError } from '../engine/errors.js';
@@ -45,6 +45,11 @@ interface Shorthand {
 const entry = /^([^=\s]+)=([^@]+)(?:@(.*))?$/;
 const vatPart = /^(\d{1,3})(inc|ex)?$/;
 
+/** The i-th (from 0) CODE=AMOUNT argument, as a refusal names it ("2nd CODE=AMOUNT"); the field is "CODE=AMOUNT 2". */
+const ordinal = (n: number): string => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th')}`;
+const nth = (i: number): string => `${ordinal(i + 1)} CODE=AMOUNT`;
+export const postArgField = (i: number): string => `CODE=AMOUNT ${i + 1}`;
+
 const usage = 'CODE=AMOUNT or CODE=AMOUNT@RATE (RATE% on top; @RATEinc: RATE% inside), such as 5100=120.00 or 5100=144.00@20inc';
 
 function shorthandOf(text: string, part: string, i: number): Shorthand {
@@ -53,11 +58,20 @@ function shorthandOf(text: string, part: string, i: number): Shorthand {
   if (!m || rate > 100) {
     throw new AppError(
       'validation_error',
-      `lines[${i}]: ${text}: the VAT shorthand is @RATE, @RATEex or @RATEinc with RATE a whole percentage from 0 to 100 (such as @20, @5inc, @0), not @${part}`,
-      `lines[${i}]`,
+      `${nth(i)} ${text}: the VAT shorthand is @RATE, @RATEex or @RATEinc with RATE a whole percentage from 0 to 100 (such as @20, @5inc, @0), not @${part}`,
+      postArgField(i),
     );
   }
   return { rate, inclusive: m[2] === 'inc' };
+}
+
+/** The amount of the i-th argument in pence; a refusal says which argument, with the argument's number as its field. */
+function amountOf(pounds: string, text: string, i: number): number {
+  try {
+    return parsePounds(pounds, `${nth(i)} ${text}: the amount`);
+  } catch (e) {
+    throw e instanceof AppError ? new AppError(e.code, e.message, postArgField(i)) : e;
+  }
 }
 
 /** One line of the books, or a VAT line split off it. */
@@ -74,8 +88,8 @@ function split(
   if (direction === null || account.control_type !== null || (account.is_system === 1 && account.account_type === 'asset')) {
     throw new AppError(
       'validation_error',
-      `lines[${i}]: ${text}: VAT goes on a sale (a revenue account) or a purchase (an expense or asset account, not a control or system account), not on ${account.code} ${account.name}`,
-      `lines[${i}]`,
+      `${nth(i)} ${text}: VAT goes on a sale (a revenue account) or a purchase (an expense or asset account, not a control or system account), not on ${account.code} ${account.name}`,
+      postArgField(i),
     );
   }
   const sign = Math.sign(amount);
@@ -87,8 +101,8 @@ function split(
     if (direction === 'sale') {
       throw new AppError(
         'validation_error',
-        `lines[${i}]: ${text}: the organisation is not registered for VAT, so its sales carry no VAT; post the amount without @${vat.rate}${vat.inclusive ? 'inc' : ''}`,
-        `lines[${i}]`,
+        `${nth(i)} ${text}: the organisation is not registered for VAT, so its sales carry no VAT; post the amount without @${vat.rate}${vat.inclusive ? 'inc' : ''}`,
+        postArgField(i),
       );
     }
     return { line: { accountId: account.id, amount: sign * gross }, vat: null };
@@ -114,7 +128,7 @@ export async function postLines(db: Kysely<OrgDb>, args: readonly string[]): Pro
       (await findAccountByCode(db, code).then(
         (a) => a.id,
         () => {
-          throw new AppError('unprocessable_entity', `lines[${i}]: the chart has no VAT account ${code} to take the VAT of ${args[i]}`, `lines[${i}]`);
+          throw new AppError('unprocessable_entity', `${nth(i)} ${args[i]}: the chart has no VAT account ${code} to take its VAT`, postArgField(i));
         },
       ));
     vatAccounts.set(code, id);
@@ -122,13 +136,13 @@ export async function postLines(db: Kysely<OrgDb>, args: readonly string[]): Pro
   };
   for (const [i, text] of args.entries()) {
     const m = entry.exec(text);
-    if (!m) throw new AppError('validation_error', `lines[${i}]: expected ${usage}, not ${text}`, `lines[${i}]`);
+    if (!m) throw new AppError('validation_error', `${nth(i)}: expected ${usage}, not ${text}`, postArgField(i));
     const [, code = '', pounds = '', vatText] = m;
     const vat = vatText === undefined ? null : shorthandOf(text, vatText, i);
     const account = await findAccountByCode(db, code).catch(() => {
-      throw new AppError('validation_error', `lines[${i}]: no account with code ${code}`, `lines[${i}].accountId`);
+      throw new AppError('validation_error', `${nth(i)} ${text}: no account with code ${code}`, postArgField(i));
     });
-    const amount = parsePounds(pounds, `lines[${i}].amount`);
+    const amount = amountOf(pounds, text, i);
     if (vat === null) {
       lines.push({ accountId: account.id, amount });
       continue;

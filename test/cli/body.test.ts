@@ -64,12 +64,12 @@ t.test('a malformed --body is a validation_error and changes nothing', async (t)
   t.equal(r.stdout, '');
   const { error } = JSON.parse(r.stderr);
   t.equal(error.code, 'validation_error');
-  t.equal(error.field, 'body');
+  t.equal(error.field, '--body');
   t.match(error.message, /^malformed JSON body: /);
 
   const human = runCli(['--data', dir, 'organisation', 'update', '--body', '-'], { input: 'not json' });
   t.equal(human.status, 2);
-  t.match(human.stderr, /^error validation_error: malformed JSON body: .* \(field body\)\n$/);
+  t.match(human.stderr, /^error validation_error: malformed JSON body: .* \(field --body\)\n$/);
 
   t.equal((await acctJson(t, dir, ['organisation', 'get'])).name, 'Acme Widgets Ltd', 'nothing changed');
 });
@@ -78,7 +78,7 @@ t.test('--body must be a JSON object, and a file that cannot be read is a valida
   const { dir } = await books(t);
   const array = await runCliInProcess(['--data', dir, '--json', 'organisation', 'update', '--body', '["name"]']);
   t.equal(array.status, 2);
-  t.strictSame(JSON.parse(array.stderr), { error: { code: 'validation_error', message: 'the request body must be a JSON object', field: 'body' } });
+  t.strictSame(JSON.parse(array.stderr), { error: { code: 'validation_error', message: 'the request body must be a JSON object', field: '--body' } });
 
   const missing = path.join(dir, 'missing.json');
   t.notOk(fs.existsSync(missing));
@@ -86,7 +86,7 @@ t.test('--body must be a JSON object, and a file that cannot be read is a valida
   t.equal(file.status, 2);
   const { error } = JSON.parse(file.stderr);
   t.equal(error.code, 'validation_error');
-  t.equal(error.field, 'body');
+  t.equal(error.field, '--body');
   t.match(error.message, `cannot read ${missing}`);
 });
 

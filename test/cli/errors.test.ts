@@ -21,11 +21,11 @@ t.test('a malformed id is invalid_id, exit 2', async (t) => {
   const r = await runCliInProcess(['--data', dir, 'periods', 'get', '2020-01-01']);
   t.equal(r.status, 2);
   t.equal(r.stdout, '');
-  t.equal(r.stderr, 'error invalid_id: id must be an id starting period_ (field id)\n');
+  t.equal(r.stderr, 'error invalid_id: <id> must be an id starting period_ (field <id>)\n');
 
   const json = await runCliInProcess(['--data', dir, '--json', 'keys', 'revoke', 'period_20200101']);
   t.equal(json.status, 2);
-  t.strictSame(JSON.parse(json.stderr), { error: { code: 'invalid_id', message: 'id must be an id starting key_', field: 'id' } });
+  t.strictSame(JSON.parse(json.stderr), { error: { code: 'invalid_id', message: '<id> must be an id starting key_', field: '<id>' } });
 });
 
 t.test('a flag of the wrong type is invalid_type, exit 2', async (t) => {
@@ -33,12 +33,12 @@ t.test('a flag of the wrong type is invalid_type, exit 2', async (t) => {
   const r = await runCliInProcess(['--data', dir, 'keys', 'list', '--limit', 'ten']);
   t.equal(r.status, 2);
   t.equal(r.stdout, '');
-  t.equal(r.stderr, 'error invalid_type: limit must be a number, not string (field limit)\n');
+  t.equal(r.stderr, 'error invalid_type: --limit must be a number, not string (field --limit)\n');
 
   const json = await runCliInProcess(['--data', dir, '--json', 'settings', 'update', '--invoice-next-number', 'forty-two']);
   t.equal(json.status, 2);
   t.strictSame(JSON.parse(json.stderr), {
-    error: { code: 'invalid_type', message: 'invoiceNextNumber must be a number, not string', field: 'invoiceNextNumber' },
+    error: { code: 'invalid_type', message: '--invoice-next-number must be a number, not string', field: '--invoice-next-number' },
   });
   t.equal((await acctJson(t, dir, ['settings', 'get'])).invoiceNextNumber, 1, 'nothing changed');
 });
@@ -64,11 +64,11 @@ t.test('a validation error names its field, in text and in JSON', async (t) => {
   const { dir } = await books(t);
   const r = await runCliInProcess(['--data', dir, 'settings', 'update', '--vat-scheme', 'flat_rate']);
   t.equal(r.status, 2);
-  t.equal(r.stderr, 'error validation_error: vatFlatRatePercent is required for the flat_rate scheme (field vatFlatRatePercent)\n');
+  t.equal(r.stderr, 'error validation_error: --vat-flat-rate-percent is required for the flat_rate scheme (field --vat-flat-rate-percent)\n');
   const json = await runCliInProcess(['--data', dir, '--json', 'settings', 'update', '--vat-scheme', 'barter']);
   t.equal(json.status, 2);
   t.strictSame(JSON.parse(json.stderr), {
-    error: { code: 'validation_error', message: 'vatScheme must be one of not_registered, standard, flat_rate', field: 'vatScheme' },
+    error: { code: 'validation_error', message: '--vat-scheme must be one of not_registered, standard, flat_rate', field: '--vat-scheme' },
   });
 });
 

@@ -11,6 +11,7 @@ import { pence } from '../../src/engine/schema.js';
 import { operations } from '../../src/engine/registry.js';
 import { addOperationCommands, flagsOf, kebab } from '../../src/cli/generate.js';
 import { globalOptionDocs } from '../../src/cli/main.js';
+import { flagNames } from '../../src/cli/command.js';
 import { Store } from '../../src/store/store.js';
 
 function probe(seen: Record<string, unknown>[]) {
@@ -107,25 +108,26 @@ t.test('the flags of an operation are its fields in kebab-case; objects and rese
   t.strictSame(
     flagsOf(probe([])).map((f) => `${f.part} ${f.flag}`),
     [
-      'query --as-of <value>',
+      'query --as-of <date>',
       'query --flat [bool]',
-      'body --account-type <value>',
+      'body --account-type <asset|liability>',
       'body --include-archived [bool]',
-      'body --count <value>',
-      'body --tags <value>',
+      'body --count <n>',
+      'body --tags <list>',
     ],
   );
 });
 
-t.test('every flag of the registry is named after its API field', async (t) => {
+t.test('every flag of the registry is named after its API field (or the one name of its idea, the field’s own name hidden)', async (t) => {
   for (const op of operations) {
     for (const f of flagsOf(op)) {
-      t.equal(f.flag.split(' ')[0], `--${kebab(f.field)}`, `${op.name} ${f.field}`);
+      t.equal(f.flag.split(' ')[0], `--${flagNames[f.field] ?? kebab(f.field)}`, `${op.name} ${f.field}`);
+      t.equal(f.names[f.names.length - 1], kebab(f.field), `${op.name} ${f.field}: its own name still works`);
     }
   }
   const settings = operations.find((op) => op.name === 'settings.update');
   t.ok(settings);
-  if (settings) t.ok(flagsOf(settings).some((f) => f.flag === '--vat-flat-rate-percent <value>'));
+  if (settings) t.ok(flagsOf(settings).some((f) => f.flag === '--vat-flat-rate-percent <n>'));
 });
 
 t.test('a boolean flag alone is true; with a value it is that value; absent it takes the default', async (t) => {
@@ -161,11 +163,11 @@ t.test('a money field is a flag in pounds, in the query and the body, whatever t
   t.strictSame(
     flagsOf(moneyProbe([])).map((f) => `${f.part} ${f.flag}: ${f.description}`),
     [
-      'query --min-amount <pounds>: amount in pounds, such as 450.00',
-      'body --amount <pounds>: amount in pounds, such as 450.00',
-      'body --refunded <pounds>: amount in pounds, such as 450.00',
-      'body --allocated <pounds>: amount in pounds, such as 450.00; default 0.00',
-      'body --count <value>: integer',
+      'query --min-amount <pounds>: min amount; in pounds; e.g. 1,250.00',
+      'body --amount <pounds>: amount; in pounds; e.g. 1,250.00',
+      'body --refunded <pounds>: refunded; in pounds; null clears it; e.g. 1,250.00',
+      'body --allocated <pounds>: allocated; in pounds; default 0.00; e.g. 1,250.00',
+      'body --count <n>: count; whole number',
     ],
   );
   // £450 = 45000p; £1,234.56 = 123456p; £0.05 = 5p; -£5.00 = -500p
@@ -184,10 +186,10 @@ t.test('a money flag with more than two decimals, or not an amount, reaches no o
   console.error = (line: unknown) => printed.push(String(line));
   t.teardown(() => (console.error = error));
   const cases: [string[], string][] = [
-    [['--amount', '4.505'], 'amount'],
-    [['--min-amount', '1.001'], 'minAmount'],
-    [['--refunded', 'ten'], 'refunded'],
-    [['--allocated', '12,34'], 'allocated'],
+    [['--amount', '4.505'], '--amount'],
+    [['--min-amount', '1.001'], '--min-amount'],
+    [['--refunded', 'ten'], '--refunded'],
+    [['--allocated', '12,34'], '--allocated'],
   ];
   for (const [args, field] of cases) {
     t.equal(await runProbe(t, args, moneyProbe, 2), undefined, args.join(' '));

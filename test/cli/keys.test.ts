@@ -123,13 +123,13 @@ t.test('keys refuse unknown scopes, unknown ids and malformed ids', async (t) =>
   const { dir } = await books(t);
   const scopes = await runCliInProcess(['--data', dir, '--json', 'keys', 'create', '--scopes', 'reports:read,bogus']);
   t.equal(scopes.status, 2);
-  t.strictSame(JSON.parse(scopes.stderr), { error: { code: 'validation_error', message: 'scopes contains unknown scopes: bogus', field: 'scopes' } });
+  t.strictSame(JSON.parse(scopes.stderr), { error: { code: 'validation_error', message: '--scopes contains unknown scopes: bogus', field: '--scopes' } });
   const unknown = await runCliInProcess(['--data', dir, 'keys', 'rotate', 'key_doesnotexist']);
   t.equal(unknown.status, 3);
   t.equal(unknown.stderr, 'error not_found: API key key_doesnotexist not found\n');
   const malformed = await runCliInProcess(['--data', dir, 'keys', 'revoke', 'sk_live_x']);
   t.equal(malformed.status, 2);
-  t.equal(malformed.stderr, 'error invalid_id: id must be an id starting key_ (field id)\n');
+  t.equal(malformed.stderr, 'error invalid_id: <id> must be an id starting key_ (field <id>)\n');
   t.strictSame(
     (await acctJson(t, dir, ['keys', 'list'])).map((k: { name: string }) => k.name),
     ['Default live key'],

@@ -47,7 +47,7 @@ t.test('invoices pay --amount 450.00 records £450.00, not £4.50', async (t) =>
   const refused = await acct(dir, ['invoices', 'pay', id, '--amount', '4.505', '--date', '2026-03-06']);
   t.equal(refused.status, 2, 'more than two decimals is a usage error');
   t.equal(refused.stdout, '');
-  t.match(refused.stderr, /validation_error: amount must be an amount in pounds such as 120\.00, not 4\.505 \(field amount\)/);
+  t.match(refused.stderr, /validation_error: --amount must be an amount in pounds such as 120\.00, not 4\.505 \(field --amount\)/);
   t.match(await acctOk(t, dir, ['invoices', 'get', id]), { amountPaid: 45000, amountDue: 117000 }, 'nothing was recorded');
   t.equal(await transactionCount(t, dir), before, 'nothing was posted');
 
@@ -86,7 +86,7 @@ t.test('bills pay --amount reads pounds too', async (t) => {
 
   const refused = await acct(dir, ['bills', 'pay', bill.id, '--amount', '4.505', '--date', '2026-03-06']);
   t.equal(refused.status, 2);
-  t.match(refused.stderr, /\(field amount\)/);
+  t.match(refused.stderr, /\(field --amount\)/);
   t.match(await acctOk(t, dir, ['bills', 'get', bill.id]), { amountPaid: 45000, amountDue: 117000 }, 'nothing was recorded');
   t.equal(await transactionCount(t, dir), before, 'nothing was posted');
 
@@ -150,7 +150,7 @@ t.test("acct --help and a money flag's help say pounds", async (t) => {
   t.match(top.stdout, 'Money: every amount flag and argument is in pounds');
   t.match(top.stdout, '--json output, --body');
   const pay = await runCliInProcess(['invoices', 'pay', '--help']);
-  t.match(pay.stdout, row('--amount <pounds>', 'amount in pounds, such as 450.00'));
+  t.match(pay.stdout, row('--amount <pounds>', 'amount; in pounds; e.g. 1,250.00'));
 });
 
 /** The renderer in-process, without the colours chalk may add under the test runner. */

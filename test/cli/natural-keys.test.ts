@@ -71,7 +71,7 @@ t.test('an ambiguous name lists the candidates; an unknown one is 404; neither w
     'Consulting;1;100.00;standard;4321',
   ]);
   t.equal(badAccount.status, 3);
-  t.match(badAccount.stderr, /not_found: no account "4321" \(field --item 1\)/);
+  t.match(badAccount.stderr, /not_found: no account "4321" \(field --item 1 account\)/);
   t.same(await acctJson(t, dir, ['invoices', 'list']), before, 'nothing was written');
 });
 

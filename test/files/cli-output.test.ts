@@ -44,7 +44,7 @@ t.test('without -o nothing is written, least of all at the name the number makes
   const r = await runCliInProcess(['--data', data, 'invoices', 'pdf', id], { cwd: work, env: noSmtp });
   t.equal(r.status, 2, r.stderr);
   t.equal(r.stdout, '');
-  t.match(r.stderr, /validation_error: say where to write the document: -o FILE, or -o - for standard output \(field output\)/);
+  t.match(r.stderr, /validation_error: say where to write the document: -o FILE, or -o - for standard output \(field -o\)/);
   t.notOk(fs.existsSync(path.join(work, '..', 'x-0001.pdf')), 'no file above the working directory');
   t.same(fs.readdirSync(work), [], 'none in it either');
 });
@@ -81,7 +81,7 @@ t.test('credit notes take the same rule', async (t) => {
   const note = await acctOk(t, data, ['credit-notes', 'create', '--invoice-id', id]);
   const bare = await runCliInProcess(['--data', data, 'credit-notes', 'pdf', note.id], { cwd: work, env: noSmtp });
   t.equal(bare.status, 2, bare.stderr);
-  t.match(bare.stderr, /\(field output\)/);
+  t.match(bare.stderr, /\(field -o\)/);
   const out = path.join(work, 'cn.pdf');
   fs.writeFileSync(out, 'kept');
   const over = await runCliInProcess(['--data', data, 'credit-notes', 'pdf', note.id, '-o', out], { env: noSmtp });

@@ -57,9 +57,9 @@ t.test('good prefixes are kept and number the documents', async (t) => {
 t.test('the CLI refuses a bad prefix with exit 2 naming the field, and writes nothing', async (t) => {
   const { dir } = await books(t);
   for (const [flag, field] of [
-    ['--invoice-prefix', 'invoicePrefix'],
-    ['--quote-prefix', 'quotePrefix'],
-    ['--credit-note-prefix', 'creditNotePrefix'],
+    ['--invoice-prefix', '--invoice-prefix'],
+    ['--quote-prefix', '--quote-prefix'],
+    ['--credit-note-prefix', '--credit-note-prefix'],
   ] as const) {
     const r = await runCliInProcess(['--data', dir, 'settings', 'update', flag, '../../../x-']);
     t.equal(r.status, 2, `${flag}: ${r.stderr}`);

@@ -38,9 +38,12 @@ t.test('acct post refuses, naming the problem, and writes nothing', async (t) =>
   const cases: [string[], RegExp][] = [
     // £1.00 debited, £2.00 credited: £1.00 short, said in pounds as typed
     [['5100=1', '1200=-2'], /validation_error: lines do not balance: debits £1\.00, credits £2\.00, difference -£1\.00 /],
-    [['5100=1.234', '1200=-1.234'], /validation_error: lines\[0\]\.amount must be an amount in pounds such as 120\.00, not 1\.234/],
-    [['7777=1', '1200=-1'], /validation_error: lines\[0\]: no account with code 7777/],
-    [['5100:1', '1200=-1'], /validation_error: lines\[0\]: expected CODE=AMOUNT/],
+    [
+      ['5100=1.234', '1200=-1.234'],
+      /validation_error: 1st CODE=AMOUNT 5100=1\.234: the amount must be an amount in pounds such as 120\.00, not 1\.234 \(field CODE=AMOUNT 1\)/,
+    ],
+    [['7777=1', '1200=-1'], /validation_error: 1st CODE=AMOUNT 7777=1: no account with code 7777 \(field CODE=AMOUNT 1\)/],
+    [['5100:1', '1200=-1'], /validation_error: 1st CODE=AMOUNT: expected CODE=AMOUNT/],
     [['5100=1'], /validation_error: lines must have at least 2 items/],
   ];
   for (const [lines, message] of cases) {

@@ -61,7 +61,7 @@ t.test('acct report --csv and --json', async (t) => {
   t.match(json.data, { assets: { total: 1_070_000 }, liabilities: { total: 50_000 }, equity: { total: 1_020_000 }, netAssets: 1_020_000, checksum: true });
   const bad = await runCliInProcess(['--data', b.dataDir, 'report', 'profit-loss', '--from', '2026-04-01']);
   t.equal(bad.status, 2);
-  t.match(bad.stderr, 'validation_error: to is required');
+  t.match(bad.stderr, 'validation_error: --to is required (field --to)');
 });
 
 t.test('acct export writes a journal of the posted ledger', async (t) => {

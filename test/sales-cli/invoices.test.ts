@@ -38,12 +38,12 @@ t.test('a bad --item is a usage error (exit 2) naming the field, and nothing is 
   const contactId = await customerOk(t, dir);
   const cases: [string, RegExp][] = [
     // Without a rate (as a business not registered for VAT writes it): a registered one must state it.
-    ['Consulting;1.5;500.00', /validation_error: items\[0\]\.vatRate is required: the organisation is registered for VAT.* \(field items\[0\]\.vatRate\)/],
-    ['Consulting;standard', /validation_error: --item "Consulting;standard": expected "description;quantity;unit price;vatRate" \(field items\[0\]\)/],
-    ['Consulting;x;500.00;standard', /validation_error: items\[0\]\.quantity must be a number, not x \(field items\[0\]\.quantity\)/],
+    ['Consulting;1.5;500.00', /validation_error: --item 1 vatRate is required: the organisation is registered for VAT.* \(field --item 1 vatRate\)/],
+    ['Consulting;standard', /validation_error: --item "Consulting;standard": expected "description;quantity;unit price;vatRate" \(field --item 1\)/],
+    ['Consulting;x;500.00;standard', /validation_error: --item 1 quantity must be a number, not x \(field --item 1 quantity\)/],
     [
       'Consulting;1;12.345;standard',
-      /validation_error: items\[0\]\.unitPrice must be an amount in pounds such as 120\.00, not 12\.345 \(field items\[0\]\.unitPrice\)/,
+      /validation_error: --item 1 unit price must be an amount in pounds such as 120\.00, not 12\.345 \(field --item 1 unit price\)/,
     ],
   ];
   for (const [item, message] of cases) {
@@ -56,7 +56,7 @@ t.test('a bad --item is a usage error (exit 2) naming the field, and nothing is 
     env: noSmtp,
   });
   t.equal(second.status, 2);
-  t.match(second.stderr, /field items\[1\]/, 'the second --item is named as items[1]');
+  t.match(second.stderr, /field --item 2 vatRate/, 'the second --item is named as --item 2');
   t.same(await acctOk(t, dir, ['invoices', 'list']), [], 'no invoice was written');
 });
 

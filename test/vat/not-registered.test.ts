@@ -222,7 +222,7 @@ t.test('through the CLI: --item without a rate makes a VAT-free invoice', async 
   const refused = await cli(['invoices', 'create', '--contact-id', contactId, '--item', 'Design work;1.5;200.00;standard']);
   t.equal(refused.status, 2, 'a usage error');
   t.match(JSON.parse(refused.stderr), {
-    error: { code: 'validation_error', field: 'items[0].vatRate', message: /not registered for VAT: a sale carries no VAT/ },
+    error: { code: 'validation_error', field: '--item 1 vatRate', message: /not registered for VAT: a sale carries no VAT/ },
   });
   const listed = await cli(['invoices', 'list']);
   t.equal((listed.data as unknown[]).length, 1, 'only the first invoice was written');

@@ -186,7 +186,7 @@ t.test('not registered: a purchase is posted gross with no VAT facts; VAT on a s
   t.equal(sale.status, 2);
   t.match(
     sale.stderr,
-    /validation_error: lines\[1\]: 4000=-120@20inc: the organisation is not registered for VAT, so its sales carry no VAT; post the amount without @20inc/,
+    /validation_error: 2nd CODE=AMOUNT 4000=-120@20inc: the organisation is not registered for VAT, so its sales carry no VAT; post the amount without @20inc/,
   );
   t.equal(await transactionCount(books), 2, 'the refused sale wrote nothing');
 });
@@ -195,7 +195,7 @@ t.test('malformed shorthand is refused, naming the argument, and nothing is writ
   const books = await newBooks(t);
   const shape = (arg: string, part: string) =>
     new RegExp(
-      `validation_error: lines\\[0\\]: ${arg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: the VAT shorthand is @RATE, @RATEex or @RATEinc with RATE a whole percentage from 0 to 100 \\(such as @20, @5inc, @0\\), not @${part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
+      `validation_error: 1st CODE=AMOUNT ${arg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: the VAT shorthand is @RATE, @RATEex or @RATEinc with RATE a whole percentage from 0 to 100 \\(such as @20, @5inc, @0\\), not @${part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
     );
   const cases: [string, RegExp][] = [
     ['5100=144.00@', shape('5100=144.00@', '')],
@@ -205,11 +205,14 @@ t.test('malformed shorthand is refused, naming the argument, and nothing is writ
     ['5100=144.00@-5', shape('5100=144.00@-5', '-5')],
     ['5100=144.00@20INC', shape('5100=144.00@20INC', '20INC')],
     ['5100=144.00@20inc@5', shape('5100=144.00@20inc@5', '20inc@5')],
-    ['5100=@20', /validation_error: lines\[0\]: expected CODE=AMOUNT or CODE=AMOUNT@RATE/],
-    ['5100=1.234@20', /validation_error: lines\[0\]\.amount must be an amount in pounds such as 120\.00, not 1\.234/],
-    ['2201=144.00@20', /validation_error: lines\[0\]: 2201=144\.00@20: VAT goes on a sale \(a revenue account\) or a purchase .*not on 2201 VAT Input/],
-    ['1200=144.00@20', /validation_error: lines\[0\]: 1200=144\.00@20: VAT goes on a sale .*not on 1200 Bank Account/],
-    ['3000=144.00@20', /validation_error: lines\[0\]: 3000=144\.00@20: VAT goes on a sale .*not on 3000 Share Capital/],
+    ['5100=@20', /validation_error: 1st CODE=AMOUNT: expected CODE=AMOUNT or CODE=AMOUNT@RATE/],
+    [
+      '5100=1.234@20',
+      /validation_error: 1st CODE=AMOUNT 5100=1\.234@20: the amount must be an amount in pounds such as 120\.00, not 1\.234 \(field CODE=AMOUNT 1\)/,
+    ],
+    ['2201=144.00@20', /validation_error: 1st CODE=AMOUNT 2201=144\.00@20: VAT goes on a sale \(a revenue account\) or a purchase .*not on 2201 VAT Input/],
+    ['1200=144.00@20', /validation_error: 1st CODE=AMOUNT 1200=144\.00@20: VAT goes on a sale .*not on 1200 Bank Account/],
+    ['3000=144.00@20', /validation_error: 1st CODE=AMOUNT 3000=144\.00@20: VAT goes on a sale .*not on 3000 Share Capital/],
   ];
   for (const [arg, message] of cases) {
     const r = await runCliInProcess(['--data', books.dataDir, 'post', '2026-03-01', 'Bad', arg, '2700=-144.00']);

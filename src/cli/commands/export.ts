@@ -5,12 +5,13 @@ import { checkRange, isoDate, parseWith } from '../../engine/schema.js';
 import { exportFormats, exportJournal, type ExportFormat } from '../../engine/reports/export.js';
 import { withCli, type GlobalOptions } from '../context.js';
 import { examplesText, handWritten } from '../help.js';
+import { AcctOption } from '../command.js';
 
 export function addExport(program: Command): void {
   const doc = handWritten.export;
   program
     .command(doc.name)
-    .option('--format <format>', `one of ${exportFormats.join(', ')}`, 'hledger')
+    .addOption(new AcctOption('--format <format>', `one of ${exportFormats.join(', ')}`).default('hledger').withValues(exportFormats))
     .option('--from <date>', 'first date, YYYY-MM-DD')
     .option('--to <date>', 'last date, YYYY-MM-DD')
     .description(doc.summary)

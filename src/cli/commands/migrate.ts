@@ -16,6 +16,7 @@ import type { MigrationRun } from '../../engine/imports/migration-run.js';
 import { providers } from '../../engine/imports/migrations.js';
 import { withCli, type GlobalOptions } from '../context.js';
 import { examplesText, handWritten } from '../help.js';
+import { AcctOption } from '../command.js';
 import { plainTable } from '../render.js';
 import { progressBar } from '../progress.js';
 
@@ -120,7 +121,7 @@ export function addMigrate(program: Command): void {
   program
     .command('migrate')
     .description(doc.summary)
-    .requiredOption('--from <provider>', `the software the exports come from: ${providers.join(', ')}`)
+    .addOption(new AcctOption('--from <provider>', `the software the exports come from: ${providers.join(', ')}`).makeOptionMandatory().withValues(providers))
     .requiredOption('--balances <file>', 'the trial balance at the cutover (CSV)')
     .option('--contacts <file>', 'contacts (CSV)')
     .option('--invoices <file>', 'sales invoices outstanding at the cutover (CSV)')

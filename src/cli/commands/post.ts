@@ -5,16 +5,23 @@ import { withCli, type GlobalOptions } from '../context.js';
 import { examplesText, handWritten } from '../help.js';
 import { postLines } from '../post-lines.js';
 import { postedLine, type Posted } from '../posted-line.js';
+import { AcctOption, hiddenAlias } from '../command.js';
 
 export function addPost(program: Command): void {
   const doc = handWritten.post;
+  const reference = new AcctOption('--reference <text>', 'an external reference, up to 100 characters; e.g. PO-1234');
   program
     .command(doc.name)
     .argument('<date>', 'YYYY-MM-DD')
     .argument('<description>')
     .argument('<lines...>', 'CODE=AMOUNT in pounds, or CODE=AMOUNT@RATE[inc|ex] with VAT')
     .option('--draft', 'record it as a draft (not in reports until posted)')
-    .option('--ref <reference>', 'an external reference')
+    .addOption(reference)
+    // The action reads flags.ref: --reference, the name shown, sets it too (and so is "given with" --ref).
+    .addOption(hiddenAlias('--ref <text>', reference, { together: true }))
+    .on('option:reference', function (this: Command, value: string) {
+      this.setOptionValueWithSource('ref', value, 'cli');
+    })
     .option('--verbose', 'print the whole transaction and its lines, not one line')
     .description(doc.summary)
     .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)

@@ -1,0 +1,159 @@
+/**
+ * Help that teaches: every generated flag names its format and gives an
+ * example, groups and common actions show examples (in --help and in
+ * acct(1)), and every example is a command the program accepts.
+ */
+import t from 'tap';
+import type { Command } from 'commander';
+import { operations } from '../../src/engine/registry.js';
+import { flagsOf } from '../../src/cli/generate.js';
+import { groupExamples, operationExamples } from '../../src/cli/examples.js';
+import { handWritten } from '../../src/cli/help.js';
+import { buildProgram } from '../../src/cli/main.js';
+import { renderAcct1 } from '../../src/cli/man.js';
+import { runCli, runCliInProcess, runCliOnTerminal } from '../helpers/index.js';
+
+/** The help of one flag: its line and the lines it wraps onto, joined. */
+function flagHelp(help: string, flag: string): string {
+  const lines = help.split('\n');
+  const start = lines.findIndex((l) => l.trimStart().startsWith(`${flag} `));
+  if (start < 0) return '';
+  const out = [lines[start]!.trim()];
+  for (const l of lines.slice(start + 1)) {
+    if (!/^\s{10,}\S/.test(l)) break;
+    out.push(l.trim());
+  }
+  return out.join(' ');
+}
+
+t.test('acct invoices create --help: each flag names its format, what it is, and an example', async (t) => {
+  const r = await runCliInProcess(['invoices', 'create', '--help']);
+  t.equal(r.status, 0);
+  t.notMatch(r.stdout, /<value>/, 'no flag is a bare <value>');
+  t.match(flagHelp(r.stdout, '--currency'), /^--currency <code> +ISO 4217 currency code; e\.g\. GBP$/);
+  t.match(flagHelp(r.stdout, '--notes'), /^--notes <text> +notes; up to 2000 characters; null clears it; e\.g\. "Thank you for your business"$/);
+  t.match(flagHelp(r.stdout, '--issue-date'), /^--issue-date <date> +issue date; YYYY-MM-DD, today or yesterday; e\.g\. 2026-03-31$/);
+  t.match(flagHelp(r.stdout, '--due-days'), /^--due-days <n> +due days; whole number; 0 to 365; e\.g\. 30$/);
+  t.match(flagHelp(r.stdout, '--contact-id'), /^--contact-id <name\|id> +.*e\.g\. "Bob Ltd"$/);
+  t.match(r.stdout, /\nExamples:\n {2}\$ acct invoices create --contact-id "Bob Ltd" --item "Consulting;1\.5;500\.00;standard;4100"\n/);
+});
+
+t.test('placeholders name the format: pounds, an enum, an e-mail, a list, a key', async (t) => {
+  const pay = (await runCliInProcess(['invoices', 'pay', '--help'])).stdout;
+  t.match(flagHelp(pay, '--amount'), /^--amount <pounds> +amount; in pounds; e\.g\. 1,250\.00$/);
+  t.match(
+    flagHelp(pay, '--method'),
+    /^--method <bank_transfer\|card\|cash\|other> +method; one of bank_transfer, card, cash, other; default "bank_transfer"; e\.g\. bank_transfer$/,
+  );
+  t.match(flagHelp(pay, '--account-id'), /^--account-id <code\|id> +.*e\.g\. 4000$/);
+  const contact = (await runCliInProcess(['contacts', 'create', '--help'])).stdout;
+  t.match(flagHelp(contact, '--email'), /^--email <email> +.*e-mail address.*e\.g\. jo@example\.com$/);
+  const key = (await runCliInProcess(['keys', 'create', '--help'])).stdout;
+  t.match(flagHelp(key, '--scopes'), /^--scopes <list> +.*comma-separated list.*e\.g\. reports:read,invoices:write$/);
+  const list = (await runCliInProcess(['accounts', 'list', '--help'])).stdout;
+  t.match(flagHelp(list, '--flat'), /^--flat \[bool\] +flat; true or false \(the flag alone: true\); default false; e\.g\. true$/);
+});
+
+t.test('every generated flag has a description with its example, and a placeholder that names a format', async (t) => {
+  const missing: string[] = [];
+  for (const op of operations) {
+    if (op.cli.custom) continue;
+    for (const f of flagsOf(op)) {
+      if (/<value>/.test(f.flag) || f.example === null || !f.description.includes(`e.g. ${f.example}`)) missing.push(`${op.name} ${f.flag}: ${f.description}`);
+    }
+  }
+  t.strictSame(missing, [], 'flags without a format or an example');
+});
+
+/** The words of a command line's first command as a shell splits them (quotes; no expansions; up to a redirection or pipe). */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  for (const m of line.replace(/\s+#.*$/, '').matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g)) {
+    if (m[3] !== undefined && /^(>|<|\||&&|;)/.test(m[3])) break;
+    words.push(m[1] ?? m[2] ?? m[3] ?? '');
+  }
+  return words;
+}
+
+/** Why the program would refuse an example (a command or flag it does not have), or null. */
+function refusal(program: Command, example: string): string | null {
+  const words = shellWords(example);
+  if (words[0] !== 'acct') return `does not start with acct`;
+  let command = program;
+  const known = (c: Command, flag: string): boolean => {
+    for (let at: Command | null = c; at; at = at.parent) if (at.options.some((o) => o.long === flag || o.short === flag)) return true;
+    return false;
+  };
+  for (let i = 1; i < words.length; i++) {
+    const word = words[i]!;
+    if (word.startsWith('-')) {
+      if (!known(command, word.split('=')[0]!)) return `${word} is not a flag of acct ${command.name()}`;
+      continue;
+    }
+    const sub = command.commands.find((c) => c.name() === word);
+    if (sub) command = sub;
+  }
+  return command === program ? 'names no command' : null;
+}
+
+t.test('every example names a command and only flags it has', async (t) => {
+  const program = buildProgram();
+  const examples = [
+    ...Object.values(groupExamples).flat(),
+    ...Object.values(operationExamples).flat(),
+    ...Object.values(handWritten)
+      .flatMap((d) => d.examples)
+      .filter((e) => e.startsWith('acct ')),
+  ];
+  t.ok(examples.length > 100, `${examples.length} examples`);
+  const bad = examples.map((e) => [e, refusal(program, e)]).filter(([, why]) => why !== null);
+  t.strictSame(bad, [], 'examples the program would refuse');
+  t.equal(refusal(program, 'acct invoices create --contact "Bob"'), '--contact is not a flag of acct create', 'the check itself refuses a wrong flag');
+  const names = new Set(operations.map((o) => o.name));
+  t.strictSame(
+    Object.keys(operationExamples).filter((n) => !names.has(n)),
+    [],
+    'examples keyed by operations that exist',
+  );
+});
+
+t.test('every group the issue names, and the actions it names, show examples', async (t) => {
+  const groups = ['organisation', 'settings', 'accounts', 'transactions', 'contacts', 'invoices', 'bills', 'quotes', 'credit-notes', 'report'];
+  const more = ['keys', 'periods', 'webhooks', 'bank', 'dla', 'dividends', 'migrations'];
+  for (const group of [...groups, ...more]) {
+    const r = await runCliInProcess([group, '--help']);
+    t.match(r.stdout, new RegExp(`\\nExamples:\\n {2}\\$ acct `), `acct ${group} --help`);
+  }
+  const actions = [
+    ['invoices', 'create'],
+    ['invoices', 'send'],
+    ['invoices', 'pay'],
+    ['invoices', 'list'],
+    ['invoices', 'get'],
+    ...['profit-loss', 'balance-sheet', 'trial-balance', 'general-ledger', 'vat', 'dashboard', 'aged-debtors', 'aged-creditors'].map((r) => ['report', r]),
+  ];
+  for (const words of actions) {
+    const r = await runCliInProcess([...words, '--help']);
+    t.match(r.stdout, new RegExp(`\\nExamples:\\n {2}\\$ acct ${words.join(' ')}`), `acct ${words.join(' ')} --help`);
+  }
+});
+
+t.test('acct(1) carries the same examples and flag help', async (t) => {
+  const page = renderAcct1();
+  t.match(page, 'acct invoices create \\-\\-contact\\-id "Bob Ltd" \\-\\-item "Consulting;1.5;500.00;standard;4100"');
+  t.match(page, '.B \\-\\-currency <code>\nISO 4217 currency code; e.g. GBP');
+  t.match(page, 'acct invoices list \\-\\-status overdue', 'a group example');
+  t.match(page, 'acct completion bash|zsh|fish');
+});
+
+t.test('the real acct invoices create --help shows examples, piped and on a terminal', async (t) => {
+  for (const [how, r] of [
+    ['piped', runCli(['invoices', 'create', '--help'])],
+    ['terminal', runCliOnTerminal(['invoices', 'create', '--help'])],
+  ] as const) {
+    t.equal(r.status, 0, how);
+    const out = r.stdout.replace(/\r\n/g, '\n');
+    t.match(out, /--currency <code> +ISO 4217 currency code; e\.g\. GBP/, how);
+    t.match(out, /\nExamples:\n {2}\$ acct invoices create --contact-id "Bob Ltd"/, how);
+  }
+});
