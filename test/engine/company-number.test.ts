@@ -3,7 +3,7 @@ import t from 'tap';
 import { checkCompanyNumber } from '../../src/engine/organisation/company-number.js';
 
 t.test('eight digits, or two letters and six, stored in upper case without spaces', async (t) => {
-  for (const [typed, stored] of [
+  const cases: [string, string][] = [
     ['01234567', '01234567'],
     ['1234567', '01234567'],
     ['42', '00000042'],
@@ -15,8 +15,9 @@ t.test('eight digits, or two letters and six, stored in upper case without space
     ['SO300123', 'SO300123'],
     ['NC000123', 'NC000123'],
     ['R0000123', 'R0000123'],
-  ]) {
-    t.same(checkCompanyNumber(typed as string), { value: stored }, typed);
+  ];
+  for (const [typed, stored] of cases) {
+    t.same(checkCompanyNumber(typed), { value: stored }, typed);
   }
 });
 

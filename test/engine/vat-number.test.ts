@@ -25,7 +25,7 @@ t.test('modulus 97 and mod 9755, worked by hand', async (t) => {
 });
 
 t.test('the forms people type, stored compact with their prefix', async (t) => {
-  for (const [typed, stored] of [
+  const cases: [string, string][] = [
     ['GB 980 7806 84', 'GB980780684'],
     ['gb980780684', 'GB980780684'],
     ['980 7806 84', 'GB980780684'],
@@ -34,8 +34,9 @@ t.test('the forms people type, stored compact with their prefix', async (t) => {
     ['GB 980 7806 84 001', 'GB980780684001'],
     ['GBGD001', 'GBGD001'],
     ['GB HA 599', 'GBHA599'],
-  ]) {
-    t.same(checkVatNumber(typed as string), { value: stored }, typed);
+  ];
+  for (const [typed, stored] of cases) {
+    t.same(checkVatNumber(typed), { value: stored }, typed);
   }
 });
 
@@ -44,7 +45,11 @@ t.test('numbers of the wrong shape or with wrong check digits are refused with t
     t.match(checkVatNumber(bad), { problem: /^must be a UK VAT number: 9 digits/ }, JSON.stringify(bad));
   }
   t.same(checkVatNumber('GB 123 4567 89'), { problem: "fails HMRC's check digits (GB123456789): is a digit mistyped?" });
-  t.same(checkVatNumber('GB 123 4567 89 001'), { problem: "fails HMRC's check digits (GB123456789001): is a digit mistyped?" }, 'a branch number checks its first nine digits');
+  t.same(
+    checkVatNumber('GB 123 4567 89 001'),
+    { problem: "fails HMRC's check digits (GB123456789001): is a digit mistyped?" },
+    'a branch number checks its first nine digits',
+  );
   t.match(checkVatNumber('GBGD500'), { problem: /GD and 000 to 499/ });
   t.match(checkVatNumber('GBHA499'), { problem: /HA and 500 to 999/ });
 });
