@@ -13,7 +13,8 @@ import { loadOrganisation } from '../engine/organisation/organisation.js';
 import { resolveOrganisation } from '../engine/platform/organisations.js';
 import { appErrorOf } from '../store/driver-errors.js';
 import { platformFile, resolveDataDir } from '../store/data-dir.js';
-import { Store, type Mode } from '../store/store.js';
+import { Store } from '../store/store.js';
+import type { Mode } from '../store/store.js';
 import { renderData, renderError } from './render.js';
 import { moneyTestOf } from './money-columns.js';
 
