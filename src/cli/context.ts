@@ -1,6 +1,7 @@
 /** What every CLI command shares: global options, opening the store, the caller, printing results. */
 import fs from 'node:fs';
 import os from 'node:os';
+import chalk from 'chalk';
 import { AppError } from '../engine/errors.js';
 import { systemClock, type Clock } from '../engine/clock.js';
 import { scopes } from '../engine/scopes.js';
@@ -8,10 +9,12 @@ import { checkAccess, type Ctx, type FileResult, type Operation, type Principal,
 import type { Mailer } from '../engine/mail.js';
 import { sandboxBaseUrl, type HmrcSettings } from '../engine/hmrc.js';
 import { parseOperationInput, type RawInput } from '../engine/input.js';
+import { loadOrganisation } from '../engine/organisation/organisation.js';
 import { resolveOrganisation } from '../engine/platform/organisations.js';
 import { appErrorOf } from '../store/driver-errors.js';
 import { platformFile, resolveDataDir } from '../store/data-dir.js';
 import { Store } from '../store/store.js';
+import type { Mode } from '../store/store.js';
 import { renderData, renderError } from './render.js';
 import { moneyTestOf } from './money-columns.js';
 import { tableWidth } from './fit-table.js';
@@ -31,8 +34,12 @@ export interface Cli {
   readonly store: Store;
   readonly clock: Clock;
   readonly globals: GlobalOptions;
-  /** The context of an operation run by the owner of the files, with every scope. */
-  ctx(options?: { needsOrganisation?: boolean }): Promise<Ctx>;
+  /**
+   * The context of an operation run by the owner of the files, with every
+   * scope. `writes`: the command is about to change the books, so on a
+   * terminal the first line of its output names them (see contextLine).
+   */
+  ctx(options?: { needsOrganisation?: boolean; writes?: boolean }): Promise<Ctx>;
   /** Print an operation's data: JSON with --json, else tables with money in pounds (`op` says which fields are money). */
   print(data: unknown, meta?: unknown, op?: Operation): void;
   /** Run an operation as the owner of the files: access check, input validation, handler; `extra` joins the context (a progress bar). */
@@ -51,15 +58,21 @@ export async function withCli(globals: GlobalOptions, work: (cli: Cli) => Promis
     if (!create && !fs.existsSync(platformFile(dataDir))) throw new AppError('not_found', `no organisation in ${dataDir}: run acct init first`);
     store = Store.open(dataDir);
     const opened = store;
+    let named = false;
     const cli: Cli = {
       store: opened,
       clock: systemClock,
       globals,
-      async ctx({ needsOrganisation = true } = {}) {
+      async ctx({ needsOrganisation = true, writes = false } = {}) {
         let principal: Principal | null = null;
         if (needsOrganisation) {
           const organisationId = await resolveOrganisation(opened, globals.org);
           principal = { organisationId, mode: globals.test ? 'test' : 'live', scopes, keyId: null, actor: cliActor() };
+          if (writes && !named && !globals.json && process.stdout.isTTY === true) {
+            named = true;
+            const { name } = await loadOrganisation(opened.org(organisationId, principal.mode).db);
+            process.stdout.write(`${chalk.dim(contextLine(name, principal.mode))}\n`);
+          }
         }
         return { clock: systemClock, store: opened, platform: opened.platform, principal, mailer: await mailerOf(globals), hmrc: hmrcOf(globals) };
       },
@@ -70,7 +83,7 @@ export async function withCli(globals: GlobalOptions, work: (cli: Cli) => Promis
       },
       async run(op, raw, extra) {
         const input = parseOperationInput(op, raw);
-        const ctx = await cli.ctx({ needsOrganisation: op.access !== 'public' });
+        const ctx = await cli.ctx({ needsOrganisation: op.access !== 'public', writes: op.method !== 'GET' });
         checkAccess(op.access, ctx.principal);
         return op.run({ ...ctx, ...extra }, input);
       },
@@ -82,6 +95,14 @@ export async function withCli(globals: GlobalOptions, work: (cli: Cli) => Promis
     await store?.close();
   }
 }
+
+/**
+ * The books a command changes, printed first on a terminal so that a
+ * person sees which organisation (and whether the test books) before
+ * reading what was done: its name, and "TEST books" under --test. Not
+ * with --json nor into a pipe, whose readers parse the output.
+ */
+export const contextLine = (name: string, mode: Mode): string => (mode === 'test' ? `${name} · TEST books` : name);
 
 /** The SMTP mailer of --smtp or $ACCT_SMTP_URL, loaded only when one is configured. */
 export async function mailerOf(globals: GlobalOptions): Promise<Mailer | null> {

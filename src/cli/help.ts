@@ -53,16 +53,23 @@ export interface CommandDoc {
 export const handWritten = {
   init: {
     name: 'init',
-    usage: 'init [--name NAME --business-type TYPE --vat-scheme SCHEME [--flat-rate-percent N] [--fiscal-year-start MM-DD]] [--yes]',
+    usage:
+      'init [--name NAME --business-type TYPE --vat-scheme SCHEME [--flat-rate-percent N] [--fiscal-year-start MM-DD] ' +
+      '[--vat-number N] [--company-number N] [--address-line1 TEXT] [--address-line2 TEXT] [--city TEXT] [--region TEXT] [--postal-code TEXT]] [--use] [--yes]',
     summary: 'Create an organisation with its chart of accounts, periods, trial and API keys',
     description:
-      'Run in a terminal without flags, init asks its questions one by one. With flags it asks nothing. ' +
+      'Run in a terminal without flags, init asks its questions one by one, the VAT number only when registered for VAT ' +
+      'and the company number only for a limited company, and asks again when an answer is refused. With flags it asks nothing. ' +
+      "A VAT number must pass HMRC's check digits; a company number is 8 digits (a shorter one is padded with zeros) or " +
+      '2 letters and 6 digits; a flat rate runs from 4 to 16.5. ' +
       'It creates the organisation (a UUID), provisions the UK chart of accounts in its live and test books, ' +
       'starts its trial (90 days for the first 50 organisations of the data directory, else 30) and creates a ' +
-      'live and a test API key with all scopes, shown this once. Each run adds an organisation; the newest ' +
-      'becomes the one the CLI uses (see use). With --json it prints {organisationId, apiKey, testApiKey}.',
+      'live and a test API key with all scopes, shown this once, then lists next steps. Each run adds an organisation; ' +
+      'the first becomes the one the CLI uses, a later one only with --use (else init says how to switch: see use). ' +
+      'With --json it prints {organisationId, apiKey, testApiKey} and nothing else.',
     examples: [
       'acct init --name "Acme Ltd" --business-type limited_company --vat-scheme standard --yes',
+      'acct init --name "Dales Pottery Ltd" --business-type limited_company --vat-scheme standard --vat-number "GB 980 7806 84" --company-number 01234567 --postal-code "BD23 1AA" --use --yes',
       'acct --data ~/books init --name "Jo Bloggs" --business-type sole_trader --vat-scheme flat_rate --flat-rate-percent 12.5 --fiscal-year-start 04-06 --yes --json',
     ],
   },

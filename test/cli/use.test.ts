@@ -9,17 +9,17 @@ import { acctJson, init } from './support.js';
 
 const org = (name: string) => ['--name', name, '--business-type', 'limited_company', '--vat-scheme', 'standard'];
 
-t.test('init makes the newest organisation the chosen one; acct use ID chooses another', async (t) => {
+t.test('init keeps the organisation in use; acct use ID chooses another', async (t) => {
   const dir = t.testdir();
   const first = await init(t, dir, org('First Ltd'));
   t.equal((await acctJson(t, dir, ['organisation', 'get'])).id, first.organisationId, 'the only organisation');
   const second = await init(t, dir, org('Second Ltd'));
-  t.equal((await acctJson(t, dir, ['organisation', 'get'])).name, 'Second Ltd', 'without --org, the newest is used');
+  t.equal((await acctJson(t, dir, ['organisation', 'get'])).name, 'First Ltd', 'without --org, the one in use before init');
   t.strictSame(
     (await acctJson(t, dir, ['use'])).map((o: { id: string; current: boolean }) => [o.id, o.current]),
     [
-      [first.organisationId, false],
-      [second.organisationId, true],
+      [first.organisationId, true],
+      [second.organisationId, false],
     ],
   );
 
@@ -42,7 +42,7 @@ t.test('init makes the newest organisation the chosen one; acct use ID chooses a
 t.test('--org selects among several organisations, whatever was chosen', async (t) => {
   const dir = t.testdir();
   const first = await init(t, dir, org('First Ltd'));
-  const second = await init(t, dir, org('Second Ltd')); // init chose Second Ltd
+  const second = await init(t, dir, [...org('Second Ltd'), '--use']); // --use: init chose Second Ltd
   t.equal((await acctJson(t, dir, ['--org', first.organisationId, 'organisation', 'get'])).name, 'First Ltd');
   t.equal((await acctJson(t, dir, ['--org', second.organisationId, 'organisation', 'get'])).name, 'Second Ltd');
   await acctJson(t, dir, ['--org', first.organisationId, 'organisation', 'update', '--name', 'First Renamed Ltd']);

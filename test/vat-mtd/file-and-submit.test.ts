@@ -26,7 +26,7 @@ t.test('file a quarter through the real operation, then submit it to HMRC', asyn
   const standIn = await startHmrcStandIn(t, { today: '2026-07-15', obligations: quarters2026() });
   const api = await serveWith(t, books, { rateLimits: false, hmrc: settingsOf(standIn) });
   await accountIds(t, api);
-  t.equal((await api.request('PUT', '/v1/organisation', { body: { vatNumber: 'GB123456789' } })).status, 200);
+  t.equal((await api.request('PUT', '/v1/organisation', { body: { vatNumber: 'GB123456782' } })).status, 200);
   await connectOverHttp(t, api);
 
   const customer = await contactOk(t, api);

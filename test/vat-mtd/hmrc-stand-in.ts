@@ -110,7 +110,7 @@ interface Issued {
 }
 
 export async function startHmrcStandIn(t: Test, options: StandInOptions = {}): Promise<StandIn> {
-  const vrn = options.vrn ?? '123456789';
+  const vrn = options.vrn ?? '123456782';
   const today = options.today ?? '2026-06-01';
   const clientId = `client-${randomUUID().slice(0, 8)}`;
   const clientSecret = `secret-${randomUUID()}`;

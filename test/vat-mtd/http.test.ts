@@ -95,7 +95,7 @@ t.test('over HTTP: connect, obligations, submit with a key (replayed, then refus
   const hashed = await api.request('GET', '/v1/vat/hmrc-returns/%23001');
   t.equal(hashed.status, 200, JSON.stringify(hashed.body));
   t.match(hashed.body.data, { periodKey: '#001', vatDueSales: 30000, netVatDue: 30000, totalValueSalesExVAT: 150000, returnId: null });
-  t.ok(m.standIn.calls.includes('GET /organisations/vat/123456789/returns/%23001'), 'sent to HMRC as %23001');
+  t.ok(m.standIn.calls.includes('GET /organisations/vat/123456782/returns/%23001'), 'sent to HMRC as %23001');
 
   expectError(t, await api.request('GET', '/v1/vat/hmrc-returns/26A2'), 404, 'not_found', { message: 'HMRC holds no VAT return for period key 26A2' });
   expectError(t, await api.request('GET', '/v1/vat/hmrc-returns/26a1x'), 400, 'validation_error', { field: 'periodKey' });
@@ -127,7 +127,7 @@ t.test('liabilities and payments, in pence', async (t) => {
     { type: 'VAT Return Debit Charge', periodFrom: '2026-01-01', periodTo: '2026-03-31', originalAmount: 187467, outstandingAmount: 87467, due: '2026-05-07' },
     { type: 'VAT Interest', periodFrom: null, periodTo: null, originalAmount: 1230, outstandingAmount: null, due: '2026-06-30' },
   ]);
-  t.ok(m.standIn.calls.includes('GET /organisations/vat/123456789/liabilities?from=2026-01-01&to=2026-07-15'));
+  t.ok(m.standIn.calls.includes('GET /organisations/vat/123456782/liabilities?from=2026-01-01&to=2026-07-15'));
 
   const payments = await api.request('GET', '/v1/vat/payments?from=2026-01-01&to=2026-07-15');
   t.equal(payments.status, 200);

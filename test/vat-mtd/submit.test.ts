@@ -129,7 +129,8 @@ t.test('an invalid VAT number: HMRC 400 VRN_INVALID is 422 hmrc_rejected naming 
   const m = await mtdBooks(t);
   await connect(m);
   await fileReturn(m.books, 'vatr_q1', q1Period, q1.boxes, q1.exact);
-  await m.run(updateOrganisation, { body: { vatNumber: 'GB12345678' } });
+  // The API now refuses such a number; one stored before it checked them still reaches HMRC, which is the judge.
+  await m.books.store.org(m.books.organisationId, 'live').db.updateTable('organisation').set({ vat_number: 'GB12345678' }).execute();
   const e = await refusal(m.run(submitReturnOp, { params: { id: 'vatr_q1' } }));
   t.equal(e.code, 'hmrc_rejected');
   t.equal(e.status, 422);
@@ -142,7 +143,7 @@ t.test('an invalid VAT number: HMRC 400 VRN_INVALID is 422 hmrc_rejected naming 
   t.match(none.message, /no VAT number/);
 
   // A well-formed number that is not the signed-in user's: HMRC's 403 CLIENT_OR_AGENT_NOT_AUTHORISED.
-  await m.run(updateOrganisation, { body: { vatNumber: '987654321' } });
+  await m.run(updateOrganisation, { body: { vatNumber: '987654353' } });
   const foreign = await refusal(m.run(submitReturnOp, { params: { id: 'vatr_q1' } }));
   t.equal(foreign.code, 'hmrc_rejected');
   t.match(foreign.message, /CLIENT_OR_AGENT_NOT_AUTHORISED/);
@@ -181,7 +182,7 @@ t.test('no HMRC obligation with the return’s dates is 422 no_obligation, befor
   );
   const e = await refusal(m.run(submitReturnOp, { params: { id: 'vatr_jan' } }));
   t.equal(e.code, 'no_obligation');
-  t.match(e.message, /HMRC has no VAT obligation from 2026-01-01 to 2026-01-31 for VAT number 123456789/);
+  t.match(e.message, /HMRC has no VAT obligation from 2026-01-01 to 2026-01-31 for VAT number 123456782/);
   t.equal(m.standIn.posted.length, 0);
 });
 
@@ -216,7 +217,7 @@ t.test('obligations: from and to go together, are required unless status is open
   }
   const open = await m.run(obligationsOp, { query: { status: 'open' } });
   t.equal((open['obligations'] as unknown[]).length, 3, 'status open alone is enough');
-  t.same(m.standIn.calls, ['GET /organisations/vat/123456789/obligations?status=O']);
+  t.same(m.standIn.calls, ['GET /organisations/vat/123456782/obligations?status=O']);
   // HMRC's 404 NOT_FOUND for a range without obligations is an empty list.
   t.same(await m.run(obligationsOp, { query: { from: '2025-01-01', to: '2025-06-30' } }), { obligations: [] });
   // HMRC's rate limit is ours: 429 rate_limited.

@@ -42,14 +42,14 @@ export interface MtdBooks {
   readonly run: Run;
 }
 
-/** Books (VAT number GB 123 4567 89, HMRC's 123456789) and a stand-in HMRC with 2026's quarters, its today 2026-07-15. */
+/** Books (VAT number GB 123 4567 82, HMRC's 123456782) and a stand-in HMRC with 2026's quarters, its today 2026-07-15. */
 export async function mtdBooks(t: Test, options: StandInOptions & { clock?: string } = {}): Promise<MtdBooks> {
   const clock = movingClock(options.clock ?? '2026-07-15T10:00:00Z');
   const books = await newBooks(t, { clock });
   const standIn = await startHmrcStandIn(t, { today: '2026-07-15', obligations: quarters2026(), ...options });
   const ctx = () => ({ ...books.ctx(), hmrc: settingsOf(standIn) });
   const run = runner(ctx);
-  await run(updateOrganisation, { body: { vatNumber: 'GB 123 4567 89' } });
+  await run(updateOrganisation, { body: { vatNumber: 'GB 123 4567 82' } });
   return { books, clock, standIn, ctx, run };
 }
 

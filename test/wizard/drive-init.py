@@ -1,15 +1,10 @@
-"""Drive `acct init` in a real pseudo-terminal: wait for each prompt, answer it, print the screen text at the end."""
-import os, pty, re, select, sys, time
+"""Drive `acct init` in a real pseudo-terminal: wait for each prompt, answer it, print the screen text at the end.
 
-argv = sys.argv[1:]
-answers = [
-    (b"Business name", b"Dales Pottery Ltd\r"),
-    (b"Business type", b"\r"),                  # first choice: Limited company
-    (b"VAT", b"\x1b[B\x1b[B\r"),                # down twice: Flat Rate Scheme
-    (b"Flat rate percentage", b"12.5\r"),
-    (b"First day of the financial year", b"\r"), # accept the default
-    (b"Create Dales Pottery Ltd?", b"y\r"),
-]
+Usage: drive-init.py ANSWERS_JSON COMMAND ARGS...; ANSWERS_JSON is a list of [text to wait for, keys to send]."""
+import json, os, pty, re, select, sys, time
+
+answers = [(expect.encode(), keys.encode()) for expect, keys in json.loads(sys.argv[1])]
+argv = sys.argv[2:]
 pid, fd = pty.fork()
 if pid == 0:
     os.environ["NO_COLOR"] = "1"

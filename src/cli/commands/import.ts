@@ -20,7 +20,7 @@ export function addImport(program: Command): void {
     .action(async (file: string, flags: { allowDuplicate?: boolean }, cmd: Command) => {
       const globals = cmd.optsWithGlobals<GlobalOptions>();
       await withCli(globals, async (cli) => {
-        const ctx = await cli.ctx();
+        const ctx = await cli.ctx({ writes: true });
         const input = file === '-' ? process.stdin : fs.createReadStream(file);
         const lines = readline.createInterface({ input, crlfDelay: Infinity });
         const tty = process.stderr.isTTY === true;

@@ -2,12 +2,14 @@ import type { Command } from 'commander';
 import { AppError } from '../../engine/errors.js';
 import { coerceText } from '../../engine/input.js';
 import { parseWith } from '../../engine/schema.js';
-import { isMonthDay } from '../../engine/dates.js';
-import { businessTypes, vatSchemes } from '../../engine/organisation/organisation.js';
-import { createOrganisation, defaultFiscalYearStart, newOrganisationSchema, type NewOrganisation } from '../../engine/organisation/provision.js';
-import { setDefaultOrganisation } from '../../engine/platform/organisations.js';
+import { loadOrganisation, businessTypes, vatSchemes } from '../../engine/organisation/organisation.js';
+import { createOrganisation, newOrganisationSchema, type NewOrganisation } from '../../engine/organisation/provision.js';
+import { organisationInUse, setDefaultOrganisation } from '../../engine/platform/organisations.js';
+import type { Store } from '../../store/store.js';
 import { withCli, type GlobalOptions } from '../context.js';
 import { examplesText, handWritten } from '../help.js';
+import { initWizard, type Prompts } from '../init-wizard.js';
+import { shellWord } from '../shell-word.js';
 
 interface InitFlags {
   readonly name?: string;
@@ -15,52 +17,15 @@ interface InitFlags {
   readonly vatScheme?: string;
   readonly flatRatePercent?: string;
   readonly fiscalYearStart?: string;
+  readonly vatNumber?: string;
+  readonly companyNumber?: string;
+  readonly addressLine1?: string;
+  readonly addressLine2?: string;
+  readonly city?: string;
+  readonly region?: string;
+  readonly postalCode?: string;
+  readonly use?: boolean;
   readonly yes?: boolean;
-}
-
-/** The prompts the wizard uses: @inquirer/prompts in a terminal, canned answers in tests. */
-export interface Prompts {
-  input(config: { message: string; default?: string; validate?: (v: string) => boolean | string }): Promise<string>;
-  select<T extends string>(config: { message: string; choices: { name: string; value: T }[]; default?: T }): Promise<T>;
-  confirm(config: { message: string; default?: boolean }): Promise<boolean>;
-}
-
-/** Ask for each answer in turn; returns null when the user declines at the end. */
-export async function initWizard(prompts: Prompts): Promise<NewOrganisation | null> {
-  const name = await prompts.input({
-    message: 'Business name',
-    validate: (v) => (v.trim() === '' ? 'Enter the name of the business' : v.length > 255 ? 'At most 255 characters' : true),
-  });
-  const businessType = await prompts.select({
-    message: 'Business type',
-    choices: [
-      { name: 'Limited company', value: 'limited_company' as const },
-      { name: 'Sole trader', value: 'sole_trader' as const },
-    ],
-  });
-  const vatScheme = await prompts.select({
-    message: 'VAT',
-    choices: [
-      { name: 'Not VAT registered', value: 'not_registered' as const },
-      { name: 'Standard VAT accounting', value: 'standard' as const },
-      { name: 'Flat Rate Scheme', value: 'flat_rate' as const },
-    ],
-  });
-  let vatFlatRatePercent: number | undefined;
-  if (vatScheme === 'flat_rate') {
-    const answer = await prompts.input({
-      message: 'Flat rate percentage for your trade (for example 12.5)',
-      validate: (v) => (/^\d{1,3}(\.\d{1,2})?$/.test(v) && Number(v) > 0 && Number(v) <= 100 ? true : 'A percentage such as 12.5'),
-    });
-    vatFlatRatePercent = Number(answer);
-  }
-  const fiscalYearStart = await prompts.input({
-    message: 'First day of the financial year (MM-DD)',
-    default: defaultFiscalYearStart[businessType],
-    validate: (v) => (isMonthDay(v) ? true : 'A month and day such as 04-06'),
-  });
-  const input = parseWith(newOrganisationSchema, { name, businessType, vatScheme, vatFlatRatePercent, fiscalYearStart });
-  return (await prompts.confirm({ message: `Create ${input.name}?`, default: true })) ? input : null;
 }
 
 function fromFlags(flags: InitFlags): NewOrganisation {
@@ -78,8 +43,35 @@ function fromFlags(flags: InitFlags): NewOrganisation {
     vatScheme: flags.vatScheme,
     vatFlatRatePercent: flags.flatRatePercent,
     fiscalYearStart: flags.fiscalYearStart,
+    vatNumber: flags.vatNumber,
+    companyNumber: flags.companyNumber,
+    addressLine1: flags.addressLine1,
+    addressLine2: flags.addressLine2,
+    city: flags.city,
+    region: flags.region,
+    postalCode: flags.postalCode,
   });
   return parseWith(newOrganisationSchema, Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)));
+}
+
+const nameOf = async (store: Store, id: string): Promise<string> => (await loadOrganisation(store.org(id, 'live').db)).name;
+
+/**
+ * What to do next, as commands to copy: on the new organisation (after
+ * `acct use` when init kept another in use), with the --data given.
+ */
+function nextSteps(input: NewOrganisation, globals: GlobalOptions, switchTo: string | null): string[] {
+  const acct = globals.data === undefined ? 'acct' : `acct --data ${shellWord(globals.data)}`;
+  const rate = input.vatScheme === 'not_registered' ? '' : ';standard';
+  const steps: [string, string][] = [
+    ...(switchTo === null ? [] : ([['work on it', `${acct} use ${shellWord(switchTo)}`]] as [string, string][])),
+    ['add a customer', `${acct} contacts create --contact-type customer --name "Bob Ltd" --email bob@example.com`],
+    ['invoice them', `${acct} invoices create --contact-id "Bob Ltd" --item "Consulting;1;500.00${rate}"`],
+    ['import a bank statement', `${acct} bank import statement.csv`],
+    ['serve the API to your tools', `${acct} serve`],
+  ];
+  const width = Math.max(...steps.map(([what]) => what.length)) + 1;
+  return ['Next steps:', ...steps.map(([what, command]) => `  ${`${what}:`.padEnd(width)} ${command}`)];
 }
 
 export function addInit(program: Command): void {
@@ -90,8 +82,16 @@ export function addInit(program: Command): void {
     .option('--name <name>', 'name of the business')
     .option('--business-type <type>', `one of ${businessTypes.join(', ')}`)
     .option('--vat-scheme <scheme>', `one of ${vatSchemes.join(', ')}`)
-    .option('--flat-rate-percent <n>', 'flat rate percentage, for the flat_rate scheme')
+    .option('--flat-rate-percent <n>', 'flat rate percentage, for the flat_rate scheme (4 to 16.5)')
     .option('--fiscal-year-start <MM-DD>', 'first day of the financial year (default 04-06 sole trader, 04-01 company)')
+    .option('--vat-number <number>', "VAT registration number, checked against HMRC's check digits (GB 980 7806 84)")
+    .option('--company-number <number>', 'Companies House number, for a limited company (01234567, SC123456)')
+    .option('--address-line1 <text>', 'first line of the address')
+    .option('--address-line2 <text>', 'second line of the address')
+    .option('--city <text>', 'town or city')
+    .option('--region <text>', 'county or region')
+    .option('--postal-code <text>', 'postcode')
+    .option('--use', 'work on the new organisation from now on, even when another is in use (see use)')
     .option('--yes', 'ask nothing')
     .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
     .action(async (flags: InitFlags, cmd: Command) => {
@@ -109,21 +109,28 @@ export function addInit(program: Command): void {
               return;
             }
           } else input = fromFlags(flags);
+          const inUse = await organisationInUse(cli.store);
           const created = await createOrganisation(cli.store, cli.clock, input);
-          await setDefaultOrganisation(cli.store, created.organisationId);
+          const keep = inUse !== null && flags.use !== true;
+          await setDefaultOrganisation(cli.store, keep ? inUse : created.organisationId);
           if (globals.json) {
             process.stdout.write(`${JSON.stringify(created)}\n`);
             return;
           }
-          process.stdout.write(
-            [
-              `Created ${input.name} (${created.organisationId}) in ${cli.store.dataDir}`,
-              `  live API key: ${created.apiKey}`,
-              `  test API key: ${created.testApiKey}`,
-              'Keep the keys safe: they are shown only this once.',
-              '',
-            ].join('\n'),
-          );
+          const lines = [
+            `Created ${input.name} (${created.organisationId}) in ${cli.store.dataDir}`,
+            `  live API key: ${created.apiKey}`,
+            `  test API key: ${created.testApiKey}`,
+            'Keep the keys safe: they are shown only this once.',
+          ];
+          if (keep) {
+            lines.push(
+              `Still using ${await nameOf(cli.store, inUse)}: acct use ${shellWord(input.name)} switches to ${input.name} (or pass --org to one command).`,
+            );
+          } else if (inUse !== null && inUse !== created.organisationId) {
+            lines.push(`Now using ${input.name} instead of ${await nameOf(cli.store, inUse)}.`);
+          }
+          process.stdout.write([...lines, '', ...nextSteps(input, globals, keep ? input.name : null), ''].join('\n'));
         },
         { create: true },
       );

@@ -4,6 +4,8 @@ import { defineOperation, orgOf } from '../operation.js';
 import { clearableText, isoDate, monthDay } from '../schema.js';
 import { businessTypes, loadOrganisation, vatSchemes } from './organisation.js';
 import { changeProfile, organisationSchema, organisationView, platformRowOf } from './profile.js';
+import { companyNumberField } from './company-number.js';
+import { vatNumberField } from './vat-number.js';
 import { changeSettings, flatRatePercent, settingsSchema, settingsView, vatBases, vatStaggers } from './settings.js';
 
 export const getOrganisation = defineOperation({
@@ -34,7 +36,8 @@ export const updateOrganisation = defineOperation({
   summary: 'Change the organisation profile (partial; address fields are flat)',
   description:
     'Address fields are sent flat (addressLine1, addressLine2, city, region, postalCode, country); ' +
-    'the nested address object that GET returns is refused. Empty strings clear optional fields.',
+    'the nested address object that GET returns is refused. Empty strings clear optional fields. ' +
+    "vatNumber must pass HMRC's check digits and is stored without spaces (GB980780684); companyNumber is padded to eight characters (01234567).",
   access: 'all-scopes',
   method: 'PUT',
   path: '/organisation',
@@ -44,8 +47,8 @@ export const updateOrganisation = defineOperation({
     email: email(),
     phone: clearableText(30),
     website: clearableText(255),
-    vatNumber: clearableText(20),
-    companyNumber: clearableText(20),
+    vatNumber: vatNumberField(),
+    companyNumber: companyNumberField(),
     addressLine1: clearableText(255),
     addressLine2: clearableText(255),
     city: clearableText(100),

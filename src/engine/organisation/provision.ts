@@ -9,7 +9,9 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { timestamp, type Clock } from '../clock.js';
-import { isoDate, monthDay } from '../schema.js';
+import { clearableText, isoDate, monthDay } from '../schema.js';
+import { companyNumberField } from './company-number.js';
+import { vatNumberField } from './vat-number.js';
 import { provisionChart } from './chart.js';
 import { provisionBankAccount } from './bank-setup.js';
 import { provisionSeedRules } from '../categorisation/seed-rules.js';
@@ -40,6 +42,13 @@ export const newOrganisationSchema = z
     vatPeriodMonth: z.number().int().min(1).max(12).optional(),
     vatAccountingBasis: z.enum(vatBases).optional(),
     fiscalYearStart: monthDay().optional(),
+    vatNumber: vatNumberField().optional(),
+    companyNumber: companyNumberField().optional(),
+    addressLine1: clearableText(255).optional(),
+    addressLine2: clearableText(255).optional(),
+    city: clearableText(100).optional(),
+    region: clearableText(100).optional(),
+    postalCode: clearableText(20).optional(),
   })
   .strict();
 
@@ -58,6 +67,12 @@ export async function createOrganisation(store: Store, clock: Clock, input: NewO
   if (input.vatScheme !== 'flat_rate' && input.vatFlatRatePercent !== undefined) {
     throw new AppError('validation_error', 'a flat rate percentage applies only to the flat_rate scheme', 'vatFlatRatePercent');
   }
+  if (input.vatScheme === 'not_registered' && input.vatNumber) {
+    throw new AppError('validation_error', 'a business not registered for VAT has no VAT number', 'vatNumber');
+  }
+  if (input.businessType === 'sole_trader' && input.companyNumber) {
+    throw new AppError('validation_error', 'a sole trader has no company number: only a limited company is registered at Companies House', 'companyNumber');
+  }
   const id = randomUUID();
   const now = timestamp(clock);
   const datasets = store.createOrg(id);
@@ -72,13 +87,13 @@ export async function createOrganisation(store: Store, clock: Clock, input: NewO
           email: null,
           phone: null,
           website: null,
-          vat_number: null,
-          company_number: null,
-          address_line1: null,
-          address_line2: null,
-          city: null,
-          region: null,
-          postal_code: null,
+          vat_number: input.vatNumber ?? null,
+          company_number: input.companyNumber ?? null,
+          address_line1: input.addressLine1 ?? null,
+          address_line2: input.addressLine2 ?? null,
+          city: input.city ?? null,
+          region: input.region ?? null,
+          postal_code: input.postalCode ?? null,
           country: 'GB',
           currency: 'GBP',
           vat_scheme: input.vatScheme,

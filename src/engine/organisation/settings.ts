@@ -64,11 +64,14 @@ export function flatRateBasisPoints(percent: number): number | null {
   return Math.abs(bp - percent * 100) < 1e-6 ? bp : null;
 }
 
+/** HMRC's flat rates (VAT Notice 733) run from 4% (retailing food) to 16.5% (a limited cost trader); the first-year discount is applied to the rate stored, not entered. */
+const flatRateRange = "must be from 4 to 16.5: HMRC's flat rates run from 4% (retailing food) to 16.5% (a limited cost trader)";
+
 export const flatRatePercent = () =>
   z
     .number()
-    .gt(0)
-    .max(16.5, { message: 'the flat rates run up to 16.5% (the limited cost trader rate)' })
+    .min(4, { message: flatRateRange })
+    .max(16.5, { message: flatRateRange })
     .refine((v) => flatRateBasisPoints(v) !== null, { message: 'must have at most two decimal places' });
 
 /**

@@ -34,7 +34,7 @@ export async function ensureDemoOrganisation(store: Store, clock: Clock): Promis
         .set({
           email: 'accounts@hebdenjoinery.example',
           phone: '01422 555 0142',
-          vat_number: 'GB123456789',
+          vat_number: 'GB123456782',
           company_number: '12345678',
           address_line1: 'Unit 4, Calder Works',
           address_line2: 'Valley Road',

@@ -73,3 +73,13 @@ export async function resolveOrganisation(store: Store, flag: string | undefined
   if (rows.length === 0) throw new AppError('not_found', `no organisation in ${store.dataDir}: run acct init first`);
   throw new AppError('validation_error', `several organisations in ${store.dataDir}: pass --org ID, or choose one with acct use ID`, 'org');
 }
+
+/** The organisation commands work on without --org (the one chosen with acct use, else the only one), or null when none is or several are. */
+export async function organisationInUse(store: Store): Promise<string | null> {
+  try {
+    return await resolveOrganisation(store, undefined);
+  } catch (e) {
+    if (e instanceof AppError && (e.code === 'not_found' || e.code === 'validation_error')) return null;
+    throw e;
+  }
+}

@@ -6,6 +6,7 @@
  * reader, which rejects the row) for text that cannot be the value.
  */
 import { z } from 'zod';
+import { checkCompanyNumber } from '../../organisation/company-number.js';
 
 export class ValueProblem extends Error {}
 
@@ -72,14 +73,11 @@ export function vatIdentity(vatNumber: string | null): string | null {
   return v === '' ? null : v;
 }
 
-/** A Companies House number: 8 characters, digits zero-padded (1234567 → 01234567) or two letters and 6 digits (SC12345 → SC012345). */
+/** A Companies House number, as the organisation's is checked (organisation/company-number.ts): 1234567 → 01234567, SC12345 → SC012345. */
 export function readCompanyNumber(text: string): string | null {
-  if (isPlaceholder(text)) return null;
-  const v = text.toUpperCase().replace(/[\s.-]/g, '');
-  if (v === '') return null;
-  if (/^\d{1,8}$/.test(v)) return v.padStart(8, '0');
-  const prefixed = /^([A-Z]{2})(\d{1,6})$/.exec(v);
-  if (prefixed) return `${prefixed[1] as string}${(prefixed[2] as string).padStart(6, '0')}`;
+  if (isPlaceholder(text) || text.replace(/[\s.-]/g, '') === '') return null;
+  const checked = checkCompanyNumber(text);
+  if ('value' in checked) return checked.value;
   throw new ValueProblem(`${quote(text)} is not a company number (8 digits, or 2 letters and 6 digits)`);
 }
 
