@@ -44,7 +44,7 @@ t.test('acct post refuses, naming the problem, and writes nothing', async (t) =>
     ],
     [['7777=1', '1200=-1'], /validation_error: 1st CODE=AMOUNT 7777=1: no account with code 7777 \(field CODE=AMOUNT 1\)/],
     [['5100:1', '1200=-1'], /validation_error: 1st CODE=AMOUNT: expected CODE=AMOUNT/],
-    [['5100=1'], /validation_error: lines must have at least 2 items/],
+    [['5100=1'], /validation_error: a transaction needs at least two CODE=AMOUNT lines, a debit and a credit \(field CODE=AMOUNT\)/],
   ];
   for (const [lines, message] of cases) {
     const r = await runCliInProcess(['--data', books.dataDir, 'post', '2026-03-01', 'Bad', ...lines]);
@@ -52,7 +52,7 @@ t.test('acct post refuses, naming the problem, and writes nothing', async (t) =>
     t.match(r.stderr, message);
   }
   const bad = await runCliInProcess(['--data', books.dataDir, 'post', '2026-02-30', 'Bad date', '5100=1', '1200=-1']);
-  t.match(bad.stderr, /invalid_date: date must be a date in YYYY-MM-DD format/);
+  t.match(bad.stderr, /invalid_date: <date> must be a date in YYYY-MM-DD format.*\(field <date>\)/);
   const list = await runCliInProcessJson(['--data', books.dataDir, '--json', 'transactions', 'list']);
   t.same(list.data, [], 'nothing was written');
 });
@@ -188,4 +188,16 @@ t.test('acct ledger reads in chunks: the running balance carries across them, an
   t.equal(ledger.entries[2344]?.runningBalance, 234500);
   t.equal(ledger.totalDebit, 234500);
   t.equal(ledger.closingBalance, 234500);
+});
+
+t.test('acct post names the CODE=AMOUNT arguments when the lines as a whole are refused, and writes nothing', async (t) => {
+  const books = await newBooks(t);
+  const one = await runCliInProcess(['--data', books.dataDir, 'post', '2026-11-01', 'Half a journal', '1200=5']);
+  t.equal(one.status, 2);
+  t.equal(one.stderr, 'error validation_error: a transaction needs at least two CODE=AMOUNT lines, a debit and a credit (field CODE=AMOUNT)\n');
+  const uneven = await runCliInProcess(['--data', books.dataDir, 'post', '2026-11-01', 'Uneven', '1200=5', '4000=-4']);
+  t.equal(uneven.status, 2);
+  // £5.00 debit against £4.00 credit: £1.00 out.
+  t.match(uneven.stderr, /debits £5\.00, credits £4\.00, difference £1\.00.*\(field CODE=AMOUNT\)/);
+  t.same((await runCliInProcessJson(['--data', books.dataDir, '--json', 'transactions', 'list'])).data, [], 'nothing written');
 });
