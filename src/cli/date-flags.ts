@@ -6,7 +6,9 @@
  * takes today and yesterday. A date written day first or that does not
  * exist is refused with a hint before the operation runs. A report whose
  * range is required and not given covers the financial year to date, and
- * a required as-of date is today, as the trial balance already defaults.
+ * a required as-of date is today, as the trial balance already defaults;
+ * a required range given only its first day runs to today, only its last
+ * day from the start of that day's financial year.
  */
 import { today as todayOf } from '../engine/clock.js';
 import { AppError } from '../engine/errors.js';
@@ -73,6 +75,12 @@ export async function expandDates(cli: Cli, op: Operation, raw: RawInput, named:
         const year = periodOf('this-fy', today, await fiscalYearStart());
         out[start] = year?.startDate;
         out[end] = today;
+      } else if (out[end] === undefined && typeof out[start] === 'string' && required.has(end)) {
+        // A day to open the range and nothing to close it: up to today.
+        out[end] = today;
+      } else if (out[start] === undefined && typeof out[end] === 'string' && required.has(start)) {
+        // A day to close the range and nothing to open it: from the start of that day's financial year.
+        out[start] = periodOf('this-fy', out[end], await fiscalYearStart())?.startDate;
       }
     }
     for (const [field, value] of Object.entries(values)) {

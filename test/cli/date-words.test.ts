@@ -73,6 +73,17 @@ t.test('through the commander program', async (t) => {
   const yearStart = today.slice(5) >= '04-01' ? `${today.slice(0, 4)}-04-01` : `${Number(today.slice(0, 4)) - 1}-04-01`;
   t.same((await acctJson(t, dir, ['report', 'profit-loss'])).period, { from: yearStart, to: today }, 'P&L without dates: the year to date');
   t.equal((await acctJson(t, dir, ['report', 'balance-sheet'])).asOf, today, 'balance sheet without a date: today');
+  t.same(
+    (await acctJson(t, dir, ['report', 'general-ledger', '--from', '2026-01-15'])).period,
+    { from: '2026-01-15', to: today },
+    'a first day alone: up to today',
+  );
+  // 2025-12-31 falls in the year that began on 2025-04-01.
+  t.same(
+    (await acctJson(t, dir, ['report', 'vat', '--to', '2025-12-31'])).period,
+    { from: '2025-04-01', to: '2025-12-31' },
+    'a last day alone: from its year start',
+  );
 
   const dayFirst = await runCliInProcess(['--data', dir, 'report', 'profit-loss', '--from', '31/03/2026', '--to', '2026-04-30']);
   t.equal(dayFirst.status, 2);

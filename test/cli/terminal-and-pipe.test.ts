@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import t from 'tap';
 import { runCli, runCliOnTerminal } from '../helpers/index.js';
-import { acctJson, books } from './support.js';
+import { acctJson, books, runCliOnTerminalAt } from './support.js';
 
 /** What a pseudo-terminal gives back, as a pipe would: \r\n line ends become \n. */
 const plain = (text: string): string => text.replace(/\r\n/g, '\n');
@@ -41,7 +41,11 @@ t.test('natural keys, the ledger, lists, dates and the version: the same on a te
   const table = both(['ledger', '1200']);
   t.match(table.terminal.stdout, ansi, 'the table on a terminal has a bold header');
   t.notMatch(table.piped.stdout, ansi, 'piped, no colour');
-  t.match(table.piped.stdout, /^\s*Closing balance\s+600\.00\s+0\.00\s+600\.00/m);
+  t.match(table.piped.stdout, /^\s*Closing balance\s+600\.00\s+0\.00\s+600\.00\s+Dr/m, 'a debit balance says Dr');
+  const sales = both(['ledger', '4000']);
+  // The invoice's £500.00 net is a credit on 4000 Sales: 500.00 Cr, not -500.00.
+  t.match(sales.piped.stdout, /^\s*Closing balance\s+0\.00\s+500\.00\s+500\.00\s+Cr/m);
+  t.match(plain(sales.terminal.stdout), /Closing balance\s+0\.00\s+500\.00\s+500\.00\s+Cr/);
 
   // 3. Every list under --json is an array, the wrapped ones too.
   for (const args of [
@@ -70,4 +74,21 @@ t.test('natural keys, the ledger, lists, dates and the version: the same on a te
   const v = both(['--version']);
   t.equal(plain(v.terminal.stdout), `${version}\n`);
   t.equal(v.piped.stdout, `${version}\n`);
+});
+
+t.test('acct ledger on a narrow terminal cuts the description to fit; piped or --wide it is whole', async (t) => {
+  const { dir } = await books(t);
+  const long = 'Quarterly maintenance of the kiln, glaze room extractor fans and the loading bay door';
+  await acctJson(t, dir, ['post', '2026-05-01', long, '5100=250.00', '1200=-250.00']);
+  const narrow = runCliOnTerminalAt(70, ['--data', dir, 'ledger', '1200']);
+  t.equal(narrow.status, 0);
+  const lines = narrow.stdout.trimEnd().split('\n');
+  t.ok(
+    lines.every((l) => l.trimEnd().length <= 70),
+    'no line past 70 columns',
+  );
+  t.match(narrow.stdout, /  Quarterly maint…  /, 'the description cut with … to 16 columns, the least it keeps');
+  t.match(narrow.stdout, /250\.00 +250\.00 +Cr/, 'the amounts whole: £250.00 out of the bank leaves it 250.00 Cr');
+  t.ok(runCli(['--data', dir, 'ledger', '1200']).stdout.includes(long), 'piped: whole');
+  t.ok(runCliOnTerminalAt(70, ['--data', dir, '--wide', 'ledger', '1200']).stdout.includes(long), '--wide: whole');
 });

@@ -44,7 +44,7 @@ t.test('acct post refuses, naming the problem, and writes nothing', async (t) =>
     ],
     [['7777=1', '1200=-1'], /validation_error: 1st CODE=AMOUNT 7777=1: no account with code 7777 \(field CODE=AMOUNT 1\)/],
     [['5100:1', '1200=-1'], /validation_error: 1st CODE=AMOUNT: expected CODE=AMOUNT/],
-    [['5100=1'], /validation_error: lines must have at least 2 items/],
+    [['5100=1'], /validation_error: a transaction needs at least two CODE=AMOUNT lines, a debit and a credit \(field CODE=AMOUNT\)/],
   ];
   for (const [lines, message] of cases) {
     const r = await runCliInProcess(['--data', books.dataDir, 'post', '2026-03-01', 'Bad', ...lines]);
@@ -52,7 +52,7 @@ t.test('acct post refuses, naming the problem, and writes nothing', async (t) =>
     t.match(r.stderr, message);
   }
   const bad = await runCliInProcess(['--data', books.dataDir, 'post', '2026-02-30', 'Bad date', '5100=1', '1200=-1']);
-  t.match(bad.stderr, /invalid_date: date must be a date in YYYY-MM-DD format/);
+  t.match(bad.stderr, /invalid_date: <date> must be a date in YYYY-MM-DD format.*\(field <date>\)/);
   const list = await runCliInProcessJson(['--data', books.dataDir, '--json', 'transactions', 'list']);
   t.same(list.data, [], 'nothing was written');
 });
@@ -70,12 +70,12 @@ t.test('acct ledger prints the running balance in pounds, thousands grouped, ope
     all.stdout,
     [
       '1200 Bank Account',
-      'date        description         reference     debit  credit   balance  ',
-      '            Opening balance                                      0.00  ',
-      '2026-01-10  Capital introduced             1,000.00          1,000.00  ',
-      '2026-02-01  Chairs              INV-9                144.00    856.00  ', // 1,000.00 - 144.00
-      '2026-03-05  Sale                              60.00            916.00  ', // 856.00 + 60.00; the draft is left out
-      '            Closing balance                1,060.00  144.00    916.00  ',
+      'date        description         reference     debit  credit   balance  Dr/Cr  ',
+      '            Opening balance                                      0.00         ',
+      '2026-01-10  Capital introduced             1,000.00          1,000.00  Dr     ',
+      '2026-02-01  Chairs              INV-9                144.00    856.00  Dr     ', // 1,000.00 - 144.00
+      '2026-03-05  Sale                              60.00            916.00  Dr     ', // 856.00 + 60.00; the draft is left out
+      '            Closing balance                1,060.00  144.00    916.00  Dr     ',
       '',
     ].join('\n'),
   );
@@ -84,10 +84,23 @@ t.test('acct ledger prints the running balance in pounds, thousands grouped, ope
     from.stdout,
     [
       '1200 Bank Account',
-      'date        description      reference  debit  credit   balance  ',
-      '2026-02-01  Opening balance                            1,000.00  ',
-      '2026-02-01  Chairs           INV-9             144.00    856.00  ',
-      '2026-02-28  Closing balance              0.00  144.00    856.00  ',
+      'date        description      reference  debit  credit   balance  Dr/Cr  ',
+      '2026-02-01  Opening balance                            1,000.00  Dr     ',
+      '2026-02-01  Chairs           INV-9             144.00    856.00  Dr     ',
+      '2026-02-28  Closing balance              0.00  144.00    856.00  Dr     ',
+      '',
+    ].join('\n'),
+  );
+  // Revenue is a credit balance: 50.00 Cr, as an accountant prints it, never -50.00.
+  const sales = await runCliInProcess(['--data', books.dataDir, 'ledger', '4000']);
+  t.equal(
+    sales.stdout,
+    [
+      '4000 Sales',
+      'date        description      reference  debit  credit  balance  Dr/Cr  ',
+      '            Opening balance                               0.00         ',
+      '2026-03-05  Sale' + ' '.repeat(32) + '50.00    50.00  Cr     ', // description 15 wide, reference 9, an empty debit 5, two spaces after each
+      '            Closing balance              0.00   50.00    50.00  Cr     ',
       '',
     ].join('\n'),
   );
@@ -175,4 +188,16 @@ t.test('acct ledger reads in chunks: the running balance carries across them, an
   t.equal(ledger.entries[2344]?.runningBalance, 234500);
   t.equal(ledger.totalDebit, 234500);
   t.equal(ledger.closingBalance, 234500);
+});
+
+t.test('acct post names the CODE=AMOUNT arguments when the lines as a whole are refused, and writes nothing', async (t) => {
+  const books = await newBooks(t);
+  const one = await runCliInProcess(['--data', books.dataDir, 'post', '2026-11-01', 'Half a journal', '1200=5']);
+  t.equal(one.status, 2);
+  t.equal(one.stderr, 'error validation_error: a transaction needs at least two CODE=AMOUNT lines, a debit and a credit (field CODE=AMOUNT)\n');
+  const uneven = await runCliInProcess(['--data', books.dataDir, 'post', '2026-11-01', 'Uneven', '1200=5', '4000=-4']);
+  t.equal(uneven.status, 2);
+  // £5.00 debit against £4.00 credit: £1.00 out.
+  t.match(uneven.stderr, /debits £5\.00, credits £4\.00, difference £1\.00.*\(field CODE=AMOUNT\)/);
+  t.same((await runCliInProcessJson(['--data', books.dataDir, '--json', 'transactions', 'list'])).data, [], 'nothing written');
 });

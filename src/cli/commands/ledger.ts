@@ -17,6 +17,8 @@ import { expandDates } from '../date-flags.js';
 import { accountLedgerOp } from '../../engine/ledger/transaction-ops.js';
 import { examplesText, handWritten } from '../help.js';
 import { padRow } from '../render.js';
+import { drCr } from '../balance-side.js';
+import { tableWidth, textWidth, truncate } from '../fit-table.js';
 import { csvField } from '../presenters/index.js';
 
 interface Flags {
@@ -88,7 +90,7 @@ export function addLedger(program: Command): void {
         const out = writer();
         if (globals.json) await printJson(await streamAccountLedger(db, { ...range, ids: true }), out);
         else if (flags.csv) await printCsv(await streamAccountLedger(db, { ...range, ids: false }), out);
-        else await printTable(await streamAccountLedger(db, { ...range, ids: false, layout: true }), out);
+        else await printTable(await streamAccountLedger(db, { ...range, ids: false, layout: true }), out, tableWidth(globals.wide));
         await out.end();
       });
     });
@@ -121,16 +123,23 @@ async function printCsv(ledger: LedgerStream<LedgerLine>, out: ReturnType<typeof
   }
 }
 
-async function printTable(ledger: LedgerStream<LedgerLine>, out: ReturnType<typeof writer>): Promise<void> {
+/**
+ * The table, its columns sized before the first row. Balances print as
+ * accountants print them, without a sign and with their side (Dr or Cr):
+ * revenue reads 750.00 Cr, not -750.00. On a terminal narrower than the
+ * table the description is cut (to 16 columns at the least; --wide and
+ * piped output keep it whole), then the reference.
+ */
+async function printTable(ledger: LedgerStream<LedgerLine>, out: ReturnType<typeof writer>, limit: number | undefined): Promise<void> {
   const { head } = ledger;
   const layout = ledger.layout;
   if (layout === null) throw new Error('acct ledger: a table is laid out before its rows, so it streams with layout');
   const [opening, closing] = ['Opening balance', 'Closing balance'];
   // Every debit is at most the total, every credit too; a running balance lies between opening − credits and opening + debits.
   const balanceWidth = Math.max(
-    displayPounds(head.openingBalance + layout.totalDebit).length,
-    displayPounds(head.openingBalance - layout.totalCredit).length,
-    displayPounds(head.openingBalance).length,
+    displayPounds(Math.abs(head.openingBalance + layout.totalDebit)).length,
+    displayPounds(Math.abs(head.openingBalance - layout.totalCredit)).length,
+    displayPounds(Math.abs(head.openingBalance)).length,
   );
   const widths = [
     Math.max('date'.length, head.period.from || head.period.to || layout.count > 0 ? 10 : 0),
@@ -139,26 +148,42 @@ async function printTable(ledger: LedgerStream<LedgerLine>, out: ReturnType<type
     Math.max('debit'.length, displayPounds(layout.totalDebit).length),
     Math.max('credit'.length, displayPounds(layout.totalCredit).length),
     Math.max('balance'.length, balanceWidth),
+    'Dr/Cr'.length,
   ];
+  // Two spaces after each column; the last column's are not needed to fit.
+  const over = limit === undefined ? 0 : widths.reduce((a, w) => a + w + 2, 0) - 2 - limit;
+  const cutDescription = Math.min(over, Math.max(0, widths[1]! - Math.max(16, opening.length)));
+  widths[1]! -= cutDescription;
+  widths[2]! -= Math.min(over - cutDescription, Math.max(0, widths[2]! - 'reference'.length));
+  const [describe, refer] = [widths[1]!, widths[2]!];
+  const fit = (text: string, width: number): string => (textWidth(text) > width ? truncate(text, width) : text);
   const right = new Set([3, 4, 5]);
+  const balance = (pence: number): [string, string] => {
+    const { amount, side } = drCr(pence);
+    return [displayPounds(amount), side];
+  };
   out.write(`${chalk.bold(`${head.account.code} ${head.account.name}`)}\n`);
   out.write(
     padRow(
-      ['date', 'description', 'reference', 'debit', 'credit', 'balance'].map((c) => chalk.bold(c)),
+      ['date', 'description', 'reference', 'debit', 'credit', 'balance', 'Dr/Cr'].map((c) => chalk.bold(c)),
       widths,
       right,
     ),
   );
-  out.write(padRow([head.period.from ?? '', opening, '', '', '', displayPounds(head.openingBalance)], widths, right));
+  out.write(padRow([head.period.from ?? '', opening, '', '', '', ...balance(head.openingBalance)], widths, right));
   for await (const chunk of ledger.entries) {
     let text = '';
     for (const e of chunk)
-      text += padRow([e.date, e.description, e.reference ?? '', money(e.debit), money(e.credit), displayPounds(e.runningBalance)], widths, right);
+      text += padRow(
+        [e.date, fit(e.description, describe), fit(e.reference ?? '', refer), money(e.debit), money(e.credit), ...balance(e.runningBalance)],
+        widths,
+        right,
+      );
     if (out.write(text)) await out.drain();
   }
   out.write(
     padRow(
-      [head.period.to ?? '', closing, '', displayPounds(layout.totalDebit), displayPounds(layout.totalCredit), displayPounds(layout.closingBalance)],
+      [head.period.to ?? '', closing, '', displayPounds(layout.totalDebit), displayPounds(layout.totalCredit), ...balance(layout.closingBalance)],
       widths,
       right,
     ),

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { orgOf } from '../../engine/operation.js';
 import { createTransactionOp } from '../../engine/ledger/transaction-ops.js';
+import { AppError } from '../../engine/errors.js';
 import { withCli, type GlobalOptions } from '../context.js';
 import { examplesText, handWritten } from '../help.js';
 import { postLines } from '../post-lines.js';
@@ -30,9 +31,20 @@ export function addPost(program: Command): void {
       await withCli(globals, async (cli) => {
         const lines = await postLines(orgOf(await cli.ctx()).db, entries);
         const body = { date, description, reference: flags.ref, status: flags.draft ? 'draft' : 'posted', lines };
-        const result = await cli.run(createTransactionOp, { params: {}, query: {}, body });
+        const result = await cli.run(createTransactionOp, { params: {}, query: {}, body }).catch((e: unknown) => {
+          throw linesAsTyped(e);
+        });
         if (globals.json === true || flags.verbose === true) cli.print(result.data, result.meta, createTransactionOp);
         else process.stdout.write(`${postedLine(result.data as Posted)}\n`);
       });
     });
+}
+
+/** A refusal named as the user typed it: the <date> and <description> arguments, and the CODE=AMOUNT arguments for the API's lines as a whole. */
+function linesAsTyped(e: unknown): unknown {
+  if (!(e instanceof AppError)) return e;
+  if (e.field === 'date' || e.field === 'description') return new AppError(e.code, e.message.replace(e.field, `<${e.field}>`), `<${e.field}>`);
+  if (e.field !== 'lines') return e;
+  const message = /at least 2 items/.test(e.message) ? 'a transaction needs at least two CODE=AMOUNT lines, a debit and a credit' : e.message;
+  return new AppError(e.code, message, 'CODE=AMOUNT');
 }
