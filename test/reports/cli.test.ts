@@ -59,9 +59,13 @@ t.test('acct report --csv and --json', async (t) => {
   );
   const json = await runCliInProcessJson(['--data', b.dataDir, '--json', 'report', 'balance-sheet', '--as-of', '2026-03-31']);
   t.match(json.data, { assets: { total: 1_070_000 }, liabilities: { total: 50_000 }, equity: { total: 1_020_000 }, netAssets: 1_020_000, checksum: true });
-  const bad = await runCliInProcess(['--data', b.dataDir, 'report', 'profit-loss', '--from', '2026-04-01']);
-  t.equal(bad.status, 2);
-  t.match(bad.stderr, 'validation_error: --to is required (field --to)');
+  // --from alone runs to today, the London date.
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(new Date());
+  const open = await runCliInProcessJson(['--data', b.dataDir, '--json', 'report', 'profit-loss', '--from', '2026-01-01']);
+  t.match(open.data, { period: { from: '2026-01-01', to: today } });
+  const bad = await runCliInProcess(['--data', b.dataDir, 'report', 'profit-loss', '--from', '2026-04-01', '--to', '2026-03-31']);
+  t.equal(bad.status, 2, 'a range that ends before it starts');
+  t.match(bad.stderr, /validation_error: .*(field --to|field --from)/);
 });
 
 t.test('acct export writes a journal of the posted ledger', async (t) => {
