@@ -10,16 +10,31 @@ export function fixedClock(iso: string): Clock {
   return { now: () => new Date(at) };
 }
 
-const londonDate = new Intl.DateTimeFormat('en-CA', {
-  timeZone: 'Europe/London',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-});
+/** The instant (ms) UK summer time begins or ends in a year: 01:00 UTC on the last Sunday of the month (March or October, 0-based 2 or 9). */
+function lastSundayOneAm(year: number, month: number): number {
+  const lastDay = new Date(Date.UTC(year, month + 1, 0));
+  return Date.UTC(year, month, lastDay.getUTCDate() - lastDay.getUTCDay(), 1);
+}
 
-/** Today's date in the UK (Europe/London), as YYYY-MM-DD: a UK business's "today". */
+// Made only for an instant outside the years of today's rule: a formatter with a time zone loads ICU's zone data,
+// some milliseconds of a short command's start-up, and most commands read today's date.
+let londonDate: Intl.DateTimeFormat | undefined;
+
+/**
+ * Today's date in the UK (Europe/London), as YYYY-MM-DD: a UK business's "today".
+ * From 1996 to 2037 by the rule in force (summer time from 01:00 UTC on the last
+ * Sunday of March to 01:00 UTC on the last Sunday of October), else by ICU's zone data.
+ */
 export function today(clock: Clock): string {
-  return londonDate.format(clock.now());
+  const now = clock.now();
+  const year = now.getUTCFullYear();
+  if (year >= 1996 && year <= 2037) {
+    const ms = now.getTime();
+    const summer = ms >= lastSundayOneAm(year, 2) && ms < lastSundayOneAm(year, 9);
+    return new Date(summer ? ms + 3_600_000 : ms).toISOString().slice(0, 10);
+  }
+  londonDate ??= new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' });
+  return londonDate.format(now);
 }
 
 /** The current instant as an ISO 8601 UTC timestamp. */

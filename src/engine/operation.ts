@@ -182,6 +182,7 @@ export function defineOperation<P extends Shape = {}, Q extends Shape = {}, B ex
 ): Operation<z.output<O>> {
   const [group = spec.name, action = null] = spec.name.split('.');
   const external = spec.external;
+  let schemas: Operation<z.output<O>>['schemas'] | undefined;
   return {
     name: spec.name,
     summary: spec.summary,
@@ -195,12 +196,16 @@ export function defineOperation<P extends Shape = {}, Q extends Shape = {}, B ex
     cli: { group: spec.cli?.group ?? group, action: spec.cli?.action ?? action, custom: spec.cli?.custom === true },
     upload: spec.upload ?? null,
     dryRun: spec.dryRun ?? null,
-    schemas: {
-      params: z.object(spec.params ?? {}),
-      query: z.object(spec.query ?? {}),
-      body: spec.body ? z.strictObject(spec.body) : null,
-      output: spec.output as z.ZodType<z.output<O>>,
-      meta: spec.meta ?? null,
+    // Built on first use: a command runs one operation, and building every operation's objects is start-up time.
+    get schemas() {
+      schemas ??= {
+        params: z.object(spec.params ?? {}),
+        query: z.object(spec.query ?? {}),
+        body: spec.body ? z.strictObject(spec.body) : null,
+        output: spec.output as z.ZodType<z.output<O>>,
+        meta: spec.meta ?? null,
+      };
+      return schemas;
     },
     run: async (ctx, input) => {
       await external?.(ctx, input as InputOf<P, Q, B>);
