@@ -23,6 +23,9 @@ export function addImport(program: Command): void {
         const ctx = await cli.ctx({ writes: true });
         const input = file === '-' ? process.stdin : fs.createReadStream(file);
         const lines = readline.createInterface({ input, crlfDelay: Infinity });
+        // Listen for lines now: readline drops the lines it reads before an async iterator exists, and
+        // importJournal reads the books before it iterates (standard input from a file came through empty).
+        void lines[Symbol.asyncIterator]();
         const tty = process.stderr.isTTY === true;
         const progress = (n: number) => {
           if (tty) process.stderr.write(`\r  importing ${file}: ${n.toLocaleString('en-GB')} lines read`);
