@@ -1,27 +1,46 @@
 /** The acct command line: global options, hand-written commands, and a command per operation. */
 import { Command, CommanderError } from 'commander';
 import chalk from 'chalk';
-import { operations } from '../engine/registry.js';
 import { version } from '../version.js';
 import { addOperationCommands } from './generate.js';
 import { reportError } from './context.js';
 import { moneyRule } from './help.js';
-import { addInit } from './commands/init.js';
-import { addServe } from './commands/serve.js';
-import { addUse } from './commands/use.js';
-import { addDemo } from './commands/demo.js';
-import { addOpenApi } from './commands/openapi.js';
-import { addPost } from './commands/post.js';
-import { addLedger } from './commands/ledger.js';
-import { addImport } from './commands/import.js';
-import { addExport } from './commands/export.js';
-import { addWebhooksVerify } from './commands/webhooks-verify.js';
-import { addVatConnect } from './commands/vat-connect.js';
-import { addBank } from './commands/bank.js';
-import { addCompany } from './commands/company.js';
-import { addMigrate } from './commands/migrate.js';
-import { addCompletion } from './commands/completion.js';
+import { operationGroupNames, operationsOfGroup } from './operation-groups.js';
+import { loadPresenters } from './presenters/registry.js';
 import { AcctCommand } from './command.js';
+
+type AddCommand = (program: Command) => void;
+
+/**
+ * The hand-written commands, in the order help lists them, each with the
+ * command word it adds (or adds to) and loaded only when a run needs it;
+ * `operations` marks where the commands generated from the registry go.
+ */
+const handWritten: readonly (readonly [word: string, load: () => Promise<AddCommand>] | 'operations')[] = [
+  ['init', async () => (await import('./commands/init.js')).addInit],
+  ['serve', async () => (await import('./commands/serve.js')).addServe],
+  ['use', async () => (await import('./commands/use.js')).addUse],
+  ['demo', async () => (await import('./commands/demo.js')).addDemo],
+  ['post', async () => (await import('./commands/post.js')).addPost],
+  ['ledger', async () => (await import('./commands/ledger.js')).addLedger],
+  ['import', async () => (await import('./commands/import.js')).addImport],
+  ['export', async () => (await import('./commands/export.js')).addExport],
+  ['openapi', async () => (await import('./commands/openapi.js')).addOpenApi],
+  ['vat', async () => (await import('./commands/vat-connect.js')).addVatConnect],
+  ['bank', async () => (await import('./commands/bank.js')).addBank],
+  ['company', async () => (await import('./commands/company.js')).addCompany],
+  ['migrate', async () => (await import('./commands/migrate.js')).addMigrate],
+  'operations',
+  ['webhooks', async () => (await import('./commands/webhooks-verify.js')).addWebhooksVerify],
+  // The completion scripts cover every command: they build the whole program.
+  [
+    'completion',
+    async () => {
+      const { addCompletion } = await import('./commands/completion.js');
+      return (program) => addCompletion(program, () => buildProgram());
+    },
+  ],
+];
 
 export const globalOptionDocs = [
   ['--data <dir>', 'data directory (default $ACCT_DATA, else ./acct-data)'],
@@ -62,8 +81,15 @@ export function commandWord(args: readonly string[]): string | undefined {
   return undefined;
 }
 
-/** The program; with `only`, operation groups other than that one are left unbuilt (see addOperationCommands). */
-export function buildProgram(only?: string): Command {
+/**
+ * The program. A run that names a command (`only`) gets that command
+ * alone, loaded with its modules only: the other commands, and the other
+ * operation groups' schemas and presenters, are most of a short command's
+ * start-up and take no part in it. Without `only`, or with a word that
+ * names no command (commander then suggests one), every command is built.
+ */
+export async function buildProgram(only?: string): Promise<Command> {
+  const known = only !== undefined && (operationGroupNames.includes(only) || handWritten.some((h) => h !== 'operations' && h[0] === only));
   const program = new AcctCommand('acct')
     .description('Bookkeeping for UK sole traders and limited companies: local books, and the same engine as a JSON API')
     .version(version)
@@ -71,22 +97,15 @@ export function buildProgram(only?: string): Command {
     .addHelpText('after', `\n${moneyRule}`)
     .exitOverride();
   for (const [flag, description] of globalOptionDocs) program.option(flag, description);
-  addInit(program);
-  addServe(program);
-  addUse(program);
-  addDemo(program);
-  addPost(program);
-  addLedger(program);
-  addImport(program);
-  addExport(program);
-  addOpenApi(program);
-  addVatConnect(program);
-  addBank(program);
-  addCompany(program);
-  addMigrate(program);
-  addOperationCommands(program, operations, only);
-  addWebhooksVerify(program);
-  addCompletion(program, buildProgram);
+  const [adders, operations] = await Promise.all([
+    Promise.all(handWritten.map(async (h) => (h === 'operations' || (known && h[0] !== only) ? undefined : h[1]()))),
+    known ? operationsOfGroup(only).then((ops) => ops ?? []) : import('../engine/registry.js').then((m) => m.operations),
+    loadPresenters(known ? only : undefined),
+  ]);
+  handWritten.forEach((h, i) => {
+    if (h === 'operations') addOperationCommands(program, operations, only);
+    else adders[i]?.(program);
+  });
   for (const cmd of program.commands) {
     cmd.exitOverride();
     for (const sub of cmd.commands) sub.exitOverride();
@@ -102,7 +121,7 @@ export async function main(argv: readonly string[]): Promise<void> {
   });
   chooseColour(argv, process.env);
   try {
-    await buildProgram(commandWord(argv.slice(2))).parseAsync([...argv]);
+    await (await buildProgram(commandWord(argv.slice(2)))).parseAsync([...argv]);
   } catch (e) {
     if (e instanceof CommanderError) {
       // Commander has printed its message; usage errors exit 2, help and version 0.

@@ -97,7 +97,7 @@ function refusal(program: Command, example: string): string | null {
 }
 
 t.test('every example names a command and only flags it has', async (t) => {
-  const program = buildProgram();
+  const program = await buildProgram();
   const examples = [
     ...Object.values(groupExamples).flat(),
     ...Object.values(operationExamples).flat(),

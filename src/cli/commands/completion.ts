@@ -202,14 +202,14 @@ function fishScript(specs: readonly CommandSpec[]): string {
 const scripts = { bash: bashScript, zsh: zshScript, fish: fishScript } as const;
 
 /** `acct completion SHELL`; `build` makes the whole program (this run's own may leave out the groups it does not need). */
-export function addCompletion(program: Command, build: () => Command): void {
+export function addCompletion(program: Command, build: () => Promise<Command>): void {
   const doc = handWritten.completion;
   program
     .command(doc.name)
     .description(doc.summary)
     .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(Object.keys(scripts)))
     .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
-    .action((shell: keyof typeof scripts) => {
-      process.stdout.write(scripts[shell](commandSpecs(build())));
+    .action(async (shell: keyof typeof scripts) => {
+      process.stdout.write(scripts[shell](commandSpecs(await build())));
     });
 }
