@@ -22,6 +22,8 @@ type Area = keyof typeof areas;
  */
 export const presenterAreaOf: Readonly<Record<string, Area | null>> = {
   import: 'ledger',
+  accounts: 'ledger',
+  transactions: 'ledger',
   report: 'reports',
   contacts: 'sales',
   invoices: 'sales',
@@ -40,8 +42,6 @@ export const presenterAreaOf: Readonly<Record<string, Area | null>> = {
   keys: null,
   webhooks: null,
   'request-log': null,
-  accounts: null,
-  transactions: null,
   'categorisation-rules': null,
   'contact-imports': null,
   'opening-balances': null,
