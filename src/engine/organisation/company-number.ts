@@ -5,8 +5,7 @@
  * NC, LP, FC …), or R and seven digits (old Northern Ireland numbers, R0…).
  * Prefixes are taken by shape: Companies House adds them over time.
  */
-import { z } from 'zod';
-import type { Checked } from './vat-number.js';
+import { checkedField, type Checked } from './checked-field.js';
 
 const problem = 'must be 8 characters: 8 digits (a shorter number is padded with zeros), or 2 letters such as SC and 6 digits';
 
@@ -26,16 +25,7 @@ export function checkCompanyNumber(text: string): Checked {
 
 /** The companyNumber field of an organisation's profile: checked and stored as 8 characters; an empty string or null clears it. */
 export const companyNumberField = () =>
-  z
-    .string()
-    .max(20)
-    .nullable()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === null || v.trim() === '') return v === undefined ? undefined : null;
-      const checked = checkCompanyNumber(v);
-      if ('value' in checked) return checked.value;
-      ctx.issues.push({ code: 'custom', message: checked.problem, input: v });
-      return z.NEVER;
-    })
-    .describe('a Companies House number (8 digits, or 2 letters and 6 digits such as SC012345); a shorter all-digit number is padded with zeros');
+  checkedField(
+    checkCompanyNumber,
+    'a Companies House number (8 digits, or 2 letters and 6 digits such as SC012345); a shorter all-digit number is padded with zeros',
+  );

@@ -7,9 +7,7 @@
  * shaped (imports/contacts/contact-values.ts): it may be another
  * country's, and HMRC is the judge of it.
  */
-import { z } from 'zod';
-
-export type Checked = { readonly value: string } | { readonly problem: string };
+import { checkedField, type Checked } from './checked-field.js';
 
 /** Weights of the first seven digits; the eighth and ninth are the check digits. */
 const weights = [8, 7, 6, 5, 4, 3, 2] as const;
@@ -63,16 +61,4 @@ export function checkVatNumber(text: string): Checked {
 
 /** The vatNumber field of an organisation's profile: checked and stored compact; an empty string or null clears it. */
 export const vatNumberField = () =>
-  z
-    .string()
-    .max(20)
-    .nullable()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === null || v.trim() === '') return v === undefined ? undefined : null;
-      const checked = checkVatNumber(v);
-      if ('value' in checked) return checked.value;
-      ctx.issues.push({ code: 'custom', message: checked.problem, input: v });
-      return z.NEVER;
-    })
-    .describe('a UK VAT number (GB 980 7806 84): HMRC check digits verified, stored without spaces as GB980780684');
+  checkedField(checkVatNumber, 'a UK VAT number (GB 980 7806 84): HMRC check digits verified, stored without spaces as GB980780684');
