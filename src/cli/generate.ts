@@ -215,7 +215,11 @@ function namedAsTyped(e: unknown, typed: (path: string) => string): unknown {
   const name = typed(e.field);
   if (name === e.field) return e;
   const rest = e.message.slice(e.field.length);
-  const message = e.message.startsWith(e.field) && !/^[\w.[]/.test(rest) ? `${name}${rest}` : e.message;
+  // A range's refusal names its other end too: "from (…) is after to (…)".
+  const message = (e.message.startsWith(e.field) && !/^[\w.[]/.test(rest) ? `${name}${rest}` : e.message).replace(
+    / is after to \(/,
+    () => ` is after ${typed('to')} (`,
+  );
   return new AppError(e.code, message, name, { cause: e.cause });
 }
 
