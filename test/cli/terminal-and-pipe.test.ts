@@ -92,3 +92,21 @@ t.test('acct ledger on a narrow terminal cuts the description to fit; piped or -
   t.ok(runCli(['--data', dir, 'ledger', '1200']).stdout.includes(long), 'piped: whole');
   t.ok(runCliOnTerminalAt(70, ['--data', dir, '--wide', 'ledger', '1200']).stdout.includes(long), '--wide: whole');
 });
+
+t.test('acct use lists the organisations within a narrow terminal; piped, every column', async (t) => {
+  const { dir } = await books(t, { name: 'The Long-Established Wensleydale Cheese and Pottery Company Limited' });
+  const narrow = runCliOnTerminalAt(60, ['--data', dir, 'use']);
+  t.equal(narrow.status, 0);
+  t.ok(
+    narrow.stdout
+      .trimEnd()
+      .split('\n')
+      .every((l) => l.trimEnd().length <= 60),
+    'no line past 60 columns',
+  );
+  t.match(narrow.stdout, /The Long-Establish\S*…/, 'the name cut with …');
+  t.match(narrow.stdout, /left out, --wide shows/, 'what was left out is said');
+  const piped = runCli(['--data', dir, 'use']);
+  t.ok(piped.stdout.includes('The Long-Established Wensleydale Cheese and Pottery Company Limited'), 'piped: the whole name');
+  t.notMatch(piped.stdout, /left out/);
+});

@@ -24,7 +24,8 @@ import { scoreDimensions } from '../../engine/categorisation/score.js';
 import type { Suggestion } from '../../engine/banking/suggest.js';
 import { withCli, type Cli, type GlobalOptions } from '../context.js';
 import { examplesText, groupSummaries, handWritten } from '../help.js';
-import { plainTable } from '../render.js';
+import { fittedTable } from '../render.js';
+import { essential, tableWidth } from '../fit-table.js';
 import { progressBar } from '../progress.js';
 import { suggestionText } from '../presenters/banking.js';
 
@@ -186,15 +187,15 @@ async function applySuggestions(cli: Cli, min: number, dryRun: boolean): Promise
 async function suggestionsApplied(cli: Cli, min: number, dryRun: boolean): Promise<void> {
   const { moved, left } = await applySuggestions(cli, min, dryRun);
   if (cli.globals.json) cli.print({ categorised: moved.map((s) => s.transactionId), left, dryRun });
-  else printMoved(moved, left, dryRun ? 'Would categorise' : 'Categorised');
+  else printMoved(moved, left, dryRun ? 'Would categorise' : 'Categorised', cli.globals.wide);
 }
 
-function printMoved(moved: readonly Suggestion[], left: number, verb: string): void {
+function printMoved(moved: readonly Suggestion[], left: number, verb: string, wide: boolean | undefined): void {
   if (moved.length > 0) {
     const rows = moved.map((s) => [s.transactionId, s.date, s.description, displayPounds(s.amount), suggestionText(s)]);
-    process.stdout.write(
-      plainTable([['transaction', 'date', 'description', 'amount', 'to'].map((h) => chalk.bold(h)), ...rows], { 3: { alignment: 'right' } }),
-    );
+    // On a narrow terminal the transaction id goes first, then the description and the account are cut.
+    const plans = [2, essential, essential, essential, essential].map((keep, i) => ({ keep, shrink: i === 2 || i === 4 }));
+    process.stdout.write(fittedTable([['transaction', 'date', 'description', 'amount', 'to'], ...rows], plans, tableWidth(wide), { right: [3] }));
   }
   process.stdout.write(`${verb} ${moved.length} line(s); ${left} left on suspense\n`);
 }
@@ -303,7 +304,12 @@ function addReconcile(group: Command): void {
           ]);
           if (rows.length > 0)
             process.stdout.write(
-              plainTable([['', 'transaction', 'date', 'description', 'amount'].map((h) => chalk.bold(h)), ...rows], { 4: { alignment: 'right' } }),
+              fittedTable(
+                [['', 'transaction', 'date', 'description', 'amount'], ...rows],
+                [essential, essential, essential, essential, essential].map((keep, i) => ({ keep, shrink: i === 3 })),
+                tableWidth(globals.wide),
+                { right: [4] },
+              ),
             );
           process.stdout.write(
             `Reconciled so far ${displayPounds(open.reconciledBalance)}; ${chosen.length} line(s) to mark, ${displayPounds(chosen.reduce((s, l) => s + l.amount, 0))}\n`,

@@ -14,9 +14,10 @@ import { orgOf } from '../../engine/operation.js';
 import { addressLines } from '../../pdf/format.js';
 import { checkOutput, withCli, writeFileResult, type GlobalOptions } from '../context.js';
 import { examplesText, groupSummaries, handWritten } from '../help.js';
-import { plainTable } from '../render.js';
+import { fittedTable } from '../render.js';
+import { essential, tableWidth } from '../fit-table.js';
 
-function printed(pack: YearEnd): string {
+function printed(pack: YearEnd, width: number | undefined): string {
   const out = [
     chalk.bold(`${pack.company.name}: year-end pack, ${pack.financialYear.from} to ${pack.financialYear.to}`),
     '',
@@ -25,9 +26,9 @@ function printed(pack: YearEnd): string {
   if (pack.directorLoans.length === 0) out.push('  no directors');
   else {
     out.push(
-      plainTable(
+      fittedTable(
         [
-          ['director', 'owed', 'with connected', 'S455 tax', 'repay by', 'status', 'P11D benefit'].map((h) => chalk.bold(h)),
+          ['director', 'owed', 'with connected', 'S455 tax', 'repay by', 'status', 'P11D benefit'],
           ...pack.directorLoans.map((l) => [
             l.fullName,
             displayPounds(l.balancePence),
@@ -38,7 +39,10 @@ function printed(pack: YearEnd): string {
             l.bik.applicable ? `${displayPounds(l.bik.benefitPence)} (${l.bik.taxYear})` : 'none',
           ]),
         ],
-        { 1: { alignment: 'right' }, 2: { alignment: 'right' }, 3: { alignment: 'right' } },
+        // On a narrow terminal the P11D benefit goes first, then the status, the deadline and the figure with connected persons.
+        [essential, essential, 3, essential, 3, 3, 2].map((keep, i) => ({ keep, shrink: i === 0 })),
+        width,
+        { right: [1, 2, 3] },
       ).trimEnd(),
     );
   }
@@ -109,7 +113,7 @@ export function addCompany(program: Command): void {
           writeFileResult({ contentType: 'application/pdf', filename: 'year-end.pdf', bytes }, flags.pdf, force);
         }
         const toStdout = flags.pdf === '-' || flags.jsonFile === '-';
-        if (!toStdout) process.stdout.write(globals.json ? `${JSON.stringify(pack, null, 2)}\n` : printed(pack));
+        if (!toStdout) process.stdout.write(globals.json ? `${JSON.stringify(pack, null, 2)}\n` : printed(pack, tableWidth(globals.wide)));
       });
     });
 }

@@ -17,7 +17,8 @@ import { providers } from '../../engine/imports/migrations.js';
 import { withCli, type GlobalOptions } from '../context.js';
 import { examplesText, handWritten } from '../help.js';
 import { AcctOption } from '../command.js';
-import { plainTable } from '../render.js';
+import { fittedTable } from '../render.js';
+import { essential, tableWidth } from '../fit-table.js';
 import { progressBar } from '../progress.js';
 
 interface MigrateFlags {
@@ -55,7 +56,7 @@ function mappingsOf(pairs: readonly string[]): Record<string, string> {
 
 const tick = (passed: boolean) => (passed ? chalk.green('✓') : chalk.red('✗'));
 
-export function printedRun(run: MigrationRun): string {
+export function printedRun(run: MigrationRun, width?: number): string {
   const out: string[] = [chalk.bold(`Migration from ${run.provider} at ${run.cutoverDate}${run.dryRun ? ' (dry run)' : ''}`), ''];
   const b = run.balances;
   out.push(
@@ -87,12 +88,15 @@ export function printedRun(run: MigrationRun): string {
   if (r) {
     out.push('', chalk.bold(`The books at ${r.cutoverDate} against the source trial balance`));
     out.push(
-      plainTable(
+      fittedTable(
         [
-          ['code', 'account', 'source', 'books', 'difference'].map((h) => chalk.bold(h)),
+          ['code', 'account', 'source', 'books', 'difference'],
           ...r.accounts.map((a) => [a.code, a.name, a.expected, a.actual, a.difference === '0.00' ? a.difference : chalk.red(a.difference)]),
         ],
-        { 2: { alignment: 'right' }, 3: { alignment: 'right' }, 4: { alignment: 'right' } },
+        // On a narrow terminal the account's name is cut; nothing is left out.
+        [essential, essential, essential, essential, essential].map((keep, i) => ({ keep, shrink: i === 1 })),
+        width,
+        { right: [2, 3, 4] },
       ).trimEnd(),
     );
     out.push(
@@ -155,7 +159,7 @@ export function addMigrate(program: Command): void {
           bar?.end();
         }
         if (globals.json) cli.print(run);
-        else process.stdout.write(printedRun(run));
+        else process.stdout.write(printedRun(run, tableWidth(globals.wide)));
         // A dry run that would not pass says so in its exit status too, for scripts.
         if (!run.passed) process.exitCode = 5;
       });

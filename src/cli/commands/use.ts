@@ -4,6 +4,7 @@ import { defaultOrganisation, listOrganisations, organisationNamed, setDefaultOr
 import { withCli, type GlobalOptions } from '../context.js';
 import { examplesText, handWritten } from '../help.js';
 import { renderRows } from '../render.js';
+import { tableWidth } from '../fit-table.js';
 
 export function addUse(program: Command): void {
   const doc = handWritten.use;
@@ -25,7 +26,13 @@ export function addUse(program: Command): void {
           const org = orgs.find((o) => o.current);
           process.stdout.write(`Using ${org?.name ?? id} (${id})\n`);
         } else {
-          process.stdout.write(renderRows(orgs.map((o) => ({ ...o, current: o.current ? chalk.green('*') : '' }))));
+          process.stdout.write(
+            renderRows(
+              orgs.map((o) => ({ ...o, current: o.current ? chalk.green('*') : '' })),
+              undefined,
+              tableWidth(globals.wide),
+            ),
+          );
         }
       });
     });
