@@ -19,11 +19,8 @@ import { insertKey } from '../integration/api-keys.js';
 import { scopes } from '../scopes.js';
 import { businessTypes, vatSchemes, type BusinessType } from './organisation.js';
 import { flatRateBasisPoints, flatRatePercent, vatBases, vatStaggers } from './settings.js';
+import { earlyAccessTrial, organisationCount } from '../platform/early-access.js';
 import type { Store } from '../../store/store.js';
-
-/** The first 50 organisations of a data directory get the early-access trial. */
-export const earlyAccessSpots = 50;
-const trialDays = (earlyAccess: boolean): number => (earlyAccess ? 90 : 30);
 
 /** The UK tax year for sole traders; 1 April, the common company year end + 1, for companies. */
 export const defaultFiscalYearStart: Readonly<Record<BusinessType, string>> = {
@@ -122,12 +119,7 @@ export async function createOrganisation(store: Store, clock: Clock, input: NewO
     });
   }
   return store.platform.write(async (trx) => {
-    const { count } = await trx
-      .selectFrom('organisations')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .executeTakeFirstOrThrow();
-    const earlyAccess = Number(count) < earlyAccessSpots;
-    const days = trialDays(earlyAccess);
+    const { earlyAccess, trialDays: days } = earlyAccessTrial(await organisationCount(trx));
     const ends = new Date(clock.now().getTime() + days * 86_400_000).toISOString();
     await trx
       .insertInto('organisations')
