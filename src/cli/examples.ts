@@ -93,9 +93,20 @@ export const groupExamples: Readonly<Record<string, readonly string[]>> = {
     'acct migrations history',
   ],
   vat: ['acct vat periods', 'acct vat show 2026-Q1', 'acct vat connect'],
+  'bug-reports': [
+    'acct bug-reports submit --title "VAT return box 6 is empty" --description "After importing March, box 6 shows £0.00" --severity high',
+    'acct bug-reports list --status open',
+    'acct bug-reports get bug_…',
+  ],
+  transparency: ['acct transparency entries --status resolved', 'acct transparency stats'],
+  'early-access': ['acct early-access stats'],
 };
 
 export const operationExamples: Readonly<Record<string, readonly string[]>> = {
+  'bug-reports.submit': [
+    'acct bug-reports submit --title "Invoice PDF cuts off the address" --description "The third address line is missing" --severity low',
+    'acct bug-reports submit --body \'{"title":"Totals differ","description":"…","includeApiContext":true,"browserInfo":{"theme":"dark"}}\'',
+  ],
   'organisation.update': [
     'acct organisation update --name "Acme Ltd" --email accounts@acme.example',
     'acct organisation update --address-line1 "1 High Street" --city London',

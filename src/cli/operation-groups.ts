@@ -204,6 +204,18 @@ const groups: Readonly<Record<string, () => Promise<readonly Operation[]>>> = {
     const m0 = await import('../engine/company/dividend-ops.js');
     return [m0.yearEndOp];
   },
+  'bug-reports': async () => {
+    const m0 = await import('../engine/platform/bug-reports.js');
+    return [m0.submitBugReport, m0.listBugReports, m0.getBugReport];
+  },
+  transparency: async () => {
+    const m0 = await import('../engine/platform/transparency.js');
+    return [m0.transparencyEntries, m0.transparencyStats];
+  },
+  'early-access': async () => {
+    const m0 = await import('../engine/platform/early-access.js');
+    return [m0.earlyAccessStats];
+  },
 };
 
 /** The operation groups of the registry. */

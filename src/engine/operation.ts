@@ -219,13 +219,16 @@ export function defineOperation<P extends Shape = {}, Q extends Shape = {}, B ex
 /** The path parameter names of a route, in order. */
 export const pathParams = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
 
+/** Whether the principal holds every scope (may administer the organisation and read its request log). */
+export const holdsAllScopes = (principal: Principal): boolean => scopes.every((s) => principal.scopes.includes(s));
+
 /** Refuse a principal that may not call the operation (403 naming what is missing). */
 export function checkAccess(access: Access, principal: Principal | null): void {
   if (access === 'public') return;
   if (!principal) throw new AppError('unauthorized', 'an API key is required');
   if (access === 'any-key') return;
   if (access === 'all-scopes') {
-    if (scopes.every((s) => principal.scopes.includes(s))) return;
+    if (holdsAllScopes(principal)) return;
     throw new AppError('insufficient_scope', 'this operation requires a key with all scopes');
   }
   if (!principal.scopes.includes(access)) {

@@ -1,6 +1,9 @@
 /** Every operation of the engine. The HTTP routes, CLI commands, OpenAPI and man pages come from this list. */
 import type { Operation } from './operation.js';
 import { health } from './platform/health.js';
+import { getBugReport, listBugReports, submitBugReport } from './platform/bug-reports.js';
+import { transparencyEntries, transparencyStats } from './platform/transparency.js';
+import { earlyAccessStats } from './platform/early-access.js';
 import { getOrganisation, getSettings, updateOrganisation, updateSettings } from './organisation/organisation-ops.js';
 import { closePeriodOp, getPeriodOp, listPeriodsOp } from './ledger/period-ops.js';
 import { createKey, listKeys, listScopes, renameKey, revokeKey, rotateKey } from './integration/key-ops.js';
@@ -254,4 +257,10 @@ export const operations: readonly Operation[] = [
   voucherOp,
   minutesPdfOp,
   yearEndOp,
+  submitBugReport,
+  listBugReports,
+  getBugReport,
+  transparencyEntries,
+  transparencyStats,
+  earlyAccessStats,
 ];

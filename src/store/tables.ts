@@ -28,10 +28,33 @@ export interface PlatformSettingsTable {
   value: string;
 }
 
+export type BugSeverity = 'critical' | 'high' | 'medium' | 'low';
+export type BugStatus = 'open' | 'acknowledged' | 'investigating' | 'resolved' | 'wont_fix' | 'duplicate';
+
+/** A bug report (platform migration 0003); browser_info and api_context are JSON text. */
+export interface BugReportsTable {
+  id: string;
+  organisation_id: string;
+  mode: 'live' | 'test';
+  title: string;
+  description: string;
+  severity: BugSeverity;
+  status: BugStatus;
+  page_url: string | null;
+  browser_info: string | null;
+  api_context: string | null;
+  admin_notes: string | null;
+  reported_by: string;
+  created_at: string;
+  updated_at: string;
+  resolved_at: string | null;
+}
+
 export interface PlatformDb {
   organisations: OrganisationsTable;
   api_keys: ApiKeysTable;
   platform_settings: PlatformSettingsTable;
+  bug_reports: BugReportsTable;
 }
 
 export interface OrganisationTable {

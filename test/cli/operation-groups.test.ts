@@ -12,6 +12,7 @@ import { reportPresenters } from '../../src/cli/presenters/reports.js';
 import { salesPresenters } from '../../src/cli/presenters/sales.js';
 import { vatPresenters } from '../../src/cli/presenters/vat.js';
 import { bankingPresenters } from '../../src/cli/presenters/banking.js';
+import { platformPresenters } from '../../src/cli/presenters/platform.js';
 
 const groups = [...new Set(operations.map((op) => op.cli.group))];
 
@@ -39,7 +40,14 @@ t.test("each group's operations, as the registry has them", async (t) => {
 
 t.test("each group's presenters are in the area the index names", async (t) => {
   await loadPresenters();
-  const byArea = { ledger: ledgerPresenters, reports: reportPresenters, sales: salesPresenters, vat: vatPresenters, banking: bankingPresenters };
+  const byArea = {
+    ledger: ledgerPresenters,
+    reports: reportPresenters,
+    sales: salesPresenters,
+    vat: vatPresenters,
+    banking: bankingPresenters,
+    platform: platformPresenters,
+  };
   const areaOfOperation = new Map(Object.entries(byArea).flatMap(([area, list]) => list.map((p) => [p.operation, area] as const)));
   for (const group of groups) {
     const shown = operations.filter((op) => op.cli.group === group && presenterOf(op) !== undefined);

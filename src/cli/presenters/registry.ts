@@ -12,6 +12,7 @@ const areas = {
   sales: async () => (await import('./sales.js')).salesPresenters,
   vat: async () => (await import('./vat.js')).vatPresenters,
   banking: async () => (await import('./banking.js')).bankingPresenters,
+  platform: async () => (await import('./platform.js')).platformPresenters,
 } satisfies Record<string, () => Promise<readonly Presenter[]>>;
 type Area = keyof typeof areas;
 
@@ -52,6 +53,9 @@ export const presenterAreaOf: Readonly<Record<string, Area | null>> = {
   dla: null,
   dividends: null,
   company: null,
+  'bug-reports': 'platform',
+  transparency: 'platform',
+  'early-access': null,
 };
 
 const byOperation = new Map<string, Presenter>();

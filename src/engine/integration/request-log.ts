@@ -15,7 +15,8 @@ import type { RequestLogTable } from '../../store/tables.js';
 
 const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-const entrySchema = z.strictObject({
+/** One entry of the log, as listed (also a bug report's apiContext). */
+export const requestLogEntry = z.strictObject({
   id: idOut('req'),
   method: z.enum(methods),
   path: z.string().describe('as requested, under /v1 or /api/v1, with its query string'),
@@ -31,9 +32,9 @@ const entrySchema = z.strictObject({
     .min(1)
     .describe('the requests this entry stands for: 1, or for refusals (403, 429) how many of one key to one operation came in its minute'),
 });
-type Entry = z.output<typeof entrySchema>;
+type Entry = z.output<typeof requestLogEntry>;
 
-const detailSchema = entrySchema.extend({
+const detailSchema = requestLogEntry.extend({
   error: z
     .strictObject({ code: z.string(), message: z.string(), field: z.string().optional() })
     .nullable()
@@ -41,7 +42,7 @@ const detailSchema = entrySchema.extend({
 });
 type Detail = z.output<typeof detailSchema>;
 
-function entryView(row: RequestLogTable): Entry {
+export function entryView(row: RequestLogTable): Entry {
   return {
     id: row.id,
     method: row.method as (typeof methods)[number],
@@ -70,7 +71,7 @@ export const listRequests = defineOperation({
     errors: z.boolean().optional(),
     ...pageQuery(50),
   },
-  output: z.array(entrySchema),
+  output: z.array(requestLogEntry),
   meta: pageMetaSchema,
   async run(ctx, input) {
     const db = orgOf(ctx).db;
