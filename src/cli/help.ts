@@ -34,6 +34,9 @@ export const groupSummaries: Readonly<Record<string, string>> = {
   dividends: 'Dividends: profit check, board minutes, declare (--dry-run), pay, void, summary, voucher, tax calculator',
   'categorisation-rules': 'Categorisation rules: list, create (upsert), update, delete, reorder, test, categorise-row, the global rules',
   vat: "VAT returns: the periods, a return (draft or filed), filing one, the filed returns; Making Tax Digital: connect to HMRC, HMRC's obligations, submit a filed return, HMRC's return, liabilities and payments",
+  'bug-reports': 'Bug reports to the operators: submit (with the latest API requests if asked), list, show',
+  transparency: 'Public list of reported bugs (titles, states, dates) and their statistics',
+  'early-access': 'Early-access spots left of 50, and the trial a new organisation gets',
 };
 
 /** The one money rule of the command line, stated once in acct --help and near the top of acct(1). */
