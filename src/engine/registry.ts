@@ -1,6 +1,9 @@
 /** Every operation of the engine. The HTTP routes, CLI commands, OpenAPI and man pages come from this list. */
 import type { Operation } from './operation.js';
 import { health } from './platform/health.js';
+import { register } from './users/registration-ops.js';
+import { changePassword, login, logout, me, refresh } from './users/login-ops.js';
+import { totpDisable, totpEnable, totpSetup, totpVerify } from './users/totp-ops.js';
 import { getOrganisation, getSettings, updateOrganisation, updateSettings } from './organisation/organisation-ops.js';
 import { closePeriodOp, getPeriodOp, listPeriodsOp } from './ledger/period-ops.js';
 import { createKey, listKeys, listScopes, renameKey, revokeKey, rotateKey } from './integration/key-ops.js';
@@ -100,6 +103,16 @@ import {
 
 export const operations: readonly Operation[] = [
   health,
+  register,
+  login,
+  refresh,
+  me,
+  logout,
+  changePassword,
+  totpSetup,
+  totpEnable,
+  totpVerify,
+  totpDisable,
   getOrganisation,
   updateOrganisation,
   getSettings,
