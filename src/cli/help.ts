@@ -191,6 +191,17 @@ export const handWritten = {
       "reconciled balance then equals the statement's; otherwise nothing is marked and the difference is named (balance_mismatch).",
     examples: ['acct bank reconcile 1200 --statement-balance 3,750.64 --as-of 2024-03-31'],
   },
+  adminCreateUser: {
+    name: 'admin create-user',
+    usage: 'admin create-user --email EMAIL --password PASSWORD [--full-name NAME] [--admin]',
+    summary: 'Create a user of the organisation, who can then log in to the API (POST /v1/auth/login); --admin makes an administrator',
+    description:
+      'The bootstrap of the first administrator, and of users of organisations made with acct init. The organisation is --org, else the one chosen with acct use, else the only one. The password (at least 8 characters) is hashed with scrypt; the full name defaults to the part of the address before the @. An address already registered is refused (exit 4).',
+    examples: [
+      'acct admin create-user --email jo@example.com --password "a long passphrase" --admin',
+      'acct --org "Acme Ltd" admin create-user --email sam@acme.test --password "another passphrase" --full-name "Sam Smith"',
+    ],
+  },
   migrate: {
     name: 'migrate',
     usage:

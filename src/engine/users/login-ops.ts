@@ -12,7 +12,18 @@ import { challengeLifetime, hashToken, newToken } from './tokens.js';
 import { loginSchema, openSession, refreshSession, revokeSessions, type LoginResponse } from './sessions.js';
 import { badCredentials, meSchema, recordFailure, refuseIfLocked, userByEmail, userById, userView, type UserRow } from './users.js';
 
-export const password = (): z.ZodString => z.string().min(8).max(1024);
+export const password = () =>
+  z
+    .string()
+    .min(8)
+    .max(1024)
+    .meta({ examples: ['"correct horse battery"'] });
+const givenPassword = () =>
+  z
+    .string()
+    .min(1)
+    .max(1024)
+    .meta({ examples: ['"correct horse battery"'] });
 
 const challengeSchema = z.strictObject({
   requiresTotp: z.literal(true),
@@ -35,9 +46,22 @@ export const login = defineOperation({
   method: 'POST',
   path: '/auth/login',
   body: {
-    email: z.string().trim().min(1).max(320).optional(),
-    username: z.string().trim().min(1).max(320).optional().describe('the same as email'),
-    password: z.string().min(1).max(1024),
+    email: z
+      .string()
+      .trim()
+      .min(1)
+      .max(320)
+      .meta({ examples: ['jo@example.com'] })
+      .optional(),
+    username: z
+      .string()
+      .trim()
+      .min(1)
+      .max(320)
+      .meta({ examples: ['jo@example.com'] })
+      .optional()
+      .describe('the same as email'),
+    password: givenPassword(),
   },
   output: z.union([loginSchema, challengeSchema]),
   async run(ctx, input): Promise<{ data: LoginResponse | z.output<typeof challengeSchema> }> {
@@ -80,7 +104,13 @@ export const refresh = defineOperation({
   access: 'public',
   method: 'POST',
   path: '/auth/refresh',
-  body: { refreshToken: z.string().min(1).max(200) },
+  body: {
+    refreshToken: z
+      .string()
+      .min(1)
+      .max(200)
+      .meta({ examples: ['rt_…'] }),
+  },
   output: loginSchema,
   async run(ctx, input) {
     return { data: await ctx.platform.write((trx) => refreshSession(trx, ctx.clock, input.refreshToken)) };
@@ -137,7 +167,7 @@ export const changePassword = defineOperation({
   access: 'session',
   method: 'POST',
   path: '/auth/password',
-  body: { currentPassword: z.string().min(1).max(1024), newPassword: password() },
+  body: { currentPassword: givenPassword(), newPassword: password() },
   output: z.strictObject({ passwordChanged: z.literal(true), sessionsEnded: z.number().int() }),
   async run(ctx, input) {
     const user = await checkOwnPassword(ctx, input.currentPassword);

@@ -7,17 +7,13 @@
 import { z } from 'zod';
 import { defineOperation } from '../operation.js';
 import { AppError } from '../errors.js';
-import { timestamp } from '../clock.js';
 import { instant } from '../output.js';
 import { createOrganisation } from '../organisation/provision.js';
 import { businessTypes } from '../organisation/organisation.js';
 import { hashPassword } from './password.js';
 import { openSession } from './sessions.js';
-import { normaliseEmail, userByEmail, userSchema, userView, type UserRow } from './users.js';
+import { insertUser, normaliseEmail, userByEmail, userSchema, userView } from './users.js';
 import { password } from './login-ops.js';
-
-/** The same 409 whatever the clash, so that registration does not tell which addresses have accounts (nor which detail clashed). */
-const taken = (): AppError => new AppError('conflict', 'registration failed: an account already exists with these details');
 
 /** The organisation name as a URL slug. */
 export const slugOf = (name: string): string =>
@@ -40,7 +36,12 @@ export const register = defineOperation({
     email: z.email().max(320),
     password: password(),
     fullName: z.string().trim().min(1).max(255),
-    organisationName: z.string().trim().min(1).max(255),
+    organisationName: z
+      .string()
+      .trim()
+      .min(1)
+      .max(255)
+      .meta({ examples: ['"Bloggs Joinery Ltd"'] }),
     plan: z.enum(businessTypes).optional(),
   },
   output: z.strictObject({
@@ -51,36 +52,15 @@ export const register = defineOperation({
   }),
   async run(ctx, input) {
     const email = normaliseEmail(input.email);
-    if (await userByEmail(ctx.platform.db, email)) throw taken();
+    // Checked before provisioning too (insertUser checks again in the committing transaction): a refusal writes nothing.
+    if (await userByEmail(ctx.platform.db, email)) throw new AppError('conflict', 'registration failed: an account already exists with these details');
     const hash = await hashPassword(input.password);
-    const now = timestamp(ctx.clock);
     const created = await createOrganisation(
       ctx.store,
       ctx.clock,
       { name: input.organisationName, businessType: input.plan ?? 'sole_trader', vatScheme: 'not_registered' },
       async (trx, organisationId) => {
-        if (await userByEmail(trx, email)) throw taken();
-        const inserted = await trx
-          .insertInto('users')
-          .values({
-            email,
-            full_name: input.fullName,
-            organisation_id: organisationId,
-            password_hash: hash,
-            is_admin: 0,
-            email_verified: 0,
-            totp_secret: null,
-            totp_enabled: 0,
-            totp_last_step: null,
-            failed_logins: 0,
-            locked_until: null,
-            last_login: null,
-            created_at: now,
-            updated_at: now,
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        const user: UserRow = inserted;
+        const user = await insertUser(trx, ctx.clock, { organisationId, email, fullName: input.fullName, passwordHash: hash, isAdmin: false });
         const session = await openSession(trx, ctx.clock, user);
         return { user, token: session.accessToken };
       },

@@ -13,6 +13,7 @@ const code = () =>
   z
     .string()
     .regex(/^\d{6}$/, 'must be the 6 digits the authenticator app shows')
+    .meta({ examples: ['287082'] })
     .describe('the 6-digit code of the authenticator app');
 
 /** The step the code belongs to, if it is good and new for the user. */
@@ -79,7 +80,15 @@ export const totpVerify = defineOperation({
   access: 'public',
   method: 'POST',
   path: '/auth/totp/verify',
-  body: { tempToken: z.string().min(1).max(200).describe('from POST /auth/login'), token: code() },
+  body: {
+    tempToken: z
+      .string()
+      .min(1)
+      .max(200)
+      .meta({ examples: ['tt_…'] })
+      .describe('from POST /auth/login'),
+    token: code(),
+  },
   output: loginSchema,
   async run(ctx, input) {
     const refused = new AppError('unauthorized', 'invalid or expired temporary token');
@@ -121,7 +130,13 @@ export const totpDisable = defineOperation({
   access: 'session',
   method: 'DELETE',
   path: '/auth/totp',
-  body: { password: z.string().min(1).max(1024) },
+  body: {
+    password: z
+      .string()
+      .min(1)
+      .max(1024)
+      .meta({ examples: ['"correct horse battery"'] }),
+  },
   output: z.strictObject({ totpEnabled: z.literal(false) }),
   async run(ctx, input) {
     const user = await checkOwnPassword(ctx, input.password);

@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
-import type { Clock } from '../clock.js';
+import { timestamp, type Clock } from '../clock.js';
 import { instant } from '../output.js';
 import type { Ctx } from '../operation.js';
 import type { PlatformDb, UsersTable } from '../../store/tables.js';
@@ -81,3 +81,38 @@ export const meSchema = userSchema.extend({
   createdAt: instant(),
   organisation: z.strictObject({ id: z.string(), name: z.string(), plan: z.enum(['sole_trader', 'limited_company']) }),
 });
+
+export interface NewUser {
+  readonly organisationId: string;
+  readonly email: string;
+  readonly fullName: string;
+  readonly passwordHash: string;
+  readonly isAdmin: boolean;
+}
+
+/** Insert a user (409 when the address is taken, with a message that does not say which detail clashed). */
+export async function insertUser(trx: Kysely<PlatformDb>, clock: Clock, user: NewUser): Promise<UserRow> {
+  const email = normaliseEmail(user.email);
+  if (await userByEmail(trx, email)) throw new AppError('conflict', 'registration failed: an account already exists with these details');
+  const now = timestamp(clock);
+  return trx
+    .insertInto('users')
+    .values({
+      email,
+      full_name: user.fullName,
+      organisation_id: user.organisationId,
+      password_hash: user.passwordHash,
+      is_admin: user.isAdmin ? 1 : 0,
+      email_verified: 0,
+      totp_secret: null,
+      totp_enabled: 0,
+      totp_last_step: null,
+      failed_logins: 0,
+      locked_until: null,
+      last_login: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
