@@ -6,7 +6,7 @@ import { hashPassword } from '../../engine/users/password.js';
 import { insertUser, userView } from '../../engine/users/users.js';
 import { password } from '../../engine/users/login-ops.js';
 import { withCli, type GlobalOptions } from '../context.js';
-import { examplesText, handWritten } from '../help.js';
+import { examplesText, groupSummaries, handWritten } from '../help.js';
 
 interface CreateUserFlags {
   readonly email: string;
@@ -20,7 +20,7 @@ const flagsSchema = z.object({ email: z.email().max(320), password: password(), 
 export function addAdmin(program: Command): void {
   const doc = handWritten.adminCreateUser;
   let group = program.commands.find((c) => c.name() === 'admin');
-  group ??= program.command('admin').description('platform administration');
+  group ??= program.command('admin').description(groupSummaries['admin'] ?? '');
   group
     .command('create-user')
     .description(doc.summary)

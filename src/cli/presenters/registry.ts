@@ -36,6 +36,8 @@ export const presenterAreaOf: Readonly<Record<string, Area | null>> = {
   'bank-imports': 'banking',
   bank: 'banking',
   health: null,
+  registration: null,
+  auth: null,
   organisation: null,
   settings: null,
   periods: null,
