@@ -42,3 +42,14 @@ CREATE TABLE login_challenges (
   expires_at TEXT NOT NULL,
   used_at TEXT
 );
+
+-- Single-use tokens sent by e-mail: verifying the address, resetting the password. 1 hour.
+CREATE TABLE user_tokens (
+  token_hash TEXT PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users (id),
+  purpose TEXT NOT NULL CHECK (purpose IN ('verify_email', 'reset_password')),
+  created_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL,
+  used_at TEXT
+);
+CREATE INDEX user_tokens_by_user ON user_tokens (user_id, purpose, created_at);

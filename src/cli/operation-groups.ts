@@ -26,6 +26,14 @@ const groups: Readonly<Record<string, () => Promise<readonly Operation[]>>> = {
     const m1 = await import('../engine/users/totp-ops.js');
     return [m0.login, m0.refresh, m0.me, m0.logout, m0.changePassword, m1.totpSetup, m1.totpEnable, m1.totpVerify, m1.totpDisable];
   },
+  'email-verification': async () => {
+    const m0 = await import('../engine/users/email-ops.js');
+    return [m0.sendVerification, m0.verifyEmail, m0.verificationStatus];
+  },
+  'password-reset': async () => {
+    const m0 = await import('../engine/users/email-ops.js');
+    return [m0.forgotPassword, m0.validateReset, m0.resetPassword];
+  },
   organisation: async () => {
     const m0 = await import('../engine/organisation/organisation-ops.js');
     return [m0.getOrganisation, m0.updateOrganisation];

@@ -67,6 +67,16 @@ export interface LoginChallengesTable {
   used_at: string | null;
 }
 
+/** A single-use token sent by e-mail (verification, password reset), by hash. */
+export interface UserTokensTable {
+  token_hash: string;
+  user_id: number;
+  purpose: 'verify_email' | 'reset_password';
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface PlatformDb {
   organisations: OrganisationsTable;
   api_keys: ApiKeysTable;
@@ -74,6 +84,7 @@ export interface PlatformDb {
   users: UsersTable;
   sessions: SessionsTable;
   login_challenges: LoginChallengesTable;
+  user_tokens: UserTokensTable;
 }
 
 export interface OrganisationTable {

@@ -20,7 +20,15 @@ t.test('path parameters are declared in the params schema', async (t) => {
 });
 
 /** The writes a caller without a key or session makes: signing up and logging in. */
-const publicWrites = ['registration.register', 'auth.login', 'auth.refresh', 'auth.totp-verify'];
+const publicWrites = [
+  'registration.register',
+  'auth.login',
+  'auth.refresh',
+  'auth.totp-verify',
+  'email-verification.verify',
+  'password-reset.forgot',
+  'password-reset.reset',
+];
 
 t.test('only writes take a body, and writes are never public but for signing up and logging in', async (t) => {
   for (const op of operations) {

@@ -38,6 +38,8 @@ export const presenterAreaOf: Readonly<Record<string, Area | null>> = {
   health: null,
   registration: null,
   auth: null,
+  'email-verification': null,
+  'password-reset': null,
   organisation: null,
   settings: null,
   periods: null,
