@@ -33,6 +33,11 @@ export const groupSummaries: Readonly<Record<string, string>> = {
   company: "A limited company's year-end pack: directors' loans (S455, P11D), dividends, the profit check",
   dividends: 'Dividends: profit check, board minutes, declare (--dry-run), pay, void, summary, voucher, tax calculator',
   'categorisation-rules': 'Categorisation rules: list, create (upsert), update, delete, reorder, test, categorise-row, the global rules',
+  registration: 'Sign up over the API: a user with a new organisation, provisioned as acct init does',
+  auth: 'User sessions over the API: log in (with TOTP), refresh, log out, the current user, change password, TOTP set-up; session commands need a session, so they answer only over HTTP',
+  'email-verification': 'Verify a user’s e-mail address by a token sent to it: send (needs a session), verify, status',
+  'password-reset': 'Reset a forgotten password by a token e-mailed to the address: forgot, validate, reset',
+  admin: 'Platform administration: create-user bootstraps a user or an administrator',
   vat: "VAT returns: the periods, a return (draft or filed), filing one, the filed returns; Making Tax Digital: connect to HMRC, HMRC's obligations, submit a filed return, HMRC's return, liabilities and payments",
   'bug-reports': 'Bug reports to the operators: submit (with the latest API requests if asked), list, show',
   transparency: 'Public list of reported bugs (titles, states, dates) and their statistics',
@@ -193,6 +198,17 @@ export const handWritten = {
       'Lists the posted lines up to --as-of not yet reconciled, then marks them all (less --exclude) reconciled, only if the ' +
       "reconciled balance then equals the statement's; otherwise nothing is marked and the difference is named (balance_mismatch).",
     examples: ['acct bank reconcile 1200 --statement-balance 3,750.64 --as-of 2024-03-31'],
+  },
+  adminCreateUser: {
+    name: 'admin create-user',
+    usage: 'admin create-user --email EMAIL --password PASSWORD [--full-name NAME] [--admin]',
+    summary: 'Create a user of the organisation, who can then log in to the API (POST /v1/auth/login); --admin makes an administrator',
+    description:
+      'The bootstrap of the first administrator, and of users of organisations made with acct init. The organisation is --org, else the one chosen with acct use, else the only one. The password (at least 8 characters) is hashed with scrypt; the full name defaults to the part of the address before the @. An address already registered is refused (exit 4).',
+    examples: [
+      'acct admin create-user --email jo@example.com --password "a long passphrase" --admin',
+      'acct --org "Acme Ltd" admin create-user --email sam@acme.test --password "another passphrase" --full-name "Sam Smith"',
+    ],
   },
   migrate: {
     name: 'migrate',

@@ -17,6 +17,23 @@ const groups: Readonly<Record<string, () => Promise<readonly Operation[]>>> = {
     const m0 = await import('../engine/platform/health.js');
     return [m0.health];
   },
+  registration: async () => {
+    const m0 = await import('../engine/users/registration-ops.js');
+    return [m0.register];
+  },
+  auth: async () => {
+    const m0 = await import('../engine/users/login-ops.js');
+    const m1 = await import('../engine/users/totp-ops.js');
+    return [m0.login, m0.refresh, m0.me, m0.logout, m0.changePassword, m1.totpSetup, m1.totpEnable, m1.totpVerify, m1.totpDisable];
+  },
+  'email-verification': async () => {
+    const m0 = await import('../engine/users/email-ops.js');
+    return [m0.sendVerification, m0.verifyEmail, m0.verificationStatus];
+  },
+  'password-reset': async () => {
+    const m0 = await import('../engine/users/email-ops.js');
+    return [m0.forgotPassword, m0.validateReset, m0.resetPassword];
+  },
   organisation: async () => {
     const m0 = await import('../engine/organisation/organisation-ops.js');
     return [m0.getOrganisation, m0.updateOrganisation];

@@ -41,6 +41,7 @@ export const errorTable = {
   hmrc_not_connected: { status: 422, exit: 5 },
   hmrc_not_configured: { status: 422, exit: 5 },
   no_obligation: { status: 422, exit: 5 },
+  account_locked: { status: 423, exit: 6 },
   rate_limited: { status: 429, exit: 7 },
   internal_error: { status: 500, exit: 1 },
   service_unavailable: { status: 503, exit: 1 },

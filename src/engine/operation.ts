@@ -21,9 +21,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - a scope: a key holding that scope;
  * - `any-key`: any valid key of the organisation;
  * - `all-scopes`: a key holding every scope (organisation administration and key management);
+ * - `session`: a user's session token (from POST /auth/login), not an API key;
  * - `public`: no key at all.
  */
-export type Access = Scope | 'any-key' | 'all-scopes' | 'public';
+export type Access = Scope | 'any-key' | 'all-scopes' | 'session' | 'public';
 
 /** Who may call an operation, in words (for --help, man pages and OpenAPI). */
 export function describeAccess(access: Access): string {
@@ -34,6 +35,8 @@ export function describeAccess(access: Access): string {
       return 'any valid API key';
     case 'all-scopes':
       return 'a key holding all scopes';
+    case 'session':
+      return 'a user session token';
     default:
       return `scope ${access}`;
   }
@@ -47,6 +50,8 @@ export interface Principal {
   readonly keyId: string | null;
   /** Who records changes (createdBy): the API key, or the local user of the CLI. */
   readonly actor: Actor;
+  /** The user and login, when the bearer is a session token rather than an API key. */
+  readonly session?: { readonly userId: number; readonly sessionId: string };
 }
 
 export interface Actor {
@@ -227,6 +232,10 @@ export function checkAccess(access: Access, principal: Principal | null): void {
   if (access === 'public') return;
   if (!principal) throw new AppError('unauthorized', 'an API key is required');
   if (access === 'any-key') return;
+  if (access === 'session') {
+    if (principal.session) return;
+    throw new AppError('insufficient_scope', 'this operation needs a user session (log in with POST /auth/login), not an API key');
+  }
   if (access === 'all-scopes') {
     if (holdsAllScopes(principal)) return;
     throw new AppError('insufficient_scope', 'this operation requires a key with all scopes');

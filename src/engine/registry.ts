@@ -4,6 +4,10 @@ import { health } from './platform/health.js';
 import { getBugReport, listBugReports, submitBugReport } from './platform/bug-reports.js';
 import { transparencyEntries, transparencyStats } from './platform/transparency.js';
 import { earlyAccessStats } from './platform/early-access.js';
+import { register } from './users/registration-ops.js';
+import { changePassword, login, logout, me, refresh } from './users/login-ops.js';
+import { totpDisable, totpEnable, totpSetup, totpVerify } from './users/totp-ops.js';
+import { forgotPassword, resetPassword, sendVerification, validateReset, verificationStatus, verifyEmail } from './users/email-ops.js';
 import { getOrganisation, getSettings, updateOrganisation, updateSettings } from './organisation/organisation-ops.js';
 import { closePeriodOp, getPeriodOp, listPeriodsOp } from './ledger/period-ops.js';
 import { createKey, listKeys, listScopes, renameKey, revokeKey, rotateKey } from './integration/key-ops.js';
@@ -103,6 +107,22 @@ import {
 
 export const operations: readonly Operation[] = [
   health,
+  register,
+  login,
+  refresh,
+  me,
+  logout,
+  changePassword,
+  totpSetup,
+  totpEnable,
+  totpVerify,
+  totpDisable,
+  sendVerification,
+  verifyEmail,
+  verificationStatus,
+  forgotPassword,
+  validateReset,
+  resetPassword,
   getOrganisation,
   updateOrganisation,
   getSettings,

@@ -8,6 +8,7 @@ import { AppError } from '../engine/errors.js';
 import { checkAccess, type Ctx, type Operation, type Principal } from '../engine/operation.js';
 import { parseOperationInput } from '../engine/input.js';
 import { KeyCache } from '../engine/integration/api-keys.js';
+import { sessionPrincipal } from '../engine/users/sessions.js';
 import type { Clock } from '../engine/clock.js';
 import type { Mailer } from '../engine/mail.js';
 import type { HmrcSettings } from '../engine/hmrc.js';
@@ -53,11 +54,12 @@ function bearerToken(req: IncomingMessage): string | undefined {
   return header ? bearer.exec(header)?.[1] : undefined;
 }
 
-async function principalOf(req: IncomingMessage, keys: KeyCache): Promise<Principal> {
+/** The caller: an API key (sk_…) or a user's session access token (at_…). */
+async function principalOf(req: IncomingMessage, keys: KeyCache, store: Store, clock: Clock): Promise<Principal> {
   if (!req.headers.authorization) throw new AppError('unauthorized', 'missing API key: send Authorization: Bearer sk_live_…');
   const token = bearerToken(req);
   if (!token) throw new AppError('unauthorized', 'malformed Authorization header: expected Bearer <API key>');
-  return keys.authenticate(token);
+  return token.startsWith('at_') ? sessionPrincipal(store.platform.db, clock, token) : keys.authenticate(token);
 }
 
 export function createApp(options: AppOptions): Polka {
@@ -121,14 +123,14 @@ export function createApp(options: AppOptions): Polka {
           status: res.statusCode,
           latencyMs: Math.round(performance.now() - started),
           keyId: principal.keyId,
-          keyPrefix: bearerToken(req)?.slice(0, 8) ?? null,
+          keyPrefix: principal.session ? null : (bearerToken(req)?.slice(0, 8) ?? null),
           idempotencyKey: idempotencyKey ?? null,
           error: res.statusCode >= 400 ? error : undefined,
         });
       });
     }
     try {
-      principal = op.access === 'public' ? null : await principalOf(req, keys);
+      principal = op.access === 'public' ? null : await principalOf(req, keys, store, clock);
       if (principal) await limitPlan(principal);
       checkAccess(op.access, principal);
       if (principal) limitKeys(op, principal);

@@ -50,11 +50,64 @@ export interface BugReportsTable {
   resolved_at: string | null;
 }
 
+/** A person who logs in (platform migration 0002); one organisation each. */
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  full_name: string;
+  organisation_id: string;
+  password_hash: string;
+  is_admin: number;
+  email_verified: number;
+  totp_secret: string | null;
+  totp_enabled: number;
+  totp_last_step: number | null;
+  failed_logins: number;
+  locked_until: string | null;
+  last_login: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One login: its access and refresh tokens by hash. */
+export interface SessionsTable {
+  id: string;
+  user_id: number;
+  access_hash: string;
+  access_expires_at: string;
+  refresh_hash: string;
+  refresh_expires_at: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+/** The second step of a login with TOTP on. */
+export interface LoginChallengesTable {
+  token_hash: string;
+  user_id: number;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** A single-use token sent by e-mail (verification, password reset), by hash. */
+export interface UserTokensTable {
+  token_hash: string;
+  user_id: number;
+  purpose: 'verify_email' | 'reset_password';
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface PlatformDb {
   organisations: OrganisationsTable;
   api_keys: ApiKeysTable;
   platform_settings: PlatformSettingsTable;
   bug_reports: BugReportsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  login_challenges: LoginChallengesTable;
+  user_tokens: UserTokensTable;
 }
 
 export interface OrganisationTable {

@@ -73,10 +73,10 @@ async function served(t: Test): Promise<{ books: Books; api: Api; keys: Keys }> 
   return { books, api, keys: await keysOf(t, api) };
 }
 
-t.test('the registry: every operation is public, any-key, all-scopes or one of the 17 scopes', async (t) => {
+t.test('the registry: every operation is public, any-key, all-scopes, session or one of the 17 scopes', async (t) => {
   t.equal(allScopes.length, 17);
   for (const op of operations) {
-    t.ok(['public', 'any-key', 'all-scopes'].includes(op.access) || isScope(op.access), `${op.name}: ${op.access}`);
+    t.ok(['public', 'any-key', 'all-scopes', 'session'].includes(op.access) || isScope(op.access), `${op.name}: ${op.access}`);
   }
   const scoped = operations.filter((op) => isScope(op.access));
   t.ok(scoped.length > 40, `${scoped.length} operations need a scope`);
@@ -132,6 +132,41 @@ t.test('any-key operations: every key gets through', async (t) => {
   }
 });
 
+t.test('session operations: every API key is 403, a user session token gets through; session tokens pass every scope', async (t) => {
+  const { api, keys } = await served(t);
+  const reg = await api.request('POST', '/v1/registration/register', {
+    key: null,
+    body: { email: 'matrix@example.com', password: 'a long password', fullName: 'Matrix User', organisationName: 'Matrix Ltd' },
+  });
+  t.equal(reg.status, 201, 'registered');
+  const session = reg.body.data.token as string;
+  const sessionOnly = operations.filter((o) => o.access === 'session');
+  t.ok(sessionOnly.length >= 6, 'me, logout, password and the TOTP operations');
+  // Logout last: it ends the session the others use.
+  for (const op of [...sessionOnly.filter((o) => o.name !== 'auth.logout'), ...sessionOnly.filter((o) => o.name === 'auth.logout')]) {
+    t.test(`${op.name}: ${op.method} ${op.path}`, async (t) => {
+      for (const scope of allScopes) expectScopeRefused(t, await call(t, api, op, keys.single[scope]!), `the ${scope} key`, null);
+      expectScopeRefused(t, await call(t, api, op, keys.full), 'the all-scopes key', null);
+      if (op.name !== 'auth.logout') expectAllowed(t, await call(t, api, op, session), 'the session token');
+    });
+  }
+  const login = await api.request('POST', '/v1/auth/login', { key: null, body: { email: 'matrix@example.com', password: 'a long password' } });
+  const fresh = login.body.data.accessToken as string;
+  for (const op of operations.filter((o) => isScope(o.access) || o.access === 'all-scopes' || o.access === 'any-key')) {
+    expectAllowed(t, await call(t, api, op, fresh), `${op.name} with a session token`);
+  }
+  expectAllowed(
+    t,
+    await call(
+      t,
+      api,
+      operations.find((o) => o.name === 'auth.logout')!,
+      fresh,
+    ),
+    'auth.logout with the session token',
+  );
+});
+
 t.test('no key is 401 on every operation but the public ones; a revoked key is 401 everywhere', async (t) => {
   const books = await newBooks(t, { clock });
   const api = await serveBooks(t, books);
@@ -141,7 +176,9 @@ t.test('no key is 401 on every operation but the public ones; a revoked key is 4
   for (const op of operations) {
     if (op.access === 'public') {
       const r = await call(t, api, op, null);
-      t.equal(r.status, 200, `${op.name} is public: 200 without a key`);
+      // An empty body or query is a 400 for the other public operations (login, registration): only 401 or 403 would mean a key was wanted.
+      if (op.name === 'health') t.equal(r.status, 200, `${op.name} is public: 200 without a key`);
+      else expectAllowed(t, r, `${op.name} without a key`);
       continue;
     }
     const none = await call(t, api, op, null);

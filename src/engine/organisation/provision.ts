@@ -19,8 +19,10 @@ import { insertKey } from '../integration/api-keys.js';
 import { scopes } from '../scopes.js';
 import { businessTypes, vatSchemes, type BusinessType } from './organisation.js';
 import { flatRateBasisPoints, flatRatePercent, vatBases, vatStaggers } from './settings.js';
-import { earlyAccessTrial, organisationCount } from '../platform/early-access.js';
+import { earlyAccessTrial, organisationCount } from './early-access.js';
+import type { Kysely } from 'kysely';
 import type { Store } from '../../store/store.js';
+import type { PlatformDb } from '../../store/tables.js';
 
 /** The UK tax year for sole traders; 1 April, the common company year end + 1, for companies. */
 export const defaultFiscalYearStart: Readonly<Record<BusinessType, string>> = {
@@ -57,7 +59,16 @@ export interface CreatedOrganisation {
   readonly testApiKey: string;
 }
 
-export async function createOrganisation(store: Store, clock: Clock, input: NewOrganisation): Promise<CreatedOrganisation> {
+/**
+ * `also` runs inside the platform transaction that commits the organisation
+ * (registration inserts its user there): both stand or neither does.
+ */
+export async function createOrganisation<T = undefined>(
+  store: Store,
+  clock: Clock,
+  input: NewOrganisation,
+  also?: (trx: Kysely<PlatformDb>, organisationId: string) => Promise<T>,
+): Promise<CreatedOrganisation & { readonly also: T | undefined }> {
   if (input.vatScheme === 'flat_rate' && input.vatFlatRatePercent === undefined) {
     throw new AppError('validation_error', 'the flat_rate scheme needs a flat rate percentage', 'vatFlatRatePercent');
   }
@@ -127,6 +138,6 @@ export async function createOrganisation(store: Store, clock: Clock, input: NewO
       .execute();
     const live = await insertKey(trx, clock, { organisationId: id, mode: 'live', name: 'Default live key', scopes });
     const test = await insertKey(trx, clock, { organisationId: id, mode: 'test', name: 'Default test key', scopes });
-    return { organisationId: id, apiKey: live.key, testApiKey: test.key };
+    return { organisationId: id, apiKey: live.key, testApiKey: test.key, also: also ? await also(trx, id) : undefined };
   });
 }

@@ -1,29 +1,7 @@
-/**
- * Early access: the first 50 organisations of a data directory get a 90-day
- * trial, the others 30 days. Provisioning (`acct init`) fixes the trial by
- * this rule; GET /early-access/stats shows how many spots it has left.
- */
-import type { Kysely } from 'kysely';
+/** GET /early-access/stats: the spots of the early-access rule (organisation/early-access.ts) claimed and left. */
 import { z } from 'zod';
 import { defineOperation } from '../operation.js';
-import type { PlatformDb } from '../../store/tables.js';
-
-export const earlyAccessSpots = 50 as const;
-
-/** The organisations that count toward the spots: every one of the data directory (there are no users to verify yet). */
-export async function organisationCount(db: Kysely<PlatformDb>): Promise<number> {
-  const { count } = await db
-    .selectFrom('organisations')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .executeTakeFirstOrThrow();
-  return Number(count);
-}
-
-/** The trial an organisation created after `existing` others gets. */
-export function earlyAccessTrial(existing: number): { readonly earlyAccess: boolean; readonly trialDays: 90 | 30 } {
-  const earlyAccess = existing < earlyAccessSpots;
-  return { earlyAccess, trialDays: earlyAccess ? 90 : 30 };
-}
+import { earlyAccessSpots, earlyAccessTrial, organisationCount } from '../organisation/early-access.js';
 
 export const earlyAccessStats = defineOperation({
   name: 'early-access.stats',

@@ -1,0 +1,61 @@
+/** `acct admin create-user`: a user of the organisation (an administrator with --admin), the bootstrap of logins to the API. */
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { AppError } from '../../engine/errors.js';
+import { hashPassword } from '../../engine/users/password.js';
+import { insertUser, userView } from '../../engine/users/users.js';
+import { password } from '../../engine/users/login-ops.js';
+import { withCli, type GlobalOptions } from '../context.js';
+import { examplesText, groupSummaries, handWritten } from '../help.js';
+
+interface CreateUserFlags {
+  readonly email: string;
+  readonly password: string;
+  readonly fullName?: string;
+  readonly admin?: boolean;
+}
+
+const flagsSchema = z.object({ email: z.email().max(320), password: password(), fullName: z.string().trim().min(1).max(255).optional() });
+
+export function addAdmin(program: Command): void {
+  const doc = handWritten.adminCreateUser;
+  let group = program.commands.find((c) => c.name() === 'admin');
+  group ??= program.command('admin').description(groupSummaries['admin'] ?? '');
+  group
+    .command('create-user')
+    .description(doc.summary)
+    .requiredOption('--email <email>', 'the address the user logs in with')
+    .requiredOption('--password <password>', 'at least 8 characters')
+    .option('--full-name <name>', 'default: the part of the address before the @')
+    .option('--admin', 'an administrator of the platform')
+    .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
+    .action(async (flags: CreateUserFlags, cmd: Command) => {
+      const globals = cmd.optsWithGlobals<GlobalOptions>();
+      await withCli(globals, async (cli) => {
+        const parsed = flagsSchema.safeParse(flags);
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0]!;
+          throw new AppError(
+            'validation_error',
+            `--${String(issue.path[0]).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: ${issue.message}`,
+            String(issue.path[0]),
+          );
+        }
+        const ctx = await cli.ctx({ writes: true });
+        const organisationId = ctx.principal!.organisationId;
+        const passwordHash = await hashPassword(parsed.data.password);
+        const user = await cli.store.platform.write((trx) =>
+          insertUser(trx, cli.clock, {
+            organisationId,
+            email: parsed.data.email,
+            fullName: parsed.data.fullName ?? parsed.data.email.split('@')[0]!,
+            passwordHash,
+            isAdmin: flags.admin === true,
+          }),
+        );
+        if (globals.json) cli.print(userView(user));
+        else
+          process.stdout.write(`Created ${user.is_admin === 1 ? 'administrator' : 'user'} ${user.email} (id ${user.id}) of organisation ${organisationId}\n`);
+      });
+    });
+}

@@ -1,0 +1,136 @@
+/**
+ * Registration and login over HTTP: a user with an organisation provisioned
+ * as acct init does, one 409 for a taken address, scrypt hashes with their
+ * parameters, a new session on every login, one 401 for an unknown user and
+ * a wrong password.
+ */
+import t from 'tap';
+import { newBooks, serveBooks } from '../helpers/index.js';
+import { expectError } from '../http/support.js';
+import { logIn, person, registerUser } from './support.js';
+
+const clock = '2026-11-21T10:00:00Z';
+
+t.test('registration creates the user and a provisioned organisation, and its token opens the books', async (t) => {
+  const books = await newBooks(t, { clock });
+  const api = await serveBooks(t, books);
+  const data = await registerUser(t, api, { ...person, plan: 'limited_company' });
+  t.match(data, {
+    checkoutUrl: null,
+    organisation: { name: 'Bloggs Joinery Ltd', slug: 'bloggs-joinery-ltd' },
+    user: {
+      username: 'jo@example.com',
+      email: 'jo@example.com',
+      fullName: 'Jo Bloggs',
+      isAdmin: false,
+      emailVerified: false,
+      createdAt: '2026-11-21T10:00:00.000Z',
+    },
+  });
+  t.match(data.token, /^at_[A-Za-z0-9_-]{43}$/);
+  const org = await api.request('GET', '/v1/organisation', { key: data.token });
+  t.equal(org.status, 200);
+  t.match(org.body.data, { id: data.organisation.id, name: 'Bloggs Joinery Ltd', businessType: 'limited_company', settings: { vatScheme: 'not_registered' } });
+  // Provisioned as acct init does: the UK chart, the default bank account, and a live and a test key.
+  const accounts = await api.request('GET', '/v1/accounts', { key: data.token });
+  t.ok(
+    accounts.body.data.accounts.some((a: { code: string }) => a.code === '1200'),
+    'the chart of accounts is there',
+  );
+  const keys = await books.store.platform.db.selectFrom('api_keys').select('mode').where('organisation_id', '=', data.organisation.id).execute();
+  t.same(keys.map((k) => k.mode).sort(), ['live', 'test'], 'a live and a test key');
+  const me = await api.request('GET', '/v1/auth/me', { key: data.token });
+  t.match(me.body.data, {
+    email: 'jo@example.com',
+    totpEnabled: false,
+    organisation: { id: data.organisation.id, name: 'Bloggs Joinery Ltd', plan: 'limited_company' },
+  });
+});
+
+t.test('the plan defaults to sole_trader', async (t) => {
+  const books = await newBooks(t, { clock });
+  const api = await serveBooks(t, books);
+  const data = await registerUser(t, api);
+  const org = await api.request('GET', '/v1/organisation', { key: data.token });
+  t.equal(org.body.data.businessType, 'sole_trader');
+});
+
+t.test('an address already registered, in any capitals, is 409 and writes nothing', async (t) => {
+  const books = await newBooks(t, { clock });
+  const api = await serveBooks(t, books);
+  await registerUser(t, api);
+  const orgs = async () => (await books.store.platform.db.selectFrom('organisations').select('id').execute()).length;
+  const before = await orgs();
+  const again = await api.request('POST', '/v1/registration/register', { key: null, body: { ...person, email: 'JO@example.COM', organisationName: 'Other' } });
+  expectError(t, again, 409, 'conflict');
+  t.notMatch(again.body.error.message, /jo@example\.com|email/i, 'the message does not say which detail clashed');
+  t.equal(await orgs(), before, 'no organisation was made');
+  t.equal((await books.store.platform.db.selectFrom('users').select('id').execute()).length, 1, 'one user');
+});
+
+t.test('registration validates its fields', async (t) => {
+  const books = await newBooks(t, { clock });
+  const api = await serveBooks(t, books);
+  expectError(t, await api.request('POST', '/v1/registration/register', { key: null, body: { ...person, password: 'short12' } }), 400, 'validation_error', {
+    field: 'password',
+  });
+  expectError(t, await api.request('POST', '/v1/registration/register', { key: null, body: { ...person, email: 'not-an-address' } }), 400, 'validation_error', {
+    field: 'email',
+  });
+  expectError(t, await api.request('POST', '/v1/registration/register', { key: null, body: { ...person, fullName: '' } }), 400, 'validation_error', {
+    field: 'fullName',
+  });
+  t.equal((await books.store.platform.db.selectFrom('users').select('id').execute()).length, 0, 'nothing written');
+});
+
+t.test('the password is stored as scrypt with N=2^17, r=8, p=1 and its salt, never in plain text', async (t) => {
+  const books = await newBooks(t, { clock });
+  const api = await serveBooks(t, books);
+  await registerUser(t, api);
+  const row = await books.store.platform.db.selectFrom('users').select('password_hash').executeTakeFirstOrThrow();
+  t.match(row.password_hash, /^scrypt\$17\$8\$1\$[A-Za-z0-9+/]{22}==\$[A-Za-z0-9+/]{86}==$/);
+  t.notMatch(row.password_hash, /horse/);
+});
+
+t.test('login: tokens and the user; a new session on every login; email or username', async (t) => {
+  const books = await newBooks(t, { clock });
+  const api = await serveBooks(t, books);
+  const reg = await registerUser(t, api);
+  const first = await logIn(t, api);
+  t.match(first, { expiresIn: 900, user: { id: reg.user.id, username: 'jo@example.com', email: 'jo@example.com', fullName: 'Jo Bloggs', isAdmin: false } });
+  t.match(first.accessToken, /^at_/);
+  t.match(first.refreshToken, /^rt_/);
+  const second = await api.request('POST', '/v1/auth/login', { key: null, body: { username: ' JO@EXAMPLE.COM ', password: person.password } });
+  t.equal(second.status, 200, 'username works as email, in any capitals');
+  t.not(second.body.data.accessToken, first.accessToken, 'a new access token');
+  t.not(second.body.data.refreshToken, first.refreshToken, 'a new refresh token');
+  t.equal((await api.request('GET', '/v1/auth/me', { key: first.accessToken })).status, 200, 'the first session still works');
+  t.equal((await api.request('GET', '/v1/auth/me', { key: second.body.data.accessToken })).status, 200, 'so does the second');
+  const sessions = await books.store.platform.db.selectFrom('sessions').select(['access_hash', 'refresh_hash']).execute();
+  t.equal(sessions.length, 3, 'registration and two logins');
+  t.notOk(JSON.stringify(sessions).includes(first.accessToken.slice(3)), 'tokens are stored only as hashes');
+  expectError(t, await api.request('POST', '/v1/auth/login', { key: null, body: { password: 'x' } }), 400, 'validation_error', { field: 'email' });
+});
+
+t.test('an unknown address and a wrong password get the same 401, both after the scrypt work', async (t) => {
+  const books = await newBooks(t, { clock });
+  const api = await serveBooks(t, books);
+  await registerUser(t, api);
+  const timed = async (email: string, password: string) => {
+    const started = performance.now();
+    const r = await api.request('POST', '/v1/auth/login', { key: null, body: { email, password } });
+    return { r, ms: performance.now() - started };
+  };
+  const wrong = await timed(person.email, 'wrong password');
+  const unknown = await timed('nobody@example.com', 'wrong password');
+  expectError(t, wrong.r, 401, 'unauthorized');
+  expectError(t, unknown.r, 401, 'unauthorized');
+  t.same(unknown.r.body, wrong.r.body, 'the same body');
+  // scrypt at N=2^17 takes tens of milliseconds at least; an unknown address that skipped it would answer in a few.
+  const quick = await timed('nobody@example.com', 'x');
+  t.ok(
+    quick.ms > 25 && unknown.ms > 25,
+    `the unknown address took ${Math.round(unknown.ms)} ms and ${Math.round(quick.ms)} ms, wrong password ${Math.round(wrong.ms)} ms`,
+  );
+  t.ok(unknown.ms > wrong.ms / 4, 'of the same order as a wrong password');
+});
