@@ -22,12 +22,7 @@ const loaded = new Map<MigrationSet, readonly Migration[]>();
 
 const names = new Map<MigrationSet, readonly string[]>();
 
-/**
- * The migration files of a set, in order, checked to be numbered upward
- * from 1. A gap is allowed: work on two branches numbers its migrations
- * apart (0002 on one, 0003 on the other), and each branch must still open
- * its databases; a database is at the number of the last file applied.
- */
+/** The migration files of a set, in order, checked to be numbered 1, 2, 3 … without gaps. */
 function migrationNames(set: MigrationSet): readonly string[] {
   const cached = names.get(set);
   if (cached) return cached;
@@ -36,8 +31,7 @@ function migrationNames(set: MigrationSet): readonly string[] {
     .filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f))
     .sort();
   list.forEach((f, i) => {
-    const previous = i === 0 ? 0 : Number((list[i - 1] as string).slice(0, 4));
-    if (Number(f.slice(0, 4)) <= previous) throw new Error(`migrations/${set}: expected a version after ${previous}, found ${f}`);
+    if (Number(f.slice(0, 4)) !== i + 1) throw new Error(`migrations/${set}: expected version ${i + 1}, found ${f}`);
   });
   names.set(set, list);
   return list;
@@ -47,14 +41,14 @@ export function migrationsOf(set: MigrationSet): readonly Migration[] {
   const cached = loaded.get(set);
   if (cached) return cached;
   const dir = fileURLToPath(new URL(`${set}/`, root));
-  const list = migrationNames(set).map((f) => ({ version: Number(f.slice(0, 4)), name: f, sql: fs.readFileSync(`${dir}${f}`, 'utf8') }));
+  const list = migrationNames(set).map((f, i) => ({ version: i + 1, name: f, sql: fs.readFileSync(`${dir}${f}`, 'utf8') }));
   loaded.set(set, list);
   return list;
 }
 
 export function migrate(db: Database.Database, set: MigrationSet): void {
   // Books already at the latest version (every open but the first after an upgrade) need only the file names.
-  const latest = Number(migrationNames(set).at(-1)?.slice(0, 4) ?? 0);
+  const latest = migrationNames(set).length;
   const current = (): number => db.pragma('user_version', { simple: true }) as number;
   if (current() === latest) return;
   const list = migrationsOf(set);
@@ -64,7 +58,7 @@ export function migrate(db: Database.Database, set: MigrationSet): void {
     if (from > latest) {
       throw new Error(`${db.name} is at schema version ${from}, newer than this acct knows (${latest}); upgrade acct`);
     }
-    for (const m of list) if (m.version > from) db.exec(m.sql);
+    for (const m of list.slice(from)) db.exec(m.sql);
     db.pragma(`user_version = ${latest}`);
     db.exec('commit');
   } catch (e) {
