@@ -6,7 +6,7 @@ import { timestamp } from '../clock.js';
 import { hashPassword } from './password.js';
 import { revokeSessions } from './sessions.js';
 import { password, sessionOf } from './login-ops.js';
-import { userByEmail, userById } from './users.js';
+import { loginEmail, userByEmail, userById } from './users.js';
 import { liveToken, mailedToken, mailerOf, mailToken, maskEmail, sinceLastIssued, spendToken } from './mailed-tokens.js';
 import { hashToken } from './tokens.js';
 
@@ -101,12 +101,7 @@ export const forgotPassword = defineOperation({
   method: 'POST',
   path: '/password-reset/forgot-password',
   body: {
-    email: z
-      .string()
-      .trim()
-      .min(1)
-      .max(320)
-      .meta({ examples: ['jo@example.com'] }),
+    email: loginEmail(),
   },
   output: z.strictObject({ message: z.literal(sameAnswer) }),
   async external(ctx, input) {

@@ -10,7 +10,7 @@ import { loadOrganisation } from '../organisation/organisation.js';
 import { decoyHash, hashPassword, verifyPassword } from './password.js';
 import { challengeLifetime, hashToken, newToken } from './tokens.js';
 import { loginSchema, openSession, refreshSession, revokeSessions, type LoginResponse } from './sessions.js';
-import { badCredentials, meSchema, recordFailure, refuseIfLocked, userByEmail, userById, userView, type UserRow } from './users.js';
+import { badCredentials, loginEmail, meSchema, recordFailure, refuseIfLocked, userByEmail, userById, userView, type UserRow } from './users.js';
 
 export const password = () =>
   z
@@ -46,21 +46,8 @@ export const login = defineOperation({
   method: 'POST',
   path: '/auth/login',
   body: {
-    email: z
-      .string()
-      .trim()
-      .min(1)
-      .max(320)
-      .meta({ examples: ['jo@example.com'] })
-      .optional(),
-    username: z
-      .string()
-      .trim()
-      .min(1)
-      .max(320)
-      .meta({ examples: ['jo@example.com'] })
-      .optional()
-      .describe('the same as email'),
+    email: loginEmail().optional(),
+    username: loginEmail().optional().describe('the same as email'),
     password: givenPassword(),
   },
   output: z.union([loginSchema, challengeSchema]),

@@ -16,6 +16,15 @@ export const lockoutMs = 15 * 60_000;
 /** An address as stored and looked up: trimmed and lower-cased. */
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
 
+/** An e-mail address as a user types it to log in or reset a password: checked only for length, so a wrong one is told apart from no one. */
+export const loginEmail = () =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(320)
+    .meta({ examples: ['jo@example.com'] });
+
 export const userSchema = z.strictObject({
   id: z.number().int(),
   username: z.string().describe('the e-mail address: users log in with it'),
