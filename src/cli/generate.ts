@@ -265,10 +265,16 @@ async function runGenerated(cli: Cli, op: Operation, given: RawInput, { typed, o
   else cli.print(result.data, result.meta, op);
 }
 
+/** The largest page an operation's limit allows, when it says. */
+function largestPage(op: Operation): number | undefined {
+  const largest = jsonSchemaOf(op.schemas.query).properties?.['limit']?.maximum;
+  return typeof largest === 'number' ? largest : undefined;
+}
+
 /** Every page of a report paged by cursor, joined, with the last page's meta; pages as large as the operation allows unless --limit says. */
 async function everyPage(cli: Cli, op: Operation, raw: RawInput, join: (pages: readonly unknown[]) => unknown): Promise<Result> {
-  const largest = jsonSchemaOf(op.schemas.query).properties?.['limit']?.maximum;
-  const query = raw.query['limit'] === undefined && typeof largest === 'number' ? { ...raw.query, limit: String(largest) } : raw.query;
+  const largest = largestPage(op);
+  const query = raw.query['limit'] === undefined && largest !== undefined ? { ...raw.query, limit: String(largest) } : raw.query;
   let result = await cli.run(op, { ...raw, query });
   const pages = [result.data];
   for (let next = nextCursorOf(result.meta); next !== null; next = nextCursorOf(result.meta)) {
@@ -285,8 +291,7 @@ async function everyPage(cli: Cli, op: Operation, raw: RawInput, join: (pages: r
  * page's other fields, which cover the whole range, and joins that list.
  */
 async function everyNumberedPage(cli: Cli, op: Operation, raw: RawInput): Promise<Result> {
-  const largest = jsonSchemaOf(op.schemas.query).properties?.['limit']?.maximum;
-  const limit = String(typeof largest === 'number' ? largest : 100);
+  const limit = String(largestPage(op) ?? 100);
   const rows: unknown[] = [];
   let first: Result | undefined;
   for (let page = 1; ; page++) {
@@ -317,8 +322,7 @@ function pagedListOf(data: unknown): [string, unknown[]] | null {
  * whole, without holding every row.
  */
 async function streamEveryNumberedPage(cli: Cli, op: Operation, raw: RawInput): Promise<void> {
-  const largest = jsonSchemaOf(op.schemas.query).properties?.['limit']?.maximum;
-  const limit = String(typeof largest === 'number' ? largest : 100);
+  const limit = String(largestPage(op) ?? 100);
   let first = true;
   for (let page = 1; ; page++) {
     const result = await cli.run(op, { ...raw, query: { ...raw.query, page: String(page), limit } });
