@@ -14,7 +14,7 @@ const clock = '2026-11-21T10:00:00Z';
 t.test('registration creates the user and a provisioned organisation, and its token opens the books', async (t) => {
   const books = await newBooks(t, { clock });
   const api = await serveBooks(t, books);
-  const data = await registerUser(t, api, { ...person, plan: 'limited_company' });
+  const data = await registerUser(t, api, { ...person, plan: 'limited-company' });
   t.match(data, {
     checkoutUrl: null,
     organisation: { name: 'Bloggs Joinery Ltd', slug: 'bloggs-joinery-ltd' },
@@ -47,12 +47,33 @@ t.test('registration creates the user and a provisioned organisation, and its to
   });
 });
 
-t.test('the plan defaults to sole_trader', async (t) => {
+t.test('the plan defaults to limited-company; sole-trader seeds the sole trader chart; the underscored ids are accepted too', async (t) => {
   const books = await newBooks(t, { clock });
   const api = await serveBooks(t, books);
-  const data = await registerUser(t, api);
-  const org = await api.request('GET', '/v1/organisation', { key: data.token });
-  t.equal(org.body.data.businessType, 'sole_trader');
+  const businessTypeOf = async (body: Record<string, unknown>) => {
+    const data = await registerUser(t, api, body);
+    const org = await api.request('GET', '/v1/organisation', { key: data.token });
+    const chart = await api.request('GET', '/v1/accounts?flat=true', { key: data.token });
+    return [org.body.data.businessType, chart.body.data.accounts.find((a: { code: string }) => a.code === '3000')?.name];
+  };
+  t.same(await businessTypeOf(person), ['limited_company', 'Share Capital'], 'no plan: limited-company');
+  t.same(await businessTypeOf({ ...person, email: 'sole@example.com', plan: 'sole-trader' }), ['sole_trader', "Owner's Capital"]);
+  t.same(await businessTypeOf({ ...person, email: 'old@example.com', plan: 'sole_trader' }), ['sole_trader', "Owner's Capital"]);
+  t.same(await businessTypeOf({ ...person, email: 'ltd@example.com', plan: 'limited_company' }), ['limited_company', 'Share Capital']);
+});
+
+t.test('an unknown plan is a 400 on plan and writes nothing', async (t) => {
+  const books = await newBooks(t, { clock });
+  const api = await serveBooks(t, books);
+  const orgs = async () => (await books.store.platform.db.selectFrom('organisations').select('id').execute()).length;
+  const before = await orgs();
+  for (const plan of ['trial', 'sole trader', 'Limited-Company']) {
+    expectError(t, await api.request('POST', '/v1/registration/register', { key: null, body: { ...person, plan } }), 400, 'validation_error', {
+      field: 'plan',
+    });
+  }
+  t.equal(await orgs(), before, 'no organisation was made');
+  t.equal((await books.store.platform.db.selectFrom('users').select('id').execute()).length, 0, 'no user');
 });
 
 t.test('an address already registered, in any capitals, is 409 and writes nothing', async (t) => {

@@ -9,7 +9,7 @@ import { defineOperation } from '../operation.js';
 import { AppError } from '../errors.js';
 import { instant } from '../output.js';
 import { createOrganisation } from '../organisation/provision.js';
-import { businessTypes } from '../organisation/organisation.js';
+import type { BusinessType } from '../organisation/organisation.js';
 import { hashPassword } from './password.js';
 import { openSession } from './sessions.js';
 import { insertUser, normaliseEmail, userByEmail, userSchema, userView } from './users.js';
@@ -23,11 +23,19 @@ export const slugOf = (name: string): string =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '') || 'organisation';
 
+/** The plan ids of registration, hyphenated as published; the business types' own spelling is accepted too. */
+export const registrationPlans = ['limited-company', 'sole-trader', 'limited_company', 'sole_trader'] as const;
+
+/** The business type a registration plan picks. */
+export const businessTypeOf = (plan: (typeof registrationPlans)[number] | undefined): BusinessType =>
+  plan === 'sole-trader' || plan === 'sole_trader' ? 'sole_trader' : 'limited_company';
+
 export const register = defineOperation({
   name: 'registration.register',
   summary: 'Register a user with a new organisation (provisioned as acct init does) and log them in',
   description:
-    'plan is the business type (sole_trader, the default, or limited_company); the organisation starts not registered for VAT. An e-mail address already registered gets 409.',
+    'plan picks the business type and its chart of accounts: limited-company (the default) or sole-trader (sole_trader and limited_company are ' +
+    'accepted too); the organisation starts on the free trial, not registered for VAT. An e-mail address already registered gets 409.',
   access: 'public',
   method: 'POST',
   path: '/registration/register',
@@ -42,7 +50,7 @@ export const register = defineOperation({
       .min(1)
       .max(255)
       .meta({ examples: ['"Bloggs Joinery Ltd"'] }),
-    plan: z.enum(businessTypes).optional(),
+    plan: z.enum(registrationPlans).optional().describe('limited-company (the default) or sole-trader'),
   },
   output: z.strictObject({
     token: z.string().describe('an access token for this new session (15 minutes)'),
@@ -58,7 +66,7 @@ export const register = defineOperation({
     const created = await createOrganisation(
       ctx.store,
       ctx.clock,
-      { name: input.organisationName, businessType: input.plan ?? 'sole_trader', vatScheme: 'not_registered' },
+      { name: input.organisationName, businessType: businessTypeOf(input.plan), vatScheme: 'not_registered' },
       async (trx, organisationId) => {
         const user = await insertUser(trx, ctx.clock, { organisationId, email, fullName: input.fullName, passwordHash: hash, isAdmin: false });
         const session = await openSession(trx, ctx.clock, user);
