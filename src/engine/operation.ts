@@ -8,6 +8,7 @@ import type { Clock } from './clock.js';
 import type { Mailer } from './mail.js';
 import type { WebhookPolicy } from './webhook-policy.js';
 import type { HmrcSettings } from './hmrc.js';
+import type { BillingSettings } from './stripe.js';
 import { AppError } from './errors.js';
 import { scopes, type Scope } from './scopes.js';
 import type { DbHandle, Mode, Store } from '../store/store.js';
@@ -81,6 +82,8 @@ export interface Ctx {
   readonly webhookPolicy?: WebhookPolicy;
   /** HMRC's VAT (MTD) API: its base URL and this installation's client credentials (--hmrc-base-url, $ACCT_HMRC_*). */
   readonly hmrc?: HmrcSettings;
+  /** The card-payment provider (Stripe) that subscriptions are billed through: key, base URL, webhook secret (--stripe-*, $ACCT_STRIPE_*). */
+  readonly billing?: BillingSettings;
   /** How far a long operation is (rows posted of a statement), for the CLI's progress bar on a terminal. */
   readonly progress?: (done: number, total: number) => void;
   /** Renders invoice and credit note PDFs elsewhere (acct serve: on its worker threads); absent, in this thread. */
@@ -135,6 +138,13 @@ export interface OperationSpec<P extends Shape, Q extends Shape, B extends Shape
   /** The operation, by name, that shows what this one would do without doing it: the CLI's --dry-run runs it with the same input. */
   readonly dryRun?: string;
   /**
+   * The body is a payload its sender signed (the payment provider's events):
+   * HTTP hands it over unparsed, as text, in the body field `payload`, and
+   * the request header `header` in the field `signature`, so that the
+   * signature is checked over the very bytes that were sent.
+   */
+  readonly signed?: { readonly header: string };
+  /**
    * The `data` of a success response (for a document, what the CLI prints
    * beside the file). Objects are declared strict, so a field the handler
    * returns and the schema lacks fails the contract check of the tests.
@@ -165,6 +175,7 @@ export interface Operation<D = unknown> {
   readonly cli: { readonly group: string; readonly action: string | null; readonly custom: boolean };
   readonly upload: { readonly field: string; readonly filename: string; readonly maxBytes?: number } | null;
   readonly dryRun: string | null;
+  readonly signed: { readonly header: string } | null;
   /** Path parameters, query and body schemas; the body rejects unknown fields. */
   readonly schemas: {
     readonly params: z.ZodObject;
@@ -201,6 +212,7 @@ export function defineOperation<P extends Shape = {}, Q extends Shape = {}, B ex
     cli: { group: spec.cli?.group ?? group, action: spec.cli?.action ?? action, custom: spec.cli?.custom === true },
     upload: spec.upload ?? null,
     dryRun: spec.dryRun ?? null,
+    signed: spec.signed ?? null,
     // Built on first use: a command runs one operation, and building every operation's objects is start-up time.
     get schemas() {
       schemas ??= {

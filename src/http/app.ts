@@ -12,6 +12,7 @@ import { sessionPrincipal } from '../engine/users/sessions.js';
 import type { Clock } from '../engine/clock.js';
 import type { Mailer } from '../engine/mail.js';
 import type { HmrcSettings } from '../engine/hmrc.js';
+import type { BillingSettings } from '../engine/stripe.js';
 import { strictPolicy, type WebhookPolicy } from '../engine/webhook-policy.js';
 import { appErrorOf } from '../store/driver-errors.js';
 import { planOf, type Plan } from '../engine/organisation/plan.js';
@@ -19,7 +20,7 @@ import { fingerprintOf, runIdempotent } from '../engine/integration/idempotency.
 import type { RequestLogWriter } from '../engine/integration/request-log-writer.js';
 import { keyCreationLimit, planLimits, RateLimiter } from './rate-limit.js';
 import type { Store } from '../store/store.js';
-import { defaultBodyLimit, maxUploadBytes, readJsonBody, readUploadBody } from './body.js';
+import { defaultBodyLimit, maxUploadBytes, readJsonBody, readSignedBody, readUploadBody } from './body.js';
 import { envelopeOf, send, sendError, sendFile, sendSuccess } from './envelope.js';
 import { prefixes, routeOf, routeOrder } from './routes.js';
 import { idempotencyHeader, idempotencyKeyOf, idempotencyPath } from './idempotency.js';
@@ -40,6 +41,8 @@ export interface AppOptions {
   readonly mailer?: Mailer | null;
   /** HMRC's VAT (MTD) API: base URL and client credentials. */
   readonly hmrc?: HmrcSettings;
+  /** The card-payment provider (Stripe): secret key, base URL, webhook signing secret, return URL. */
+  readonly billing?: BillingSettings;
   /** Where unexpected failures are reported (stderr by default). */
   readonly logError?: (error: AppError) => void;
   /** Worker threads that render PDFs, each organisation's share capped (none: rendered on the event loop). */
@@ -136,9 +139,11 @@ export function createApp(options: AppOptions): Polka {
       if (principal) limitKeys(op, principal);
       const body = !op.schemas.body
         ? undefined
-        : op.upload
-          ? await readUploadBody(req, Math.max(bodyLimit, op.upload.maxBytes ?? maxUploadBytes), op.upload, op.schemas.body)
-          : await readJsonBody(req, bodyLimit);
+        : op.signed
+          ? await readSignedBody(req, bodyLimit, op.signed.header)
+          : op.upload
+            ? await readUploadBody(req, Math.max(bodyLimit, op.upload.maxBytes ?? maxUploadBytes), op.upload, op.schemas.body)
+            : await readJsonBody(req, bodyLimit);
       const input = parseOperationInput(op, { params: req.params, query: req.query, body });
       const pool = options.pdfPool;
       const org = principal?.organisationId;
@@ -150,6 +155,7 @@ export function createApp(options: AppOptions): Polka {
         mailer: options.mailer ?? null,
         webhookPolicy: options.webhookPolicy ?? strictPolicy,
         ...(options.hmrc ? { hmrc: options.hmrc } : {}),
+        ...(options.billing ? { billing: options.billing } : {}),
         ...(pool && org !== undefined ? { renderPdf: (data: Parameters<PdfPool['run']>[1]) => pool.run(org, data) } : {}),
       };
       idempotencyKey = op.method !== 'GET' && principal ? idempotencyKeyOf(req.headers[idempotencyHeader]) : undefined;

@@ -51,6 +51,14 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** The body of a signed payload (an operation's `signed`), unparsed, with the header that signs it. */
+export async function readSignedBody(req: IncomingMessage, limit: number, header: string): Promise<{ payload: string; signature?: string }> {
+  const payload = await readText(req, limit);
+  const signature = req.headers[header.toLowerCase()];
+  const value = Array.isArray(signature) ? signature[0] : signature;
+  return value === undefined || value === '' ? { payload } : { payload, signature: value };
+}
+
 export interface UploadSpec {
   readonly field: string;
   readonly filename: string;

@@ -68,8 +68,19 @@ export function openApiDocument(operations: readonly Operation[]) {
       tags: [op.cli.group],
       security: security(op),
       'x-scope': op.access,
-      parameters: parameters(op),
-      ...(op.schemas.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(op.schemas.body) } } } } : {}),
+      parameters: op.signed
+        ? [...parameters(op), { name: op.signed.header, in: 'header', required: true, schema: { type: 'string' }, description: 'the signature of the body' }]
+        : parameters(op),
+      ...(op.signed
+        ? {
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: { type: 'object', description: 'the signed payload, exactly as its sender made it' } } },
+            },
+          }
+        : op.schemas.body
+          ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(op.schemas.body) } } } }
+          : {}),
       responses: {
         [String(op.status)]: op.produces
           ? { description: 'The document', content: { [op.produces]: { schema: { type: 'string', contentMediaType: op.produces } } } }
