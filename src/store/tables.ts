@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 /** Row types of the two kinds of database, as kysely sees them. Booleans are stored as 0/1. */
 
 export interface OrganisationsTable {
@@ -7,6 +7,44 @@ export interface OrganisationsTable {
   trial_days: number;
   trial_ends_at: string;
   early_access: number;
+  /** Billing (platform migration 0005): the plan paid for, trial until a subscription starts. */
+  plan: Generated<BillingPlanId>;
+  stripe_customer_id: string | null;
+  stripe_subscription_id: string | null;
+  subscription_status: SubscriptionStatus | null;
+  current_period_end: string | null;
+  cancel_at_period_end: Generated<number>;
+  /** The creation time (Unix seconds) of the provider event that last set the subscription. */
+  subscription_changed_at: number | null;
+}
+
+/** An organisation's platform row as read. */
+export type OrganisationsRow = Selectable<OrganisationsTable>;
+
+export type BillingPlanId = 'trial' | 'sole_trader' | 'limited_company';
+export type SubscriptionStatus = 'active' | 'trialing' | 'past_due' | 'canceled' | 'unpaid';
+
+/** A card-payment provider event received (platform migration 0005), once per event id. */
+export interface ProviderEventsTable {
+  id: string;
+  type: string;
+  organisation_id: string | null;
+  status: 'pending' | 'processed' | 'failed';
+  received_at: string;
+  processed_at: string | null;
+  error: string | null;
+}
+
+/** A checkout or billing portal session opened at the provider. */
+export interface BillingSessionsTable {
+  seq: Generated<number>;
+  id: string;
+  organisation_id: string;
+  kind: 'checkout' | 'portal';
+  plan: 'sole_trader' | 'limited_company' | null;
+  trial_days: number | null;
+  url: string;
+  created_at: string;
 }
 
 export interface ApiKeysTable {
@@ -108,6 +146,8 @@ export interface PlatformDb {
   sessions: SessionsTable;
   login_challenges: LoginChallengesTable;
   user_tokens: UserTokensTable;
+  provider_events: ProviderEventsTable;
+  billing_sessions: BillingSessionsTable;
 }
 
 export interface OrganisationTable {

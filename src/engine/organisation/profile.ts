@@ -11,10 +11,11 @@ import { timestamp, today, type Clock } from '../clock.js';
 import { instant } from '../output.js';
 import { businessTypes, loadOrganisation, type OrganisationRow } from './organisation.js';
 import { settingsSchema, settingsView } from './settings.js';
-import type { OrganisationsTable, OrgDb, PlatformDb } from '../../store/tables.js';
+import type { OrganisationsRow, OrgDb, PlatformDb } from '../../store/tables.js';
 import type { Mode } from '../../store/store.js';
 
-export const subscriptionStatuses = ['trialing', 'trial_expired'] as const;
+/** The trial's states, then the provider subscription's (billing), which win once there is one. */
+export const subscriptionStatuses = ['trialing', 'trial_expired', 'active', 'past_due', 'canceled', 'unpaid'] as const;
 
 const subscriptionSchema = z.strictObject({
   status: z.enum(subscriptionStatuses),
@@ -26,11 +27,15 @@ const subscriptionSchema = z.strictObject({
 });
 type Subscription = z.output<typeof subscriptionSchema>;
 
-function subscriptionView(platformRow: OrganisationsTable, plan: OrganisationRow['business_type'], clock: Clock): Subscription {
+/** Whole days left of the organisation's trial (fixed when it was created), 0 once it has ended; today is the date in Europe/London. */
+export const trialDaysLeft = (platformRow: OrganisationsRow, clock: Clock): number =>
+  timestamp(clock) < platformRow.trial_ends_at ? Math.max(0, daysBetween(today(clock), platformRow.trial_ends_at.slice(0, 10))) : 0;
+
+function subscriptionView(platformRow: OrganisationsRow, plan: OrganisationRow['business_type'], clock: Clock): Subscription {
   const ends = platformRow.trial_ends_at;
-  const remaining = Math.max(0, daysBetween(today(clock), ends.slice(0, 10)));
+  const remaining = trialDaysLeft(platformRow, clock);
   return {
-    status: timestamp(clock) < ends ? 'trialing' : 'trial_expired',
+    status: platformRow.subscription_status ?? (timestamp(clock) < ends ? 'trialing' : 'trial_expired'),
     plan,
     trialDays: platformRow.trial_days,
     trialEndsAt: ends,
@@ -64,7 +69,7 @@ export const organisationSchema = z.strictObject({
 });
 export type Organisation = z.output<typeof organisationSchema>;
 
-export function organisationView(row: OrganisationRow, platformRow: OrganisationsTable, mode: Mode, clock: Clock): Organisation {
+export function organisationView(row: OrganisationRow, platformRow: OrganisationsRow, mode: Mode, clock: Clock): Organisation {
   return {
     id: row.id,
     name: row.name,
@@ -91,7 +96,7 @@ export function organisationView(row: OrganisationRow, platformRow: Organisation
 }
 
 /** The platform's record of an organisation: its trial. */
-export async function platformRowOf(platform: Kysely<PlatformDb>, id: string): Promise<OrganisationsTable> {
+export async function platformRowOf(platform: Kysely<PlatformDb>, id: string): Promise<OrganisationsRow> {
   return found(platform.selectFrom('organisations').selectAll().where('id', '=', id).executeTakeFirst(), 'organisation', id);
 }
 
