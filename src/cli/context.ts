@@ -8,6 +8,7 @@ import { scopes } from '../engine/scopes.js';
 import { checkAccess, type Ctx, type FileResult, type Operation, type Principal, type Result } from '../engine/operation.js';
 import type { Mailer } from '../engine/mail.js';
 import { sandboxBaseUrl, type HmrcSettings } from '../engine/hmrc.js';
+import { stripeApiUrl, type BillingSettings } from '../engine/stripe.js';
 import { parseOperationInput, type RawInput } from '../engine/input.js';
 import { loadOrganisation } from '../engine/organisation/organisation.js';
 import { resolveOrganisation } from '../engine/platform/organisations.js';
@@ -74,7 +75,15 @@ export async function withCli(globals: GlobalOptions, work: (cli: Cli) => Promis
             process.stdout.write(`${chalk.dim(contextLine(name, principal.mode))}\n`);
           }
         }
-        return { clock: systemClock, store: opened, platform: opened.platform, principal, mailer: await mailerOf(globals), hmrc: hmrcOf(globals) };
+        return {
+          clock: systemClock,
+          store: opened,
+          platform: opened.platform,
+          principal,
+          mailer: await mailerOf(globals),
+          hmrc: hmrcOf(globals),
+          billing: billingOf(),
+        };
       },
       print(data, meta, op) {
         process.stdout.write(
@@ -122,6 +131,28 @@ export function hmrcOf(globals: GlobalOptions): HmrcSettings {
     baseUrl: globals.hmrcBaseUrl ?? env('ACCT_HMRC_BASE_URL') ?? sandboxBaseUrl,
     clientId: env('ACCT_HMRC_CLIENT_ID'),
     clientSecret: env('ACCT_HMRC_CLIENT_SECRET'),
+  };
+}
+
+/** The card-payment provider's settings as acct serve's flags give them (the other commands have none of these flags). */
+export interface BillingFlags {
+  readonly stripeKey?: string;
+  readonly stripeBaseUrl?: string;
+  readonly stripeWebhookSecret?: string;
+  readonly billingReturnUrl?: string;
+}
+
+/** The card-payment provider (Stripe): the flags given, else $ACCT_STRIPE_KEY, $ACCT_STRIPE_BASE_URL (default Stripe's API), $ACCT_STRIPE_WEBHOOK_SECRET, $ACCT_BILLING_RETURN_URL. */
+export function billingOf(flags: BillingFlags = {}): BillingSettings {
+  const env = (name: string): string | null => {
+    const value = process.env[name];
+    return value === undefined || value === '' ? null : value;
+  };
+  return {
+    secretKey: flags.stripeKey ?? env('ACCT_STRIPE_KEY'),
+    baseUrl: flags.stripeBaseUrl ?? env('ACCT_STRIPE_BASE_URL') ?? stripeApiUrl,
+    webhookSecret: flags.stripeWebhookSecret ?? env('ACCT_STRIPE_WEBHOOK_SECRET'),
+    returnUrl: flags.billingReturnUrl ?? env('ACCT_BILLING_RETURN_URL'),
   };
 }
 

@@ -100,6 +100,12 @@ export const groupExamples: Readonly<Record<string, readonly string[]>> = {
   ],
   transparency: ['acct transparency entries --status resolved', 'acct transparency stats'],
   'early-access': ['acct early-access stats'],
+  billing: [
+    'acct billing status',
+    'acct billing plans',
+    'ACCT_STRIPE_KEY=sk_live_… acct billing checkout --plan sole_trader --success-url https://example.com/thanks --cancel-url https://example.com/plans',
+    'ACCT_STRIPE_KEY=sk_live_… acct billing portal --return-url https://example.com/account',
+  ],
 };
 
 export const operationExamples: Readonly<Record<string, readonly string[]>> = {

@@ -42,6 +42,8 @@ export const groupSummaries: Readonly<Record<string, string>> = {
   'bug-reports': 'Bug reports to the operators: submit (with the latest API requests if asked), list, show',
   transparency: 'Public list of reported bugs (titles, states, dates) and their statistics',
   'early-access': 'Early-access spots left of 50, and the trial a new organisation gets',
+  billing:
+    'Subscription billing through the card-payment provider (Stripe): the plans, the status of the trial and subscription, a checkout to subscribe, the billing portal',
 };
 
 /** The one money rule of the command line, stated once in acct --help and near the top of acct(1). */

@@ -233,6 +233,11 @@ const groups: Readonly<Record<string, () => Promise<readonly Operation[]>>> = {
     const m0 = await import('../engine/platform/early-access.js');
     return [m0.earlyAccessStats];
   },
+  billing: async () => {
+    const m0 = await import('../engine/billing/billing-ops.js');
+    const m1 = await import('../engine/billing/webhook-op.js');
+    return [m0.plansOp, m0.statusOp, m0.checkoutOp, m0.portalOp, m1.webhookOp];
+  },
 };
 
 /** The operation groups of the registry. */

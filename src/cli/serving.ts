@@ -10,7 +10,7 @@ import { operations } from '../engine/registry.js';
 import { startServer, type RunningServer } from '../http/server.js';
 import { resolveDataDir } from '../store/data-dir.js';
 import { Store } from '../store/store.js';
-import { hmrcOf, mailerOf, reportError, type GlobalOptions } from './context.js';
+import { billingOf, hmrcOf, mailerOf, reportError, type BillingFlags, type GlobalOptions } from './context.js';
 import { OverdueSweeper } from '../engine/sales/overdue.js';
 import { WebhookSender } from '../engine/integration/webhook-sender.js';
 
@@ -32,6 +32,8 @@ export interface ServeOptions {
   readonly rateLimits?: boolean;
   /** Seconds between overdue sweeps of the books issued into since (everything is swept at start and each new day); 0 sweeps only at start. */
   readonly sweepInterval?: number;
+  /** The card-payment provider's settings given as flags (the rest from the environment). */
+  readonly billing?: BillingFlags;
   /** Called once the server accepts connections, before the URL line is printed. */
   readonly onListening?: (server: RunningServer, store: Store) => Promise<string[]>;
 }
@@ -53,6 +55,7 @@ export async function serve(globals: GlobalOptions, options: ServeOptions, prepa
       bodyLimit: options.bodyLimit,
       mailer: await mailerOf(globals),
       hmrc: hmrcOf(globals),
+      billing: billingOf(options.billing),
       rateLimits: options.rateLimits ?? true,
       webhookPolicy: policy,
     });

@@ -11,6 +11,7 @@ export const errorTable = {
   invalid_id: { status: 400, exit: 2 },
   unauthorized: { status: 401, exit: 6 },
   insufficient_scope: { status: 403, exit: 6 },
+  forbidden: { status: 403, exit: 6 },
   not_found: { status: 404, exit: 3 },
   conflict: { status: 409, exit: 4 },
   already_reconciled: { status: 409, exit: 4 },
@@ -41,12 +42,15 @@ export const errorTable = {
   hmrc_not_connected: { status: 422, exit: 5 },
   hmrc_not_configured: { status: 422, exit: 5 },
   no_obligation: { status: 422, exit: 5 },
+  billing_not_configured: { status: 422, exit: 5 },
+  billing_provider_rejected: { status: 422, exit: 5 },
   account_locked: { status: 423, exit: 6 },
   rate_limited: { status: 429, exit: 7 },
   internal_error: { status: 500, exit: 1 },
   service_unavailable: { status: 503, exit: 1 },
   server_busy: { status: 503, exit: 1 },
   hmrc_unavailable: { status: 503, exit: 1 },
+  billing_provider_unavailable: { status: 503, exit: 1 },
 } as const satisfies Record<string, { status: number; exit: number }>;
 
 export type ErrorCode = keyof typeof errorTable;

@@ -4,6 +4,8 @@ import { health } from './platform/health.js';
 import { getBugReport, listBugReports, submitBugReport } from './platform/bug-reports.js';
 import { transparencyEntries, transparencyStats } from './platform/transparency.js';
 import { earlyAccessStats } from './platform/early-access.js';
+import { checkoutOp, plansOp, portalOp, statusOp } from './billing/billing-ops.js';
+import { webhookOp } from './billing/webhook-op.js';
 import { register } from './users/registration-ops.js';
 import { changePassword, login, logout, me, refresh } from './users/login-ops.js';
 import { totpDisable, totpEnable, totpSetup, totpVerify } from './users/totp-ops.js';
@@ -283,4 +285,9 @@ export const operations: readonly Operation[] = [
   transparencyEntries,
   transparencyStats,
   earlyAccessStats,
+  plansOp,
+  statusOp,
+  checkoutOp,
+  portalOp,
+  webhookOp,
 ];

@@ -29,6 +29,10 @@ interface ServeFlags {
   readonly allowHttpWebhooks?: boolean;
   readonly allowPrivateWebhooks?: boolean;
   readonly webhookCa?: string;
+  readonly stripeKey?: string;
+  readonly stripeBaseUrl?: string;
+  readonly stripeWebhookSecret?: string;
+  readonly billingReturnUrl?: string;
 }
 
 export function addServe(program: Command): void {
@@ -42,6 +46,10 @@ export function addServe(program: Command): void {
     .option('--allow-http-webhooks', 'let webhook endpoints use plain http:// URLs (local development)')
     .option('--allow-private-webhooks', 'let webhook endpoints resolve to loopback, private or link-local addresses (local development)')
     .option('--webhook-ca <file>', 'PEM certificate authorities to trust for webhook deliveries, besides the system ones')
+    .option('--stripe-key <key>', "the card-payment provider's secret key for subscription billing (default $ACCT_STRIPE_KEY; none: billing answers 422)")
+    .option('--stripe-base-url <url>', "the provider's API (default $ACCT_STRIPE_BASE_URL, else https://api.stripe.com)")
+    .option('--stripe-webhook-secret <secret>', 'the whsec_… secret provider events are signed with (default $ACCT_STRIPE_WEBHOOK_SECRET)')
+    .option('--billing-return-url <url>', "where the provider's checkout and portal send the customer back (default $ACCT_BILLING_RETURN_URL)")
     .option('--no-rate-limit', "do not enforce the plans' request rate limits (for load tests and scripted migrations)")
     .option(
       '--sweep-interval <seconds>',
@@ -55,6 +63,12 @@ export function addServe(program: Command): void {
       await serve(cmd.optsWithGlobals<GlobalOptions>(), {
         ...flags,
         rateLimits: flags.rateLimit,
+        billing: {
+          ...(flags.stripeKey ? { stripeKey: flags.stripeKey } : {}),
+          ...(flags.stripeBaseUrl ? { stripeBaseUrl: flags.stripeBaseUrl } : {}),
+          ...(flags.stripeWebhookSecret ? { stripeWebhookSecret: flags.stripeWebhookSecret } : {}),
+          ...(flags.billingReturnUrl ? { billingReturnUrl: flags.billingReturnUrl } : {}),
+        },
         webhooks: {
           allowHttp: flags.allowHttpWebhooks === true,
           allowPrivate: flags.allowPrivateWebhooks === true,
