@@ -239,3 +239,26 @@ t.test('test and live datasets: what one key type makes, the other never sees', 
     t.equal(r.body.data[0].invoiceNumber, 'INV-0001');
   }
 });
+
+t.test('billing: each organisation sees and manages only its own subscription; a provider event changes only the organisation it names', async (t) => {
+  const { billedBooks, subscribe, status } = await import('../platform-billing/support.js');
+  const b = await billedBooks(t);
+  const other = await createOrganisation(b.books.store, b.books.clock, {
+    name: 'Jo Bloggs Plumbing',
+    businessType: 'sole_trader',
+    vatScheme: 'not_registered',
+  });
+  await subscribe(t, b, 'limited_company');
+  t.match(await status(t, b), { plan: 'limited_company', hasStripeCustomer: true, subscription: { status: 'trialing' } });
+  for (const key of [other.apiKey, other.testApiKey]) {
+    t.match(await status(t, b, key), { plan: 'trial', hasStripeCustomer: false, hasSubscription: false, subscription: null }, "B's own status");
+  }
+  expectError(t, await b.api.request('POST', '/v1/billing/portal', { key: other.apiKey, body: {} }), 400, 'invalid_request');
+  // B checking out gets a customer of its own, not A's.
+  const r = await b.api.request('POST', '/v1/billing/checkout', { key: other.apiKey, body: { plan: 'sole_trader' } });
+  t.equal(r.status, 200);
+  const rows = await b.books.store.platform.db.selectFrom('organisations').select(['id', 'stripe_customer_id', 'plan']).execute();
+  const customers = rows.map((row) => row.stripe_customer_id);
+  t.equal(new Set(customers).size, 2, 'two customers, one each');
+  t.equal(rows.find((row) => row.id === other.organisationId)?.plan, 'trial', 'B is still on the trial');
+});
