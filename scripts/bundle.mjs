@@ -1,6 +1,7 @@
 // npm run bundle: dist/cli/main.js (and the PDF worker) into one CommonJS
 // file each, dist/acct.cjs and dist/pdf-worker.cjs, which bin/acct runs
-// through a V8 code cache. Native and file-reading packages stay outside.
+// through a V8 code cache. Native and file-reading packages stay outside, and
+// so does stripe: large, and loaded only when billing calls the provider.
 //
 // A package the code loads on first use with createRequire(import.meta.url)
 // ('name') (the table package, string-width) is bundled too, still loaded on
@@ -13,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const external = ['better-sqlite3', 'pdfmake', 'nodemailer'];
+const external = ['better-sqlite3', 'pdfmake', 'nodemailer', 'stripe'];
 const deferred = /createRequire\(import\.meta\.url\)\((['"])([a-z@][\w@/.-]*)\1\)/g;
 
 /** Turns a deferred createRequire of a bundled package into require(), which esbuild bundles and still runs on first call. */

@@ -6,6 +6,7 @@
  * it refuses 422 billing_not_configured, any other refusal 422
  * billing_provider_rejected with the provider's message.
  */
+import { createRequire } from 'node:module';
 import type Stripe from 'stripe';
 import { AppError } from '../errors.js';
 import { assertOutsideTransaction } from '../external.js';
@@ -51,9 +52,13 @@ export function connectionOf(baseUrl: string): { host: string; port: number; pro
   return { host: url.hostname.replace(/^\[|\]$/g, ''), port: url.port ? Number(url.port) : protocol === 'http' ? 80 : 443, protocol };
 }
 
-/** The SDK itself, loaded on first use: most commands never bill anything. */
-export async function stripeSdk(): Promise<typeof Stripe> {
-  return (await import('stripe')).default;
+/**
+ * The SDK itself, loaded on first use: most commands never bill anything.
+ * Required rather than imported, as bin/acct's bundle runs without dynamic
+ * import; its CommonJS build exports the constructor itself.
+ */
+export function stripeSdk(): Promise<typeof Stripe> {
+  return Promise.resolve(createRequire(import.meta.url)('stripe') as typeof Stripe);
 }
 
 async function clientOf(settings: ConfiguredBilling): Promise<Stripe> {
