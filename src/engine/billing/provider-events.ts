@@ -33,7 +33,8 @@ export async function verifiedEvent(ctx: Ctx, payload: string, signature: string
   if (!signature) throw new AppError('validation_error', 'Missing signature: the Stripe-Signature header is required', signatureHeader);
   const Sdk = await stripeSdk();
   try {
-    return Sdk.webhooks.constructEvent(payload, signature, secret, signatureTolerance, undefined, Math.floor(ctx.clock.now().getTime() / 1000));
+    // receivedAt is in milliseconds: the SDK divides it by 1000.
+    return Sdk.webhooks.constructEvent(payload, signature, secret, signatureTolerance, undefined, ctx.clock.now().getTime());
   } catch (e) {
     throw new AppError('validation_error', `Webhook Error: ${(e as Error).message.split('\n')[0] ?? ''}`, signatureHeader);
   }
