@@ -86,7 +86,8 @@ export function renderAcct1(): string {
       `.SS ${esc(g)}`,
       esc(groupSummaries[g] ?? ''),
       ...exampleLines(groupExamples[g]),
-      ...operations.filter((o) => o.cli.group === g).flatMap(operationSection),
+      // A signed payload's endpoint (the payment provider's events) is posted to by its sender: it has no command.
+      ...operations.filter((o) => o.cli.group === g && !o.signed).flatMap(operationSection),
     ]),
     '.SH OUTPUT',
     'Without \\-\\-json, results print as tables. With \\-\\-json, standard output holds exactly the',
@@ -122,7 +123,10 @@ export function renderEndpointTable(): string {
     '.TS',
     'l l l l.',
     'Method\tPath\tAccess\tCommand',
-    ...operations.map((o) => `${o.method}\t/v1${o.path}\t${describeAccess(o.access)}\tacct ${[o.cli.group, o.cli.action].filter(Boolean).join(' ')}`),
+    ...operations.map(
+      (o) =>
+        `${o.method}\t/v1${o.path}\t${describeAccess(o.access)}\t${o.signed ? '(posted by the provider)' : `acct ${[o.cli.group, o.cli.action].filter(Boolean).join(' ')}`}`,
+    ),
     '.TE',
   ].join('\n');
 }

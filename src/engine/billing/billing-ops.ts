@@ -19,7 +19,7 @@ import { billingRowOf, billingStatus, isSubscribed, subscriptionStatuses } from 
 import { configuredBilling, createCheckoutSession, createCustomer, createPortalSession, type ConfiguredBilling } from './provider.js';
 
 const planIds = ['trial', ...paidPlans] as const;
-const returnUrl = () => z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
+const returnUrl = () => z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).meta({ examples: ['https://example.com/account'] });
 
 const organisationIdOf = (ctx: Ctx): string => {
   if (!ctx.principal) throw new AppError('unauthorized', 'an API key is required');
