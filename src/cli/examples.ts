@@ -103,8 +103,8 @@ export const groupExamples: Readonly<Record<string, readonly string[]>> = {
   billing: [
     'acct billing status',
     'acct billing plans',
-    'ACCT_STRIPE_KEY=sk_live_… acct billing checkout --plan sole_trader --success-url https://example.com/thanks --cancel-url https://example.com/plans',
-    'ACCT_STRIPE_KEY=sk_live_… acct billing portal --return-url https://example.com/account',
+    'acct billing checkout --plan sole_trader --success-url https://example.com/thanks --cancel-url https://example.com/plans',
+    'acct billing portal --return-url https://example.com/account',
   ],
 };
 

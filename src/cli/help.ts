@@ -43,7 +43,7 @@ export const groupSummaries: Readonly<Record<string, string>> = {
   transparency: 'Public list of reported bugs (titles, states, dates) and their statistics',
   'early-access': 'Early-access spots left of 50, and the trial a new organisation gets',
   billing:
-    'Subscription billing through the card-payment provider (Stripe): the plans, the status of the trial and subscription, a checkout to subscribe, the billing portal',
+    'Subscription billing through the card-payment provider (Stripe): the plans, the status of the trial and subscription, a checkout to subscribe, the billing portal (checkout and portal need ACCT_STRIPE_KEY)',
 };
 
 /** The one money rule of the command line, stated once in acct --help and near the top of acct(1). */
