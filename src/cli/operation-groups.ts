@@ -233,6 +233,8 @@ const groups: Readonly<Record<string, () => Promise<readonly Operation[]>>> = {
     const m0 = await import('../engine/platform/early-access.js');
     return [m0.earlyAccessStats];
   },
+  admin: async () => (await import('../engine/admin/admin-ops.js')).adminOperations,
+  users: async () => (await import('../engine/admin/admin-ops.js')).adminOperations,
 };
 
 /** The operation groups of the registry. */

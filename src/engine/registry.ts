@@ -4,6 +4,7 @@ import { health } from './platform/health.js';
 import { getBugReport, listBugReports, submitBugReport } from './platform/bug-reports.js';
 import { transparencyEntries, transparencyStats } from './platform/transparency.js';
 import { earlyAccessStats } from './platform/early-access.js';
+import { adminOperations } from './admin/admin-ops.js';
 import { register } from './users/registration-ops.js';
 import { changePassword, login, logout, me, refresh } from './users/login-ops.js';
 import { totpDisable, totpEnable, totpSetup, totpVerify } from './users/totp-ops.js';
@@ -283,4 +284,5 @@ export const operations: readonly Operation[] = [
   transparencyEntries,
   transparencyStats,
   earlyAccessStats,
+  ...adminOperations,
 ];

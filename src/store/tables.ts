@@ -7,6 +7,7 @@ export interface OrganisationsTable {
   trial_days: number;
   trial_ends_at: string;
   early_access: number;
+  closed_at: string | null;
 }
 
 export interface ApiKeysTable {
@@ -67,6 +68,7 @@ export interface UsersTable {
   last_login: string | null;
   created_at: string;
   updated_at: string;
+  suspended_at: string | null;
 }
 
 /** One login: its access and refresh tokens by hash. */
@@ -79,6 +81,21 @@ export interface SessionsTable {
   refresh_expires_at: string;
   created_at: string;
   revoked_at: string | null;
+  impersonated_by: number | null;
+}
+
+/** One administrator mutation; the table refuses UPDATE and DELETE. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  admin_id: number | null;
+  admin_email: string;
+  action: string;
+  entity_type: string;
+  entity_id: string;
+  details: string;
+  ip_address: string | null;
+  user_agent: string | null;
+  created_at: string;
 }
 
 /** The second step of a login with TOTP on. */
@@ -108,6 +125,7 @@ export interface PlatformDb {
   sessions: SessionsTable;
   login_challenges: LoginChallengesTable;
   user_tokens: UserTokensTable;
+  audit_log: AuditLogTable;
 }
 
 export interface OrganisationTable {

@@ -54,12 +54,26 @@ export async function sessionPrincipal(db: Kysely<PlatformDb>, clock: Clock, tok
   const row = await db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['sessions.id', 'sessions.user_id', 'sessions.access_expires_at', 'sessions.revoked_at', 'users.organisation_id', 'users.full_name'])
+    .select([
+      'sessions.id',
+      'sessions.user_id',
+      'sessions.access_expires_at',
+      'sessions.revoked_at',
+      'sessions.impersonated_by',
+      'users.organisation_id',
+      'users.full_name',
+      'users.email',
+      'users.is_admin',
+      'users.suspended_at',
+    ])
     .where('sessions.access_hash', '=', hashToken(token))
     .executeTakeFirst();
   if (!row) throw new AppError('unauthorized', 'invalid session token');
   if (row.revoked_at !== null) throw new AppError('unauthorized', 'this session has ended');
   if (Date.parse(row.access_expires_at) <= clock.now().getTime()) throw new AppError('unauthorized', 'this session has expired: refresh it or log in again');
+  if (row.suspended_at !== null) throw new AppError('unauthorized', 'this account is suspended');
+  // Administrator status is read on every request, so a role change takes effect at once; an impersonation session never has it.
+  const admin = row.is_admin === 1 && row.impersonated_by === null ? { admin: Object.freeze({ userId: row.user_id, email: row.email }) } : {};
   return Object.freeze({
     organisationId: row.organisation_id,
     mode: 'live' as const,
@@ -67,6 +81,7 @@ export async function sessionPrincipal(db: Kysely<PlatformDb>, clock: Clock, tok
     keyId: null,
     actor: Object.freeze({ id: `user_${row.user_id}`, name: row.full_name }),
     session: Object.freeze({ userId: row.user_id, sessionId: row.id }),
+    ...admin,
   });
 }
 

@@ -1,0 +1,8 @@
+/**
+ * Every administrator operation, in the registry's order. Their CLI commands
+ * are `acct admin …`, and `acct users …` for those on users.
+ */
+import type { Operation } from '../operation.js';
+import { auditLog } from './audit-ops.js';
+
+export const adminOperations: readonly Operation[] = [auditLog];
