@@ -35,7 +35,7 @@ END;
 -- A suspended user cannot log in, and their sessions were revoked on suspension.
 ALTER TABLE users ADD COLUMN suspended_at TEXT;
 
--- A session an administrator opened as the user (impersonation): the administrator's id.
+-- A session an administrator opened as the user (impersonation): the administrator's id (0: the local operator, on the CLI).
 ALTER TABLE sessions ADD COLUMN impersonated_by INTEGER;
 
 -- A closed organisation (DELETE /admin/orgs/{id}): its keys revoked, its users suspended, its books kept.

@@ -60,6 +60,8 @@ export const presenterAreaOf: Readonly<Record<string, Area | null>> = {
   'bug-reports': 'platform',
   transparency: 'platform',
   'early-access': null,
+  admin: 'platform',
+  users: 'platform',
 };
 
 const byOperation = new Map<string, Presenter>();

@@ -4,5 +4,6 @@
  */
 import type { Operation } from '../operation.js';
 import { auditLog } from './audit-ops.js';
+import { userOperations } from './user-ops.js';
 
-export const adminOperations: readonly Operation[] = [auditLog];
+export const adminOperations: readonly Operation[] = [auditLog, ...userOperations];
