@@ -92,9 +92,12 @@ export async function withCli(globals: GlobalOptions, work: (cli: Cli) => Promis
       },
       async run(op, raw, extra) {
         const input = parseOperationInput(op, raw);
-        const ctx = await cli.ctx({ needsOrganisation: op.access !== 'public', writes: op.method !== 'GET' });
-        checkAccess(op.access, ctx.principal);
-        return op.run({ ...ctx, ...extra }, input);
+        const admin = op.access === 'admin';
+        const ctx = await cli.ctx({ needsOrganisation: op.access !== 'public' && !admin, writes: op.method !== 'GET' && !admin });
+        const principal = admin ? operatorPrincipal() : ctx.principal;
+        checkAccess(op.access, principal);
+        const request = { method: op.method, path: ['acct', op.cli.group, op.cli.action].filter(Boolean).join(' '), ipAddress: null, userAgent: 'acct CLI' };
+        return op.run({ ...ctx, principal, request, ...extra }, input);
       },
     };
     await work(cli);
@@ -189,6 +192,16 @@ export function writeFileResult(file: FileResult, output: string | undefined, fo
 }
 
 /** The local user, recorded as the author of what the CLI changes. */
+/**
+ * The local operator of the files running an administrator command: an
+ * administrator (whoever can open the files can read them anyway), in no
+ * organisation, recorded in the audit log as local:<user name>.
+ */
+function operatorPrincipal(): Principal {
+  const actor = cliActor();
+  return { organisationId: '', mode: 'live', scopes: [], keyId: null, actor, admin: { userId: null, email: `local:${actor.name}` } };
+}
+
 function cliActor(): { id: string; name: string } {
   let name = process.env['USER'] ?? 'local user';
   try {

@@ -106,6 +106,14 @@ export const groupExamples: Readonly<Record<string, readonly string[]>> = {
     'acct billing checkout --plan sole_trader --success-url https://example.com/thanks --cancel-url https://example.com/plans',
     'acct billing portal --return-url https://example.com/account',
   ],
+  admin: ['acct admin audit-log --action USER_SUSPENDED', 'acct admin create-user --email root@example.com --password "a long passphrase" --admin'],
+  users: [
+    'acct users list --status locked',
+    'acct users get 2',
+    'acct users unlock 2',
+    'acct users suspend 2 --reason "chargeback under review"',
+    'acct users role 2 --role admin',
+  ],
 };
 
 export const operationExamples: Readonly<Record<string, readonly string[]>> = {

@@ -25,7 +25,7 @@ import { naturalKeyHelp, resolveNaturalKeys } from './references.js';
 import { expandDates } from './date-flags.js';
 import { pageFooter } from './render.js';
 import { tableWidth } from './fit-table.js';
-import { pageMetaSchema, type PageMeta } from '../engine/pagination.js';
+import { hasMoreAfter, pageSizeField, perPageMeta, type PageMeta, type PerPageMeta } from '../engine/pagination.js';
 
 export const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
@@ -243,8 +243,9 @@ async function runGenerated(cli: Cli, op: Operation, given: RawInput, { typed, o
     return;
   }
   // A list paged by number is shown whole unless --page or --limit asks for one page, which --json then prints with its meta.
-  const onePage = op.schemas.meta === pageMetaSchema && (raw.query['page'] !== undefined || raw.query['limit'] !== undefined);
-  const wholeList = op.schemas.meta === pageMetaSchema && !onePage;
+  const size = pageSizeField(op.schemas.meta);
+  const onePage = size !== null && (raw.query['page'] !== undefined || raw.query[size] !== undefined);
+  const wholeList = size !== null && !onePage;
   if (wholeList && globals.json && isArrayOutput(op)) {
     await streamEveryNumberedPage(cli, op, raw);
     return;
@@ -265,9 +266,9 @@ async function runGenerated(cli: Cli, op: Operation, given: RawInput, { typed, o
   else cli.print(result.data, result.meta, op);
 }
 
-/** The largest page an operation's limit allows, when it says. */
+/** The largest page an operation's limit (or perPage) allows, when it says. */
 function largestPage(op: Operation): number | undefined {
-  const largest = jsonSchemaOf(op.schemas.query).properties?.['limit']?.maximum;
+  const largest = jsonSchemaOf(op.schemas.query).properties?.[pageSizeField(op.schemas.meta) ?? 'limit']?.maximum;
   return typeof largest === 'number' ? largest : undefined;
 }
 
@@ -292,17 +293,19 @@ async function everyPage(cli: Cli, op: Operation, raw: RawInput, join: (pages: r
  */
 async function everyNumberedPage(cli: Cli, op: Operation, raw: RawInput): Promise<Result> {
   const limit = String(largestPage(op) ?? 100);
+  const size = pageSizeField(op.schemas.meta) ?? 'limit';
   const rows: unknown[] = [];
   let first: Result | undefined;
   for (let page = 1; ; page++) {
-    const result = await cli.run(op, { ...raw, query: { ...raw.query, page: String(page), limit } });
+    const result = await cli.run(op, { ...raw, query: { ...raw.query, page: String(page), [size]: limit } });
     first ??= result;
     const list = Array.isArray(result.data) ? (result.data as unknown[]) : (pagedListOf(result.data)?.[1] ?? null);
     if (list === null) return result;
     rows.push(...list);
-    const meta = result.meta as PageMeta;
-    if (!meta.hasMore) {
-      const whole = { total: meta.total, page: 1, limit: rows.length, hasMore: false };
+    const meta = result.meta as PageMeta | PerPageMeta;
+    if (!hasMoreAfter(meta)) {
+      const whole =
+        size === 'perPage' ? perPageMeta(meta.total, 1, Math.max(1, rows.length)) : { total: meta.total, page: 1, limit: rows.length, hasMore: false };
       if (Array.isArray(first.data)) return { data: rows, meta: whole };
       return { data: { ...(first.data as object), [pagedListOf(first.data)![0]]: rows }, meta: whole };
     }
@@ -323,9 +326,10 @@ function pagedListOf(data: unknown): [string, unknown[]] | null {
  */
 async function streamEveryNumberedPage(cli: Cli, op: Operation, raw: RawInput): Promise<void> {
   const limit = String(largestPage(op) ?? 100);
+  const size = pageSizeField(op.schemas.meta) ?? 'limit';
   let first = true;
   for (let page = 1; ; page++) {
-    const result = await cli.run(op, { ...raw, query: { ...raw.query, page: String(page), limit } });
+    const result = await cli.run(op, { ...raw, query: { ...raw.query, page: String(page), [size]: limit } });
     const rows = Array.isArray(result.data) ? (result.data as unknown[]) : [];
     let text = '';
     for (const row of rows) {
@@ -333,7 +337,7 @@ async function streamEveryNumberedPage(cli: Cli, op: Operation, raw: RawInput): 
       first = false;
     }
     if (text !== '' && !process.stdout.write(text)) await new Promise((resolve) => process.stdout.once('drain', resolve));
-    if (!(result.meta as PageMeta).hasMore) break;
+    if (!hasMoreAfter(result.meta as PageMeta | PerPageMeta)) break;
   }
   process.stdout.write(first ? '[]\n' : '\n]\n');
 }

@@ -47,7 +47,7 @@ export const globalOptionDocs = [
   ['--data <dir>', 'data directory (default $ACCT_DATA, else ./acct-data)'],
   ['--org <id>', 'organisation to work on (default: the one chosen with acct use, else the only one)'],
   ['--test', "work on the organisation's test books instead of the live ones"],
-  ['--json', 'print the data as JSON, as the API returns it (amounts in pence); every list as an array, whole unless --page or --limit'],
+  ['--json', 'print the data as JSON, as the API returns it (amounts in pence); every list as an array, whole unless --page or --limit (--per-page)'],
   ['--wide', 'print every column of a table; on a terminal, tables are otherwise narrowed to its width ($COLUMNS, else the window)'],
   ['--smtp <url>', 'SMTP server for e-mailing invoices, as smtp://user:pass@host:port (default $ACCT_SMTP_URL)'],
   ['--hmrc-base-url <url>', "HMRC's API for Making Tax Digital (default $ACCT_HMRC_BASE_URL, else the sandbox https://test-api.service.hmrc.gov.uk)"],

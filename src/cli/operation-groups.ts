@@ -238,6 +238,8 @@ const groups: Readonly<Record<string, () => Promise<readonly Operation[]>>> = {
     const m1 = await import('../engine/billing/webhook-op.js');
     return [m0.plansOp, m0.statusOp, m0.checkoutOp, m0.portalOp, m1.webhookOp];
   },
+  admin: async () => (await import('../engine/admin/admin-ops.js')).adminOperations,
+  users: async () => (await import('../engine/admin/admin-ops.js')).adminOperations,
 };
 
 /** The operation groups of the registry. */

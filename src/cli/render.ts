@@ -199,8 +199,9 @@ export function renderData(data: unknown, meta?: unknown, isMoney: MoneyTest = n
 export function pageFooter(meta: unknown): string {
   if (isRecord(meta) && typeof meta['nextCursor'] === 'string') return chalk.dim(`more: --cursor ${meta['nextCursor']}\n`);
   if (!isRecord(meta) || typeof meta['total'] !== 'number') return '';
-  const { total, page, limit } = meta as { total: number; page?: number; limit?: number };
-  const pages = limit ? Math.max(1, Math.ceil(total / limit)) : 1;
+  const { total, page, limit, perPage } = meta as { total: number; page?: number; limit?: number; perPage?: number };
+  const size = limit ?? perPage;
+  const pages = size ? Math.max(1, Math.ceil(total / size)) : 1;
   return chalk.dim(`${total} in all${page ? `, page ${page} of ${pages}` : ''}\n`);
 }
 

@@ -23,9 +23,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - `any-key`: any valid key of the organisation;
  * - `all-scopes`: a key holding every scope (organisation administration and key management);
  * - `session`: a user's session token (from POST /auth/login), not an API key;
+ * - `admin`: the session of a user with administrator status (or the local operator of the files, on the CLI);
  * - `public`: no key at all.
  */
-export type Access = Scope | 'any-key' | 'all-scopes' | 'session' | 'public';
+export type Access = Scope | 'any-key' | 'all-scopes' | 'session' | 'admin' | 'public';
 
 /** Who may call an operation, in words (for --help, man pages and OpenAPI). */
 export function describeAccess(access: Access): string {
@@ -38,6 +39,8 @@ export function describeAccess(access: Access): string {
       return 'a key holding all scopes';
     case 'session':
       return 'a user session token';
+    case 'admin':
+      return "an administrator's session token";
     default:
       return `scope ${access}`;
   }
@@ -53,6 +56,21 @@ export interface Principal {
   readonly actor: Actor;
   /** The user and login, when the bearer is a session token rather than an API key. */
   readonly session?: { readonly userId: number; readonly sessionId: string };
+  /** An administrator: the session of a user with administrator status, or the local operator of the files (the CLI; no user id). */
+  readonly admin?: Administrator;
+}
+
+export interface Administrator {
+  readonly userId: number | null;
+  readonly email: string;
+}
+
+/** The HTTP request an operation serves, as the audit log records it (the CLI's: its command, no address). */
+export interface RequestInfo {
+  readonly method: string;
+  readonly path: string;
+  readonly ipAddress: string | null;
+  readonly userAgent: string | null;
 }
 
 export interface Actor {
@@ -88,6 +106,8 @@ export interface Ctx {
   readonly progress?: (done: number, total: number) => void;
   /** Renders invoice and credit note PDFs elsewhere (acct serve: on its worker threads); absent, in this thread. */
   readonly renderPdf?: (data: InvoicePdfData) => Promise<Uint8Array>;
+  /** The request being served, for the audit log of administrator changes. */
+  readonly request?: RequestInfo;
 }
 
 export interface Result<D = unknown, M = unknown> {
@@ -247,6 +267,10 @@ export function checkAccess(access: Access, principal: Principal | null): void {
   if (access === 'session') {
     if (principal.session) return;
     throw new AppError('insufficient_scope', 'this operation needs a user session (log in with POST /auth/login), not an API key');
+  }
+  if (access === 'admin') {
+    if (principal.admin) return;
+    throw new AppError('insufficient_scope', 'administrator endpoints need the session of a user with administrator status');
   }
   if (access === 'all-scopes') {
     if (holdsAllScopes(principal)) return;

@@ -77,6 +77,45 @@ export async function listPage<DB, TB extends keyof DB, R>(
   return { rows: found, meta: pageMeta(Number((counted as { total: number }).total), page, limit) };
 }
 
+/** The `meta` of a list paged by convention B (the administrator lists): page, perPage, total, pages. */
+export const perPageMetaSchema = z.strictObject({
+  page: z.number().int(),
+  perPage: z.number().int(),
+  total: z.number().int(),
+  pages: z.number().int().describe('how many pages of perPage there are (0 when there are no rows)'),
+});
+export type PerPageMeta = z.output<typeof perPageMetaSchema>;
+
+/** Query fields for convention B: page, and perPage (default 50; administrator lists 20) up to `max`. */
+export function perPageQuery(defaultPerPage = 50, max = 100) {
+  return {
+    page: z.number().int().min(1).default(1),
+    perPage: z.number().int().min(1).max(max).default(defaultPerPage),
+  };
+}
+
+/** One page of a filtered list by convention B: `listPage` with perPage rows a page, and B's meta. */
+export async function listPerPage<DB, TB extends keyof DB, R>(
+  filtered: SelectQueryBuilder<DB, TB, object>,
+  rows: (q: SelectQueryBuilder<DB, TB, object>) => SelectQueryBuilder<DB, TB, R>,
+  { page, perPage }: { readonly page: number; readonly perPage: number },
+): Promise<{ readonly rows: R[]; readonly meta: PerPageMeta }> {
+  const found = await listPage(filtered, rows, { page, limit: perPage });
+  return { rows: found.rows, meta: perPageMeta(found.meta.total, page, perPage) };
+}
+
+export const perPageMeta = (total: number, page: number, perPage: number): PerPageMeta => ({ page, perPage, total, pages: Math.ceil(total / perPage) });
+
+/** Whether either convention's meta has pages after this one. */
+export const hasMoreAfter = (meta: PageMeta | PerPageMeta): boolean => ('hasMore' in meta ? meta.hasMore : meta.page < meta.pages);
+
+/** The query field that sizes a page under the convention an operation's meta declares: limit (A) or perPage (B); null when it is not paged by number. */
+export function pageSizeField(meta: z.ZodType | null): 'limit' | 'perPage' | null {
+  if (meta === pageMetaSchema) return 'limit';
+  if (meta === perPageMetaSchema) return 'perPage';
+  return null;
+}
+
 /**
  * Paging by cursor, for a report too long to count or to number pages in
  * (the general ledger): `limit`, and `cursor` from the last page's meta.

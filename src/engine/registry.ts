@@ -6,6 +6,7 @@ import { transparencyEntries, transparencyStats } from './platform/transparency.
 import { earlyAccessStats } from './platform/early-access.js';
 import { checkoutOp, plansOp, portalOp, statusOp } from './billing/billing-ops.js';
 import { webhookOp } from './billing/webhook-op.js';
+import { adminOperations } from './admin/admin-ops.js';
 import { register } from './users/registration-ops.js';
 import { changePassword, login, logout, me, refresh } from './users/login-ops.js';
 import { totpDisable, totpEnable, totpSetup, totpVerify } from './users/totp-ops.js';
@@ -290,4 +291,5 @@ export const operations: readonly Operation[] = [
   checkoutOp,
   portalOp,
   webhookOp,
+  ...adminOperations,
 ];

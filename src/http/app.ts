@@ -154,6 +154,12 @@ export function createApp(options: AppOptions): Polka {
         principal,
         mailer: options.mailer ?? null,
         webhookPolicy: options.webhookPolicy ?? strictPolicy,
+        request: {
+          method: op.method,
+          path: req.path,
+          ipAddress: req.socket.remoteAddress ?? null,
+          userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'].slice(0, 500) : null,
+        },
         ...(options.hmrc ? { hmrc: options.hmrc } : {}),
         ...(options.billing ? { billing: options.billing } : {}),
         ...(pool && org !== undefined ? { renderPdf: (data: Parameters<PdfPool['run']>[1]) => pool.run(org, data) } : {}),

@@ -16,6 +16,7 @@ export interface OrganisationsTable {
   cancel_at_period_end: Generated<number>;
   /** The creation time (Unix seconds) of the provider event that last set the subscription. */
   subscription_changed_at: number | null;
+  closed_at: string | null;
 }
 
 /** An organisation's platform row as read. */
@@ -105,6 +106,7 @@ export interface UsersTable {
   last_login: string | null;
   created_at: string;
   updated_at: string;
+  suspended_at: string | null;
 }
 
 /** One login: its access and refresh tokens by hash. */
@@ -117,6 +119,21 @@ export interface SessionsTable {
   refresh_expires_at: string;
   created_at: string;
   revoked_at: string | null;
+  impersonated_by: number | null;
+}
+
+/** One administrator mutation; the table refuses UPDATE and DELETE. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  admin_id: number | null;
+  admin_email: string;
+  action: string;
+  entity_type: string;
+  entity_id: string;
+  details: string;
+  ip_address: string | null;
+  user_agent: string | null;
+  created_at: string;
 }
 
 /** The second step of a login with TOTP on. */
@@ -148,6 +165,7 @@ export interface PlatformDb {
   user_tokens: UserTokensTable;
   provider_events: ProviderEventsTable;
   billing_sessions: BillingSessionsTable;
+  audit_log: AuditLogTable;
 }
 
 export interface OrganisationTable {

@@ -11,6 +11,8 @@ import { newBooks, serveBooks, type Api, type Reply } from '../helpers/index.js'
 import { accountIds } from '../ledger-http/support.js';
 import { item } from '../sales-http/invoice-support.js';
 import { createOrganisation } from '../../src/engine/organisation/provision.js';
+import { hashPassword } from '../../src/engine/users/password.js';
+import { insertUser } from '../../src/engine/users/users.js';
 import { expectError } from './support.js';
 
 const clock = '2026-11-21T10:00:00Z';
@@ -261,4 +263,27 @@ t.test('billing: each organisation sees and manages only its own subscription; a
   const customers = rows.map((row) => row.stripe_customer_id);
   t.equal(new Set(customers).size, 2, 'two customers, one each');
   t.equal(rows.find((row) => row.id === other.organisationId)?.plan, 'trial', 'B is still on the trial');
+});
+
+t.test("an administrator of organisation B sees A's users only through /admin, and A's books not at all", async (t) => {
+  const books = await newBooks(t, { clock });
+  const api = await serveBooks(t, books);
+  const other = await createOrganisation(books.store, books.clock, { name: 'Jo Bloggs Plumbing', businessType: 'sole_trader', vatScheme: 'not_registered' });
+  const a = await makeEverything(t, api, books.apiKey);
+  const register = await api.request('POST', '/v1/registration/register', {
+    key: null,
+    body: { email: 'a-user@example.com', password: 'a long password', fullName: 'A User', organisationName: 'Elsewhere Ltd' },
+  });
+  t.equal(register.status, 201);
+  // An administrator whose own organisation is B.
+  const passwordHash = await hashPassword('root passphrase');
+  await books.store.platform.write((trx) =>
+    insertUser(trx, books.clock, { organisationId: other.organisationId, email: 'root@example.com', fullName: 'Root', passwordHash, isAdmin: true }),
+  );
+  const login = await api.request('POST', '/v1/auth/login', { key: null, body: { email: 'root@example.com', password: 'root passphrase' } });
+  const admin = login.body.data.accessToken as string;
+  await expectInvisible(t, api, admin, a, "B's administrator, on A's books");
+  t.equal((await api.request('GET', '/v1/organisation', { key: admin })).body.data.id, other.organisationId, "the administrator's books are B's");
+  const users = await api.request('GET', '/v1/admin/users', { key: admin });
+  t.same(users.body.data.map((u: { email: string }) => u.email).sort(), ['a-user@example.com', 'root@example.com'], 'the platform users, through /admin');
 });

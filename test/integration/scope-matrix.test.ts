@@ -76,7 +76,7 @@ async function served(t: Test): Promise<{ books: Books; api: Api; keys: Keys }> 
 t.test('the registry: every operation is public, any-key, all-scopes, session or one of the 17 scopes', async (t) => {
   t.equal(allScopes.length, 17);
   for (const op of operations) {
-    t.ok(['public', 'any-key', 'all-scopes', 'session'].includes(op.access) || isScope(op.access), `${op.name}: ${op.access}`);
+    t.ok(['public', 'any-key', 'all-scopes', 'session', 'admin'].includes(op.access) || isScope(op.access), `${op.name}: ${op.access}`);
   }
   const scoped = operations.filter((op) => isScope(op.access));
   t.ok(scoped.length > 40, `${scoped.length} operations need a scope`);
@@ -165,6 +165,33 @@ t.test('session operations: every API key is 403, a user session token gets thro
     ),
     'auth.logout with the session token',
   );
+});
+
+t.test("administrator operations: every API key and a plain user's session are 403, an administrator's session gets through", async (t) => {
+  const { books, api, keys } = await served(t);
+  const register = (email: string) =>
+    api.request('POST', '/v1/registration/register', {
+      key: null,
+      body: { email, password: 'a long password', fullName: 'Matrix User', organisationName: 'Matrix Ltd' },
+    });
+  t.equal((await register('plain@example.com')).status, 201);
+  const made = await register('root@example.com');
+  t.equal(made.status, 201);
+  await books.store.platform.write((trx) => trx.updateTable('users').set({ is_admin: 1 }).where('email', '=', 'root@example.com').execute());
+  const logIn = async (email: string) =>
+    (await api.request('POST', '/v1/auth/login', { key: null, body: { email, password: 'a long password' } })).body.data.accessToken as string;
+  const plain = await logIn('plain@example.com');
+  const admin = await logIn('root@example.com');
+  const adminOnly = operations.filter((o) => o.access === 'admin');
+  t.ok(adminOnly.length >= 11, 'the audit log and the user operations at least');
+  for (const op of adminOnly) {
+    t.test(`${op.name}: ${op.method} ${op.path}`, async (t) => {
+      for (const scope of allScopes) expectScopeRefused(t, await call(t, api, op, keys.single[scope]!), `the ${scope} key`, 'administrator');
+      expectScopeRefused(t, await call(t, api, op, keys.full), 'the all-scopes key', 'administrator');
+      expectScopeRefused(t, await call(t, api, op, plain), "a plain user's session", 'administrator');
+      expectAllowed(t, await call(t, api, op, admin), "the administrator's session");
+    });
+  }
 });
 
 t.test('no key is 401 on every operation but the public ones; a revoked key is 401 everywhere', async (t) => {

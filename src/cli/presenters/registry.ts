@@ -61,6 +61,8 @@ export const presenterAreaOf: Readonly<Record<string, Area | null>> = {
   transparency: 'platform',
   'early-access': null,
   billing: null,
+  admin: 'platform',
+  users: 'platform',
 };
 
 const byOperation = new Map<string, Presenter>();

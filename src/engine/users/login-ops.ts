@@ -9,7 +9,7 @@ import { timestamp } from '../clock.js';
 import { loadOrganisation } from '../organisation/organisation.js';
 import { decoyHash, hashPassword, verifyPassword } from './password.js';
 import { challengeLifetime, hashToken, newToken } from './tokens.js';
-import { loginSchema, openSession, refreshSession, revokeSessions, type LoginResponse } from './sessions.js';
+import { loginSchema, openSession, refreshSession, refuseIfSuspended, revokeSessions, type LoginResponse } from './sessions.js';
 import { badCredentials, loginEmail, meSchema, recordFailure, refuseIfLocked, userByEmail, userById, userView, type UserRow } from './users.js';
 
 export const password = () =>
@@ -65,6 +65,7 @@ export const login = defineOperation({
       await recordFailure(ctx, user.id);
       throw badCredentials();
     }
+    refuseIfSuspended(user);
     if (user.totp_enabled === 1) {
       const tempToken = newToken('tt');
       // The failure count is not reset until the code is right too: else the password alone would reset the count of wrong codes.

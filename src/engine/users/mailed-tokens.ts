@@ -43,23 +43,26 @@ export async function sinceLastIssued(db: Kysely<PlatformDb>, ctx: Ctx, userId: 
   return last ? ctx.clock.now().getTime() - Date.parse(last.created_at) : Infinity;
 }
 
-/** Issue a token (committed at once) and e-mail it to the user. */
-export async function mailToken(ctx: Ctx, user: UserRow, purpose: Purpose): Promise<void> {
-  const mailer = mailerOf(ctx);
-  const token = randomBytes(32).toString('hex');
-  await ctx.platform.write((trx) =>
-    trx
-      .insertInto('user_tokens')
-      .values({
-        token_hash: hashToken(token),
-        user_id: user.id,
-        purpose,
-        created_at: timestamp(ctx.clock),
-        expires_at: new Date(ctx.clock.now().getTime() + mailedTokenLifetime).toISOString(),
-        used_at: null,
-      })
-      .execute(),
-  );
+/** A new token of 32 random bytes, as 64 hexadecimal characters (what the e-mail carries; only its hash is kept). */
+export const newMailedToken = (): string => randomBytes(32).toString('hex');
+
+/** Keep a token's hash, valid for an hour from now. */
+export async function storeMailedToken(trx: Kysely<PlatformDb>, ctx: Ctx, userId: number, purpose: Purpose, token: string): Promise<void> {
+  await trx
+    .insertInto('user_tokens')
+    .values({
+      token_hash: hashToken(token),
+      user_id: userId,
+      purpose,
+      created_at: timestamp(ctx.clock),
+      expires_at: new Date(ctx.clock.now().getTime() + mailedTokenLifetime).toISOString(),
+      used_at: null,
+    })
+    .execute();
+}
+
+/** Send the e-mail that carries a token. */
+export async function sendTokenMail(mailer: NonNullable<Ctx['mailer']>, user: UserRow, purpose: Purpose, token: string): Promise<void> {
   const verify = purpose === 'verify_email';
   await sendMail(mailer, {
     to: user.email,
@@ -70,6 +73,14 @@ export async function mailToken(ctx: Ctx, user: UserRow, purpose: Purpose): Prom
       : `Hello ${user.full_name},\n\nTo choose a new password, send this token with it to POST /v1/password-reset/reset-password within an hour:\n\n${token}\n\nIf you did not ask for this, ignore this message: your password is unchanged.\n`,
     attachments: [],
   });
+}
+
+/** Issue a token (committed at once) and e-mail it to the user. */
+export async function mailToken(ctx: Ctx, user: UserRow, purpose: Purpose): Promise<void> {
+  const mailer = mailerOf(ctx);
+  const token = newMailedToken();
+  await ctx.platform.write((trx) => storeMailedToken(trx, ctx, user.id, purpose, token));
+  await sendTokenMail(mailer, user, purpose, token);
 }
 
 /** The live token of the purpose (unused, unexpired), or undefined. */

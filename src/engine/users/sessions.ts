@@ -26,11 +26,23 @@ export type LoginResponse = z.output<typeof loginSchema>;
 
 const later = (clock: Clock, ms: number): string => new Date(clock.now().getTime() + ms).toISOString();
 
-/** Open a session for the user (a new pair of tokens every time) and note the login. */
-export async function openSession(trx: Kysely<PlatformDb>, clock: Clock, user: UserRow): Promise<LoginResponse> {
+/** A suspended user gets no session (403; asked only once the password, and the code, were right). */
+export function refuseIfSuspended(user: UserRow): void {
+  if (user.suspended_at !== null) throw new AppError('account_suspended', 'this account is suspended: ask an administrator');
+}
+
+/**
+ * Open a session for the user (a new pair of tokens every time) and note
+ * the login. An administrator impersonating the user (`impersonatedBy`: their
+ * id, 0 for the local operator) gets a session that cannot be refreshed
+ * (15 minutes) and is not the user's login.
+ */
+export async function openSession(trx: Kysely<PlatformDb>, clock: Clock, user: UserRow, options: { impersonatedBy?: number } = {}): Promise<LoginResponse> {
+  refuseIfSuspended(user);
   const accessToken = newToken('at');
   const refreshToken = newToken('rt');
   const now = timestamp(clock);
+  const impersonated = options.impersonatedBy !== undefined;
   await trx
     .insertInto('sessions')
     .values({
@@ -39,12 +51,13 @@ export async function openSession(trx: Kysely<PlatformDb>, clock: Clock, user: U
       access_hash: hashToken(accessToken),
       access_expires_at: later(clock, accessLifetime),
       refresh_hash: hashToken(refreshToken),
-      refresh_expires_at: later(clock, refreshLifetime),
+      refresh_expires_at: later(clock, impersonated ? accessLifetime : refreshLifetime),
       created_at: now,
       revoked_at: null,
+      impersonated_by: options.impersonatedBy ?? null,
     })
     .execute();
-  await trx.updateTable('users').set({ last_login: now, failed_logins: 0, locked_until: null }).where('id', '=', user.id).execute();
+  if (!impersonated) await trx.updateTable('users').set({ last_login: now, failed_logins: 0, locked_until: null }).where('id', '=', user.id).execute();
   return { accessToken, refreshToken, expiresIn: accessLifetime / 1000, user: userView(user) };
 }
 
@@ -54,12 +67,26 @@ export async function sessionPrincipal(db: Kysely<PlatformDb>, clock: Clock, tok
   const row = await db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['sessions.id', 'sessions.user_id', 'sessions.access_expires_at', 'sessions.revoked_at', 'users.organisation_id', 'users.full_name'])
+    .select([
+      'sessions.id',
+      'sessions.user_id',
+      'sessions.access_expires_at',
+      'sessions.revoked_at',
+      'sessions.impersonated_by',
+      'users.organisation_id',
+      'users.full_name',
+      'users.email',
+      'users.is_admin',
+      'users.suspended_at',
+    ])
     .where('sessions.access_hash', '=', hashToken(token))
     .executeTakeFirst();
   if (!row) throw new AppError('unauthorized', 'invalid session token');
   if (row.revoked_at !== null) throw new AppError('unauthorized', 'this session has ended');
   if (Date.parse(row.access_expires_at) <= clock.now().getTime()) throw new AppError('unauthorized', 'this session has expired: refresh it or log in again');
+  if (row.suspended_at !== null) throw new AppError('unauthorized', 'this account is suspended');
+  // Administrator status is read on every request, so a role change takes effect at once; an impersonation session never has it.
+  const admin = row.is_admin === 1 && row.impersonated_by === null ? { admin: Object.freeze({ userId: row.user_id, email: row.email }) } : {};
   return Object.freeze({
     organisationId: row.organisation_id,
     mode: 'live' as const,
@@ -67,6 +94,7 @@ export async function sessionPrincipal(db: Kysely<PlatformDb>, clock: Clock, tok
     keyId: null,
     actor: Object.freeze({ id: `user_${row.user_id}`, name: row.full_name }),
     session: Object.freeze({ userId: row.user_id, sessionId: row.id }),
+    ...admin,
   });
 }
 
@@ -76,7 +104,10 @@ export async function refreshSession(trx: Kysely<PlatformDb>, clock: Clock, refr
   if (!isToken(refreshToken, 'rt')) throw refused;
   const session = await trx.selectFrom('sessions').selectAll().where('refresh_hash', '=', hashToken(refreshToken)).executeTakeFirst();
   if (!session || session.revoked_at !== null || Date.parse(session.refresh_expires_at) <= clock.now().getTime()) throw refused;
+  // An impersonation session ends with its first access token.
+  if (session.impersonated_by !== null) throw refused;
   const user = await trx.selectFrom('users').selectAll().where('id', '=', session.user_id).executeTakeFirstOrThrow();
+  if (user.suspended_at !== null) throw refused;
   const accessToken = newToken('at');
   const next = newToken('rt');
   await trx

@@ -1,0 +1,84 @@
+/**
+ * The audit log of administrator changes: every mutating administrator
+ * operation appends one row, in the same transaction as its change, so a
+ * change and its record commit together or not at all. The table refuses
+ * UPDATE and DELETE (migration 0004's triggers); nothing here offers either.
+ */
+import type { Kysely, Selectable } from 'kysely';
+import { z } from 'zod';
+import { AppError } from '../errors.js';
+import { timestamp } from '../clock.js';
+import { instant } from '../output.js';
+import type { Administrator, Ctx } from '../operation.js';
+import type { AuditLogTable, PlatformDb } from '../../store/tables.js';
+
+/** The administrator calling (checked already by access `admin`). */
+export function adminOf(ctx: Ctx): Administrator {
+  const admin = ctx.principal?.admin;
+  if (!admin) throw new AppError('insufficient_scope', 'administrator endpoints need the session of a user with administrator status');
+  return admin;
+}
+
+export interface AuditEntry {
+  /** SCREAMING_SNAKE, as the published names are: USER_SUSPENDED, SETTING_UPDATED… */
+  readonly action: string;
+  readonly entityType: 'user' | 'organisation' | 'bug_report' | 'setting' | 'system' | 'webhook_delivery' | 'subscription';
+  readonly entityId: string | number;
+  /** What changed (before and after), beside the request, which is added. */
+  readonly details?: Record<string, unknown>;
+}
+
+/** Append one record of an administrator's change, inside the transaction that makes it. */
+export async function appendAudit(trx: Kysely<PlatformDb>, ctx: Ctx, entry: AuditEntry): Promise<void> {
+  const admin = adminOf(ctx);
+  const request = ctx.request ?? null;
+  await trx
+    .insertInto('audit_log')
+    .values({
+      admin_id: admin.userId,
+      admin_email: admin.email,
+      action: entry.action,
+      entity_type: entry.entityType,
+      entity_id: String(entry.entityId),
+      details: JSON.stringify({ request: request && { method: request.method, path: request.path }, ...entry.details }),
+      ip_address: request?.ipAddress ?? null,
+      user_agent: request?.userAgent ?? null,
+      created_at: timestamp(ctx.clock),
+    })
+    .execute();
+}
+
+/** Make an administrator's change and its audit record in one platform transaction; the change returns the entry. */
+export async function auditedWrite<T>(ctx: Ctx, change: (trx: Kysely<PlatformDb>) => Promise<{ readonly result: T; readonly audit: AuditEntry }>): Promise<T> {
+  return ctx.platform.write(async (trx) => {
+    const { result, audit } = await change(trx);
+    await appendAudit(trx, ctx, audit);
+    return result;
+  });
+}
+
+export const auditEntrySchema = z.strictObject({
+  id: z.number().int(),
+  adminId: z.number().int().nullable().describe('null: the local operator, through the CLI'),
+  adminEmail: z.string(),
+  action: z.string(),
+  entityType: z.string(),
+  entityId: z.string(),
+  details: z.record(z.string(), z.unknown()).describe('the request (method, path) and what changed'),
+  ipAddress: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  createdAt: instant(),
+});
+
+export const auditEntryView = (row: Selectable<AuditLogTable>): z.output<typeof auditEntrySchema> => ({
+  id: row.id,
+  adminId: row.admin_id,
+  adminEmail: row.admin_email,
+  action: row.action,
+  entityType: row.entity_type,
+  entityId: row.entity_id,
+  details: JSON.parse(row.details) as Record<string, unknown>,
+  ipAddress: row.ip_address,
+  userAgent: row.user_agent,
+  createdAt: row.created_at,
+});
