@@ -100,7 +100,12 @@ export const groupExamples: Readonly<Record<string, readonly string[]>> = {
   ],
   transparency: ['acct transparency entries --status resolved', 'acct transparency stats'],
   'early-access': ['acct early-access stats'],
-  admin: ['acct admin audit-log --action USER_SUSPENDED', 'acct admin create-user --email root@example.com --password "a long passphrase" --admin'],
+  admin: [
+    'acct admin orgs --search joinery',
+    'acct admin update-org 0b6f3c1e-3f7a-4c1d-9a57-2d4f6e8b9c10 --trial-ends-on 2027-03-31',
+    'acct admin audit-log --action USER_SUSPENDED',
+    'acct admin create-user --email root@example.com --password "a long passphrase" --admin',
+  ],
   users: [
     'acct users list --status locked',
     'acct users get 2',
