@@ -197,7 +197,7 @@ export function writeFileResult(file: FileResult, output: string | undefined, fo
  * administrator (whoever can open the files can read them anyway), in no
  * organisation, recorded in the audit log as local:<user name>.
  */
-function operatorPrincipal(): Principal {
+export function operatorPrincipal(): Principal {
   const actor = cliActor();
   return { organisationId: '', mode: 'live', scopes: [], keyId: null, actor, admin: { userId: null, email: `local:${actor.name}` } };
 }

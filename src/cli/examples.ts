@@ -106,7 +106,12 @@ export const groupExamples: Readonly<Record<string, readonly string[]>> = {
     'acct billing checkout --plan sole_trader --success-url https://example.com/thanks --cancel-url https://example.com/plans',
     'acct billing portal --return-url https://example.com/account',
   ],
-  admin: ['acct admin audit-log --action USER_SUSPENDED', 'acct admin create-user --email root@example.com --password "a long passphrase" --admin'],
+  admin: [
+    'acct admin orgs --search joinery',
+    'acct admin update-org 0b6f3c1e-3f7a-4c1d-9a57-2d4f6e8b9c10 --trial-ends-on 2027-03-31',
+    'acct admin audit-log --action USER_SUSPENDED',
+    'acct admin create-user --email root@example.com --password "a long passphrase" --admin',
+  ],
   users: [
     'acct users list --status locked',
     'acct users get 2',

@@ -2,7 +2,7 @@ import t from 'tap';
 import { operations } from '../../src/engine/registry.js';
 import { pathParams } from '../../src/engine/operation.js';
 import { outputJsonSchemaOf, typesOf } from '../../src/engine/input.js';
-import { cursorMetaSchema, pageMetaSchema } from '../../src/engine/pagination.js';
+import { cursorMetaSchema, pageMetaSchema, perPageMetaSchema } from '../../src/engine/pagination.js';
 
 t.test('every operation has a unique name, CLI command and route', async (t) => {
   const names = operations.map((o) => o.name);
@@ -46,7 +46,14 @@ t.test('only writes take a body, and writes are never public but for signing up,
 
 t.test('a secret shown once is a declared output field that may be null, and says it is replayed as null', async (t) => {
   const withSecrets = operations.filter((op) => op.secrets.length > 0);
-  t.strictSame(withSecrets.map((op) => op.name).sort(), ['auth.totp-setup', 'keys.create', 'keys.rotate', 'webhooks.create', 'webhooks.rotate']);
+  t.strictSame(withSecrets.map((op) => op.name).sort(), [
+    'auth.totp-setup',
+    'keys.create',
+    'keys.rotate',
+    'users.impersonate',
+    'webhooks.create',
+    'webhooks.rotate',
+  ]);
   for (const op of withSecrets) {
     const props = outputJsonSchemaOf(op.schemas.output).properties ?? {};
     for (const field of op.secrets) {
@@ -59,11 +66,12 @@ t.test('a secret shown once is a declared output field that may be null, and say
 t.test('every paginated list declares its page meta, every cursor-paged report its cursor meta, and nothing else declares meta', async (t) => {
   for (const op of operations) {
     const shape = op.schemas.query.shape;
-    const expected = 'page' in shape ? pageMetaSchema : 'cursor' in shape ? cursorMetaSchema : null;
-    t.equal(
-      op.schemas.meta,
-      expected,
-      `${op.name}: ${expected === pageMetaSchema ? 'page meta' : expected === cursorMetaSchema ? 'cursor meta' : 'no meta'} declared`,
-    );
+    const expected = 'perPage' in shape ? perPageMetaSchema : 'page' in shape ? pageMetaSchema : 'cursor' in shape ? cursorMetaSchema : null;
+    const named = new Map<unknown, string>([
+      [perPageMetaSchema, 'page meta B'],
+      [pageMetaSchema, 'page meta'],
+      [cursorMetaSchema, 'cursor meta'],
+    ]);
+    t.equal(op.schemas.meta, expected, `${op.name}: ${named.get(expected) ?? 'no meta'} declared`);
   }
 });

@@ -40,6 +40,22 @@ t.test('acct admin create-user makes a user (an administrator with --admin) who 
   t.match(login.body.data.user, { id: 1, fullName: 'Root', isAdmin: true });
   const me = await api.request('GET', '/v1/auth/me', { key: login.body.data.accessToken });
   t.equal(me.body.data.organisation.id, books.organisationId, 'of the organisation of the data directory');
+  const audit = await api.request('GET', '/v1/admin/audit-log', { key: login.body.data.accessToken });
+  t.match(
+    audit.body.data,
+    [
+      {
+        action: 'USER_CREATED',
+        entityId: '2',
+        adminId: null,
+        adminEmail: /^local:/,
+        userAgent: 'acct CLI',
+        details: { email: 'sam@example.com', role: 'user' },
+      },
+      { action: 'USER_CREATED', entityId: '1', details: { email: 'root@example.com', role: 'admin' } },
+    ],
+    'each user made is in the audit log, newest first',
+  );
   expectError(
     t,
     await api.request('POST', '/v1/auth/login', { key: null, body: { email: 'sam@example.com', password: 'a long passphrase' } }),

@@ -5,7 +5,8 @@ import { AppError } from '../../engine/errors.js';
 import { hashPassword } from '../../engine/users/password.js';
 import { insertUser, userView } from '../../engine/users/users.js';
 import { password } from '../../engine/users/login-ops.js';
-import { withCli, type GlobalOptions } from '../context.js';
+import { operatorPrincipal, withCli, type GlobalOptions } from '../context.js';
+import { appendAudit } from '../../engine/admin/audit.js';
 import { examplesText, groupSummaries, handWritten } from '../help.js';
 
 interface CreateUserFlags {
@@ -44,15 +45,28 @@ export function addAdmin(program: Command): void {
         const ctx = await cli.ctx({ writes: true });
         const organisationId = ctx.principal!.organisationId;
         const passwordHash = await hashPassword(parsed.data.password);
-        const user = await cli.store.platform.write((trx) =>
-          insertUser(trx, cli.clock, {
+        // The operator's act, audited as any administrator's change is, in the transaction that makes the user.
+        const operator = {
+          ...ctx,
+          principal: operatorPrincipal(),
+          request: { method: 'POST', path: 'acct admin create-user', ipAddress: null, userAgent: 'acct CLI' },
+        };
+        const user = await cli.store.platform.write(async (trx) => {
+          const made = await insertUser(trx, cli.clock, {
             organisationId,
             email: parsed.data.email,
             fullName: parsed.data.fullName ?? parsed.data.email.split('@')[0]!,
             passwordHash,
             isAdmin: flags.admin === true,
-          }),
-        );
+          });
+          await appendAudit(trx, operator, {
+            action: 'USER_CREATED',
+            entityType: 'user',
+            entityId: made.id,
+            details: { email: made.email, organisationId, role: made.is_admin === 1 ? 'admin' : 'user' },
+          });
+          return made;
+        });
         if (globals.json) cli.print(userView(user));
         else
           process.stdout.write(`Created ${user.is_admin === 1 ? 'administrator' : 'user'} ${user.email} (id ${user.id}) of organisation ${organisationId}\n`);

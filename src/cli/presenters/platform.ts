@@ -3,6 +3,7 @@ import { listBugReports } from '../../engine/platform/bug-reports.js';
 import { transparencyEntries } from '../../engine/platform/transparency.js';
 import { listUsers } from '../../engine/admin/user-ops.js';
 import { auditLog } from '../../engine/admin/audit-ops.js';
+import { listOrganisations } from '../../engine/admin/org-ops.js';
 import { listPresenter, type Presenter } from './index.js';
 
 const day = (at: string | null): string | null => (at === null ? null : at.slice(0, 10));
@@ -25,6 +26,16 @@ export const platformPresenters: readonly Presenter[] = [
     ['status', 'status'],
     ['TOTP', 'totpEnabled', (on: boolean) => (on ? 'on' : 'off')],
     ['last login', 'lastLogin', day],
+  ]),
+  listPresenter(listOrganisations, 'Organisations', [
+    ['id', 'id'],
+    ['name', 'name'],
+    ['plan', 'plan'],
+    ['status', 'subscriptionStatus'],
+    ['trial ends', 'trialEndsAt', day],
+    ['users', 'userCount'],
+    ['invoices', 'invoiceCount'],
+    ['created', 'createdAt', day],
   ]),
   listPresenter(auditLog, 'Audit log', [
     ['at', 'createdAt', (at: string) => at.slice(0, 19).replace('T', ' ')],

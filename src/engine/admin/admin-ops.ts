@@ -5,5 +5,6 @@
 import type { Operation } from '../operation.js';
 import { auditLog } from './audit-ops.js';
 import { userOperations } from './user-ops.js';
+import { organisationOperations } from './org-ops.js';
 
-export const adminOperations: readonly Operation[] = [auditLog, ...userOperations];
+export const adminOperations: readonly Operation[] = [auditLog, ...organisationOperations, ...userOperations];

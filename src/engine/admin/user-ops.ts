@@ -351,7 +351,14 @@ export const impersonateUser = defineOperation({
   params: { id: userId() },
   status: 201,
   secrets: ['accessToken', 'refreshToken'],
-  output: loginSchema.extend({ impersonatedBy: z.string().describe("the administrator's e-mail address") }),
+  output: loginSchema.extend({
+    accessToken: z.string().nullable().describe('the bearer, 15 minutes; null when the response is replayed for a repeated Idempotency-Key'),
+    refreshToken: z
+      .string()
+      .nullable()
+      .describe('refused by POST /auth/refresh: impersonation is not extended; null when the response is replayed for a repeated Idempotency-Key'),
+    impersonatedBy: z.string().describe("the administrator's e-mail address"),
+  }),
   async run(ctx, input) {
     const admin = adminOf(ctx);
     refuseSelf(ctx, input.id, 'impersonate');
