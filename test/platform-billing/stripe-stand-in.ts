@@ -62,6 +62,8 @@ export interface StandIn {
   completeCheckout(sessionId: string, at: number): Stripe.Event[];
   /** An invoice of the subscription, paid or open (a failed payment). */
   addInvoice(subscriptionId: string, status: 'paid' | 'open', amount: number): Obj;
+  /** Whether the card on file pays when an open invoice is paid again (by default it is declined). */
+  cardPays(pays: boolean): void;
   /** The provider goes down: the port refuses connections. */
   stop(): Promise<void>;
 }
@@ -114,6 +116,7 @@ export async function startStandIn(): Promise<StandIn> {
   const payments: Obj[] = [];
   const refunds: Obj[] = [];
   let failure: { status: number; error: Obj } | null = null;
+  let cardPays = false;
 
   const list = (data: Obj[], url: string) => ({ object: 'list', data, has_more: false, url });
   const missing = (what: string, id: string) => ({
@@ -202,6 +205,11 @@ export async function startStandIn(): Promise<StandIn> {
       const invoice = invoices.get(m[1]!);
       if (!invoice) return missing('invoice', m[1]!);
       if (invoice['status'] !== 'open') return invalid('Invoice is already paid', 'invoice');
+      if (cardPays) {
+        invoice['status'] = 'paid';
+        invoice['amount_paid'] = invoice['amount_due'];
+        return { status: 200, body: invoice };
+      }
       return {
         status: 402,
         body: { error: { type: 'card_error', code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' } },
@@ -278,6 +286,9 @@ export async function startStandIn(): Promise<StandIn> {
       subscriptions.set(String(sub['id']), sub);
       Object.assign(session, { status: 'complete', subscription: sub['id'], payment_status: trialDays > 0 ? 'no_payment_required' : 'paid' });
       return [eventOf('checkout.session.completed', { ...session }, at), eventOf('customer.subscription.created', structuredClone(sub), at)];
+    },
+    cardPays(pays) {
+      cardPays = pays;
     },
     addInvoice(subscriptionId, status, amount) {
       const sub = subscriptions.get(subscriptionId);

@@ -6,5 +6,6 @@ import type { Operation } from '../operation.js';
 import { auditLog } from './audit-ops.js';
 import { userOperations } from './user-ops.js';
 import { organisationOperations } from './org-ops.js';
+import { subscriptionOperations } from './billing-ops.js';
 
-export const adminOperations: readonly Operation[] = [auditLog, ...organisationOperations, ...userOperations];
+export const adminOperations: readonly Operation[] = [auditLog, ...organisationOperations, ...subscriptionOperations, ...userOperations];

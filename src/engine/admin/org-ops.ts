@@ -26,7 +26,7 @@ import type { OrganisationsTable } from '../../store/tables.js';
 export const adminPlans = ['trial', 'sole_trader', 'limited_company'] as const;
 export const organisationStatuses = ['trialing', 'trial_expired', 'active', 'past_due', 'canceled', 'unpaid', 'closed'] as const;
 
-const organisationId = () =>
+export const organisationId = () =>
   z
     .uuid()
     .describe('the organisation id')
