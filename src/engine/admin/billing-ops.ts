@@ -40,7 +40,14 @@ export const cancelOrganisationSubscription = defineOperation({
   params: { id: organisationId() },
   body: {
     atPeriodEnd: z.boolean().default(false).describe('let the period paid for run out first'),
-    reason: z.string().trim().min(1).max(500).optional().describe('kept in the audit log').meta({ examples: ['asked by the customer'] }),
+    reason: z
+      .string()
+      .trim()
+      .min(1)
+      .max(500)
+      .optional()
+      .describe('kept in the audit log')
+      .meta({ examples: ['asked by the customer'] }),
   },
   output: z.strictObject({
     subscriptionId: z.string(),
@@ -53,10 +60,12 @@ export const cancelOrganisationSubscription = defineOperation({
   },
   async run(ctx, input) {
     const change = taken<Awaited<ReturnType<typeof cancelSubscription>>>(input);
-    await auditedWrite(ctx, async () => ({
-      result: null,
-      audit: audit('SUBSCRIPTION_CANCELLED', input.id, { ...change, atPeriodEnd: input.atPeriodEnd, reason: input.reason ?? null }),
-    }));
+    await auditedWrite(ctx, () =>
+      Promise.resolve({
+        result: null,
+        audit: audit('SUBSCRIPTION_CANCELLED', input.id, { ...change, atPeriodEnd: input.atPeriodEnd, reason: input.reason ?? null }),
+      }),
+    );
     return { data: change };
   },
 });
@@ -69,7 +78,16 @@ export const refundOrganisationPayment = defineOperation({
   method: 'POST',
   path: '/admin/orgs/{id}/refund',
   params: { id: organisationId() },
-  body: { reason: z.string().trim().min(1).max(500).optional().describe('kept in the audit log and on the refund').meta({ examples: ['charged twice'] }) },
+  body: {
+    reason: z
+      .string()
+      .trim()
+      .min(1)
+      .max(500)
+      .optional()
+      .describe('kept in the audit log and on the refund')
+      .meta({ examples: ['charged twice'] }),
+  },
   output: z.strictObject({
     refundId: z.string(),
     invoiceId: z.string(),
@@ -83,7 +101,7 @@ export const refundOrganisationPayment = defineOperation({
   },
   async run(ctx, input) {
     const refund = taken<Awaited<ReturnType<typeof refundLatestPayment>>>(input);
-    await auditedWrite(ctx, async () => ({ result: null, audit: audit('PAYMENT_REFUNDED', input.id, { ...refund, reason: input.reason ?? null }) }));
+    await auditedWrite(ctx, () => Promise.resolve({ result: null, audit: audit('PAYMENT_REFUNDED', input.id, { ...refund, reason: input.reason ?? null }) }));
     return { data: refund };
   },
 });
@@ -106,7 +124,7 @@ export const retryOrganisationPayment = defineOperation({
   },
   async run(ctx, input) {
     const retry = taken<Awaited<ReturnType<typeof retryOpenInvoice>>>(input);
-    await auditedWrite(ctx, async () => ({ result: null, audit: audit('PAYMENT_RETRIED', input.id, { ...retry }) }));
+    await auditedWrite(ctx, () => Promise.resolve({ result: null, audit: audit('PAYMENT_RETRIED', input.id, { ...retry }) }));
     return { data: retry };
   },
 });
