@@ -100,9 +100,17 @@ export const groupExamples: Readonly<Record<string, readonly string[]>> = {
   ],
   transparency: ['acct transparency entries --status resolved', 'acct transparency stats'],
   'early-access': ['acct early-access stats'],
+  admin: ['acct admin bug-reports --status open --severity critical', 'acct admin update-bug-report bug_… --status resolved --admin-notes "Fixed in 0.2.1"'],
 };
 
 export const operationExamples: Readonly<Record<string, readonly string[]>> = {
+  'admin.audit-log': ['acct admin audit-log --action SETTING_UPDATED', 'acct admin audit-log --entity-type bug_report --entity-id bug_…'],
+  'admin.bug-reports': ['acct admin bug-reports --status open', 'acct admin bug-reports --organisation-id 0b6c8f0e-… --search VAT --per-page 50'],
+  'admin.update-bug-report': [
+    'acct admin update-bug-report bug_… --status investigating',
+    'acct admin update-bug-report bug_… --status resolved --admin-notes "Fixed in 0.2.1"',
+  ],
+  'admin.delete-bug-reports': ['acct admin delete-bug-reports --ids bug_…,bug_…'],
   'bug-reports.submit': [
     'acct bug-reports submit --title "Invoice PDF cuts off the address" --description "The third address line is missing" --severity low',
     'acct bug-reports submit --body \'{"title":"Totals differ","description":"…","includeApiContext":true,"browserInfo":{"theme":"dark"}}\'',

@@ -105,6 +105,8 @@ export interface Ctx {
   readonly renderPdf?: (data: InvoicePdfData) => Promise<Uint8Array>;
   /** The request being served, for the audit log of administrator changes. */
   readonly request?: RequestInfo;
+  /** Where a failure that must not fail the request is reported (the server's log); absent, standard error. */
+  readonly logFailure?: (error: AppError) => void;
 }
 
 export interface Result<D = unknown, M = unknown> {

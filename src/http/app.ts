@@ -155,6 +155,7 @@ export function createApp(options: AppOptions): Polka {
           ipAddress: req.socket.remoteAddress ?? null,
           userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'].slice(0, 500) : null,
         },
+        logFailure: logError,
         ...(options.hmrc ? { hmrc: options.hmrc } : {}),
         ...(pool && org !== undefined ? { renderPdf: (data: Parameters<PdfPool['run']>[1]) => pool.run(org, data) } : {}),
       };

@@ -60,6 +60,7 @@ export const presenterAreaOf: Readonly<Record<string, Area | null>> = {
   'bug-reports': 'platform',
   transparency: 'platform',
   'early-access': null,
+  admin: null,
 };
 
 const byOperation = new Map<string, Presenter>();

@@ -4,5 +4,13 @@
  */
 import type { Operation } from '../operation.js';
 import { auditLog } from './audit-ops.js';
+import { adminBugReport, adminBugReports, deleteAdminBugReport, deleteAdminBugReports, updateAdminBugReport } from './bug-report-ops.js';
 
-export const adminOperations: readonly Operation[] = [auditLog];
+export const adminOperations: readonly Operation[] = [
+  auditLog,
+  adminBugReports,
+  adminBugReport,
+  updateAdminBugReport,
+  deleteAdminBugReport,
+  deleteAdminBugReports,
+];

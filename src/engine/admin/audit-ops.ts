@@ -29,8 +29,19 @@ export const auditLog = defineOperation({
       .max(50)
       .optional()
       .meta({ examples: ['user'] }),
-    entityId: z.string().trim().min(1).max(100).optional(),
-    adminId: z.number().int().min(1).optional(),
+    entityId: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .optional()
+      .meta({ examples: ['bug_…'] }),
+    adminId: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .meta({ examples: [1] }),
     ...adminPage(),
   },
   output: z.array(auditEntrySchema),
