@@ -100,7 +100,11 @@ export const groupExamples: Readonly<Record<string, readonly string[]>> = {
   ],
   transparency: ['acct transparency entries --status resolved', 'acct transparency stats'],
   'early-access': ['acct early-access stats'],
-  admin: ['acct admin bug-reports --status open --severity critical', 'acct admin update-bug-report bug_… --status resolved --admin-notes "Fixed in 0.2.1"'],
+  admin: [
+    'acct admin bug-reports --status open --severity critical',
+    'acct admin update-bug-report bug_… --status resolved --admin-notes "Fixed in 0.2.1"',
+    'acct admin update-setting maintenance_mode --value true',
+  ],
 };
 
 export const operationExamples: Readonly<Record<string, readonly string[]>> = {
@@ -111,6 +115,8 @@ export const operationExamples: Readonly<Record<string, readonly string[]>> = {
     'acct admin update-bug-report bug_… --status resolved --admin-notes "Fixed in 0.2.1"',
   ],
   'admin.delete-bug-reports': ['acct admin delete-bug-reports --ids bug_…,bug_…'],
+  'admin.settings': ['acct admin settings', 'acct --json admin settings'],
+  'admin.update-setting': ['acct admin update-setting maintenance_mode --value true', 'acct admin update-setting registration_enabled --value false'],
   'bug-reports.submit': [
     'acct bug-reports submit --title "Invoice PDF cuts off the address" --description "The third address line is missing" --severity low',
     'acct bug-reports submit --body \'{"title":"Totals differ","description":"…","includeApiContext":true,"browserInfo":{"theme":"dark"}}\'',

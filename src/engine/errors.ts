@@ -11,6 +11,7 @@ export const errorTable = {
   invalid_id: { status: 400, exit: 2 },
   unauthorized: { status: 401, exit: 6 },
   insufficient_scope: { status: 403, exit: 6 },
+  registration_disabled: { status: 403, exit: 6 },
   not_found: { status: 404, exit: 3 },
   conflict: { status: 409, exit: 4 },
   already_reconciled: { status: 409, exit: 4 },

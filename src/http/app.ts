@@ -24,6 +24,7 @@ import { envelopeOf, send, sendError, sendFile, sendSuccess } from './envelope.j
 import { prefixes, routeOf, routeOrder } from './routes.js';
 import { idempotencyHeader, idempotencyKeyOf, idempotencyPath } from './idempotency.js';
 import type { PdfPool } from './pdf-workers.js';
+import { MaintenanceGate, UnderMaintenance } from './maintenance.js';
 
 export interface AppOptions {
   readonly store: Store;
@@ -71,8 +72,8 @@ export function createApp(options: AppOptions): Polka {
   /** Answer a failure; the error member sent. */
   const fail = (res: Parameters<typeof sendError>[0], e: unknown) => {
     const error = appErrorOf(e);
-    // server_busy is load shed on purpose (the PDF queue is full), not a failure to report.
-    if (error.status >= 500 && error.code !== 'server_busy') logError(error);
+    // server_busy is load shed on purpose (the PDF queue is full), and maintenance refusals are asked for: neither is a failure to report.
+    if (error.status >= 500 && error.code !== 'server_busy' && !(error instanceof UnderMaintenance)) logError(error);
     if (!res.headersSent) sendError(res, error);
     else res.destroy();
     return error.toJSON();
@@ -93,6 +94,7 @@ export function createApp(options: AppOptions): Polka {
     plans.set(organisationId, { plan, until: clock.now().getTime() + 60_000 });
     return plan;
   };
+  const maintenance = new MaintenanceGate(store.platform);
   /** The plan's limit, taken before the scope check: a refusal counts too, else a key without the scope could send refusals without end. */
   const limitPlan = async (principal: Principal) => {
     if (!limiter) return;
@@ -133,6 +135,7 @@ export function createApp(options: AppOptions): Polka {
       principal = op.access === 'public' ? null : await principalOf(req, keys, store, clock);
       if (principal) await limitPlan(principal);
       checkAccess(op.access, principal);
+      await maintenance.check(op, principal);
       if (principal) limitKeys(op, principal);
       const body = !op.schemas.body
         ? undefined

@@ -5,6 +5,7 @@
 import type { Operation } from '../operation.js';
 import { auditLog } from './audit-ops.js';
 import { adminBugReport, adminBugReports, deleteAdminBugReport, deleteAdminBugReports, updateAdminBugReport } from './bug-report-ops.js';
+import { adminSettings, updateAdminSetting } from './settings-ops.js';
 
 export const adminOperations: readonly Operation[] = [
   auditLog,
@@ -13,4 +14,6 @@ export const adminOperations: readonly Operation[] = [
   updateAdminBugReport,
   deleteAdminBugReport,
   deleteAdminBugReports,
+  adminSettings,
+  updateAdminSetting,
 ];
