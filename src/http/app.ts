@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import polka, { type Polka, type Request } from 'polka';
 import { AppError } from '../engine/errors.js';
-import { checkAccess, type Ctx, type Operation, type Principal } from '../engine/operation.js';
+import { checkAccess, type ClearableCache, type Ctx, type Operation, type Principal } from '../engine/operation.js';
 import { parseOperationInput } from '../engine/input.js';
 import { KeyCache } from '../engine/integration/api-keys.js';
 import { sessionPrincipal } from '../engine/users/sessions.js';
@@ -95,6 +95,19 @@ export function createApp(options: AppOptions): Polka {
     return plan;
   };
   const maintenance = new MaintenanceGate(store.platform);
+  /** The caches an administrator may empty (POST /admin/system/clear-cache). */
+  const caches: readonly ClearableCache[] = [
+    { name: 'api-keys', description: 'API keys authenticated, by hash', clear: () => keys.clear() },
+    {
+      name: 'plans',
+      description: "organisations' plans, for the rate limits (each re-read after a minute)",
+      clear: () => {
+        const held = plans.size;
+        plans.clear();
+        return held;
+      },
+    },
+  ];
   /** The plan's limit, taken before the scope check: a refusal counts too, else a key without the scope could send refusals without end. */
   const limitPlan = async (principal: Principal) => {
     if (!limiter) return;
@@ -158,6 +171,7 @@ export function createApp(options: AppOptions): Polka {
           ipAddress: req.socket.remoteAddress ?? null,
           userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'].slice(0, 500) : null,
         },
+        caches,
         logFailure: logError,
         ...(options.hmrc ? { hmrc: options.hmrc } : {}),
         ...(pool && org !== undefined ? { renderPdf: (data: Parameters<PdfPool['run']>[1]) => pool.run(org, data) } : {}),

@@ -6,6 +6,8 @@ import type { Operation } from '../operation.js';
 import { auditLog } from './audit-ops.js';
 import { adminBugReport, adminBugReports, deleteAdminBugReport, deleteAdminBugReports, updateAdminBugReport } from './bug-report-ops.js';
 import { adminSettings, updateAdminSetting } from './settings-ops.js';
+import { adminSearch, adminStats, clearCache } from './system-ops.js';
+import { failedWebhooks, replayWebhooks, systemHealth } from './health-ops.js';
 
 export const adminOperations: readonly Operation[] = [
   auditLog,
@@ -16,4 +18,10 @@ export const adminOperations: readonly Operation[] = [
   deleteAdminBugReports,
   adminSettings,
   updateAdminSetting,
+  adminStats,
+  adminSearch,
+  systemHealth,
+  failedWebhooks,
+  replayWebhooks,
+  clearCache,
 ];
