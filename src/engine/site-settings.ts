@@ -12,6 +12,7 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { PlatformDb } from '../store/tables.js';
+import type { DbHandle } from '../store/store.js';
 
 interface SiteSetting<T> {
   readonly schema: z.ZodType<T>;
@@ -76,4 +77,31 @@ export async function writeSiteSetting(trx: Kysely<PlatformDb>, key: SiteSetting
     .values({ key: storageKey(key), value: text })
     .onConflict((oc) => oc.column('key').doUpdateSet({ value: text }))
     .execute();
+}
+
+/**
+ * One setting as a server checks it on every request: read again only when
+ * the platform database may have changed (its change stamp), so a change by
+ * another process (acct admin update-setting) holds from the next request,
+ * and a check costs no query while nothing changes.
+ */
+export class WatchedSetting<K extends SiteSettingKey> {
+  readonly #platform: DbHandle<PlatformDb>;
+  readonly #key: K;
+  #stamp = '';
+  #value: SiteSettingValue<K> | undefined;
+
+  constructor(platform: DbHandle<PlatformDb>, key: K) {
+    this.#platform = platform;
+    this.#key = key;
+  }
+
+  async value(): Promise<SiteSettingValue<K>> {
+    const stamp = this.#platform.changeStamp();
+    if (stamp !== this.#stamp || this.#value === undefined) {
+      this.#value = await siteSetting(this.#platform.db, this.#key);
+      this.#stamp = stamp;
+    }
+    return this.#value;
+  }
 }

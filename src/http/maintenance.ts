@@ -7,9 +7,8 @@
  */
 import { AppError } from '../engine/errors.js';
 import type { Operation, Principal } from '../engine/operation.js';
-import { siteSetting } from '../engine/site-settings.js';
-import type { DbHandle } from '../store/store.js';
-import type { PlatformDb } from '../store/tables.js';
+import { WatchedSetting } from '../engine/site-settings.js';
+import type { Store } from '../store/store.js';
 
 /** Seconds a refused client is asked to wait before trying again. */
 export const maintenanceRetryAfter = 300;
@@ -26,28 +25,16 @@ export class UnderMaintenance extends AppError {
   }
 }
 
-/**
- * The check a server makes before each request that writes. The setting is
- * read again only when the platform database may have changed (its change
- * stamp), so a switch made by another process (acct admin update-setting)
- * holds from the next request, at the cost of no query while nothing changes.
- */
+/** The check a server makes before each request: refuses one that writes, while the setting is on, unless it may go on. */
 export class MaintenanceGate {
-  readonly #platform: DbHandle<PlatformDb>;
-  #stamp = '';
-  #on = false;
+  readonly #setting: WatchedSetting<'maintenance_mode'>;
 
-  constructor(platform: DbHandle<PlatformDb>) {
-    this.#platform = platform;
+  constructor(platform: Store['platform']) {
+    this.#setting = new WatchedSetting(platform, 'maintenance_mode');
   }
 
   async check(op: Operation, principal: Principal | null): Promise<void> {
     if (op.method === 'GET' || principal?.admin || sessionOperations.has(op.name)) return;
-    const stamp = this.#platform.changeStamp();
-    if (stamp !== this.#stamp) {
-      this.#on = await siteSetting(this.#platform.db, 'maintenance_mode');
-      this.#stamp = stamp;
-    }
-    if (this.#on) throw new UnderMaintenance();
+    if (await this.#setting.value()) throw new UnderMaintenance();
   }
 }

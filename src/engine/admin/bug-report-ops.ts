@@ -221,11 +221,7 @@ export const deleteAdminBugReports = defineOperation({
   method: 'DELETE',
   path: '/admin/bug-reports',
   body: {
-    ids: z
-      .array(idOf('bug'))
-      .min(1)
-      .max(maxBulkDelete)
-      .meta({ examples: ['bug_…,bug_…'] }),
+    ids: z.array(idOf('bug')).min(1).max(maxBulkDelete),
   },
   output: z.strictObject({ ids: z.array(z.string()), deleted: z.number().int() }),
   async run(ctx, input) {

@@ -96,13 +96,7 @@ export const replayWebhooks = defineOperation({
   method: 'POST',
   path: '/admin/system/replay-webhooks',
   body: {
-    deliveryIds: z
-      .array(z.uuid())
-      .min(1)
-      .max(maxReplayIds)
-      .optional()
-      .describe('the deliveries to replay; omitted, every failed one')
-      .meta({ examples: ['0b6c8f0e-6f4e-4d0a-9a57-5f1e2d3c4b5a'] }),
+    deliveryIds: z.array(z.uuid()).min(1).max(maxReplayIds).optional().describe('the deliveries to replay; omitted, every failed one'),
   },
   output: z.strictObject({
     requeued: z.number().int(),
