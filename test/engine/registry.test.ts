@@ -2,7 +2,7 @@ import t from 'tap';
 import { operations } from '../../src/engine/registry.js';
 import { pathParams } from '../../src/engine/operation.js';
 import { outputJsonSchemaOf, typesOf } from '../../src/engine/input.js';
-import { cursorMetaSchema, pageMetaSchema } from '../../src/engine/pagination.js';
+import { cursorMetaSchema, pageMetaSchema, perPageMetaSchema } from '../../src/engine/pagination.js';
 
 t.test('every operation has a unique name, CLI command and route', async (t) => {
   const names = operations.map((o) => o.name);
@@ -57,11 +57,13 @@ t.test('a secret shown once is a declared output field that may be null, and say
 t.test('every paginated list declares its page meta, every cursor-paged report its cursor meta, and nothing else declares meta', async (t) => {
   for (const op of operations) {
     const shape = op.schemas.query.shape;
-    const expected = 'page' in shape ? pageMetaSchema : 'cursor' in shape ? cursorMetaSchema : null;
-    t.equal(
-      op.schemas.meta,
-      expected,
-      `${op.name}: ${expected === pageMetaSchema ? 'page meta' : expected === cursorMetaSchema ? 'cursor meta' : 'no meta'} declared`,
-    );
+    // Pagination B (page, perPage: the administrator lists) has its own meta.
+    const expected = 'page' in shape ? ('perPage' in shape ? perPageMetaSchema : pageMetaSchema) : 'cursor' in shape ? cursorMetaSchema : null;
+    const named = new Map<unknown, string>([
+      [pageMetaSchema, 'page meta'],
+      [perPageMetaSchema, 'page meta (B)'],
+      [cursorMetaSchema, 'cursor meta'],
+    ]);
+    t.equal(op.schemas.meta, expected, `${op.name}: ${named.get(expected) ?? 'no meta'} declared`);
   }
 });
