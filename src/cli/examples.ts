@@ -110,6 +110,13 @@ export const groupExamples: Readonly<Record<string, readonly string[]>> = {
     'acct admin orgs --search joinery',
     'acct admin update-org 0b6f3c1e-3f7a-4c1d-9a57-2d4f6e8b9c10 --trial-ends-on 2027-03-31',
     'acct admin audit-log --action USER_SUSPENDED',
+    'acct admin bug-reports --status open --severity critical',
+    'acct admin update-bug-report bug_… --status resolved --admin-notes "Fixed in 0.2.1"',
+    'acct admin update-setting maintenance_mode --value true',
+    'acct admin stats',
+    'acct admin search --q acme',
+    'acct admin failed-webhooks',
+    'acct admin replay-webhooks',
     'acct admin create-user --email root@example.com --password "a long passphrase" --admin',
   ],
   users: [
@@ -122,6 +129,18 @@ export const groupExamples: Readonly<Record<string, readonly string[]>> = {
 };
 
 export const operationExamples: Readonly<Record<string, readonly string[]>> = {
+  'admin.audit-log': ['acct admin audit-log --action SETTING_UPDATED', 'acct admin audit-log --entity-type bug_report --entity-id bug_…'],
+  'admin.bug-reports': ['acct admin bug-reports --status open', 'acct admin bug-reports --organisation-id 0b6c8f0e-… --search VAT --per-page 50'],
+  'admin.update-bug-report': [
+    'acct admin update-bug-report bug_… --status investigating',
+    'acct admin update-bug-report bug_… --status resolved --admin-notes "Fixed in 0.2.1"',
+  ],
+  'admin.delete-bug-reports': ['acct admin delete-bug-reports --ids bug_…,bug_…'],
+  'admin.settings': ['acct admin settings', 'acct --json admin settings'],
+  'admin.update-setting': ['acct admin update-setting maintenance_mode --value true', 'acct admin update-setting registration_enabled --value false'],
+  'admin.search': ['acct admin search --q jo@example.com', 'acct admin search --q "Acme Ltd"'],
+  'admin.replay-webhooks': ['acct admin replay-webhooks', 'acct admin replay-webhooks --delivery-ids 0b6c8f0e-6f4e-4d0a-9a57-5f1e2d3c4b5a'],
+  'admin.clear-cache': ['acct admin clear-cache'],
   'bug-reports.submit': [
     'acct bug-reports submit --title "Invoice PDF cuts off the address" --description "The third address line is missing" --severity low',
     'acct bug-reports submit --body \'{"title":"Totals differ","description":"…","includeApiContext":true,"browserInfo":{"theme":"dark"}}\'',

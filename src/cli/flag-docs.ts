@@ -121,6 +121,7 @@ const fieldExamples: Readonly<Record<string, string>> = {
   controlType: 'bank',
   parentId: 'acc_…',
   rows: '1,2,5',
+  deliveryIds: '0b6c8f0e-6f4e-4d0a-9a57-5f1e2d3c4b5a',
   contacts: '"$(cat contacts.csv)"',
   invoices: '"$(cat invoices.csv)"',
   bills: '"$(cat bills.csv)"',

@@ -37,7 +37,8 @@ export const groupSummaries: Readonly<Record<string, string>> = {
   auth: 'User sessions over the API: log in (with TOTP), refresh, log out, the current user, change password, TOTP set-up; session commands need a session, so they answer only over HTTP',
   'email-verification': 'Verify a user’s e-mail address by a token sent to it: send (needs a session), verify, status',
   'password-reset': 'Reset a forgotten password by a token e-mailed to the address: forgot, validate, reset',
-  admin: 'Platform administration: create-user bootstraps a user or an administrator; the audit log of administrators’ changes',
+  admin:
+    'Platform administration as the local operator: create-user bootstraps a user or an administrator; organisations and their subscriptions, the audit log, every bug report, the settings, stats, search, system health and failed webhooks',
   users: 'Users of the platform, as an administrator: list, show, suspend, unsuspend, unlock, disable TOTP, role, send a reset link, impersonate, delete',
   vat: "VAT returns: the periods, a return (draft or filed), filing one, the filed returns; Making Tax Digital: connect to HMRC, HMRC's obligations, submit a filed return, HMRC's return, liabilities and payments",
   'bug-reports': 'Bug reports to the operators: submit (with the latest API requests if asked), list, show',

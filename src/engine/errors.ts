@@ -14,6 +14,7 @@ export const errorTable = {
   insufficient_scope: { status: 403, exit: 6 },
   forbidden: { status: 403, exit: 6 },
   account_suspended: { status: 403, exit: 6 },
+  registration_disabled: { status: 403, exit: 6 },
   not_found: { status: 404, exit: 3 },
   conflict: { status: 409, exit: 4 },
   already_reconciled: { status: 409, exit: 4 },

@@ -108,6 +108,18 @@ export interface Ctx {
   readonly renderPdf?: (data: InvoicePdfData) => Promise<Uint8Array>;
   /** The request being served, for the audit log of administrator changes. */
   readonly request?: RequestInfo;
+  /** The caches the server keeps in memory (acct serve); the CLI keeps none. */
+  readonly caches?: readonly ClearableCache[];
+  /** Where a failure that must not fail the request is reported (the server's log); absent, standard error. */
+  readonly logFailure?: (error: AppError) => void;
+}
+
+/** A cache a server keeps in memory, which an administrator may empty (POST /admin/system/clear-cache). */
+export interface ClearableCache {
+  readonly name: string;
+  readonly description: string;
+  /** Empty it; how many entries it held. */
+  clear(): number;
 }
 
 export interface Result<D = unknown, M = unknown> {

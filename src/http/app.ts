@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import polka, { type Polka, type Request } from 'polka';
 import { AppError } from '../engine/errors.js';
-import { checkAccess, type Ctx, type Operation, type Principal } from '../engine/operation.js';
+import { checkAccess, type ClearableCache, type Ctx, type Operation, type Principal } from '../engine/operation.js';
 import { parseOperationInput } from '../engine/input.js';
 import { KeyCache } from '../engine/integration/api-keys.js';
 import { sessionPrincipal } from '../engine/users/sessions.js';
@@ -25,6 +25,7 @@ import { envelopeOf, send, sendError, sendFile, sendSuccess } from './envelope.j
 import { prefixes, routeOf, routeOrder } from './routes.js';
 import { idempotencyHeader, idempotencyKeyOf, idempotencyPath } from './idempotency.js';
 import type { PdfPool } from './pdf-workers.js';
+import { MaintenanceGate, UnderMaintenance } from './maintenance.js';
 
 export interface AppOptions {
   readonly store: Store;
@@ -74,8 +75,8 @@ export function createApp(options: AppOptions): Polka {
   /** Answer a failure; the error member sent. */
   const fail = (res: Parameters<typeof sendError>[0], e: unknown) => {
     const error = appErrorOf(e);
-    // server_busy is load shed on purpose (the PDF queue is full), not a failure to report.
-    if (error.status >= 500 && error.code !== 'server_busy') logError(error);
+    // server_busy is load shed on purpose (the PDF queue is full), and maintenance refusals are asked for: neither is a failure to report.
+    if (error.status >= 500 && error.code !== 'server_busy' && !(error instanceof UnderMaintenance)) logError(error);
     if (!res.headersSent) sendError(res, error);
     else res.destroy();
     return error.toJSON();
@@ -96,6 +97,20 @@ export function createApp(options: AppOptions): Polka {
     plans.set(organisationId, { plan, until: clock.now().getTime() + 60_000 });
     return plan;
   };
+  const maintenance = new MaintenanceGate(store.platform);
+  /** The caches an administrator may empty (POST /admin/system/clear-cache). */
+  const caches: readonly ClearableCache[] = [
+    { name: 'api-keys', description: 'API keys authenticated, by hash', clear: () => keys.clear() },
+    {
+      name: 'plans',
+      description: "organisations' plans, for the rate limits (each re-read after a minute)",
+      clear: () => {
+        const held = plans.size;
+        plans.clear();
+        return held;
+      },
+    },
+  ];
   /** The plan's limit, taken before the scope check: a refusal counts too, else a key without the scope could send refusals without end. */
   const limitPlan = async (principal: Principal) => {
     if (!limiter) return;
@@ -136,6 +151,7 @@ export function createApp(options: AppOptions): Polka {
       principal = op.access === 'public' ? null : await principalOf(req, keys, store, clock);
       if (principal) await limitPlan(principal);
       checkAccess(op.access, principal);
+      await maintenance.check(op, principal);
       if (principal) limitKeys(op, principal);
       const body = !op.schemas.body
         ? undefined
@@ -160,6 +176,8 @@ export function createApp(options: AppOptions): Polka {
           ipAddress: req.socket.remoteAddress ?? null,
           userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'].slice(0, 500) : null,
         },
+        caches,
+        logFailure: logError,
         ...(options.hmrc ? { hmrc: options.hmrc } : {}),
         ...(options.billing ? { billing: options.billing } : {}),
         ...(pool && org !== undefined ? { renderPdf: (data: Parameters<PdfPool['run']>[1]) => pool.run(org, data) } : {}),

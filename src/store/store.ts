@@ -36,8 +36,9 @@ type BooksListener = (orgId: string, mode: Mode) => void;
 
 /**
  * Work a write in this process gives a background task, announced by TEMP
- * triggers: `webhooks`, an event added to the outbox or an endpoint made
- * active again (the webhook sender); `issued`, an invoice or bill written
+ * triggers: `webhooks`, an event added to the outbox, an endpoint made
+ * active again or a failed delivery put back in the queue (an
+ * administrator's replay) (the webhook sender); `issued`, an invoice or bill written
  * in its issued status (the overdue sweep).
  */
 export type Work = 'webhooks' | 'issued';
@@ -211,6 +212,13 @@ export class Store {
     return this.#open.size;
   }
 
+  /** How many of the open organisation database files are in use now (a query, transaction or write under way). */
+  get filesInUse(): number {
+    let busy = 0;
+    for (const book of this.#open.values()) if (book.handle.inUse) busy++;
+    return busy;
+  }
+
   #openFile(orgId: string, mode: Mode, create: boolean): SqliteDatabase {
     const db = openSqlite(orgFile(this.dataDir, orgId, mode), 'org', { create });
     try {
@@ -223,6 +231,8 @@ export class Store {
       db.exec(`CREATE TEMP TRIGGER acct_event_added AFTER INSERT ON main.outbox BEGIN SELECT acct_work('webhooks'); END;
         CREATE TEMP TRIGGER acct_endpoint_active AFTER UPDATE OF is_active ON main.webhook_endpoints WHEN NEW.is_active = 1
         BEGIN SELECT acct_work('webhooks'); END;
+        CREATE TEMP TRIGGER acct_delivery_requeued AFTER UPDATE OF status ON main.webhook_deliveries
+        WHEN NEW.status = 'pending' AND OLD.status <> 'pending' BEGIN SELECT acct_work('webhooks'); END;
         CREATE TEMP TRIGGER acct_document_issued AFTER INSERT ON main.invoices WHEN NEW.status IN ('sent', 'approved')
         BEGIN SELECT acct_work('issued'); END;
         CREATE TEMP TRIGGER acct_document_reissued AFTER UPDATE OF status, due_date ON main.invoices WHEN NEW.status IN ('sent', 'approved')

@@ -73,7 +73,8 @@ async function served(t: Test): Promise<{ books: Books; api: Api; keys: Keys }> 
   return { books, api, keys: await keysOf(t, api) };
 }
 
-t.test('the registry: every operation is public, any-key, all-scopes, session or one of the 17 scopes', async (t) => {
+// Administrator operations (access admin) are checked by test/platform-admin/access.test.ts.
+t.test('the registry: every operation is public, any-key, all-scopes, session, admin or one of the 17 scopes', async (t) => {
   t.equal(allScopes.length, 17);
   for (const op of operations) {
     t.ok(['public', 'any-key', 'all-scopes', 'session', 'admin'].includes(op.access) || isScope(op.access), `${op.name}: ${op.access}`);

@@ -53,3 +53,40 @@ export async function adminAndUser(t: Test, api: Api, books: Books) {
 
 /** The audit rows, oldest first, straight from the table. */
 export const auditRows = (books: Books) => books.store.platform.db.selectFrom('audit_log').selectAll().orderBy('id').execute();
+
+export interface ExpectedAudit {
+  readonly adminId: number | null;
+  /** The address, or a pattern (the local operator's local:<user>). */
+  readonly adminEmail: string | RegExp;
+  readonly action: string;
+  readonly entityType: string;
+  readonly entityId: string;
+  readonly method: string;
+  readonly path: string;
+}
+
+/**
+ * The one audit row a mutation appended after the `before` rows there were,
+ * checked: the administrator, action and entity, the request, the address
+ * (loopback) and the user agent. Its details, for the test to check further.
+ */
+export async function newAuditRow(t: Test, books: Books, before: number, expected: ExpectedAudit): Promise<Record<string, unknown>> {
+  const rows = await auditRows(books);
+  t.equal(rows.length, before + 1, `exactly one audit row for ${expected.action}`);
+  const row = rows.at(-1)!;
+  t.match(
+    { adminId: row.admin_id, adminEmail: row.admin_email, action: row.action, entityType: row.entity_type, entityId: row.entity_id },
+    { adminId: expected.adminId, adminEmail: expected.adminEmail, action: expected.action, entityType: expected.entityType, entityId: expected.entityId },
+    `${expected.action}: who and what`,
+  );
+  const details = JSON.parse(row.details) as Record<string, unknown>;
+  t.same(details['request'], { method: expected.method, path: expected.path }, `${expected.action}: the request`);
+  if (expected.adminId !== null) {
+    t.match(row.ip_address, /^(::ffff:)?127\.0\.0\.1$/, 'the loopback address');
+    t.ok(row.user_agent, 'the user agent');
+  }
+  return details;
+}
+
+/** How many audit rows there are now. */
+export const auditCount = async (books: Books): Promise<number> => (await auditRows(books)).length;

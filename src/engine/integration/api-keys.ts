@@ -159,6 +159,13 @@ export class KeyCache {
     }
     return principal;
   }
+
+  /** Forget every key kept; how many there were. */
+  clear(): number {
+    const held = this.#principals.size;
+    this.#principals.clear();
+    return held;
+  }
 }
 
 export function callerOf(ctx: Ctx): Principal {

@@ -32,7 +32,7 @@ const browserInfo = z.strictObject({
   viewport: z.strictObject({ width: z.number().int().min(0), height: z.number().int().min(0) }).optional(),
 });
 
-const reportSchema = z.strictObject({
+export const reportSchema = z.strictObject({
   id: idOut('bug'),
   title: z.string(),
   description: z.string(),
@@ -52,7 +52,12 @@ type Report = z.output<typeof reportSchema>;
 
 function reportView(row: BugReportsTable, principal: Principal | null): Report {
   // The request log is read only with all scopes; its entries inside a report are no different.
-  const context = row.api_context !== null && principal !== null && holdsAllScopes(principal) ? (JSON.parse(row.api_context) as Report['apiContext']) : null;
+  return reportFields(row, principal !== null && holdsAllScopes(principal));
+}
+
+/** A report as its organisation sees it, with its API context or (not to be shown) without. */
+export function reportFields(row: BugReportsTable, showContext: boolean): Report {
+  const context = row.api_context !== null && showContext ? (JSON.parse(row.api_context) as Report['apiContext']) : null;
   return {
     id: row.id,
     title: row.title,

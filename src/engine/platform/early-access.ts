@@ -2,12 +2,13 @@
 import { z } from 'zod';
 import { defineOperation } from '../operation.js';
 import { earlyAccessSpots, earlyAccessTrial, organisationCount } from '../organisation/early-access.js';
+import { siteSetting } from '../site-settings.js';
 
 export const earlyAccessStats = defineOperation({
   name: 'early-access.stats',
   summary: 'Early-access spots: how many of the 50 are claimed, and the trial a new organisation gets',
   description:
-    'A spot is claimed by each of the first 50 organisations of the data directory; trialDays is the trial the next organisation gets (90 while spots remain, else 30).',
+    'A spot is claimed by each of the first 50 organisations of the data directory; trialDays is the trial the next organisation gets (90 while spots remain and an administrator has not switched early access off, else 30).',
   access: 'public',
   method: 'GET',
   path: '/early-access/stats',
@@ -20,7 +21,7 @@ export const earlyAccessStats = defineOperation({
   }),
   async run(ctx) {
     const count = await organisationCount(ctx.platform.db);
-    const next = earlyAccessTrial(count);
+    const next = earlyAccessTrial(count, await siteSetting(ctx.platform.db, 'early_access_enabled'));
     const claimed = Math.min(count, earlyAccessSpots);
     return {
       data: {

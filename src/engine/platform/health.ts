@@ -20,7 +20,7 @@ export const databaseTimeoutMs = 3000;
 
 type ServiceStatus = 'operational' | 'degraded' | 'outage';
 
-interface ServiceCheck {
+export interface ServiceCheck {
   readonly status: ServiceStatus;
   readonly latency: number;
   readonly message?: string;
@@ -37,7 +37,7 @@ const service = z.strictObject({
 const roundMs = (ms: number): number => Math.round(ms * 1000) / 1000;
 
 /** `select 1` against the platform database, given up after databaseTimeoutMs. */
-async function checkDatabase(db: Kysely<PlatformDb>): Promise<ServiceCheck> {
+export async function checkDatabase(db: Kysely<PlatformDb>): Promise<ServiceCheck> {
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((resolve) => {

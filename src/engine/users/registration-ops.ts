@@ -14,6 +14,7 @@ import { hashPassword } from './password.js';
 import { openSession } from './sessions.js';
 import { insertUser, normaliseEmail, userByEmail, userSchema, userView } from './users.js';
 import { password } from './login-ops.js';
+import { siteSetting } from '../site-settings.js';
 
 /** The organisation name as a URL slug. */
 export const slugOf = (name: string): string =>
@@ -35,7 +36,7 @@ export const register = defineOperation({
   summary: 'Register a user with a new organisation (provisioned as acct init does) and log them in',
   description:
     'plan picks the business type and its chart of accounts: limited-company (the default) or sole-trader (sole_trader and limited_company are ' +
-    'accepted too); the organisation starts on the free trial, not registered for VAT. An e-mail address already registered gets 409.',
+    'accepted too); the organisation starts on the free trial, not registered for VAT. An e-mail address already registered gets 409. While an administrator has switched registration off (registration_enabled), 403 registration_disabled.',
   access: 'public',
   method: 'POST',
   path: '/registration/register',
@@ -59,6 +60,9 @@ export const register = defineOperation({
     user: userSchema.extend({ emailVerified: z.boolean(), createdAt: instant() }),
   }),
   async run(ctx, input) {
+    if (!(await siteSetting(ctx.platform.db, 'registration_enabled'))) {
+      throw new AppError('registration_disabled', 'registration is closed for now: an administrator has switched it off');
+    }
     const email = normaliseEmail(input.email);
     // Checked before provisioning too (insertUser checks again in the committing transaction): a refusal writes nothing.
     if (await userByEmail(ctx.platform.db, email)) throw new AppError('conflict', 'registration failed: an account already exists with these details');
