@@ -23,7 +23,7 @@ t.test('serve prints one line with the URL once it accepts connections, and exit
   t.same(await server.exited, { code: 0, signal: null }, 'exit status 0');
   t.equal(server.stdout(), `acct listening on ${server.url} (data ${dir})\n`, 'exactly one line on standard output');
   t.equal(server.stderr(), '');
-  await waitUntilRefused(server.url, 1000);
+  await waitUntilRefused(server.url);
 });
 
 t.test('serve exits 0 on SIGINT', async (t) => {

@@ -2,7 +2,7 @@
 import net from 'node:net';
 import type { Test } from 'tap';
 import type { NewOrganisation } from '../../src/engine/organisation/provision.js';
-import { newBooks, runCliInProcess, runCliInProcessJson, runCliOnTerminal, type CliOptions, type CliResult } from '../helpers/index.js';
+import { generousMs, newBooks, runCliInProcess, runCliInProcessJson, runCliOnTerminal, type CliOptions, type CliResult } from '../helpers/index.js';
 
 export interface Created {
   readonly organisationId: string;
@@ -46,8 +46,8 @@ export async function acctJson(t: Test, dir: string, args: readonly string[], op
 
 export const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Resolve once nothing listens on the URL's port any more (connections refused); reject after `ms`. */
-export async function waitUntilRefused(url: string, ms = 5000): Promise<void> {
+/** Resolve once nothing listens on the URL's port any more (connections refused); reject after `ms` (a generous 20 s unless told). */
+export async function waitUntilRefused(url: string, ms = generousMs): Promise<void> {
   const { hostname, port } = new URL(url);
   const deadline = Date.now() + ms;
   for (;;) {

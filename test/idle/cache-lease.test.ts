@@ -7,7 +7,7 @@
  * requests to six organisations at once.
  */
 import t from 'tap';
-import { newBooks, serveBooks, apiAt, type Books } from '../helpers/index.js';
+import { eventually, newBooks, serveBooks, apiAt, type Books } from '../helpers/index.js';
 import { moreOrganisations, storeOver } from './support.js';
 
 const nameOf = async (store: ReturnType<typeof storeOver>, orgId: string) =>
@@ -23,14 +23,18 @@ t.test('a write in progress keeps its file open while other organisations come a
 
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
+  let begun!: () => void;
+  const inTransaction = new Promise<void>((resolve) => (begun = resolve));
   const long = ours.write(async (trx) => {
     await trx.insertInto('row_counts').values({ table_name: 'probe-before', n: 1 }).execute();
+    begun();
     await gate;
     await trx.insertInto('row_counts').values({ table_name: 'probe-after', n: 2 }).execute();
     return 'committed';
   });
-  // Let the write begin its transaction, then touch four other organisations' books (each opening a file).
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  // Once the write is inside its transaction (not after a pause it might overrun on a busy machine), touch four other
+  // organisations' books (each opening a file).
+  await inTransaction;
   for (const o of others) t.equal(await nameOf(store, o.organisationId), `Neighbour ${others.indexOf(o) + 1} Ltd`);
   t.equal(store.openFiles, 2, 'the cache holds 2 files for now, more than its 1: ours is in use');
   t.same(opened, ['ours', 'other', 'other', 'other', 'other'], 'ours was never closed and opened again');
@@ -129,11 +133,14 @@ t.test('a server whose store holds one file answers six organisations at once an
     names.flatMap((n) => rounds.map(() => n)),
     'each key saw its own organisation',
   );
-  // The request log is written in batches, each set of books in turn, while requests to others come in.
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  // The request log is written in batches, each set of books in turn, while requests to others come in; its last
+  // batch comes some time after the last reply (250 ms unloaded, longer on a busy machine): read once it holds them all.
   for (const [i, { organisationId }] of orgs.entries()) {
     const books = books0.org(organisationId, 'live');
-    const logged = await books.db.selectFrom('request_log').select(['method', 'path']).execute();
+    const logged = await eventually(
+      () => books.db.selectFrom('request_log').select(['method', 'path']).execute(),
+      (rows) => rows.length >= 18,
+    );
     t.equal(logged.length, 18, `organisation ${i}: its 18 requests are in its log`);
     const contacts = await books.db.selectFrom('contacts').select('name').orderBy('name').execute();
     t.same(

@@ -33,10 +33,11 @@ const median = (xs: readonly number[]): number => {
   return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 };
 
-t.test('20 PDFs of a 200-item invoice at once: /v1/health still answers within 100 ms, and the PDFs read as rendered in-process', async (t) => {
+t.test('20 PDFs of a 200-item invoice at once: /v1/health answers in a small part of a render, and the PDFs read as rendered in-process', async (t) => {
   const books = await newBooks(t, { clock: '2026-11-21T10:00:00Z' });
   // Two renderers, both open to the one organisation, and room for all 20: both cores busy rendering the whole time.
-  const api = await serveBooks(t, books, { pdfWorkers: { size: 2, perKey: 2, queueLimit: 20, queuePerKey: 20 } });
+  const renderers = 2;
+  const api = await serveBooks(t, books, { pdfWorkers: { size: renderers, perKey: 2, queueLimit: 20, queuePerKey: 20 } });
   const id = await bigInvoice(t, api);
 
   let flooding = true;
@@ -60,9 +61,19 @@ t.test('20 PDFs of a 200-item invoice at once: /v1/health still answers within 1
       `90th ${sorted[Math.floor(sorted.length * 0.9)]?.toFixed(1)} ms, max ${sorted[sorted.length - 1]?.toFixed(1)} ms`,
   );
   t.ok(latencies.length >= 10, `${latencies.length} health checks made while the PDFs rendered`);
+  // The bounds are in terms of this run's renders, timed under the same load as the checks, not in milliseconds: a
+  // loaded machine slows both alike (with other suites and three busy loops on the two cores, a render took 2.3 s,
+  // the median check 2.3 ms and the slowest 470 ms). Rendered on the event loop (the issue), a check waits for the
+  // render under way: with pdfWorkers 'none' here the median was 610 ms against a bound of 86 ms; in the issue the
+  // loop was held for the whole flood (21 s).
+  const renderMs = (took * renderers) / 20;
   // The median, not every check: on two shared cores a check can lose its core to the renderers or to another test file now and then.
-  t.ok(median(latencies) < 100, `median health latency ${median(latencies).toFixed(1)} ms < 100 ms`);
-  t.ok((sorted[sorted.length - 1] ?? 0) < 2000, 'and none waited anywhere near the 21 s of the issue');
+  t.ok(
+    median(latencies) < renderMs / 10,
+    `median health latency ${median(latencies).toFixed(1)} ms, under a tenth of a render (${Math.round(renderMs)} ms in this run)`,
+  );
+  const slowest = sorted[sorted.length - 1] ?? 0;
+  t.ok(slowest < took / 2, `and none waited for the flood, as in the issue (slowest ${Math.round(slowest)} ms, the flood ${Math.round(took)} ms)`);
 
   t.same(
     pdfs.map((p) => p.status),

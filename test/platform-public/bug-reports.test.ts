@@ -1,7 +1,7 @@
 /** Bug reports through HTTP: submit, list, get; validation refusals write nothing; another organisation's report is 404; the API context needs all scopes. */
 import t from 'tap';
 import type { Test } from 'tap';
-import { newBooks, serveBooks, apiAt, type Api, type Books } from '../helpers/index.js';
+import { eventually, newBooks, serveBooks, apiAt, type Api, type Books } from '../helpers/index.js';
 import { createKey, expectError } from '../http/support.js';
 import { createOrganisation } from '../../src/engine/organisation/provision.js';
 
@@ -137,14 +137,14 @@ t.test('the list: newest first, filtered by status and severity, paged as the ot
   expectError(t, await api.request('GET', '/v1/bug-reports?limit=101'), 400, 'validation_error', { field: 'limit' });
 });
 
-/** Wait until the books' request log holds `count` entries (it is written in batches), reading the database so as not to add to it. */
+/** Wait until the books' request log holds `count` entries (it is written in batches), reading the database so as not to add to it; 20 s at most. */
 async function logged(t: Test, books: Books, count: number): Promise<void> {
   const db = books.store.org(books.organisationId, 'live').db;
-  for (let i = 0; i < 40; i++) {
-    if ((await db.selectFrom('request_log').select('id').execute()).length >= count) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  t.fail(`the request log never held ${count} entries`);
+  const rows = await eventually(
+    () => db.selectFrom('request_log').select('id').execute(),
+    (r) => r.length >= count,
+  );
+  if (rows.length < count) t.fail(`the request log held ${rows.length} entries, not ${count}`);
 }
 
 t.test("includeApiContext: the organisation's last 5 logged requests, seen only by a key with all scopes", async (t) => {

@@ -34,11 +34,19 @@ t.test('a database that answers: 200 operational, with the latency of a real que
   const api = await serveBooks(t, books);
   const r = await api.request('GET', '/v1/health', { key: null });
   t.equal(r.status, 200);
-  t.equal(r.body.data.status, 'operational');
   t.same(r.body.data.services.api, { status: 'operational', latency: 0 });
-  t.equal(r.body.data.services.database.status, 'operational');
-  t.ok(r.body.data.services.database.latency >= 0 && r.body.data.services.database.latency < 1000);
-  t.notOk('message' in r.body.data.services.database);
+  const database = r.body.data.services.database;
+  t.ok(database.latency >= 0, `the query's latency, ${database.latency} ms`);
+  // A select 1 takes a millisecond or so; a machine loaded enough to stall it over 1000 ms makes it degraded, rightly:
+  // the status checked is the one its latency calls for, so that the test fails for a wrong status, not a slow machine.
+  if (database.latency <= 1000) {
+    t.equal(r.body.data.status, 'operational');
+    t.equal(database.status, 'operational');
+    t.notOk('message' in database);
+  } else {
+    t.equal(r.body.data.status, 'degraded', `a loaded machine: the query took ${database.latency} ms`);
+    t.equal(database.status, 'degraded');
+  }
   t.equal(r.body.data.timestamp, '2026-11-21T10:00:00.000Z');
 });
 

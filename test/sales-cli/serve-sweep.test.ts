@@ -6,9 +6,14 @@
 import t from 'tap';
 import { delay, init } from '../cli/support.js';
 import { customerOk, sentPastDueOk } from './support.js';
-import { request, startAcct } from '../helpers/index.js';
+import { generousMs, request, startAcct } from '../helpers/index.js';
 
-/** GET /v1/invoices/{id} until its status is `status`; the statuses seen, or a failure after `ms`. */
+/**
+ * GET /v1/invoices/{id} until its status is `status`, or until `ms` have
+ * passed; the statuses seen. Only a sweep moves an invoice to overdue, so a
+ * generous wait still fails when no sweep is coming, and does not fail
+ * because a loaded machine made the sweep late.
+ */
 async function waitForStatus(url: string, key: string, id: string, status: string, ms: number): Promise<string[]> {
   const seen: string[] = [];
   const deadline = Date.now() + ms;
@@ -29,7 +34,7 @@ t.test('serve sweeps at start and every --sweep-interval seconds', async (t) => 
   const before = await sentPastDueOk(t, dir, contactId);
 
   const server = await startAcct(t, ['--data', dir, 'serve', '--host', '127.0.0.1', '--port', '0', '--sweep-interval', '1']);
-  const first = await waitForStatus(server.url, apiKey, before.id, 'overdue', 10_000);
+  const first = await waitForStatus(server.url, apiKey, before.id, 'overdue', generousMs);
   t.equal(first.at(-1), 'overdue', `the invoice sent before serving became overdue (seen ${first.join(' → ')})`);
 
   const created = await request(server.url, 'POST', '/v1/invoices', {
@@ -46,7 +51,8 @@ t.test('serve sweeps at start and every --sweep-interval seconds', async (t) => 
   const sent = await request(server.url, 'POST', `/v1/invoices/${id}/send`, { key: apiKey, body: {} });
   t.equal(sent.status, 200, JSON.stringify(sent.body?.error ?? ''));
   t.equal(sent.body.data.status, 'sent', 'sent, not yet swept');
-  const later = await waitForStatus(server.url, apiKey, id, 'overdue', 5_000);
+  // Not swept at start (sent after it), and the server wakes for nothing else: only the sweep every second can move it.
+  const later = await waitForStatus(server.url, apiKey, id, 'overdue', generousMs);
   t.equal(later.at(-1), 'overdue', `an invoice sent while serving became overdue at the next sweep (seen ${later.join(' → ')})`);
 
   server.child.kill('SIGTERM');

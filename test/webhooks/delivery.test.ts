@@ -6,7 +6,7 @@
  * rotation, inactive endpoints, and the address rule at delivery time.
  */
 import t, { type Test } from 'tap';
-import { type Api, type Books, movingClock, type MovingClock, newBooks } from '../helpers/index.js';
+import { type Api, type Books, generousMs, movingClock, type MovingClock, newBooks } from '../helpers/index.js';
 import { contactOk } from '../ledger-http/support.js';
 import {
   deliverDue,
@@ -269,21 +269,29 @@ t.test('any 2xx succeeds; a redirect or a 4xx is a failure and is not followed',
   }
 });
 
+/**
+ * The time-out of the two tests below: long enough for the request to reach the receiver on a loaded machine (500 ms
+ * was not: the attempt gave up before the receiver had the whole request), short beside the default of 30 s.
+ */
+const shortTimeoutMs = 3000;
+
 t.test('a receiver that never answers: a failure with responseStatus null after the time-out', async (t) => {
   const w = await world(t, 'hang');
   const { id } = await endpoint(t, w);
   await contactOk(t, w.api, { name: 'Slow Ltd' });
   const began = Date.now();
-  t.equal(await sendWebhooks(w.org, { ...w.options, timeoutMs: 500 }), 1);
+  t.equal(await sendWebhooks(w.org, { ...w.options, timeoutMs: shortTimeoutMs }), 1);
   const took = Date.now() - began;
-  t.ok(took >= 450 && took < 5000, `gave up after about 500 ms (${took} ms)`);
+  // Not before the time-out (a lower bound, which load cannot break), and well before the default one: the option is used.
+  t.ok(took >= shortTimeoutMs - 50, `gave up at the time-out, not before (${took} ms)`);
+  t.ok(took < generousMs, `and not at the default ${responseTimeoutMs / 1000} s (${took} ms)`);
   t.equal(w.receiver.hits.length, 1, 'the request was sent');
   const [d] = await deliveries(w, id);
   t.match(d, { status: 'pending', attempts: 1, responseStatus: null, nextAttemptAt: iso(60_000), completedAt: null });
   t.type(d.error, 'string');
   t.not(d.error, '');
   t.type(d.latencyMs, 'number');
-  t.ok(d.latencyMs >= 450, `latency ${d.latencyMs} ms`);
+  t.ok(d.latencyMs >= shortTimeoutMs - 50, `latency ${d.latencyMs} ms`);
 });
 
 t.test('a receiver that sends 200 and then stalls mid-body: the attempt still ends at the time-out', async (t) => {
@@ -291,8 +299,11 @@ t.test('a receiver that sends 200 and then stalls mid-body: the attempt still en
   const { id } = await endpoint(t, w);
   await contactOk(t, w.api, { name: 'Stalled Ltd' });
   const began = Date.now();
-  const round = sendWebhooks(w.org, { ...w.options, timeoutMs: 500 });
-  const outcome = await Promise.race([round.then(() => 'ended'), new Promise((resolve) => setTimeout(() => resolve('still running'), 5000))]);
+  const round = sendWebhooks(w.org, { ...w.options, timeoutMs: shortTimeoutMs });
+  // Without the time-out reaching the body, the round would never end: 20 s (the default time-out is 30 s) tells them apart.
+  let timer: NodeJS.Timeout | undefined;
+  const outcome = await Promise.race([round.then(() => 'ended'), new Promise((resolve) => (timer = setTimeout(() => resolve('still running'), generousMs)))]);
+  clearTimeout(timer);
   t.equal(outcome, 'ended', `the round ends (after ${Date.now() - began} ms)`);
   t.equal(w.receiver.hits.length, 1);
   const [d] = await deliveries(w, id);

@@ -13,7 +13,7 @@ import path from 'node:path';
 import t, { type Test } from 'tap';
 import { delay, init } from '../cli/support.js';
 import { selfSigned, startReceiver, type Receiver } from './support.js';
-import { request, runCli, startAcct } from '../helpers/index.js';
+import { generousMs, request, runCli, startAcct } from '../helpers/index.js';
 
 async function registerAt(t: Test, url: string, key: string, receiver: Receiver): Promise<string> {
   const r = await request(url, 'POST', '/v1/webhooks', { key, body: { url: receiver.url('/hook'), events: ['contact.created'] } });
@@ -23,12 +23,12 @@ async function registerAt(t: Test, url: string, key: string, receiver: Receiver)
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- deliveries are checked field by field
 async function firstAttempt(url: string, key: string, endpointId: string): Promise<any> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + generousMs;
   for (;;) {
     const r = await request(url, 'GET', `/v1/webhook-endpoints/${endpointId}/deliveries`, { key });
     const d = r.body?.data?.[0];
     if (d !== undefined && d.attempts >= 1) return d;
-    if (Date.now() > deadline) throw new Error(`no attempt within 10 s: ${JSON.stringify(r.body)}`);
+    if (Date.now() > deadline) throw new Error(`no attempt within ${generousMs / 1000} s: ${JSON.stringify(r.body)}`);
     await delay(100);
   }
 }

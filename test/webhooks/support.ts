@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Test } from 'tap';
 import type { WebhookPolicy } from '../../src/engine/webhook-policy.js';
-import { runCliInProcess, serveBooks, type Api, type Books, type CliResult } from '../helpers/index.js';
+import { generousMs, runCliInProcess, serveBooks, type Api, type Books, type CliResult } from '../helpers/index.js';
 
 export const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const secretShape = /^whsec_[0-9A-Za-z]+$/;
@@ -88,7 +88,7 @@ export interface Receiver {
    * answers; 'stall' sends 200 and part of a body, then nothing more.
    */
   answer: number | 'hang' | 'stall';
-  /** Resolve once `n` requests have been received; reject after `ms`. */
+  /** Resolve once `n` requests have been received; reject after `ms` (a generous 20 s unless told). */
   waitFor(n: number, ms?: number): Promise<void>;
   close(): Promise<void>;
 }
@@ -102,7 +102,7 @@ export async function startReceiver(t: Test, tls: Tls, options: { port?: number;
     url: (p = '/hook') => `https://127.0.0.1:${receiver.port}${p}`,
     hits,
     answer: options.answer ?? 200,
-    async waitFor(n: number, ms = 5000) {
+    async waitFor(n: number, ms = generousMs) {
       const deadline = Date.now() + ms;
       while (hits.length < n) {
         if (Date.now() > deadline) throw new Error(`the receiver got ${hits.length} requests, not ${n}, within ${ms} ms`);
