@@ -75,7 +75,7 @@ export const handWritten = {
       "A VAT number must pass HMRC's check digits; a company number is 8 digits (a shorter one is padded with zeros) or " +
       '2 letters and 6 digits; a flat rate runs from 4 to 16.5. ' +
       'It creates the organisation (a UUID), provisions the UK chart of accounts in its live and test books, ' +
-      'starts its trial (90 days for the first 50 organisations of the data directory, else 30) and creates a ' +
+      'starts its trial (90 days while fewer than 50 organisations have a verified signup, else 30) and creates a ' +
       'live and a test API key with all scopes, shown this once, then lists next steps. Each run adds an organisation; ' +
       'the first becomes the one the CLI uses, a later one only with --use (else init says how to switch: see use). ' +
       'With --json it prints {organisationId, apiKey, testApiKey} and nothing else.',

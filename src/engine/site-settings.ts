@@ -32,7 +32,7 @@ const boolean = (byDefault: boolean, description: string): SiteSetting<boolean> 
 export const siteSettings = {
   early_access_enabled: boolean(
     true,
-    'When false, a new organisation gets the ordinary 30-day trial even while early-access spots remain (true: the first 50 get 90 days).',
+    'When false, a new organisation gets the ordinary 30-day trial even while early-access spots remain (true: 90 days while fewer than 50 organisations have a verified signup).',
   ),
   registration_enabled: boolean(true, 'When false, POST /registration/register is refused (403 registration_disabled); acct init still creates organisations.'),
   maintenance_mode: boolean(

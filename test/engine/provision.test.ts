@@ -3,6 +3,7 @@ import t from 'tap';
 import { createOrganisation } from '../../src/engine/organisation/provision.js';
 import { fixedClock } from '../../src/engine/clock.js';
 import { AppError } from '../../src/engine/errors.js';
+import { insertUser } from '../../src/engine/users/users.js';
 import { Store } from '../../src/store/store.js';
 import { orgFile } from '../../src/store/data-dir.js';
 import { newBooks } from '../helpers/index.js';
@@ -85,19 +86,40 @@ t.test('fiscal year start defaults by business type', async (t) => {
   t.equal(await start(trader), '04-06');
 });
 
-t.test('the first 50 organisations of a data directory get a 90-day trial, later ones 30', async (t) => {
+t.test('while fewer than 50 organisations have a verified signup a new one gets a 90-day trial, then 30', async (t) => {
   const store = Store.open(t.testdir());
   t.teardown(() => store.close());
   const clock = fixedClock('2026-11-21T12:00:00.000Z');
+  const make = async (i: number) =>
+    (await createOrganisation(store, clock, { name: `Org ${i}`, businessType: 'sole_trader', vatScheme: 'not_registered' })).organisationId;
+  /** A user of the organisation: verified or not, an administrator or not. */
+  const user = (organisationId: string, i: number, { verified = true, admin = false } = {}) =>
+    store.platform.write(async (trx) => {
+      const u = await insertUser(trx, clock, { organisationId, email: `u${i}@example.com`, fullName: `User ${i}`, passwordHash: 'x', isAdmin: admin });
+      if (verified) await trx.updateTable('users').set({ email_verified: 1 }).where('id', '=', u.id).execute();
+    });
   const ids: string[] = [];
-  for (let i = 0; i < 51; i++) {
-    ids.push((await createOrganisation(store, clock, { name: `Org ${i}`, businessType: 'sole_trader', vatScheme: 'not_registered' })).organisationId);
+  for (let i = 0; i < 49; i++) {
+    ids.push(await make(i));
+    await user(ids[i]!, i);
   }
+  // Two more users of the first organisation: it still claims one spot.
+  await user(ids[0]!, 100);
+  // Neither an unverified user nor a verified administrator claims one.
+  const unclaimed = await make(200);
+  await user(unclaimed, 200, { verified: false });
+  await user(unclaimed, 201, { admin: true });
+  const fiftieth = await make(49);
+  await user(fiftieth, 49);
+  const fifty1st = await make(50);
   const rows = await store.platform.db.selectFrom('organisations').selectAll().execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
-  t.match(byId.get(ids[0] ?? ''), { trial_days: 90, early_access: 1, trial_ends_at: '2027-02-19T12:00:00.000Z' });
-  t.match(byId.get(ids[49] ?? ''), { trial_days: 90, early_access: 1 });
-  t.match(byId.get(ids[50] ?? ''), { trial_days: 30, early_access: 0, trial_ends_at: '2026-12-21T12:00:00.000Z' });
+  // 90 days from 21 November 2026 12:00: 9 (to 30 November) + 31 + 31 + 19 = 90, so 19 February 2027.
+  t.match(byId.get(ids[0]!), { trial_days: 90, early_access: 1, trial_ends_at: '2027-02-19T12:00:00.000Z' });
+  t.match(byId.get(unclaimed), { trial_days: 90, early_access: 1 }, '49 spots claimed when it was made');
+  t.match(byId.get(fiftieth), { trial_days: 90, early_access: 1 }, 'still 49 claimed when the 50th was made');
+  // 30 days from 21 November 2026 12:00: 21 December 2026.
+  t.match(byId.get(fifty1st), { trial_days: 30, early_access: 0, trial_ends_at: '2026-12-21T12:00:00.000Z' }, 'all 50 claimed');
 });
 
 t.test('each organisation gets a live and a test key with all scopes, stored as hashes', async (t) => {

@@ -11,7 +11,7 @@ import { timestamp } from '../clock.js';
 import { searchText } from '../schema.js';
 import { containsText } from '../search.js';
 import { siteSetting } from '../site-settings.js';
-import { earlyAccessSpots, organisationCount } from '../organisation/early-access.js';
+import { claimedSpots, earlyAccessSpots } from '../organisation/early-access.js';
 import { bugSeverities, bugStatuses } from '../platform/bug-reports.js';
 import { listOrganisations } from '../platform/organisations.js';
 import { auditedWrite } from './audit.js';
@@ -86,7 +86,7 @@ export const adminStats = defineOperation({
       .where('revoked_at', 'is', null)
       .where('access_expires_at', '>', nowText)
       .executeTakeFirstOrThrow();
-    const count = await organisationCount(db);
+    const claimed = await claimedSpots(db);
     return {
       data: {
         organisations: { total: Number(orgs.total), closed: Number(orgs.closed) },
@@ -97,7 +97,7 @@ export const adminStats = defineOperation({
           suspended: Number(users.suspended),
           locked: Number(users.locked),
         },
-        earlyAccess: { claimed: Math.min(count, earlyAccessSpots), totalSpots: earlyAccessSpots, enabled: await siteSetting(db, 'early_access_enabled') },
+        earlyAccess: { claimed, totalSpots: earlyAccessSpots, enabled: await siteSetting(db, 'early_access_enabled') },
         bugReports: { total: reports.reduce((sum, r) => sum + Number(r.n), 0), byStatus, bySeverity },
         sessions: { activeNow: Number(sessions.n) },
         signups: { last7Days: Number(users.last7Days), last30Days: Number(users.last30Days) },

@@ -23,7 +23,7 @@ const subscriptionSchema = z.strictObject({
   trialDays: z.number().int(),
   trialEndsAt: instant(),
   trialDaysRemaining: z.number().int(),
-  earlyAccess: z.boolean().describe('one of the first organisations of the data directory: a longer trial'),
+  earlyAccess: z.boolean().describe('made while early-access spots remained: the 90-day trial'),
 });
 type Subscription = z.output<typeof subscriptionSchema>;
 

@@ -19,7 +19,7 @@ import { insertKey } from '../integration/api-keys.js';
 import { scopes } from '../scopes.js';
 import { businessTypes, vatSchemes, type BusinessType } from './organisation.js';
 import { flatRateBasisPoints, flatRatePercent, vatBases, vatStaggers } from './settings.js';
-import { earlyAccessTrial, organisationCount } from './early-access.js';
+import { earlyAccessTrial, claimedSpots } from './early-access.js';
 import { siteSetting } from '../site-settings.js';
 import type { Kysely } from 'kysely';
 import type { Store } from '../../store/store.js';
@@ -131,7 +131,7 @@ export async function createOrganisation<T = undefined>(
     });
   }
   return store.platform.write(async (trx) => {
-    const { earlyAccess, trialDays: days } = earlyAccessTrial(await organisationCount(trx), await siteSetting(trx, 'early_access_enabled'));
+    const { earlyAccess, trialDays: days } = earlyAccessTrial(await claimedSpots(trx), await siteSetting(trx, 'early_access_enabled'));
     const ends = new Date(clock.now().getTime() + days * 86_400_000).toISOString();
     await trx
       .insertInto('organisations')

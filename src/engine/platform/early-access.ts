@@ -1,14 +1,14 @@
 /** GET /early-access/stats: the spots of the early-access rule (organisation/early-access.ts) claimed and left. */
 import { z } from 'zod';
 import { defineOperation } from '../operation.js';
-import { earlyAccessSpots, earlyAccessTrial, organisationCount } from '../organisation/early-access.js';
+import { earlyAccessSpots, earlyAccessTrial, claimedSpots } from '../organisation/early-access.js';
 import { siteSetting } from '../site-settings.js';
 
 export const earlyAccessStats = defineOperation({
   name: 'early-access.stats',
   summary: 'Early-access spots: how many of the 50 are claimed, and the trial a new organisation gets',
   description:
-    'A spot is claimed by each of the first 50 organisations of the data directory; trialDays is the trial the next organisation gets (90 while spots remain and an administrator has not switched early access off, else 30).',
+    'A spot is claimed by an organisation with a user who has verified their e-mail address and is not an administrator; trialDays is the trial the next organisation gets (90 while spots remain and an administrator has not switched early access off, else 30).',
   access: 'public',
   method: 'GET',
   path: '/early-access/stats',
@@ -20,9 +20,8 @@ export const earlyAccessStats = defineOperation({
     isEarlyAccess: z.boolean().describe('whether the next organisation gets an early-access trial'),
   }),
   async run(ctx) {
-    const count = await organisationCount(ctx.platform.db);
-    const next = earlyAccessTrial(count, await siteSetting(ctx.platform.db, 'early_access_enabled'));
-    const claimed = Math.min(count, earlyAccessSpots);
+    const claimed = await claimedSpots(ctx.platform.db);
+    const next = earlyAccessTrial(claimed, await siteSetting(ctx.platform.db, 'early_access_enabled'));
     return {
       data: {
         totalSpots: earlyAccessSpots,
