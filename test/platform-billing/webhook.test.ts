@@ -95,6 +95,36 @@ t.test('a replayed event id is received (200) and not applied again', async (t) 
   t.match(rows[0], { status: 'processed', received_at: '2026-01-05T10:00:00.000Z', processed_at: '2026-01-05T10:00:00.000Z' }, 'as first received');
 });
 
+t.test('an event left pending by a process that stopped is applied when the provider delivers it again; one in hand is not applied twice', async (t) => {
+  const b = await billedBooks(t);
+  const { subscriptionId } = await subscribe(t, b);
+  const invoice = b.standIn.addInvoice(subscriptionId, 'open', 1200);
+  const failed = eventOf('invoice.payment_failed', invoice, nowSeconds(b.clock));
+  // What a process killed between storing the event and applying it leaves: the event pending, the subscription unchanged.
+  const pending = {
+    id: failed.id,
+    organisation_id: null,
+    type: failed.type,
+    status: 'pending' as const,
+    received_at: b.clock.now().toISOString(),
+    processed_at: null,
+    error: null,
+  };
+  await b.books.store.platform.write((trx) => trx.insertInto('provider_events').values(pending).execute());
+
+  // Redelivered at once (another process still applying it, as far as this one can tell): received, not applied twice.
+  await deliverAll(t, b, [failed]);
+  t.match(await status(t, b), { subscription: { status: 'trialing' } }, 'a claim in hand is left to its process');
+  // Redelivered a minute later, as the provider does when it got no answer: the abandoned claim is applied.
+  b.clock.advance(60_000);
+  await deliverAll(t, b, [failed]);
+  t.match(await status(t, b), { subscription: { status: 'past_due' } }, 'applied');
+  t.match(
+    (await storedEvents(b)).find((e) => e.id === failed.id),
+    { status: 'processed' },
+  );
+});
+
 t.test('subscription states: past_due, unpaid, active again, cancel at period end, canceled; then checkout is open again', async (t) => {
   const b = await billedBooks(t);
   const { subscriptionId } = await subscribe(t, b, 'limited_company');

@@ -3,7 +3,8 @@
  * raw body with the SDK (300 s tolerance, against ctx.clock), the event
  * stored pending once per event id, then applied to its organisation's
  * subscription state and marked processed, or failed with the reason. A
- * redelivered event id is not applied again (unless it failed before).
+ * redelivered event id is not applied again (unless it failed before, or
+ * was left pending by a process that stopped before applying it).
  */
 import type { Kysely } from 'kysely';
 import type Stripe from 'stripe';
@@ -149,11 +150,20 @@ export async function applyEvent(trx: Trx, event: Stripe.Event): Promise<string 
   }
 }
 
-/** Store the event as pending unless it is already stored (and did not fail); whether it is to be applied now. */
+/**
+ * How long a pending event is taken to be in hand. Applying one takes
+ * milliseconds; a pending event older than this was left by a process that
+ * stopped between storing and applying it, and the provider's redelivery
+ * (sent because that process never answered) applies it.
+ */
+export const abandonedClaimMs = 60_000;
+
+/** Store the event as pending unless it is already stored (processed, or pending and in hand); whether it is to be applied now. */
 async function claim(ctx: Ctx, event: Stripe.Event): Promise<boolean> {
   return ctx.platform.write(async (trx) => {
-    const stored = await trx.selectFrom('provider_events').select('status').where('id', '=', event.id).executeTakeFirst();
-    if (stored && stored.status !== 'failed') return false;
+    const stored = await trx.selectFrom('provider_events').select(['status', 'received_at']).where('id', '=', event.id).executeTakeFirst();
+    const abandoned = stored?.status === 'pending' && ctx.clock.now().getTime() - Date.parse(stored.received_at) >= abandonedClaimMs;
+    if (stored && stored.status !== 'failed' && !abandoned) return false;
     const row = { type: event.type, status: 'pending' as const, received_at: timestamp(ctx.clock), processed_at: null, error: null };
     if (stored) await trx.updateTable('provider_events').set(row).where('id', '=', event.id).execute();
     else
