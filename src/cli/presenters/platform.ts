@@ -3,7 +3,7 @@ import { listBugReports } from '../../engine/platform/bug-reports.js';
 import { transparencyEntries } from '../../engine/platform/transparency.js';
 import { listUsers } from '../../engine/admin/user-ops.js';
 import { auditLog } from '../../engine/admin/audit-ops.js';
-import { listOrganisations } from '../../engine/admin/org-ops.js';
+import { adminOrganisations } from '../../engine/admin/org-ops.js';
 import { listPresenter, type Presenter } from './index.js';
 
 const day = (at: string | null): string | null => (at === null ? null : at.slice(0, 10));
@@ -27,7 +27,7 @@ export const platformPresenters: readonly Presenter[] = [
     ['TOTP', 'totpEnabled', (on: boolean) => (on ? 'on' : 'off')],
     ['last login', 'lastLogin', day],
   ]),
-  listPresenter(listOrganisations, 'Organisations', [
+  listPresenter(adminOrganisations, 'Organisations', [
     ['id', 'id'],
     ['name', 'name'],
     ['plan', 'plan'],

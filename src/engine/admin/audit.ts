@@ -28,6 +28,17 @@ export interface AuditEntry {
   readonly details?: Record<string, unknown>;
 }
 
+/** An administrator's optional reason for a change, kept in the audit log. */
+export const auditReason = (example: string) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe('kept in the audit log')
+    .meta({ examples: [example] });
+
 /** Append one record of an administrator's change, inside the transaction that makes it. */
 export async function appendAudit(trx: Kysely<PlatformDb>, ctx: Ctx, entry: AuditEntry): Promise<void> {
   const admin = adminOf(ctx);

@@ -11,7 +11,7 @@ import { defineOperation } from '../operation.js';
 import { instant } from '../output.js';
 import { pence } from '../schema.js';
 import { cancelSubscription, refundLatestPayment, retryOpenInvoice } from '../billing/admin-actions.js';
-import { auditedWrite } from './audit.js';
+import { auditReason, auditedWrite } from './audit.js';
 import { organisationId } from './org-ops.js';
 
 /**
@@ -40,14 +40,7 @@ export const cancelOrganisationSubscription = defineOperation({
   params: { id: organisationId() },
   body: {
     atPeriodEnd: z.boolean().default(false).describe('let the period paid for run out first'),
-    reason: z
-      .string()
-      .trim()
-      .min(1)
-      .max(500)
-      .optional()
-      .describe('kept in the audit log')
-      .meta({ examples: ['asked by the customer'] }),
+    reason: auditReason('asked by the customer'),
   },
   output: z.strictObject({
     subscriptionId: z.string(),
@@ -79,14 +72,7 @@ export const refundOrganisationPayment = defineOperation({
   path: '/admin/orgs/{id}/refund',
   params: { id: organisationId() },
   body: {
-    reason: z
-      .string()
-      .trim()
-      .min(1)
-      .max(500)
-      .optional()
-      .describe('kept in the audit log and on the refund')
-      .meta({ examples: ['charged twice'] }),
+    reason: auditReason('charged twice').describe('kept in the audit log and on the refund'),
   },
   output: z.strictObject({
     refundId: z.string(),

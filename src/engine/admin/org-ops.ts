@@ -9,13 +9,11 @@ import { z } from 'zod';
 import { defineOperation, type Ctx } from '../operation.js';
 import { AppError } from '../errors.js';
 import { timestamp } from '../clock.js';
-import { daysBetween } from '../dates.js';
-import { today } from '../clock.js';
 import { instant } from '../output.js';
 import { perPageMeta, perPageMetaSchema } from '../pagination.js';
 import { isoDate } from '../schema.js';
 import { businessTypes, loadOrganisation } from '../organisation/organisation.js';
-import { changeProfile } from '../organisation/profile.js';
+import { changeProfile, platformRowOf, trialDaysLeft } from '../organisation/profile.js';
 import { slugOf } from '../users/registration-ops.js';
 import { revokeSessions } from '../users/sessions.js';
 import { auditedWrite, auditEntrySchema, auditEntryView, type AuditEntry } from './audit.js';
@@ -73,7 +71,7 @@ async function organisationOf(ctx: Ctx, row: Selectable<OrganisationsTable>): Pr
     plan: row.plan !== 'trial' ? row.plan : trialing ? 'trial' : profile.business_type,
     subscriptionStatus: row.closed_at !== null ? 'closed' : (row.subscription_status ?? (trialing ? 'trialing' : 'trial_expired')),
     trialEndsAt: row.trial_ends_at,
-    trialDaysRemaining: Math.max(0, daysBetween(today(ctx.clock), row.trial_ends_at.slice(0, 10))),
+    trialDaysRemaining: trialDaysLeft(row, ctx.clock),
     earlyAccess: row.early_access === 1,
     stripeCustomerId: row.stripe_customer_id,
     userCount: Number(users.n),
@@ -83,13 +81,7 @@ async function organisationOf(ctx: Ctx, row: Selectable<OrganisationsTable>): Pr
   };
 }
 
-async function platformRow(ctx: Ctx, id: string): Promise<Selectable<OrganisationsTable>> {
-  const row = await ctx.platform.db.selectFrom('organisations').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) throw new AppError('not_found', `organisation ${id} not found`);
-  return row;
-}
-
-export const listOrganisations = defineOperation({
+export const adminOrganisations = defineOperation({
   name: 'admin.orgs',
   summary: 'Every organisation of the platform, newest first, with its plan, trial, users and invoices',
   access: 'admin',
@@ -150,7 +142,7 @@ const organisationDetailSchema = adminOrganisationSchema.extend({
 });
 
 async function organisationDetail(ctx: Ctx, id: string): Promise<z.output<typeof organisationDetailSchema>> {
-  const org = await organisationOf(ctx, await platformRow(ctx, id));
+  const org = await organisationOf(ctx, await platformRowOf(ctx.platform.db, id));
   const users = await ctx.platform.db.selectFrom('users').selectAll().where('organisation_id', '=', id).orderBy('id').execute();
   const books = ctx.store.org(id, 'live').db;
   const count = async (table: 'invoices' | 'contacts' | 'transactions') =>
@@ -230,7 +222,7 @@ export const updateOrganisation = defineOperation({
   async run(ctx, input) {
     if (input.name === undefined && input.trialEndsOn === undefined) throw new AppError('validation_error', 'give name or trialEndsOn', 'name');
     const trialEndsAt = input.trialEndsOn === undefined ? undefined : `${input.trialEndsOn}T23:59:59.000Z`;
-    const row = await platformRow(ctx, input.id);
+    const row = await platformRowOf(ctx.platform.db, input.id);
     if (row.closed_at !== null) throw new AppError('conflict', `organisation ${input.id} is closed`);
     const before = await loadOrganisation(ctx.store.org(input.id, 'live').db);
     const name = input.name;
@@ -303,4 +295,4 @@ export const closeOrganisation = defineOperation({
   },
 });
 
-export const organisationOperations = [listOrganisations, getOrganisation, updateOrganisation, closeOrganisation] as const;
+export const organisationOperations = [adminOrganisations, getOrganisation, updateOrganisation, closeOrganisation] as const;

@@ -16,7 +16,7 @@ import { loadOrganisation } from '../organisation/organisation.js';
 import { loginSchema, openSession, revokeSessions } from '../users/sessions.js';
 import { mailerOf, newMailedToken, sendTokenMail, storeMailedToken } from '../users/mailed-tokens.js';
 import { normaliseEmail, type UserRow } from '../users/users.js';
-import { adminOf, auditedWrite, auditEntrySchema, auditEntryView, type AuditEntry } from './audit.js';
+import { adminOf, auditedWrite, auditEntrySchema, auditReason, auditEntryView, type AuditEntry } from './audit.js';
 import { adminPage } from './audit-ops.js';
 import type { PlatformDb, UsersTable } from '../../store/tables.js';
 import type { Store } from '../../store/store.js';
@@ -195,14 +195,7 @@ export const suspendUser = defineOperation({
   path: '/admin/users/{id}/suspend',
   params: { id: userId() },
   body: {
-    reason: z
-      .string()
-      .trim()
-      .min(1)
-      .max(500)
-      .optional()
-      .describe('kept in the audit log')
-      .meta({ examples: ['chargeback under review'] }),
+    reason: auditReason('chargeback under review'),
   },
   output: adminUserSchema.extend({ sessionsEnded: z.number().int() }),
   async run(ctx, input) {
