@@ -108,6 +108,9 @@ export function runCliOnTerminal(args: readonly string[], options: { env?: NodeJ
   const env = childEnv();
   delete env['NO_COLOR'];
   delete env['FORCE_COLOR'];
+  // A person's terminal, not a CI runner's: supports-color turns colour off on a
+  // terminal whenever CI is set (as it is in .ci/run), which no user sees.
+  for (const name of Object.keys(env)) if (name === 'CI' || name.startsWith('CI_') || name === 'CONTINUOUS_INTEGRATION') delete env[name];
   const r = spawnSync('script', ['-qec', [cmd, ...argv].map(quote).join(' '), '/dev/null'], {
     env: { ...env, TERM: 'xterm-256color', ...options.env },
     cwd: options.cwd,
