@@ -14,8 +14,8 @@ import { loadOrganisation } from '../engine/organisation/organisation.js';
 import { resolveOrganisation } from '../engine/platform/organisations.js';
 import { appErrorOf } from '../store/driver-errors.js';
 import { platformFile, resolveDataDir } from '../store/data-dir.js';
-import { Store } from '../store/store.js';
-import type { Mode } from '../store/store.js';
+import { openStore } from '../store/open.js';
+import type { Mode, Store } from '../store/store.js';
 import { renderData, renderError } from './render.js';
 import { moneyTestOf } from './money-columns.js';
 import { tableWidth } from './fit-table.js';
@@ -57,7 +57,7 @@ export async function withCli(globals: GlobalOptions, work: (cli: Cli) => Promis
   try {
     const dataDir = resolveDataDir(globals.data);
     if (!create && !fs.existsSync(platformFile(dataDir))) throw new AppError('not_found', `no organisation in ${dataDir}: run acct init first`);
-    store = Store.open(dataDir);
+    store = await openStore(dataDir);
     const opened = store;
     let named = false;
     const cli: Cli = {

@@ -12,7 +12,7 @@ import { operations } from '../../src/engine/registry.js';
 import { addOperationCommands, flagsOf, kebab } from '../../src/cli/generate.js';
 import { globalOptionDocs } from '../../src/cli/main.js';
 import { flagNames } from '../../src/cli/command.js';
-import { Store } from '../../src/store/store.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
 
 function probe(seen: Record<string, unknown>[]) {
   return defineOperation({
@@ -89,7 +89,7 @@ async function runProbe(
   try {
     // A data directory with its platform database: only acct init makes one.
     const dir = t.testdir();
-    await Store.open(dir).close();
+    await SqliteStore.open(dir).close();
     await program.parseAsync(['node', 'acct', '--data', dir, '--json', 'probe', 'run', ...args]);
   } finally {
     process.stdout.write = write;

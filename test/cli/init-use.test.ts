@@ -4,7 +4,7 @@
  * In process, and through the real bin/acct on a terminal and piped.
  */
 import t, { type Test } from 'tap';
-import { Store } from '../../src/store/store.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { runCli, runCliInProcess, runCliOnTerminal } from '../helpers/index.js';
 import { acctJson, init } from './support.js';
 
@@ -46,7 +46,7 @@ t.test('with several organisations and none chosen, init chooses the new one', a
   await init(t, dir, org('First Ltd').slice(0, -1));
   await init(t, dir, [...org('Second Ltd').slice(0, -1), '--use']);
   // Forget the choice, as a data directory made by another tool would have none.
-  const store = Store.open(dir);
+  const store = SqliteStore.open(dir);
   await store.platform.write((trx) => trx.deleteFrom('platform_settings').where('key', '=', 'cli.organisation').execute());
   await store.close();
   const several = await runCliInProcess(['--data', dir, 'organisation', 'get']);

@@ -2,10 +2,10 @@ import t from 'tap';
 import { fixedClock } from '../../src/engine/clock.js';
 import { ensureDemoOrganisation, issueDemoKey } from '../../src/engine/platform/demo.js';
 import { authenticate } from '../../src/engine/integration/api-keys.js';
-import { Store } from '../../src/store/store.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
 
 t.test('the demo organisation is made once, with four months of balanced trading up to today', async (t) => {
-  const store = Store.open(t.testdir());
+  const store = SqliteStore.open(t.testdir());
   t.teardown(() => store.close());
   const clock = fixedClock('2026-11-21T10:00:00Z');
   const first = await ensureDemoOrganisation(store, clock);
@@ -72,7 +72,7 @@ t.test('the demo organisation is made once, with four months of balanced trading
 });
 
 t.test('each demo start issues a new key and revokes the one before', async (t) => {
-  const store = Store.open(t.testdir());
+  const store = SqliteStore.open(t.testdir());
   t.teardown(() => store.close());
   const clock = fixedClock('2026-11-21T10:00:00Z');
   const { id } = await ensureDemoOrganisation(store, clock);

@@ -13,7 +13,7 @@ import { parseOperationInput } from '../../src/engine/input.js';
 import type { Ctx } from '../../src/engine/operation.js';
 import { scopes } from '../../src/engine/scopes.js';
 import { orgDir, orgFile, platformFile } from '../../src/store/data-dir.js';
-import { Store } from '../../src/store/store.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { defaultOrganisation, fixedClock } from '../helpers/index.js';
 
 const clock = fixedClock('2026-11-21T10:00:00Z');
@@ -27,8 +27,8 @@ function looseUmask(t: Test): void {
 }
 
 /** A store in a data directory it creates, with one organisation and a contact written to its live books. */
-async function written(t: Test, dataDir: string): Promise<{ store: Store; organisationId: string }> {
-  const store = Store.open(dataDir);
+async function written(t: Test, dataDir: string): Promise<{ store: SqliteStore; organisationId: string }> {
+  const store = SqliteStore.open(dataDir);
   t.teardown(() => store.close());
   const { organisationId } = await createOrganisation(store, clock, defaultOrganisation);
   const ctx: Ctx = {
@@ -71,7 +71,7 @@ t.test('files an older acct left 0644 are made 0600 when opened', async (t) => {
   const loose = [platformFile(dataDir), ...withJournals(live)];
   for (const file of loose) fs.chmodSync(file, 0o644);
 
-  const store = Store.open(dataDir);
+  const store = SqliteStore.open(dataDir);
   t.teardown(() => store.close());
   store.org(first.organisationId, 'live');
   for (const file of loose) t.equal(octal(modeOf(file)), '0600', `${path.relative(dataDir, file)} is 0600 again`);

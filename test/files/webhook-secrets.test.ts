@@ -15,7 +15,7 @@ import { contactOk } from '../ledger-http/support.js';
 import { deliverDue, sendWebhooks, type SenderOptions } from '../../src/engine/integration/webhook-sender.js';
 import { listEndpoints, rotateSecret } from '../../src/engine/integration/webhooks.js';
 import { orgDir, orgFile } from '../../src/store/data-dir.js';
-import { Store } from '../../src/store/store.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { loopbackPolicy, opensslSignature, secretShape, selfSigned, serveWebhooks, startReceiver, type Hit, type Receiver } from '../webhooks/support.js';
 import type { Api } from '../helpers/index.js';
 
@@ -91,7 +91,7 @@ t.test('a plain-text secret of an older acct is sealed when its books are opened
   older.close();
   t.ok(onDisk(file, plain), 'the plain secret is on disk to begin with');
 
-  const reopened = Store.open(w.books.dataDir);
+  const reopened = SqliteStore.open(w.books.dataDir);
   t.teardown(() => reopened.close());
   const books = reopened.org(w.books.organisationId, 'live');
   t.match(rawRow(file, w.id).secret, /^enc1:/, 'sealed on open');
@@ -103,11 +103,11 @@ t.test('a plain-text secret of an older acct is sealed when its books are opened
 });
 
 /** The organisation's live database copied (consistently, with VACUUM INTO) into another data directory. */
-function copyBooks(t: Test, w: World, name: string): Store {
+function copyBooks(t: Test, w: World, name: string): SqliteStore {
   // Not under t.testdir(): that is the books' own data directory.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `acct-${name}-`));
   t.teardown(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const store = Store.open(dataDir);
+  const store = SqliteStore.open(dataDir);
   t.teardown(() => store.close());
   fs.mkdirSync(orgDir(dataDir, w.books.organisationId), { recursive: true });
   const source = new Database(orgFile(w.books.dataDir, w.books.organisationId, 'live'), { readonly: true });

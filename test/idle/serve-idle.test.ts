@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import t from 'tap';
 import { createOrganisation } from '../../src/engine/organisation/provision.js';
-import { Store } from '../../src/store/store.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { defaultOrganisation, request, startAcct, systemClock } from '../helpers/index.js';
 
 /** CPU time (user + system) of a process so far, in clock ticks (10 ms each on Linux). */
@@ -22,7 +22,7 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 t.test('acct serve over 20 organisations idles', { skip: fs.existsSync('/proc/self/stat') ? false : 'needs /proc' }, async (t) => {
   const dir = t.testdir();
-  const store = Store.open(dir);
+  const store = SqliteStore.open(dir);
   const keys: string[] = [];
   for (let i = 0; i < 20; i++) keys.push((await createOrganisation(store, systemClock, { ...defaultOrganisation, name: `Idle ${i + 1} Ltd` })).apiKey);
   await store.close();

@@ -5,7 +5,7 @@
  */
 import type { Test } from 'tap';
 import { createOrganisation } from '../../src/engine/organisation/provision.js';
-import { Store } from '../../src/store/store.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { defaultOrganisation, type Books } from '../helpers/index.js';
 
 export interface Other {
@@ -24,8 +24,8 @@ export async function moreOrganisations(books: Books, n: number): Promise<Other[
 }
 
 /** Another store over the books' data directory (another set of connections, as another process has), closed when the test ends. */
-export function storeOver(t: Test, books: Books, cacheSize?: number): Store {
-  const store = Store.open(books.dataDir, cacheSize === undefined ? {} : { cacheSize });
+export function storeOver(t: Test, books: Books, cacheSize?: number): SqliteStore {
+  const store = SqliteStore.open(books.dataDir, cacheSize === undefined ? {} : { cacheSize });
   t.teardown(() => store.close());
   return store;
 }

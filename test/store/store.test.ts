@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import t from 'tap';
-import { Store } from '../../src/store/store.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { migrationsOf } from '../../src/store/migrate.js';
 import { resolveDataDir } from '../../src/store/data-dir.js';
 import { newBooks } from '../helpers/index.js';
@@ -33,14 +33,14 @@ t.test('databases open with WAL, synchronous=FULL, foreign keys and a busy timeo
 
 t.test('reopening applies nothing twice; a database newer than this acct is refused', async (t) => {
   const dir = t.testdir();
-  Store.open(dir).close();
-  const again = Store.open(dir);
+  SqliteStore.open(dir).close();
+  const again = SqliteStore.open(dir);
   await again.close();
   const db = new Database(path.join(dir, 'platform.sqlite'));
   t.equal(db.pragma('user_version', { simple: true }), migrationsOf('platform').length);
   db.pragma('user_version = 999');
   db.close();
-  t.throws(() => Store.open(dir), /newer than this acct knows/);
+  t.throws(() => SqliteStore.open(dir), /newer than this acct knows/);
 });
 
 t.test('an unknown or malformed organisation id is not found, and never touches the filesystem', async (t) => {
@@ -103,11 +103,11 @@ t.test('writes that arrive together share one commit; each is acknowledged only 
 
 t.test('the cache closes the least recently used databases beyond its size', async (t) => {
   const dir = t.testdir();
-  const store = Store.open(dir, { cacheSize: 2 });
+  const store = SqliteStore.open(dir, { cacheSize: 2 });
   t.teardown(() => store.close());
   const books = await newBooks(t);
   // Reuse the created organisation's files from another store with a small cache.
-  const other = Store.open(books.dataDir, { cacheSize: 1 });
+  const other = SqliteStore.open(books.dataDir, { cacheSize: 1 });
   t.teardown(() => other.close());
   const opened: string[] = [];
   other.onOpen((_id, mode) => opened.push(mode));

@@ -4,7 +4,7 @@ import t from 'tap';
 import { initWizard, type Prompts } from '../../src/cli/init-wizard.js';
 import { listOrganisations } from '../../src/engine/platform/organisations.js';
 import { loadOrganisation } from '../../src/engine/organisation/organisation.js';
-import { Store } from '../../src/store/store.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { acctBin, assertDistFresh, childEnv, runCli } from '../helpers/index.js';
 import { projectFile } from '../../src/paths.js';
 
@@ -157,7 +157,7 @@ t.test(
     t.match(run.stdout, /Created Dales Pottery Ltd \([0-9a-f-]{36}\)/);
     t.match(run.stdout, /live API key: sk_live_[0-9A-Za-z]{32}/);
     t.match(run.stdout, /Next steps:\r?\n {2}add a customer: +acct --data \S+ contacts create/);
-    const store = Store.open(dir);
+    const store = SqliteStore.open(dir);
     t.teardown(() => store.close());
     const [org] = await listOrganisations(store);
     t.match(org, { name: 'Dales Pottery Ltd', businessType: 'limited_company' });

@@ -45,8 +45,7 @@ export const systemHealth = defineOperation({
   }),
   async run(ctx) {
     // The files as the request found them, before the look at every organisation's books opens them.
-    const open = ctx.store.openFiles;
-    const pool = { totalCount: 1 + open, idleCount: 1 + open - ctx.store.filesInUse, waitingCount: 0 };
+    const pool = ctx.store.pool;
     const database = await checkDatabase(ctx.platform.db);
     if (database.status === 'outage')
       throw new AppError('service_unavailable', `the platform database: ${database.message ?? 'down'}`, undefined, { cause: database.cause });

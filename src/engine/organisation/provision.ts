@@ -84,7 +84,7 @@ export async function createOrganisation<T = undefined>(
   }
   const id = randomUUID();
   const now = timestamp(clock);
-  const datasets = store.createOrg(id);
+  const datasets = await store.createOrg(id);
   for (const handle of Object.values(datasets)) {
     await handle.write(async (trx) => {
       await trx
