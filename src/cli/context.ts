@@ -14,7 +14,7 @@ import { loadOrganisation } from '../engine/organisation/organisation.js';
 import { resolveOrganisation } from '../engine/platform/organisations.js';
 import { appErrorOf } from '../store/driver-errors.js';
 import { platformFile, resolveDataDir } from '../store/data-dir.js';
-import { openStore } from '../store/open.js';
+import { openStore, resolveDatabase } from '../store/open.js';
 import type { Mode, Store } from '../store/store.js';
 import { renderData, renderError } from './render.js';
 import { moneyTestOf } from './money-columns.js';
@@ -22,6 +22,8 @@ import { tableWidth } from './fit-table.js';
 
 export interface GlobalOptions {
   readonly data?: string;
+  /** A postgres:// URL: the books are kept there rather than in the data directory's SQLite files. */
+  readonly database?: string;
   readonly org?: string;
   readonly test?: boolean;
   readonly json?: boolean;
@@ -56,8 +58,11 @@ export async function withCli(globals: GlobalOptions, work: (cli: Cli) => Promis
   let store: Store | undefined;
   try {
     const dataDir = resolveDataDir(globals.data);
-    if (!create && !fs.existsSync(platformFile(dataDir))) throw new AppError('not_found', `no organisation in ${dataDir}: run acct init first`);
-    store = await openStore(dataDir);
+    const database = resolveDatabase(globals.database, dataDir);
+    if (!create && database === undefined && !fs.existsSync(platformFile(dataDir))) {
+      throw new AppError('not_found', `no organisation in ${dataDir}: run acct init first`);
+    }
+    store = await openStore(dataDir, { database, create });
     const opened = store;
     let named = false;
     const cli: Cli = {

@@ -45,6 +45,10 @@ const handWritten: readonly (readonly [word: string, load: () => Promise<AddComm
 
 export const globalOptionDocs = [
   ['--data <dir>', 'data directory (default $ACCT_DATA, else ./acct-data)'],
+  [
+    '--database <url>',
+    'keep the books in PostgreSQL, as postgres://user:pass@host:port/db?schema=acct (default $ACCT_DATABASE_URL, else the one acct init recorded in the data directory, else SQLite files there)',
+  ],
   ['--org <id>', 'organisation to work on (default: the one chosen with acct use, else the only one)'],
   ['--test', "work on the organisation's test books instead of the live ones"],
   ['--json', 'print the data as JSON, as the API returns it (amounts in pence); every list as an array, whole unless --page or --limit (--per-page)'],

@@ -9,7 +9,7 @@ import { systemClock } from '../engine/clock.js';
 import { operations } from '../engine/registry.js';
 import { startServer, type RunningServer } from '../http/server.js';
 import { resolveDataDir } from '../store/data-dir.js';
-import { openStore } from '../store/open.js';
+import { openStore, resolveDatabase } from '../store/open.js';
 import type { Store } from '../store/store.js';
 import { billingOf, hmrcOf, mailerOf, reportError, type BillingFlags, type GlobalOptions } from './context.js';
 import { OverdueSweeper } from '../engine/sales/overdue.js';
@@ -43,7 +43,8 @@ export interface ServeOptions {
 export async function serve(globals: GlobalOptions, options: ServeOptions, prepare?: (store: Store) => Promise<void>): Promise<void> {
   let store: Store | undefined;
   try {
-    store = await openStore(resolveDataDir(globals.data));
+    const dataDir = resolveDataDir(globals.data);
+    store = await openStore(dataDir, { database: resolveDatabase(globals.database, dataDir), create: true });
     await prepare?.(store);
     const policy = { allowHttp: options.webhooks?.allowHttp ?? false, allowPrivate: options.webhooks?.allowPrivate ?? false };
     const ca = options.webhooks?.ca === undefined ? undefined : readCa(options.webhooks.ca);

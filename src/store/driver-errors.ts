@@ -3,6 +3,7 @@
  * code. Engine code checks its own rules first; this is the net under them.
  */
 import { SqliteError } from 'better-sqlite3';
+import pg from 'pg';
 import { AppError } from '../engine/errors.js';
 
 export function appErrorOf(e: unknown): AppError {
@@ -19,6 +20,25 @@ export function appErrorOf(e: unknown): AppError {
       case 'SQLITE_LOCKED':
         return new AppError('service_unavailable', 'the database is busy; retry the request', undefined, { cause: e });
     }
+  }
+  if (e instanceof pg.DatabaseError) {
+    switch (e.code) {
+      case '23505': // unique_violation
+        return new AppError('duplicate_entry', 'a record with the same unique value already exists', undefined, { cause: e });
+      case '23503': // foreign_key_violation
+        return new AppError('validation_error', 'a referenced record does not exist', undefined, { cause: e });
+      case '40001': // serialization_failure
+      case '40P01': // deadlock_detected
+      case '55P03': // lock_not_available
+      case '57P01': // admin_shutdown
+      case '57P03': // cannot_connect_now
+      case '53300': // too_many_connections
+        return new AppError('service_unavailable', 'the database is busy; retry the request', undefined, { cause: e });
+    }
+  }
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ENOTFOUND') {
+    return new AppError('service_unavailable', 'the database cannot be reached; retry the request', undefined, { cause: e });
   }
   return new AppError('internal_error', 'unexpected failure', undefined, { cause: e });
 }

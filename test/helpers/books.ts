@@ -4,8 +4,8 @@ import { createOrganisation, type NewOrganisation } from '../../src/engine/organ
 import { scopes, type Scope } from '../../src/engine/scopes.js';
 import type { Ctx, Principal } from '../../src/engine/operation.js';
 import type { Mode } from '../../src/store/data-dir.js';
-import { SqliteStore } from '../../src/store/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
+import { openTestStore } from './test-store.js';
 import { fixedClock, systemClock, type Clock } from './clock.js';
 
 export const defaultOrganisation: NewOrganisation = {
@@ -29,8 +29,7 @@ export interface Books {
 export async function newBooks(t: Test, options: { organisation?: Partial<NewOrganisation>; clock?: Clock | string } = {}): Promise<Books> {
   const dataDir = t.testdir();
   const clock = typeof options.clock === 'string' ? fixedClock(options.clock) : (options.clock ?? systemClock);
-  const store = SqliteStore.open(dataDir);
-  t.teardown(() => store.close());
+  const store = await openTestStore(t, dataDir);
   const created = await createOrganisation(store, clock, { ...defaultOrganisation, ...options.organisation });
   return {
     dataDir,

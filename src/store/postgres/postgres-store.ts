@@ -1,0 +1,335 @@
+/**
+ * The PostgreSQL store: the platform tables in one schema (the URL's
+ * `schema` parameter, default `acct`), each organisation and mode in a
+ * schema of its own (`acct_<id without dashes>_live`), created and migrated
+ * on first use from the same migrations as the SQLite files (see
+ * migrate.ts). One pool of connections serves every schema: a connection
+ * is pointed at a schema (search_path) as it is taken from the pool.
+ *
+ * Writes to one schema are serialised by a transaction-scoped advisory lock
+ * on the schema's name, the guarantee SQLite's write lock gave the engine
+ * (number allocation and posting read and then write): READ COMMITTED
+ * inside the lock is then as good as SERIALIZABLE for them, without its
+ * retries; readers are never blocked. Work for the background tasks (an
+ * event in the outbox, an invoice issued) and platform changes are told
+ * by NOTIFY from triggers, so every process hears every commit.
+ */
+import pg from 'pg';
+import { Kysely, PostgresDialect, sql, type PostgresPool } from 'kysely';
+import { AppError } from '../../engine/errors.js';
+import { isOrganisationId, modes, type Mode } from '../data-dir.js';
+import { makePrivateDir, restrictFile } from '../file-modes.js';
+import { GroupCommit, type DbHandle } from '../handle.js';
+import { keyFile, secretBoxOf, type SecretBox } from '../secret-box.js';
+import type { BooksListener, BooksRef, ChangeReader, PoolStats, Store, StoreOptions, Work } from '../store.js';
+import type { OrgDb, PlatformDb } from '../tables.js';
+import { ensureSchema, schemaExists, type SchemaSet } from './schemas.js';
+
+export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//.test(url);
+
+/** The URL's `schema` parameter: the platform's schema, and the start of every organisation's. */
+const prefixShape = /^[a-z][a-z0-9_]{0,19}$/;
+
+interface Target {
+  readonly connectionString: string;
+  readonly prefix: string;
+}
+
+function targetOf(url: string): Target {
+  const parsed = new URL(url);
+  const prefix = parsed.searchParams.get('schema') ?? 'acct';
+  if (!prefixShape.test(prefix)) {
+    throw new AppError(
+      'validation_error',
+      `--database: schema must be 1-20 lower-case letters, digits or _, starting with a letter (got ${prefix})`,
+      'database',
+    );
+  }
+  parsed.searchParams.delete('schema');
+  return { connectionString: parsed.toString(), prefix };
+}
+
+/** The URL without its password, for messages. */
+export function redactedUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password !== '') parsed.password = '***';
+  return parsed.toString();
+}
+
+/** PostgreSQL's 64-bit integers and numerics (counts, sums) as numbers, and booleans as 1 and 0: the values SQLite gives the engine. */
+const types: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number) => {
+    if (oid === 20 || oid === 1700) return (value: string) => Number(value);
+    if (oid === 16) return (value: string) => (value === 't' ? 1 : 0);
+    return pg.types.getTypeParser(oid) as (value: string) => unknown;
+  }) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+/** The channel every store's triggers notify on: the payload is "<schema> <what>". */
+export const channel = 'acct';
+
+type Ensure = () => Promise<void>;
+
+/**
+ * A pool as kysely takes it, over the shared pool, whose connections are
+ * pointed at one schema as they are handed out; `ensure` runs first (the
+ * schema created or migrated, once per process).
+ */
+function schemaPool(shared: pg.Pool, schema: string, ensure: Ensure, searchPath: WeakMap<pg.PoolClient, string>): PostgresPool {
+  return {
+    connect: async () => {
+      await ensure();
+      const client = await shared.connect();
+      try {
+        if (searchPath.get(client) !== schema) {
+          await client.query(`set search_path to ${quoted(schema)}`);
+          searchPath.set(client, schema);
+        }
+      } catch (e) {
+        client.release(e as Error);
+        throw e;
+      }
+      return client;
+    },
+    // The shared pool is the store's to end.
+    end: () => Promise.resolve(),
+  };
+}
+
+interface SchemaHandle<DB> extends DbHandle<DB> {
+  /** Bumped by each commit of this handle's writes. */
+  readonly commits: () => number;
+}
+
+export class PostgresStore implements Store {
+  readonly kind = 'postgres';
+  readonly dataDir: string;
+  readonly secrets: SecretBox;
+  readonly platform: DbHandle<PlatformDb>;
+  readonly #pool: pg.Pool;
+  readonly #prefix: string;
+  readonly #url: string;
+  readonly #searchPath = new WeakMap<pg.PoolClient, string>();
+  readonly #books = new Map<string, SchemaHandle<OrgDb>>();
+  /** The schemas this process has found ready (created and at the latest version). */
+  readonly #ready = new Map<string, Promise<void>>();
+  readonly #workListeners: Record<Work, Set<BooksListener>> = { webhooks: new Set(), issued: new Set() };
+  readonly #openListeners = new Set<BooksListener>();
+  readonly #readers = new Set<ChangeReader>();
+  readonly #defaultReader: ChangeReader;
+  #listener: Promise<pg.Client> | undefined;
+  #listening = false;
+  /** Notifications of a change to the platform's tables, by any process. */
+  #platformChanges = 0;
+  #stampMisses = 0;
+  #closed = false;
+
+  private constructor(dataDir: string, url: string, target: Target, pool: pg.Pool) {
+    this.dataDir = dataDir;
+    this.#url = url;
+    this.#prefix = target.prefix;
+    this.#pool = pool;
+    this.secrets = secretBoxOf(dataDir);
+    this.#defaultReader = this.changeReader();
+    const handle = this.#handle<PlatformDb>(target.prefix, 'platform', () => this.#ensure(target.prefix, 'platform', true));
+    this.platform = {
+      ...handle,
+      changeStamp: () => {
+        // Until this process listens, nothing tells it of another's change: a stamp that never repeats.
+        if (!this.#listening) {
+          void this.#listen().catch(() => {});
+          return `unheard:${++this.#stampMisses}`;
+        }
+        return `${handle.commits()}:${this.#platformChanges}`;
+      },
+    };
+  }
+
+  /**
+   * Open the database a postgres:// URL names (its `schema` parameter, if
+   * any, chooses the platform's schema). The platform's schema is created
+   * if `create`, else it must exist (404: run acct init first).
+   */
+  static async open(dataDir: string, url: string, options: StoreOptions & { create?: boolean } = {}): Promise<PostgresStore> {
+    const target = targetOf(url);
+    makePrivateDir(dataDir);
+    restrictFile(keyFile(dataDir));
+    const pool = new pg.Pool({ connectionString: target.connectionString, max: options.cacheSize ?? 10, types });
+    // A connection the server ends while idle in the pool is an error event: the pool drops it; the next query takes another.
+    pool.on('error', () => {});
+    const store = new PostgresStore(dataDir, url, target, pool);
+    try {
+      if (options.create === false && !(await schemaExists(pool, target.prefix))) {
+        throw new AppError('not_found', `no organisation in ${redactedUrl(url)}: run acct init first`);
+      }
+      await store.#ensure(target.prefix, 'platform', true);
+    } catch (e) {
+      await pool.end();
+      throw e;
+    }
+    return store;
+  }
+
+  /** The schema of an organisation's books in one mode. */
+  schemaOf(orgId: string, mode: Mode): string {
+    return `${this.#prefix}_${orgId.replace(/-/g, '')}_${mode}`;
+  }
+
+  /** The books a schema holds, if it is one of this store's. */
+  #booksOf(schema: string): BooksRef | undefined {
+    const match = new RegExp(`^${this.#prefix}_([0-9a-f]{32})_(live|test)$`).exec(schema);
+    if (!match) return undefined;
+    const hex = match[1]!;
+    const orgId = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    return { orgId, mode: match[2] as Mode };
+  }
+
+  org(orgId: string, mode: Mode): DbHandle<OrgDb> {
+    const key = `${orgId}/${mode}`;
+    const known = this.#books.get(key);
+    if (known) return known;
+    if (!isOrganisationId(orgId) || !modes.includes(mode)) throw new AppError('not_found', `organisation ${orgId} not found`);
+    const schema = this.schemaOf(orgId, mode);
+    const handle = this.#handle<OrgDb>(schema, 'org', () =>
+      this.#ensure(schema, 'org', false).catch((e: unknown) => {
+        // Not there (yet): ask again next time rather than remember the refusal.
+        this.#books.delete(key);
+        throw e;
+      }),
+    );
+    this.#books.set(key, handle);
+    return handle;
+  }
+
+  async createOrg(orgId: string): Promise<Record<Mode, DbHandle<OrgDb>>> {
+    if (!isOrganisationId(orgId)) throw new Error(`not an organisation id: ${orgId}`);
+    for (const mode of modes) await this.#ensure(this.schemaOf(orgId, mode), 'org', true);
+    return { live: this.org(orgId, 'live'), test: this.org(orgId, 'test') };
+  }
+
+  /** The schema created (if `create`) and migrated, once per process; an organisation's that is not there is 404. */
+  #ensure(schema: string, set: SchemaSet, create: boolean): Promise<void> {
+    let ready = this.#ready.get(schema);
+    if (!ready) {
+      ready = ensureSchema(this.#pool, schema, set, create).then(
+        (found) => {
+          if (!found) throw new AppError('not_found', `organisation ${this.#booksOf(schema)?.orgId ?? schema} not found`);
+          const books = this.#booksOf(schema);
+          if (books) for (const listener of this.#openListeners) listener(books.orgId, books.mode);
+        },
+        (e: unknown) => {
+          throw e;
+        },
+      );
+      ready.catch(() => this.#ready.delete(schema));
+      this.#ready.set(schema, ready);
+    }
+    return ready;
+  }
+
+  #handle<DB>(schema: string, _set: SchemaSet, ensure: Ensure): SchemaHandle<DB> {
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: schemaPool(this.#pool, schema, ensure, this.#searchPath) }) });
+    let commits = 0;
+    const writes = new GroupCommit<DB>(
+      db,
+      {
+        begin: async (conn) => {
+          await sql`begin`.execute(conn);
+          await sql`select pg_advisory_xact_lock(hashtextextended(${schema}, 0))`.execute(conn);
+        },
+        // A failed statement leaves the transaction open until rolled back to the savepoint; a lost connection fails that.
+        stillOpen: () => Promise.resolve(true),
+        abort: async (conn) => void (await sql`rollback`.execute(conn)),
+      },
+      () => {},
+    );
+    return {
+      db,
+      secrets: this.secrets,
+      write: async (work) => {
+        const out = await writes.write(work);
+        commits++;
+        return out;
+      },
+      commits: () => commits,
+      changeStamp: () => `${commits}`,
+      close: () => db.destroy(),
+    };
+  }
+
+  /** One connection LISTENing on the store's channel, started when first needed. */
+  #listen(): Promise<pg.Client> {
+    this.#listener ??= (async () => {
+      const client = new pg.Client({ connectionString: targetOf(this.#url).connectionString });
+      client.on('error', () => {
+        // The connection is lost: caches cannot trust the stamp, so listen again when next asked.
+        this.#listening = false;
+        this.#listener = undefined;
+      });
+      client.on('notification', (message) => this.#heard(message.payload ?? ''));
+      await client.connect();
+      await client.query(`listen ${channel}`);
+      if (this.#closed) await client.end();
+      else this.#listening = true;
+      return client;
+    })();
+    return this.#listener;
+  }
+
+  #heard(payload: string): void {
+    const [schema, what] = payload.split(' ');
+    if (schema === this.#prefix) {
+      this.#platformChanges++;
+      return;
+    }
+    const books = schema === undefined ? undefined : this.#booksOf(schema);
+    if (!books || (what !== 'webhooks' && what !== 'issued')) return;
+    for (const listener of this.#workListeners[what]) listener(books.orgId, books.mode);
+  }
+
+  onWork(work: Work, listener: BooksListener): () => void {
+    this.#workListeners[work].add(listener);
+    void this.#listen().catch(() => {});
+    return () => this.#workListeners[work].delete(listener);
+  }
+
+  /** Resolves once this store hears NOTIFY (the webhook sender and caches rely on it). */
+  async listening(): Promise<void> {
+    await this.#listen();
+  }
+
+  onOpen(listener: BooksListener): () => void {
+    this.#openListeners.add(listener);
+    return () => this.#openListeners.delete(listener);
+  }
+
+  /** Every process hears every commit's work through NOTIFY (onWork): nothing changes unannounced. */
+  changedElsewhere(reader: ChangeReader = this.#defaultReader): Promise<BooksRef[]> {
+    if (!this.#readers.has(reader)) throw new Error('changedElsewhere: not a reader of this store');
+    return Promise.resolve([]);
+  }
+
+  changeReader(): ChangeReader {
+    const reader = Symbol('change reader');
+    this.#readers.add(reader);
+    return reader;
+  }
+
+  get pool(): PoolStats {
+    return { totalCount: this.#pool.totalCount, idleCount: this.#pool.idleCount, waitingCount: this.#pool.waitingCount };
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const listener = this.#listener;
+    this.#listener = undefined;
+    if (listener) await listener.then((c) => c.end()).catch(() => {});
+    const handles = [...this.#books.values()];
+    this.#books.clear();
+    await Promise.all(handles.map((h) => h.close()));
+    await this.platform.close();
+    await this.#pool.end();
+  }
+}
