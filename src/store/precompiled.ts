@@ -4,9 +4,9 @@
  * than SQLite takes to answer it. A precompiled query is built the first
  * time with placeholders for its arguments; every call then binds its
  * arguments to the same SQL (and so to the same prepared statement, see
- * sqlite.ts). The SQL is kept once for the process: every handle of the
- * store is SQLite, so one compilation serves them all (a store over another
- * database would keep one per dialect).
+ * sqlite.ts). The SQL is kept once for the process per dialect (SQLite's
+ * `?` and PostgreSQL's `$1` differ): one compilation serves every handle
+ * of a store.
  *
  * `build` must depend on nothing but its arguments, and use each of them
  * only as a value bound to the query: not to choose the query's shape, nor
@@ -35,15 +35,19 @@ export interface Precompiled<DB, A extends readonly unknown[], R> {
 }
 
 export function precompiled<DB, A extends readonly unknown[], R>(build: (db: Kysely<DB>, ...args: A) => Compilable<R>): Precompiled<DB, A, R> {
-  let plan: Plan | undefined;
+  /** Per dialect, by its adapter's class. */
+  const plans = new Map<unknown, Plan>();
   const planFor = (db: Kysely<DB>, count: number): Plan => {
-    if (plan) return plan;
+    const dialect = db.getExecutor().adapter.constructor;
+    const kept = plans.get(dialect);
+    if (kept) return kept;
     const placeholders = Array.from({ length: count }, (_, i) => new Placeholder(i));
     const compiled = build(db, ...(placeholders as unknown as A)).compile();
     for (const p of placeholders) {
       if (!compiled.parameters.includes(p)) throw new Error(`precompiled query: argument ${p.index} is not a parameter of ${compiled.sql}`);
     }
-    plan = { sql: compiled.sql, parameters: compiled.parameters };
+    const plan = { sql: compiled.sql, parameters: compiled.parameters };
+    plans.set(dialect, plan);
     return plan;
   };
   const all = async (db: Kysely<DB>, ...args: A): Promise<R[]> => {

@@ -5,8 +5,7 @@
  * counter ends at 201.
  */
 import t from 'tap';
-import { serveBooks } from '../helpers/index.js';
-import { SqliteStore } from '../../src/store/sqlite-store.js';
+import { anotherStore, serveBooks } from '../helpers/index.js';
 import { contactOk, ledger, transactionTotal } from '../ledger-http/support.js';
 import { allInvoices, createInvoice } from '../sales-http/invoice-support.js';
 
@@ -44,8 +43,7 @@ t.test('200 invoices created by parallel requests get INV-0001..INV-0200, each o
 t.test('two servers over the same data directory, 100 requests each at once, still share one sequence', async (t) => {
   const { books, api } = await ledger(t);
   // A second store: its own SQLite connections, as a second process would have.
-  const store = SqliteStore.open(books.dataDir);
-  t.teardown(() => store.close());
+  const store = await anotherStore(t, books.dataDir);
   const second = await serveBooks(t, { ...books, store });
   const contactId = await contactOk(t, api);
   const numbers: string[] = [];

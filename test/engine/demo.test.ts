@@ -1,12 +1,11 @@
 import t from 'tap';
+import { openTestStore } from '../helpers/test-store.js';
 import { fixedClock } from '../../src/engine/clock.js';
 import { ensureDemoOrganisation, issueDemoKey } from '../../src/engine/platform/demo.js';
 import { authenticate } from '../../src/engine/integration/api-keys.js';
-import { SqliteStore } from '../../src/store/sqlite-store.js';
 
 t.test('the demo organisation is made once, with four months of balanced trading up to today', async (t) => {
-  const store = SqliteStore.open(t.testdir());
-  t.teardown(() => store.close());
+  const store = await openTestStore(t, t.testdir());
   const clock = fixedClock('2026-11-21T10:00:00Z');
   const first = await ensureDemoOrganisation(store, clock);
   t.equal(first.created, true);
@@ -72,8 +71,7 @@ t.test('the demo organisation is made once, with four months of balanced trading
 });
 
 t.test('each demo start issues a new key and revokes the one before', async (t) => {
-  const store = SqliteStore.open(t.testdir());
-  t.teardown(() => store.close());
+  const store = await openTestStore(t, t.testdir());
   const clock = fixedClock('2026-11-21T10:00:00Z');
   const { id } = await ensureDemoOrganisation(store, clock);
   const one = await issueDemoKey(store, clock, id);

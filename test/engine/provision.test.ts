@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import t from 'tap';
+import { openTestStore } from '../helpers/test-store.js';
 import { createOrganisation } from '../../src/engine/organisation/provision.js';
 import { fixedClock } from '../../src/engine/clock.js';
 import { AppError } from '../../src/engine/errors.js';
 import { insertUser } from '../../src/engine/users/users.js';
-import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { orgFile } from '../../src/store/data-dir.js';
 import { newBooks } from '../helpers/index.js';
 
@@ -87,8 +87,7 @@ t.test('fiscal year start defaults by business type', async (t) => {
 });
 
 t.test('while fewer than 50 organisations have a verified signup a new one gets a 90-day trial, then 30', async (t) => {
-  const store = SqliteStore.open(t.testdir());
-  t.teardown(() => store.close());
+  const store = await openTestStore(t, t.testdir());
   const clock = fixedClock('2026-11-21T12:00:00.000Z');
   const make = async (i: number) =>
     (await createOrganisation(store, clock, { name: `Org ${i}`, businessType: 'sole_trader', vatScheme: 'not_registered' })).organisationId;
@@ -137,8 +136,7 @@ t.test('each organisation gets a live and a test key with all scopes, stored as 
 });
 
 t.test('the flat rate scheme needs its percentage, and only it takes one', async (t) => {
-  const store = SqliteStore.open(t.testdir());
-  t.teardown(() => store.close());
+  const store = await openTestStore(t, t.testdir());
   const clock = fixedClock('2026-11-21T12:00:00Z');
   await t.rejects(createOrganisation(store, clock, { name: 'A', businessType: 'sole_trader', vatScheme: 'flat_rate' }), {
     code: 'validation_error',

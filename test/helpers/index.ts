@@ -8,3 +8,4 @@ export * from './clock.js';
 export * from './http.js';
 export * from './cli.js';
 export * from './wait.js';
+export * from './test-store.js';

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Test } from 'tap';
-import { openStore } from '../../src/store/open.js';
+import { openStore, resolveDatabase } from '../../src/store/open.js';
 import type { Store } from '../../src/store/store.js';
 
 /** The PostgreSQL database the suites run against, if any. */
@@ -50,5 +50,12 @@ export async function openTestStore(t: Test, dataDir: string): Promise<Store> {
     await store.close();
     if (database !== undefined) await dropSchemas(database);
   });
+  return store;
+}
+
+/** A second store over a test's books, as a second process would open it: the database its data directory records, else its SQLite files. */
+export async function anotherStore(t: Test, dataDir: string): Promise<Store> {
+  const store = await openStore(dataDir, { database: resolveDatabase(undefined, dataDir, {}) });
+  t.teardown(() => store.close());
   return store;
 }

@@ -7,10 +7,9 @@
 import t from 'tap';
 import { KeyCache, revokeOwnKey, renameOwnKey } from '../../src/engine/integration/api-keys.js';
 import type { Principal } from '../../src/engine/operation.js';
-import { SqliteStore } from '../../src/store/sqlite-store.js';
 import type { DbHandle } from '../../src/store/store.js';
 import type { PlatformDb } from '../../src/store/tables.js';
-import { newBooks, runCliAsync, serveBooks, type Books } from '../helpers/index.js';
+import { anotherStore, newBooks, runCliAsync, serveBooks, type Books } from '../helpers/index.js';
 import { createKey, expectError } from '../http/support.js';
 
 const clock = '2026-11-21T10:00:00Z';
@@ -89,8 +88,7 @@ t.test('a key revoked by another connection to the same files is refused on the 
   const id = await keyIdOf(books);
   t.equal((await keys.authenticate(books.apiKey)).keyId, id);
   // Another Store is another SQLite connection, as `acct keys revoke` in another process would open.
-  const other = SqliteStore.open(books.dataDir);
-  t.teardown(() => other.close());
+  const other = await anotherStore(t, books.dataDir);
   await other.platform.write((trx) => revokeOwnKey(trx, books.clock, owner(books), id));
   await t.rejects(keys.authenticate(books.apiKey), { code: 'unauthorized', message: 'this API key has been revoked' });
 });
@@ -99,8 +97,7 @@ t.test('a key renamed elsewhere is seen with its new name on the next call', asy
   const books = await newBooks(t, { clock });
   const keys = new KeyCache(books.store.platform);
   t.equal((await keys.authenticate(books.apiKey)).actor.name, 'Default live key');
-  const other = SqliteStore.open(books.dataDir);
-  t.teardown(() => other.close());
+  const other = await anotherStore(t, books.dataDir);
   await other.platform.write(async (trx) => renameOwnKey(trx, owner(books), await keyIdOf(books), 'Renamed'));
   t.equal((await keys.authenticate(books.apiKey)).actor.name, 'Renamed');
 });

@@ -425,7 +425,7 @@ export async function dividendSummary(db: Kysely<OrgDb>, fye?: string): Promise<
     .where('dividends.status', '!=', 'void');
   if (fye !== undefined) q = q.where('dividends.financial_year_end', '=', fye);
   const rows = await q
-    .groupBy(['dividends.director_id', 'dividends.financial_year_end'])
+    .groupBy(['dividends.director_id', 'directors.full_name', 'dividends.financial_year_end'])
     .orderBy('dividends.financial_year_end')
     .orderBy('directors.full_name')
     .execute();

@@ -15,6 +15,7 @@
  * by NOTIFY from triggers, so every process hears every commit.
  */
 import pg from 'pg';
+import Cursor from 'pg-cursor';
 import { Kysely, PostgresDialect, sql, type PostgresPool } from 'kysely';
 import { AppError } from '../../engine/errors.js';
 import { isOrganisationId, modes, type Mode } from '../data-dir.js';
@@ -230,7 +231,12 @@ export class PostgresStore implements Store {
   }
 
   #handle<DB>(schema: string, _set: SchemaSet, ensure: Ensure): SchemaHandle<DB> {
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: schemaPool(this.#pool, schema, ensure, this.#searchPath) }) });
+    const db = new Kysely<DB>({
+      dialect: new PostgresDialect({ pool: schemaPool(this.#pool, schema, ensure, this.#searchPath), cursor: Cursor }),
+      log: (e) => {
+        if (e.level === 'error' && process.env['ACCT_DEBUG_SQL']) console.error('SQL ERROR', String(e.error), e.query.sql);
+      },
+    });
     let commits = 0;
     const writes = new GroupCommit<DB>(
       db,
