@@ -1,12 +1,9 @@
-import fs from 'node:fs';
 import t from 'tap';
-import { openTestStore } from '../helpers/test-store.js';
 import { createOrganisation } from '../../src/engine/organisation/provision.js';
 import { fixedClock } from '../../src/engine/clock.js';
 import { AppError } from '../../src/engine/errors.js';
 import { insertUser } from '../../src/engine/users/users.js';
-import { orgFile } from '../../src/store/data-dir.js';
-import { newBooks } from '../helpers/index.js';
+import { booksExist, newBooks, openTestStore, storedText } from '../helpers/index.js';
 
 t.test('the UK chart: named accounts, ranges, system and control flags', async (t) => {
   const books = await newBooks(t);
@@ -68,8 +65,8 @@ t.test('a sole trader gets owner accounts instead of share capital and dividends
 
 t.test('live and test books are provisioned alike, in separate files', async (t) => {
   const books = await newBooks(t);
-  t.ok(fs.existsSync(orgFile(books.dataDir, books.organisationId, 'live')));
-  t.ok(fs.existsSync(orgFile(books.dataDir, books.organisationId, 'test')));
+  t.ok(await booksExist(books.store, books.dataDir, books.organisationId, 'live'));
+  t.ok(await booksExist(books.store, books.dataDir, books.organisationId, 'test'));
   const codes = async (mode: 'live' | 'test') =>
     (await books.store.org(books.organisationId, mode).db.selectFrom('accounts').select('code').orderBy('code').execute()).map((r) => r.code);
   const live = await codes('live');
@@ -129,7 +126,7 @@ t.test('each organisation gets a live and a test key with all scopes, stored as 
     t.equal(JSON.parse(k.scopes).length, 17);
     t.match(k.key_hash, /^[0-9a-f]{64}$/);
   }
-  const text = fs.readFileSync(`${books.dataDir}/platform.sqlite`).toString('latin1');
+  const text = await storedText(books.store, books.store.platform.db, `${books.dataDir}/platform.sqlite`);
   t.notOk(text.includes(books.apiKey), 'the plain key is not in the platform database');
   t.match(books.apiKey, /^sk_live_[0-9A-Za-z]{32}$/);
   t.match(books.testApiKey, /^sk_test_[0-9A-Za-z]{32}$/);

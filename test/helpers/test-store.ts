@@ -7,10 +7,14 @@
  * same books.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import pg from 'pg';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Test } from 'tap';
 import { openStore, resolveDatabase } from '../../src/store/open.js';
-import type { Store } from '../../src/store/store.js';
+import type { Mode, Store } from '../../src/store/store.js';
+import { orgFile } from '../../src/store/data-dir.js';
+import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 
 /** The PostgreSQL database the suites run against, if any. */
 export const testDatabaseUrl = (): string | undefined => process.env['ACCT_TEST_DATABASE_URL'] || undefined;
@@ -58,4 +62,45 @@ export async function anotherStore(t: Test, dataDir: string): Promise<Store> {
   const store = await openStore(dataDir, { database: resolveDatabase(undefined, dataDir, {}) });
   t.teardown(() => store.close());
   return store;
+}
+
+const onPostgres = <DB>(db: Kysely<DB>): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
+
+/** The tables of a set of books (or the platform), by name, whichever store holds them (the store's own bookkeeping left out). */
+export async function userTables<DB>(db: Kysely<DB>): Promise<string[]> {
+  const query = onPostgres(db)
+    ? sql<{ name: string }>`select tablename as name from pg_tables where schemaname = current_schema() and tablename <> 'acct_schema_version' order by name`
+    : sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`;
+  return (await query.execute(db)).rows.map((r) => r.name);
+}
+
+/** Every row of a table in an order that stays while the table is not written (SQLite's rowid; PostgreSQL's rows as text). */
+export async function rowsInOrder<DB>(db: Kysely<DB>, table: string): Promise<unknown[]> {
+  const query = onPostgres(db) ? sql`select * from ${sql.table(table)} t order by t::text` : sql`select * from ${sql.table(table)} order by rowid`;
+  return (await query.execute(db)).rows;
+}
+
+/**
+ * Everything a database holds, as text, to look for what must not be
+ * stored in the clear: the SQLite file's bytes, or on PostgreSQL every row
+ * of every table of the schema.
+ */
+export async function storedText<DB>(store: Store, db: Kysely<DB>, file: string): Promise<string> {
+  if (store.kind === 'sqlite') return fs.readFileSync(file).toString('latin1');
+  let text = '';
+  for (const table of await userTables(db)) text += JSON.stringify(await rowsInOrder(db, table));
+  return text;
+}
+
+/** Whether an organisation's books in one mode are there: their SQLite file, or their PostgreSQL schema. */
+export async function booksExist(store: Store, dataDir: string, orgId: string, mode: Mode): Promise<boolean> {
+  if (store.kind === 'sqlite') return fs.existsSync(orgFile(dataDir, orgId, mode));
+  const schema = `${new URL(resolveDatabase(undefined, dataDir, {}) ?? '').searchParams.get('schema')}_${orgId.replace(/-/g, '')}_${mode}`;
+  const { rows } = await sql<{ n: number }>`select count(*) as n from pg_namespace where nspname = ${schema}`.execute(store.platform.db);
+  return rows[0]?.n === 1;
+}
+
+/** Another process's commits before now have reached this store: at once on SQLite; on PostgreSQL once their NOTIFY is heard (milliseconds). */
+export async function caughtUp(store: Store): Promise<void> {
+  if (store instanceof PostgresStore) await store.caughtUp();
 }

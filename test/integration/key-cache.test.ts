@@ -9,7 +9,7 @@ import { KeyCache, revokeOwnKey, renameOwnKey } from '../../src/engine/integrati
 import type { Principal } from '../../src/engine/operation.js';
 import type { DbHandle } from '../../src/store/store.js';
 import type { PlatformDb } from '../../src/store/tables.js';
-import { anotherStore, newBooks, runCliAsync, serveBooks, type Books } from '../helpers/index.js';
+import { anotherStore, caughtUp, newBooks, runCliAsync, serveBooks, type Books } from '../helpers/index.js';
 import { createKey, expectError } from '../http/support.js';
 
 const clock = '2026-11-21T10:00:00Z';
@@ -87,9 +87,10 @@ t.test('a key revoked by another connection to the same files is refused on the 
   const keys = new KeyCache(books.store.platform);
   const id = await keyIdOf(books);
   t.equal((await keys.authenticate(books.apiKey)).keyId, id);
-  // Another Store is another SQLite connection, as `acct keys revoke` in another process would open.
+  // Another Store is another connection, as `acct keys revoke` in another process would open; on PostgreSQL its change is told by NOTIFY.
   const other = await anotherStore(t, books.dataDir);
   await other.platform.write((trx) => revokeOwnKey(trx, books.clock, owner(books), id));
+  await caughtUp(books.store);
   await t.rejects(keys.authenticate(books.apiKey), { code: 'unauthorized', message: 'this API key has been revoked' });
 });
 
@@ -99,6 +100,7 @@ t.test('a key renamed elsewhere is seen with its new name on the next call', asy
   t.equal((await keys.authenticate(books.apiKey)).actor.name, 'Default live key');
   const other = await anotherStore(t, books.dataDir);
   await other.platform.write(async (trx) => renameOwnKey(trx, owner(books), await keyIdOf(books), 'Renamed'));
+  await caughtUp(books.store);
   t.equal((await keys.authenticate(books.apiKey)).actor.name, 'Renamed');
 });
 

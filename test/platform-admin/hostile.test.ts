@@ -8,8 +8,7 @@
  */
 import t from 'tap';
 import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
-import { newBooks, serveBooks, type Books } from '../helpers/index.js';
+import { newBooks, rowsInOrder, serveBooks, type Books } from '../helpers/index.js';
 import { operations } from '../../src/engine/registry.js';
 import { pathParams, type Operation } from '../../src/engine/operation.js';
 import { adminAndUser } from './support.js';
@@ -19,7 +18,7 @@ const watched = ['users', 'organisations', 'api_keys', 'sessions', 'audit_log', 
 /** A hash of the rows of the watched platform tables, but the sessions' expiry (the administrator's own session is not changed by a refusal). */
 async function platformHash(books: Books): Promise<string> {
   const hash = createHash('sha256');
-  for (const table of watched) hash.update(JSON.stringify((await sql`select * from ${sql.table(table)} order by rowid`.execute(books.store.platform.db)).rows));
+  for (const table of watched) hash.update(JSON.stringify(await rowsInOrder(books.store.platform.db, table)));
   return hash.digest('hex');
 }
 

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { sql, type Kysely } from 'kysely';
 import type { Test } from 'tap';
-import { defaultOrganisation, newBooks, serveBooks, type Api, type Books, type Reply } from '../helpers/index.js';
+import { defaultOrganisation, newBooks, serveBooks, userTables, type Api, type Books, type Reply } from '../helpers/index.js';
 import { createOrganisation } from '../../src/engine/organisation/provision.js';
 import type { OrgDb } from '../../src/store/tables.js';
 
@@ -106,11 +106,7 @@ export async function openLedger(bench: Bench, beforeClose?: (l: Ledger) => Prom
   const ids = new Map(all.map((a) => [a.code, a.id]));
   const codes = chosenCodes(all);
   // account_days is derived from the lines, and the request log grows with every request, in batches.
-  const tables = await sql<{
-    name: string;
-  }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not in ('account_days', 'request_log') order by name`.execute(
-    db,
-  );
+  const tables = { rows: (await userTables(db)).filter((name) => name !== 'account_days' && name !== 'request_log').map((name) => ({ name })) };
   const l: Ledger = {
     api,
     db,

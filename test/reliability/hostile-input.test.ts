@@ -19,8 +19,8 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import t from 'tap';
 import fc from 'fast-check';
-import { sql, type Kysely } from 'kysely';
-import { newBooks, serveBooks, type Api, type Books } from '../helpers/index.js';
+import type { Kysely } from 'kysely';
+import { newBooks, rowsInOrder, serveBooks, userTables, type Api, type Books } from '../helpers/index.js';
 import { operations } from '../../src/engine/registry.js';
 import { jsonSchemaOf, typesOf, type JsonSchema } from '../../src/engine/input.js';
 import { pathParams, type Operation } from '../../src/engine/operation.js';
@@ -73,12 +73,15 @@ async function send(api: Api, r: Hostile): Promise<Answer> {
 
 /** A sha256 of every row of each table, by table name. */
 async function tableHashes<DB>(db: Kysely<DB>, only?: ReadonlySet<string>): Promise<Map<string, string>> {
-  const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' order by name`.execute(db);
   const out = new Map<string, string>();
-  for (const { name } of tables.rows) {
+  for (const name of await userTables(db)) {
     if (volatileTables.has(name) || (only && !only.has(name))) continue;
-    const rows = await sql`select * from ${sql.table(name)} order by rowid`.execute(db);
-    out.set(name, createHash('sha256').update(JSON.stringify(rows.rows)).digest('hex'));
+    out.set(
+      name,
+      createHash('sha256')
+        .update(JSON.stringify(await rowsInOrder(db, name)))
+        .digest('hex'),
+    );
   }
   return out;
 }

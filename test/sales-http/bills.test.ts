@@ -9,7 +9,6 @@
 import assert from 'node:assert/strict';
 import t from 'tap';
 import fc from 'fast-check';
-import { sql } from 'kysely';
 import type { Api, Books } from '../helpers/index.js';
 import { balanceOf, closeFy2025, contactOk, createKey, expectError, ledger, outbox, transactionTotal } from '../ledger-http/support.js';
 import { createInvoice, invoiceOk, sendOk } from './invoice-support.js';
@@ -19,7 +18,7 @@ import { movingClock } from '../helpers/index.js';
 const ledgerCodes = ['2100', '2201', '5000', '5100', '1200'] as const;
 const zero = { '2100': 0, '2201': 0, '5000': 0, '5100': 0, '1200': 0 };
 
-/** The events that are not transaction or contact bookkeeping, in the order written (rowid: the clock stands still): bills raise none. */
+/** The events that are not transaction or contact bookkeeping, in the order written (ids count up within a process: the clock stands still): bills raise none. */
 async function documentEvents(books: Books): Promise<string[]> {
   const rows = await books.store
     .org(books.organisationId, 'live')
@@ -27,7 +26,7 @@ async function documentEvents(books: Books): Promise<string[]> {
     .select('event')
     .where('event', 'not like', 'transaction.%')
     .where('event', 'not like', 'contact.%')
-    .orderBy(sql`rowid`)
+    .orderBy('id')
     .execute();
   return rows.map((r) => r.event);
 }

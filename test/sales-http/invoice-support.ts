@@ -1,6 +1,5 @@
 /** Helpers shared by the invoice HTTP tests (not a test file itself). */
 import type { Test } from 'tap';
-import { sql } from 'kysely';
 import type { Api, Books, Reply } from '../helpers/index.js';
 import { outbox, transactionTotal } from '../ledger-http/support.js';
 
@@ -86,7 +85,7 @@ export async function allInvoices(api: Api): Promise<InvoiceSummary[]> {
 
 /**
  * The invoice and payment events of the live outbox in the order they were
- * written (rowid: the tests' clock stands still, so created_at ties), with
+ * written (by id, which counts up within a process: the tests’ clock stands still, so created_at ties), with
  * the transaction events left out.
  */
 export async function salesEvents(books: Books): Promise<{ event: string; payload: Record<string, unknown> }[]> {
@@ -95,7 +94,7 @@ export async function salesEvents(books: Books): Promise<{ event: string; payloa
     .db.selectFrom('outbox')
     .select(['event', 'payload'])
     .where((eb) => eb.or([eb('event', 'like', 'invoice.%'), eb('event', 'like', 'payment.%')]))
-    .orderBy(sql`rowid`)
+    .orderBy('id')
     .execute();
   return rows.map((r) => ({ event: r.event, payload: JSON.parse(r.payload) as Record<string, unknown> }));
 }

@@ -7,7 +7,6 @@
  */
 import t from 'tap';
 import type { Test } from 'tap';
-import { sql } from 'kysely';
 import type { Api, Books, Reply } from '../helpers/index.js';
 import { balanceOf, contactOk, createKey, expectError, ledger, transactionTotal } from '../ledger-http/support.js';
 import { item } from './invoice-support.js';
@@ -50,14 +49,14 @@ async function quoteTotal(api: Api, query = ''): Promise<number> {
   return r.body.meta.total as number;
 }
 
-/** The quote and invoice events of the live outbox, in the order written (rowid: the clock stands still). */
+/** The quote and invoice events of the live outbox, in the order written (ids count up within a process: the clock stands still). */
 async function events(books: Books): Promise<{ event: string; payload: Record<string, unknown> }[]> {
   const rows = await books.store
     .org(books.organisationId, 'live')
     .db.selectFrom('outbox')
     .select(['event', 'payload'])
     .where((eb) => eb.or([eb('event', 'like', 'quote.%'), eb('event', 'like', 'invoice.%')]))
-    .orderBy(sql`rowid`)
+    .orderBy('id')
     .execute();
   return rows.map((r) => ({ event: r.event, payload: JSON.parse(r.payload) as Record<string, unknown> }));
 }

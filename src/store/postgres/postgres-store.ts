@@ -73,6 +73,12 @@ export const channel = 'acct';
 
 type Ensure = () => Promise<void>;
 
+/** The server process behind a connection (pg keeps it from the connection's start-up). */
+const backendOf = (client: pg.PoolClient): number => (client as unknown as { processID: number }).processID;
+
+/** How long close() waits for the queries under way before it closes their connections. */
+const closeGraceMs = 5000;
+
 /**
  * A pool as kysely takes it, over the shared pool, whose connections are
  * pointed at one schema as they are handed out; `ensure` runs first (the
@@ -110,6 +116,10 @@ export class PostgresStore implements Store {
   readonly secrets: SecretBox;
   readonly platform: DbHandle<PlatformDb>;
   readonly #pool: pg.Pool;
+  /** The connections taken from the pool and not yet given back. */
+  readonly #lent = new Set<pg.PoolClient>();
+  /** The server processes behind this store's pooled connections: a NOTIFY from one of them is this process's own change. */
+  readonly #ownBackends = new Set<number>();
   readonly #prefix: string;
   readonly #url: string;
   readonly #searchPath = new WeakMap<pg.PoolClient, string>();
@@ -129,6 +139,12 @@ export class PostgresStore implements Store {
 
   private constructor(dataDir: string, url: string, target: Target, pool: pg.Pool) {
     this.dataDir = dataDir;
+    // A connection the server ends while idle in the pool is an error event: the pool drops it; the next query takes another.
+    pool.on('error', () => {});
+    pool.on('acquire', (client) => this.#lent.add(client));
+    pool.on('release', (_e, client) => this.#lent.delete(client));
+    pool.on('connect', (client) => this.#ownBackends.add(backendOf(client)));
+    pool.on('remove', (client) => this.#ownBackends.delete(backendOf(client)));
     this.#url = url;
     this.#prefix = target.prefix;
     this.#pool = pool;
@@ -158,16 +174,16 @@ export class PostgresStore implements Store {
     makePrivateDir(dataDir);
     restrictFile(keyFile(dataDir));
     const pool = new pg.Pool({ connectionString: target.connectionString, max: options.cacheSize ?? 10, types });
-    // A connection the server ends while idle in the pool is an error event: the pool drops it; the next query takes another.
-    pool.on('error', () => {});
     const store = new PostgresStore(dataDir, url, target, pool);
     try {
       if (options.create === false && !(await schemaExists(pool, target.prefix))) {
         throw new AppError('not_found', `no organisation in ${redactedUrl(url)}: run acct init first`);
       }
       await store.#ensure(target.prefix, 'platform', true);
+      // Listening from the start, so that the caches over the platform hear every change (see changeStamp).
+      await store.listening();
     } catch (e) {
-      await pool.end();
+      await store.close();
       throw e;
     }
     return store;
@@ -230,7 +246,7 @@ export class PostgresStore implements Store {
     return ready;
   }
 
-  #handle<DB>(schema: string, _set: SchemaSet, ensure: Ensure): SchemaHandle<DB> {
+  #handle<DB>(schema: string, set: SchemaSet, ensure: Ensure): SchemaHandle<DB> {
     const db = new Kysely<DB>({
       dialect: new PostgresDialect({ pool: schemaPool(this.#pool, schema, ensure, this.#searchPath), cursor: Cursor }),
       log: (e) => {
@@ -255,8 +271,20 @@ export class PostgresStore implements Store {
       db,
       secrets: this.secrets,
       write: async (work) => {
-        const out = await writes.write(work);
-        commits++;
+        // Only the platform's stamp is read (the caches of keys and settings): the books' writes spare the question.
+        if (set !== 'platform') {
+          const out = await writes.write(work);
+          commits++;
+          return out;
+        }
+        let wrote = false;
+        const out = await writes.write(async (trx) => {
+          const result = await work(trx);
+          // A transaction id is given at the first row written: a write that changed nothing leaves what is cached be.
+          wrote = (await sql<{ wrote: number }>`select pg_current_xact_id_if_assigned() is not null as wrote`.execute(trx)).rows[0]?.wrote === 1;
+          return result;
+        });
+        if (wrote) commits++;
         return out;
       },
       commits: () => commits,
@@ -274,7 +302,7 @@ export class PostgresStore implements Store {
         this.#listening = false;
         this.#listener = undefined;
       });
-      client.on('notification', (message) => this.#heard(message.payload ?? ''));
+      client.on('notification', (message) => this.#heard(message.payload ?? '', message.processId));
       await client.connect();
       await client.query(`listen ${channel}`);
       if (this.#closed) await client.end();
@@ -284,10 +312,11 @@ export class PostgresStore implements Store {
     return this.#listener;
   }
 
-  #heard(payload: string): void {
+  #heard(payload: string, backend: number): void {
     const [schema, what] = payload.split(' ');
     if (schema === this.#prefix) {
-      this.#platformChanges++;
+      // This process's own changes moved the stamp as they committed (see #handle).
+      if (!this.#ownBackends.has(backend)) this.#platformChanges++;
       return;
     }
     const books = schema === undefined ? undefined : this.#booksOf(schema);
@@ -304,6 +333,15 @@ export class PostgresStore implements Store {
   /** Resolves once this store hears NOTIFY (the webhook sender and caches rely on it). */
   async listening(): Promise<void> {
     await this.#listen();
+  }
+
+  /**
+   * Resolves once every NOTIFY of a commit made before the call has been
+   * heard: the server sends a listening session its notifications before
+   * it answers the session's next query.
+   */
+  async caughtUp(): Promise<void> {
+    await (await this.#listen()).query('select 1');
   }
 
   onOpen(listener: BooksListener): () => void {
@@ -336,6 +374,12 @@ export class PostgresStore implements Store {
     this.#books.clear();
     await Promise.all(handles.map((h) => h.close()));
     await this.platform.close();
-    await this.#pool.end();
+    // The pool ends once every connection is given back; one held by a query that never ends is closed after a while.
+    const ended = this.#pool.end();
+    const stuck = await Promise.race([ended.then(() => false), new Promise<boolean>((resolve) => setTimeout(resolve, closeGraceMs, true).unref())]);
+    if (stuck) {
+      for (const client of this.#lent) client.release(new Error('the store was closed with this query under way'));
+      await ended;
+    }
   }
 }
