@@ -283,6 +283,18 @@ export const handWritten = {
       'acct export --from 2025-04-01 --to 2026-03-31 > fy2025.journal',
     ],
   },
+  migrateStore: {
+    name: 'migrate-store',
+    usage: 'migrate-store --from sqlite:DIR --to postgres://USER@HOST:PORT/DB[?schema=acct]',
+    summary: 'Copy every organisation from a data directory’s SQLite files into PostgreSQL, and prove the copy',
+    description:
+      'Copies the platform and each organisation’s live and test books into their PostgreSQL schemas (created; the ' +
+      'database must hold no organisation yet), then proves each set of books: every table’s row count on both sides, and ' +
+      'the trial balance read from each store, to the penny. Prints one line per set of books; exits 5 (balance_mismatch) ' +
+      'if any differs. The data directory’s secret.key opens the sealed secrets on either store: serve the copy with ' +
+      'acct --data DIR --database URL serve. See acct-scaling(7).',
+    examples: ["acct migrate-store --from sqlite:./acct-data --to 'postgres://acct@db.internal:5432/acct'"],
+  },
   webhooksVerify: {
     name: 'webhooks verify',
     usage: 'webhooks verify --secret WHSEC --timestamp SECONDS --signature HEX [--payload FILE] [--tolerance SECONDS]',

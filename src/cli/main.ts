@@ -30,6 +30,7 @@ const handWritten: readonly (readonly [word: string, load: () => Promise<AddComm
   ['bank', async () => (await import('./commands/bank.js')).addBank],
   ['company', async () => (await import('./commands/company.js')).addCompany],
   ['migrate', async () => (await import('./commands/migrate.js')).addMigrate],
+  ['migrate-store', async () => (await import('./commands/migrate-store.js')).addMigrateStore],
   ['admin', async () => (await import('./commands/admin.js')).addAdmin],
   'operations',
   ['webhooks', async () => (await import('./commands/webhooks-verify.js')).addWebhooksVerify],

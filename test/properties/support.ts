@@ -365,8 +365,9 @@ export async function storedLedgerProblems(l: Ledger): Promise<string[]> {
     select t.id, count(l.id) as n, coalesce(sum(l.amount), 0) as s,
            coalesce(sum(case when l.amount > 0 then l.amount else 0 end), 0) as debit, t.total_debit
     from transactions t left join lines l on l.transaction_id = t.id
-    group by t.id
-    having n < 2 or s != 0 or debit != t.total_debit`.execute(l.db);
+    group by t.id, t.total_debit
+    having count(l.id) < 2 or coalesce(sum(l.amount), 0) != 0
+        or coalesce(sum(case when l.amount > 0 then l.amount else 0 end), 0) != t.total_debit`.execute(l.db);
   for (const r of bad.rows) problems.push(`transaction ${r.id}: ${r.n} lines summing to ${r.s}, debits ${r.debit}, totalDebit ${r.total_debit}`);
 
   const drift = await sql<{ id: string; transaction_id: string }>`

@@ -25,6 +25,7 @@ import { keyFile, secretBoxOf, type SecretBox } from '../secret-box.js';
 import type { BooksListener, BooksRef, ChangeReader, PoolStats, Store, StoreOptions, Work } from '../store.js';
 import type { OrgDb, PlatformDb } from '../tables.js';
 import { ensureSchema, schemaExists, type SchemaSet } from './schemas.js';
+import { copySqliteIntoSchema, type TableCopy } from './copy.js';
 
 export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//.test(url);
 
@@ -189,6 +190,20 @@ export class PostgresStore implements Store {
     return store;
   }
 
+  /**
+   * Copy a SQLite database (the platform's, or one set of books) into its
+   * schema here, created if need be (acct migrate-store); every table's
+   * row count on both sides.
+   */
+  async copyFromSqlite(file: string, into: 'platform' | BooksRef, progress?: (rows: number) => void): Promise<TableCopy[]> {
+    const set: SchemaSet = into === 'platform' ? 'platform' : 'org';
+    const schema = into === 'platform' ? this.#prefix : this.schemaOf(into.orgId, into.mode);
+    await this.#ensure(schema, set, true);
+    const counts = await copySqliteIntoSchema(file, set, this.#pool, schema, progress);
+    this.#platformChanges++;
+    return counts;
+  }
+
   /** The schema of an organisation's books in one mode. */
   schemaOf(orgId: string, mode: Mode): string {
     return `${this.#prefix}_${orgId.replace(/-/g, '')}_${mode}`;
@@ -247,12 +262,7 @@ export class PostgresStore implements Store {
   }
 
   #handle<DB>(schema: string, set: SchemaSet, ensure: Ensure): SchemaHandle<DB> {
-    const db = new Kysely<DB>({
-      dialect: new PostgresDialect({ pool: schemaPool(this.#pool, schema, ensure, this.#searchPath), cursor: Cursor }),
-      log: (e) => {
-        if (e.level === 'error' && process.env['ACCT_DEBUG_SQL']) console.error('SQL ERROR', String(e.error), e.query.sql);
-      },
-    });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: schemaPool(this.#pool, schema, ensure, this.#searchPath), cursor: Cursor }) });
     let commits = 0;
     const writes = new GroupCommit<DB>(
       db,
