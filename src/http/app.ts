@@ -18,7 +18,7 @@ import { appErrorOf } from '../store/driver-errors.js';
 import { planOf, type Plan } from '../engine/organisation/plan.js';
 import { fingerprintOf, runIdempotent } from '../engine/integration/idempotency.js';
 import type { RequestLogWriter } from '../engine/integration/request-log-writer.js';
-import { keyCreationLimit, planLimits, RateLimiter } from './rate-limit.js';
+import { keyCreationLimit, planLimits, RateLimiter, SharedRateLimiter, type Limiter } from './rate-limit.js';
 import type { Store } from '../store/store.js';
 import { defaultBodyLimit, maxUploadBytes, readJsonBody, readSignedBody, readUploadBody } from './body.js';
 import { envelopeOf, send, sendError, sendFile, sendSuccess } from './envelope.js';
@@ -87,7 +87,12 @@ export function createApp(options: AppOptions): Polka {
     onError: (err, _req, res) => void fail(res, err),
   });
 
-  const limiter = options.rateLimits ? new RateLimiter(clock) : null;
+  // On PostgreSQL several processes may serve the same books: they count together, in the database.
+  const limiter: Limiter | null = !options.rateLimits
+    ? null
+    : store.kind === 'postgres'
+      ? new SharedRateLimiter(store.platform.db, clock)
+      : new RateLimiter(clock);
   const plans = new Map<string, { plan: Plan; until: number }>();
   /** The plan of an organisation, re-read once a minute. */
   const cachedPlanOf = async (organisationId: string) => {
@@ -115,12 +120,12 @@ export function createApp(options: AppOptions): Polka {
   const limitPlan = async (principal: Principal) => {
     if (!limiter) return;
     const plan = await cachedPlanOf(principal.organisationId);
-    limiter.take(`org:${principal.organisationId}`, planLimits[plan], `the ${plan === 'sole_trader' ? 'Sole Trader' : 'Limited Company'} plan`);
+    await limiter.take(`org:${principal.organisationId}`, planLimits[plan], `the ${plan === 'sole_trader' ? 'Sole Trader' : 'Limited Company'} plan`);
   };
   /** Key creation's own limit, taken after the scope check: a key that may not make keys cannot use up the slots of one that may. */
-  const limitKeys = (op: Operation, principal: Principal) => {
+  const limitKeys = async (op: Operation, principal: Principal) => {
     if (limiter && (op.name === 'keys.create' || op.name === 'keys.rotate'))
-      limiter.take(`keys:${principal.organisationId}`, keyCreationLimit, 'creating API keys');
+      await limiter.take(`keys:${principal.organisationId}`, keyCreationLimit, 'creating API keys');
   };
 
   const handler = (op: Operation) => async (req: Request, res: Parameters<typeof sendError>[0]) => {
@@ -152,7 +157,7 @@ export function createApp(options: AppOptions): Polka {
       if (principal) await limitPlan(principal);
       checkAccess(op.access, principal);
       await maintenance.check(op, principal);
-      if (principal) limitKeys(op, principal);
+      if (principal) await limitKeys(op, principal);
       const body = !op.schemas.body
         ? undefined
         : op.signed

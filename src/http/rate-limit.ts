@@ -7,31 +7,79 @@
  * answers 429 rate_limited with Retry-After, the seconds until a slot frees.
  * The plan's limit counts every request with a recognised key, before its
  * scope is checked (see app.ts); a refused one takes a slot too.
- * Counts live in the server's memory.
+ * One process counts in its memory (RateLimiter); several acct serve
+ * processes over one PostgreSQL database count in it (SharedRateLimiter).
  */
+import type { Kysely } from 'kysely';
 import { AppError } from '../engine/errors.js';
 import type { Clock } from '../engine/clock.js';
+import type { PlatformDb } from '../store/tables.js';
 
 export const planLimits = { sole_trader: 60, limited_company: 120 } as const;
 export const keyCreationLimit = 10;
 const windowMs = 60_000;
 
-export class RateLimiter {
+export interface Limiter {
+  /** Count a request against `bucket` (at most `limit` a minute); 429 when it is full. */
+  take(bucket: string, limit: number, what: string): Promise<void>;
+}
+
+/** The refusal of a request when `limit` requests were counted in the minute before now, the oldest at `oldest` (ms). */
+function full(limit: number, what: string, oldest: number, now: number): RateLimited {
+  const retryAfter = Math.max(1, Math.ceil((oldest + windowMs - now) / 1000));
+  return new RateLimited(`rate limit exceeded: ${limit} requests a minute for ${what}; retry in ${retryAfter} s`, retryAfter);
+}
+
+/** Counts in this process's memory. */
+export class RateLimiter implements Limiter {
   private readonly hits = new Map<string, number[]>();
 
   constructor(private readonly clock: Clock) {}
 
-  /** Count a request against `bucket` (at most `limit` a minute); 429 when it is full. */
-  take(bucket: string, limit: number, what: string): void {
+  take(bucket: string, limit: number, what: string): Promise<void> {
     const now = this.clock.now().getTime();
     const recent = (this.hits.get(bucket) ?? []).filter((t) => t > now - windowMs);
-    if (recent.length >= limit) {
-      const retryAfter = Math.max(1, Math.ceil(((recent[0] as number) + windowMs - now) / 1000));
-      this.hits.set(bucket, recent);
-      throw new RateLimited(`rate limit exceeded: ${limit} requests a minute for ${what}; retry in ${retryAfter} s`, retryAfter);
-    }
-    recent.push(now);
     this.hits.set(bucket, recent);
+    if (recent.length >= limit) return Promise.reject(full(limit, what, recent[0]!, now));
+    recent.push(now);
+    return Promise.resolve();
+  }
+}
+
+/**
+ * Counts in the platform database, for several processes over one
+ * PostgreSQL database: each request is counted in a transaction that holds
+ * its bucket's row locked (ON CONFLICT DO UPDATE locks it), so two
+ * processes counting the same bucket take turns, and buckets do not wait
+ * on each other.
+ */
+export class SharedRateLimiter implements Limiter {
+  constructor(
+    private readonly db: Kysely<PlatformDb>,
+    private readonly clock: Clock,
+  ) {}
+
+  async take(bucket: string, limit: number, what: string): Promise<void> {
+    const now = this.clock.now().getTime();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('rate_limit_buckets')
+        .values({ bucket })
+        .onConflict((oc) => oc.column('bucket').doUpdateSet({ bucket }))
+        .execute();
+      await trx
+        .deleteFrom('rate_limit_hits')
+        .where('bucket', '=', bucket)
+        .where('at', '<=', now - windowMs)
+        .execute();
+      const counted = await trx
+        .selectFrom('rate_limit_hits')
+        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('at').as('oldest')])
+        .where('bucket', '=', bucket)
+        .executeTakeFirstOrThrow();
+      if (Number(counted.n) >= limit) throw full(limit, what, Number(counted.oldest), now);
+      await trx.insertInto('rate_limit_hits').values({ bucket, at: now }).execute();
+    });
   }
 }
 

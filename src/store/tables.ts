@@ -166,6 +166,19 @@ export interface PlatformDb {
   provider_events: ProviderEventsTable;
   billing_sessions: BillingSessionsTable;
   audit_log: AuditLogTable;
+  rate_limit_buckets: RateLimitBucketsTable;
+  rate_limit_hits: RateLimitHitsTable;
+}
+
+/** A rate limit shared by the processes of one PostgreSQL database (platform migration 0006). */
+export interface RateLimitBucketsTable {
+  bucket: string;
+}
+
+export interface RateLimitHitsTable {
+  bucket: string;
+  /** When the request was counted, ms since the epoch. */
+  at: number;
 }
 
 export interface OrganisationTable {

@@ -220,20 +220,50 @@ async function record(trx: Kysely<OrgDb>, delivery: WebhookDeliveriesTable, resu
     .execute();
 }
 
-/** Attempt every delivery that is due, a few at a time; how many were attempted. */
-export async function deliverDue(books: DbHandle<OrgDb>, options: SenderOptions): Promise<number> {
-  const due = await books.db
+/** The deliveries due now, oldest first, with their endpoint's URL and sealed secret. */
+function dueDeliveries(db: Kysely<OrgDb>, now: string) {
+  return db
     .selectFrom('webhook_deliveries')
     .innerJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_deliveries.endpoint_id')
     .selectAll('webhook_deliveries')
     .select(['webhook_endpoints.url', 'webhook_endpoints.secret'])
     .where('webhook_deliveries.status', '=', 'pending')
     .where('webhook_endpoints.is_active', '=', 1)
-    .where('webhook_deliveries.next_attempt_at', '<=', timestamp(options.clock))
+    .where('webhook_deliveries.next_attempt_at', '<=', now)
     .orderBy('webhook_deliveries.next_attempt_at')
     .orderBy('webhook_deliveries.created_at')
-    .limit(100)
-    .execute();
+    .limit(100);
+}
+
+/**
+ * Attempt every delivery that is due, a few at a time; how many were
+ * attempted. The due ones are claimed first, in a write transaction: their
+ * next attempt is moved past twice the response timeout, so that another
+ * sender over the same books (a second acct serve on PostgreSQL, or on the
+ * same files) does not attempt them too, and a claim left by a stopped
+ * process lapses and the delivery is tried again. The attempts themselves
+ * run outside any transaction.
+ */
+export async function deliverDue(books: DbHandle<OrgDb>, options: SenderOptions): Promise<number> {
+  const now = timestamp(options.clock);
+  // Most rounds find nothing due: a read, and no write transaction.
+  if ((await dueDeliveries(books.db, now).execute()).length === 0) return 0;
+  const claimedUntil = new Date(options.clock.now().getTime() + 2 * (options.timeoutMs ?? responseTimeoutMs)).toISOString();
+  const due = await books.write(async (trx) => {
+    const rows = await dueDeliveries(trx, now).execute();
+    if (rows.length > 0) {
+      await trx
+        .updateTable('webhook_deliveries')
+        .set({ next_attempt_at: claimedUntil })
+        .where(
+          'id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .execute();
+    }
+    return rows;
+  });
   const concurrency = 4;
   for (let i = 0; i < due.length; i += concurrency) {
     await Promise.all(

@@ -54,7 +54,9 @@ ${notify}
 DO $$
 DECLARE t text;
 BEGIN
-  FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'acct_schema_version' LOOP
+  -- The rate limits' counts change with every request and are no cache's concern.
+  FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = current_schema()
+      AND tablename NOT IN ('acct_schema_version', 'rate_limit_buckets', 'rate_limit_hits') LOOP
     EXECUTE format('DROP TRIGGER IF EXISTS acct_changed ON %I', t);
     EXECUTE format('CREATE TRIGGER acct_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON %I FOR EACH STATEMENT EXECUTE FUNCTION acct_notify(%L)', t, 'changed');
   END LOOP;
