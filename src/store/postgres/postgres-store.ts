@@ -77,6 +77,9 @@ type Ensure = () => Promise<void>;
 /** The server process behind a connection (pg keeps it from the connection's start-up). */
 const backendOf = (client: pg.PoolClient): number => (client as unknown as { processID: number }).processID;
 
+/** Connections a process keeps to the database, shared by every schema. */
+const poolSize = 10;
+
 /** How long close() waits for the queries under way before it closes their connections. */
 const closeGraceMs = 5000;
 
@@ -174,7 +177,7 @@ export class PostgresStore implements Store {
     const target = targetOf(url);
     makePrivateDir(dataDir);
     restrictFile(keyFile(dataDir));
-    const pool = new pg.Pool({ connectionString: target.connectionString, max: options.cacheSize ?? 10, types });
+    const pool = new pg.Pool({ connectionString: target.connectionString, max: poolSize, types });
     const store = new PostgresStore(dataDir, url, target, pool);
     try {
       if (options.create === false && !(await schemaExists(pool, target.prefix))) {
