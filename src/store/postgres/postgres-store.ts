@@ -77,8 +77,14 @@ type Ensure = () => Promise<void>;
 /** The server process behind a connection (pg keeps it from the connection's start-up). */
 const backendOf = (client: pg.PoolClient): number => (client as unknown as { processID: number }).processID;
 
-/** Connections a process keeps to the database, shared by every schema. */
-const poolSize = 10;
+/**
+ * Connections a process keeps to the database: one pool for every
+ * organisation's books, one for the platform. Apart, because a write to an
+ * organisation's books holds its connection while it reads the platform
+ * (the plan, a setting): with one pool, as many such writes as connections
+ * would each wait for a connection that none gives back.
+ */
+const poolSizes: Record<SchemaSet, number> = { org: 10, platform: 5 };
 
 /** How long close() waits for the queries under way before it closes their connections. */
 const closeGraceMs = 5000;
@@ -119,7 +125,7 @@ export class PostgresStore implements Store {
   readonly dataDir: string;
   readonly secrets: SecretBox;
   readonly platform: DbHandle<PlatformDb>;
-  readonly #pool: pg.Pool;
+  readonly #pools: Record<SchemaSet, pg.Pool>;
   /** The connections taken from the pool and not yet given back. */
   readonly #lent = new Set<pg.PoolClient>();
   /** The server processes behind this store's pooled connections: a NOTIFY from one of them is this process's own change. */
@@ -141,17 +147,21 @@ export class PostgresStore implements Store {
   #stampMisses = 0;
   #closed = false;
 
-  private constructor(dataDir: string, url: string, target: Target, pool: pg.Pool) {
+  private constructor(dataDir: string, url: string, target: Target) {
     this.dataDir = dataDir;
-    // A connection the server ends while idle in the pool is an error event: the pool drops it; the next query takes another.
-    pool.on('error', () => {});
-    pool.on('acquire', (client) => this.#lent.add(client));
-    pool.on('release', (_e, client) => this.#lent.delete(client));
-    pool.on('connect', (client) => this.#ownBackends.add(backendOf(client)));
-    pool.on('remove', (client) => this.#ownBackends.delete(backendOf(client)));
+    const poolOf = (set: SchemaSet): pg.Pool => {
+      const pool = new pg.Pool({ connectionString: target.connectionString, max: poolSizes[set], types });
+      // A connection the server ends while idle in the pool is an error event: the pool drops it; the next query takes another.
+      pool.on('error', () => {});
+      pool.on('acquire', (client) => this.#lent.add(client));
+      pool.on('release', (_e, client) => this.#lent.delete(client));
+      pool.on('connect', (client) => this.#ownBackends.add(backendOf(client)));
+      pool.on('remove', (client) => this.#ownBackends.delete(backendOf(client)));
+      return pool;
+    };
+    this.#pools = { org: poolOf('org'), platform: poolOf('platform') };
     this.#url = url;
     this.#prefix = target.prefix;
-    this.#pool = pool;
     this.secrets = secretBoxOf(dataDir);
     this.#defaultReader = this.changeReader();
     const handle = this.#handle<PlatformDb>(target.prefix, 'platform', () => this.#ensure(target.prefix, 'platform', true));
@@ -177,10 +187,9 @@ export class PostgresStore implements Store {
     const target = targetOf(url);
     makePrivateDir(dataDir);
     restrictFile(keyFile(dataDir));
-    const pool = new pg.Pool({ connectionString: target.connectionString, max: poolSize, types });
-    const store = new PostgresStore(dataDir, url, target, pool);
+    const store = new PostgresStore(dataDir, url, target);
     try {
-      if (options.create === false && !(await schemaExists(pool, target.prefix))) {
+      if (options.create === false && !(await schemaExists(store.#pools.platform, target.prefix))) {
         throw new AppError('not_found', `no organisation in ${redactedUrl(url)}: run acct init first`);
       }
       await store.#ensure(target.prefix, 'platform', true);
@@ -202,7 +211,7 @@ export class PostgresStore implements Store {
     const set: SchemaSet = into === 'platform' ? 'platform' : 'org';
     const schema = into === 'platform' ? this.#prefix : this.schemaOf(into.orgId, into.mode);
     await this.#ensure(schema, set, true);
-    const counts = await copySqliteIntoSchema(file, set, this.#pool, schema, progress);
+    const counts = await copySqliteIntoSchema(file, set, this.#pools[set], schema, progress);
     this.#platformChanges++;
     return counts;
   }
@@ -248,7 +257,7 @@ export class PostgresStore implements Store {
   #ensure(schema: string, set: SchemaSet, create: boolean): Promise<void> {
     let ready = this.#ready.get(schema);
     if (!ready) {
-      ready = ensureSchema(this.#pool, schema, set, create).then(
+      ready = ensureSchema(this.#pools[set], schema, set, create).then(
         (found) => {
           if (!found) throw new AppError('not_found', `organisation ${this.#booksOf(schema)?.orgId ?? schema} not found`);
           const books = this.#booksOf(schema);
@@ -265,7 +274,7 @@ export class PostgresStore implements Store {
   }
 
   #handle<DB>(schema: string, set: SchemaSet, ensure: Ensure): SchemaHandle<DB> {
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: schemaPool(this.#pool, schema, ensure, this.#searchPath), cursor: Cursor }) });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: schemaPool(this.#pools[set], schema, ensure, this.#searchPath), cursor: Cursor }) });
     let commits = 0;
     const writes = new GroupCommit<DB>(
       db,
@@ -375,7 +384,12 @@ export class PostgresStore implements Store {
   }
 
   get pool(): PoolStats {
-    return { totalCount: this.#pool.totalCount, idleCount: this.#pool.idleCount, waitingCount: this.#pool.waitingCount };
+    const { org, platform } = this.#pools;
+    return {
+      totalCount: org.totalCount + platform.totalCount,
+      idleCount: org.idleCount + platform.idleCount,
+      waitingCount: org.waitingCount + platform.waitingCount,
+    };
   }
 
   async close(): Promise<void> {
@@ -388,7 +402,7 @@ export class PostgresStore implements Store {
     await Promise.all(handles.map((h) => h.close()));
     await this.platform.close();
     // The pool ends once every connection is given back; one held by a query that never ends is closed after a while.
-    const ended = this.#pool.end();
+    const ended = Promise.all([this.#pools.org.end(), this.#pools.platform.end()]);
     const stuck = await Promise.race([ended.then(() => false), new Promise<boolean>((resolve) => setTimeout(resolve, closeGraceMs, true).unref())]);
     if (stuck) {
       for (const client of this.#lent) client.release(new Error('the store was closed with this query under way'));
