@@ -14,6 +14,7 @@
  * event in the outbox, an invoice issued) and platform changes are told
  * by NOTIFY from triggers, so every process hears every commit.
  */
+import fs from 'node:fs';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import { Kysely, PostgresDialect, sql, type PostgresPool } from 'kysely';
@@ -185,6 +186,10 @@ export class PostgresStore implements Store {
    */
   static async open(dataDir: string, url: string, options: StoreOptions & { create?: boolean } = {}): Promise<PostgresStore> {
     const target = targetOf(url);
+    // The data directory holds the key that seals secrets in the database: a command on one that is not there would make a new key.
+    if (options.create === false && !fs.existsSync(dataDir)) {
+      throw new AppError('not_found', `no data directory ${dataDir}: the books in ${redactedUrl(url)} need the one acct init made (it holds their secret.key)`);
+    }
     makePrivateDir(dataDir);
     restrictFile(keyFile(dataDir));
     const store = new PostgresStore(dataDir, url, target);
