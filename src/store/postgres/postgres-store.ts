@@ -262,16 +262,11 @@ export class PostgresStore implements Store {
   #ensure(schema: string, set: SchemaSet, create: boolean): Promise<void> {
     let ready = this.#ready.get(schema);
     if (!ready) {
-      ready = ensureSchema(this.#pools[set], schema, set, create).then(
-        (found) => {
-          if (!found) throw new AppError('not_found', `organisation ${this.#booksOf(schema)?.orgId ?? schema} not found`);
-          const books = this.#booksOf(schema);
-          if (books) for (const listener of this.#openListeners) listener(books.orgId, books.mode);
-        },
-        (e: unknown) => {
-          throw e;
-        },
-      );
+      ready = ensureSchema(this.#pools[set], schema, set, create).then((found) => {
+        if (!found) throw new AppError('not_found', `organisation ${this.#booksOf(schema)?.orgId ?? schema} not found`);
+        const books = this.#booksOf(schema);
+        if (books) for (const listener of this.#openListeners) listener(books.orgId, books.mode);
+      });
       ready.catch(() => this.#ready.delete(schema));
       this.#ready.set(schema, ready);
     }
