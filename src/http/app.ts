@@ -88,11 +88,7 @@ export function createApp(options: AppOptions): Polka {
   });
 
   // On PostgreSQL several processes may serve the same books: they count together, in the database.
-  const limiter: Limiter | null = !options.rateLimits
-    ? null
-    : store.kind === 'postgres'
-      ? new SharedRateLimiter(store.platform.db, clock)
-      : new RateLimiter(clock);
+  const limiter: Limiter | null = !options.rateLimits ? null : store.kind === 'postgres' ? new SharedRateLimiter(store, clock) : new RateLimiter(clock);
   const plans = new Map<string, { plan: Plan; until: number }>();
   /** The plan of an organisation, re-read once a minute. */
   const cachedPlanOf = async (organisationId: string) => {

@@ -10,10 +10,10 @@
  * One process counts in its memory (RateLimiter); several acct serve
  * processes over one PostgreSQL database count in it (SharedRateLimiter).
  */
-import type { Kysely } from 'kysely';
 import { AppError } from '../engine/errors.js';
 import type { Clock } from '../engine/clock.js';
-import type { PlatformDb } from '../store/tables.js';
+import { countRequest } from '../engine/integration/shared-rate-limit.js';
+import type { Store } from '../store/store.js';
 
 export const planLimits = { sole_trader: 60, limited_company: 120 } as const;
 export const keyCreationLimit = 10;
@@ -46,40 +46,17 @@ export class RateLimiter implements Limiter {
   }
 }
 
-/**
- * Counts in the platform database, for several processes over one
- * PostgreSQL database: each request is counted in a transaction that holds
- * its bucket's row locked (ON CONFLICT DO UPDATE locks it), so two
- * processes counting the same bucket take turns, and buckets do not wait
- * on each other.
- */
+/** Counts in the platform database, shared by every process over one PostgreSQL database (see countRequest). */
 export class SharedRateLimiter implements Limiter {
   constructor(
-    private readonly db: Kysely<PlatformDb>,
+    private readonly store: Store,
     private readonly clock: Clock,
   ) {}
 
   async take(bucket: string, limit: number, what: string): Promise<void> {
     const now = this.clock.now().getTime();
-    await this.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('rate_limit_buckets')
-        .values({ bucket })
-        .onConflict((oc) => oc.column('bucket').doUpdateSet({ bucket }))
-        .execute();
-      await trx
-        .deleteFrom('rate_limit_hits')
-        .where('bucket', '=', bucket)
-        .where('at', '<=', now - windowMs)
-        .execute();
-      const counted = await trx
-        .selectFrom('rate_limit_hits')
-        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('at').as('oldest')])
-        .where('bucket', '=', bucket)
-        .executeTakeFirstOrThrow();
-      if (Number(counted.n) >= limit) throw full(limit, what, Number(counted.oldest), now);
-      await trx.insertInto('rate_limit_hits').values({ bucket, at: now }).execute();
-    });
+    const oldest = await countRequest(this.store.platform.db, bucket, limit, now, windowMs);
+    if (oldest !== null) throw full(limit, what, oldest, now);
   }
 }
 

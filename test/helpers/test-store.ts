@@ -14,7 +14,6 @@ import type { Test } from 'tap';
 import { openStore, resolveDatabase } from '../../src/store/open.js';
 import type { Mode, Store } from '../../src/store/store.js';
 import { orgFile } from '../../src/store/data-dir.js';
-import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 
 /** The PostgreSQL database the suites run against, if any. */
 export const testDatabaseUrl = (): string | undefined => process.env['ACCT_TEST_DATABASE_URL'] || undefined;
@@ -98,9 +97,4 @@ export async function booksExist(store: Store, dataDir: string, orgId: string, m
   const schema = `${new URL(resolveDatabase(undefined, dataDir, {}) ?? '').searchParams.get('schema')}_${orgId.replace(/-/g, '')}_${mode}`;
   const { rows } = await sql<{ n: number }>`select count(*) as n from pg_namespace where nspname = ${schema}`.execute(store.platform.db);
   return rows[0]?.n === 1;
-}
-
-/** Another process's commits before now have reached this store: at once on SQLite; on PostgreSQL once their NOTIFY is heard (milliseconds). */
-export async function caughtUp(store: Store): Promise<void> {
-  if (store instanceof PostgresStore) await store.caughtUp();
 }

@@ -75,9 +75,6 @@ export const channel = 'acct';
 
 type Ensure = () => Promise<void>;
 
-/** The server process behind a connection (pg keeps it from the connection's start-up). */
-const backendOf = (client: pg.PoolClient): number => (client as unknown as { processID: number }).processID;
-
 /**
  * Connections a process keeps to the database: one pool for every
  * organisation's books, one for the platform. Apart, because a write to an
@@ -86,6 +83,9 @@ const backendOf = (client: pg.PoolClient): number => (client as unknown as { pro
  * would each wait for a connection that none gives back.
  */
 const poolSizes: Record<SchemaSet, number> = { org: 10, platform: 5 };
+
+/** How long a lost LISTEN connection waits before it is opened again. */
+const relistenMs = 1000;
 
 /** How long close() waits for the queries under way before it closes their connections. */
 const closeGraceMs = 5000;
@@ -116,11 +116,6 @@ function schemaPool(shared: pg.Pool, schema: string, ensure: Ensure, searchPath:
   };
 }
 
-interface SchemaHandle<DB> extends DbHandle<DB> {
-  /** Bumped by each commit of this handle's writes. */
-  readonly commits: () => number;
-}
-
 export class PostgresStore implements Store {
   readonly kind = 'postgres';
   readonly dataDir: string;
@@ -129,12 +124,10 @@ export class PostgresStore implements Store {
   readonly #pools: Record<SchemaSet, pg.Pool>;
   /** The connections taken from the pool and not yet given back. */
   readonly #lent = new Set<pg.PoolClient>();
-  /** The server processes behind this store's pooled connections: a NOTIFY from one of them is this process's own change. */
-  readonly #ownBackends = new Set<number>();
   readonly #prefix: string;
   readonly #url: string;
   readonly #searchPath = new WeakMap<pg.PoolClient, string>();
-  readonly #books = new Map<string, SchemaHandle<OrgDb>>();
+  readonly #books = new Map<string, DbHandle<OrgDb>>();
   /** The schemas this process has found ready (created and at the latest version). */
   readonly #ready = new Map<string, Promise<void>>();
   readonly #workListeners: Record<Work, Set<BooksListener>> = { webhooks: new Set(), issued: new Set() };
@@ -142,10 +135,8 @@ export class PostgresStore implements Store {
   readonly #readers = new Set<ChangeReader>();
   readonly #defaultReader: ChangeReader;
   #listener: Promise<pg.Client> | undefined;
-  #listening = false;
-  /** Notifications of a change to the platform's tables, by any process. */
-  #platformChanges = 0;
-  #stampMisses = 0;
+  /** The platform's stamps given: each is new (see the constructor). */
+  #stamps = 0;
   #closed = false;
 
   private constructor(dataDir: string, url: string, target: Target) {
@@ -156,8 +147,6 @@ export class PostgresStore implements Store {
       pool.on('error', () => {});
       pool.on('acquire', (client) => this.#lent.add(client));
       pool.on('release', (_e, client) => this.#lent.delete(client));
-      pool.on('connect', (client) => this.#ownBackends.add(backendOf(client)));
-      pool.on('remove', (client) => this.#ownBackends.delete(backendOf(client)));
       return pool;
     };
     this.#pools = { org: poolOf('org'), platform: poolOf('platform') };
@@ -166,17 +155,9 @@ export class PostgresStore implements Store {
     this.secrets = secretBoxOf(dataDir);
     this.#defaultReader = this.changeReader();
     const handle = this.#handle<PlatformDb>(target.prefix, 'platform', () => this.#ensure(target.prefix, 'platform', true));
-    this.platform = {
-      ...handle,
-      changeStamp: () => {
-        // Until this process listens, nothing tells it of another's change: a stamp that never repeats.
-        if (!this.#listening) {
-          void this.#listen().catch(() => {});
-          return `unheard:${++this.#stampMisses}`;
-        }
-        return `${handle.commits()}:${this.#platformChanges}`;
-      },
-    };
+    // Another process may change the platform (revoke a key, set maintenance mode) at any moment, and nothing
+    // tells this one at once: a stamp that never repeats, so that API keys and settings are read on every request.
+    this.platform = { ...handle, changeStamp: () => `${++this.#stamps}` };
   }
 
   /**
@@ -198,8 +179,6 @@ export class PostgresStore implements Store {
         throw new AppError('not_found', `no organisation in ${redactedUrl(url)}: run acct init first`);
       }
       await store.#ensure(target.prefix, 'platform', true);
-      // Listening from the start, so that the caches over the platform hear every change (see changeStamp).
-      await store.listening();
     } catch (e) {
       await store.close();
       throw e;
@@ -216,9 +195,7 @@ export class PostgresStore implements Store {
     const set: SchemaSet = into === 'platform' ? 'platform' : 'org';
     const schema = into === 'platform' ? this.#prefix : this.schemaOf(into.orgId, into.mode);
     await this.#ensure(schema, set, true);
-    const counts = await copySqliteIntoSchema(file, set, this.#pools[set], schema, progress);
-    this.#platformChanges++;
-    return counts;
+    return copySqliteIntoSchema(file, set, this.#pools[set], schema, progress);
   }
 
   /** The schema of an organisation's books in one mode. */
@@ -273,9 +250,8 @@ export class PostgresStore implements Store {
     return ready;
   }
 
-  #handle<DB>(schema: string, set: SchemaSet, ensure: Ensure): SchemaHandle<DB> {
+  #handle<DB>(schema: string, set: SchemaSet, ensure: Ensure): DbHandle<DB> {
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: schemaPool(this.#pools[set], schema, ensure, this.#searchPath), cursor: Cursor }) });
-    let commits = 0;
     const writes = new GroupCommit<DB>(
       db,
       {
@@ -292,55 +268,51 @@ export class PostgresStore implements Store {
     return {
       db,
       secrets: this.secrets,
-      write: async (work) => {
-        // Only the platform's stamp is read (the caches of keys and settings): the books' writes spare the question.
-        if (set !== 'platform') {
-          const out = await writes.write(work);
-          commits++;
-          return out;
-        }
-        let wrote = false;
-        const out = await writes.write(async (trx) => {
-          const result = await work(trx);
-          // A transaction id is given at the first row written: a write that changed nothing leaves what is cached be.
-          wrote = (await sql<{ wrote: number }>`select pg_current_xact_id_if_assigned() is not null as wrote`.execute(trx)).rows[0]?.wrote === 1;
-          return result;
-        });
-        if (wrote) commits++;
-        return out;
-      },
-      commits: () => commits,
-      changeStamp: () => `${commits}`,
+      write: (work) => writes.write(work),
+      // Nothing caches what the books hold across requests; a stamp that never repeats, as the platform's.
+      changeStamp: () => `${++this.#stamps}`,
       close: () => db.destroy(),
     };
   }
 
-  /** One connection LISTENing on the store's channel, started when first needed. */
+  /**
+   * One connection LISTENing on the store's channel, started when a
+   * listener of work is first added. Lost, it is opened again a second
+   * later, and every set of books this process knows is announced as
+   * having work, since what was notified meanwhile was not heard.
+   */
   #listen(): Promise<pg.Client> {
     this.#listener ??= (async () => {
       const client = new pg.Client({ connectionString: targetOf(this.#url).connectionString });
       client.on('error', () => {
-        // The connection is lost: caches cannot trust the stamp, so listen again when next asked.
-        this.#listening = false;
         this.#listener = undefined;
+        void client.end().catch(() => {});
+        setTimeout(() => this.#listenAgain(), relistenMs).unref();
       });
-      client.on('notification', (message) => this.#heard(message.payload ?? '', message.processId));
+      client.on('notification', (message) => this.#heard(message.payload ?? ''));
       await client.connect();
       await client.query(`listen ${channel}`);
       if (this.#closed) await client.end();
-      else this.#listening = true;
       return client;
     })();
     return this.#listener;
   }
 
-  #heard(payload: string, backend: number): void {
+  #listenAgain(): void {
+    if (this.#closed) return;
+    this.#listen().then(
+      () => {
+        for (const key of this.#books.keys()) {
+          const [orgId, mode] = key.split('/') as [string, Mode];
+          for (const work of ['webhooks', 'issued'] as const) for (const listener of this.#workListeners[work]) listener(orgId, mode);
+        }
+      },
+      () => setTimeout(() => this.#listenAgain(), relistenMs).unref(),
+    );
+  }
+
+  #heard(payload: string): void {
     const [schema, what] = payload.split(' ');
-    if (schema === this.#prefix) {
-      // This process's own changes moved the stamp as they committed (see #handle).
-      if (!this.#ownBackends.has(backend)) this.#platformChanges++;
-      return;
-    }
     const books = schema === undefined ? undefined : this.#booksOf(schema);
     if (!books || (what !== 'webhooks' && what !== 'issued')) return;
     for (const listener of this.#workListeners[what]) listener(books.orgId, books.mode);
@@ -348,22 +320,13 @@ export class PostgresStore implements Store {
 
   onWork(work: Work, listener: BooksListener): () => void {
     this.#workListeners[work].add(listener);
-    void this.#listen().catch(() => {});
+    void this.#listen().catch(() => setTimeout(() => this.#listenAgain(), relistenMs).unref());
     return () => this.#workListeners[work].delete(listener);
   }
 
-  /** Resolves once this store hears NOTIFY (the webhook sender and caches rely on it). */
+  /** Resolves once this store hears the work of every process's commits (the webhook sender and the overdue sweep rely on it). */
   async listening(): Promise<void> {
     await this.#listen();
-  }
-
-  /**
-   * Resolves once every NOTIFY of a commit made before the call has been
-   * heard: the server sends a listening session its notifications before
-   * it answers the session's next query.
-   */
-  async caughtUp(): Promise<void> {
-    await (await this.#listen()).query('select 1');
   }
 
   onOpen(listener: BooksListener): () => void {

@@ -19,10 +19,9 @@ export async function schemaExists(pool: pg.Pool, schema: string): Promise<boole
 
 /**
  * fold(text), which search compares with (SQLite's store registers the
- * same in JavaScript), and the triggers that NOTIFY the store's channel:
- * work for the background tasks in an organisation's books (as SQLite's
- * TEMP triggers announce it), and any change to the platform's tables (the
- * caches of API keys and settings).
+ * same in JavaScript), and in an organisation's books the triggers that
+ * NOTIFY the store's channel of work for the background tasks, as SQLite's
+ * TEMP triggers announce it.
  */
 function storeObjects(set: SchemaSet): string {
   const fold = `CREATE OR REPLACE FUNCTION fold(text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT lower(normalize($1, NFC)) $$;`;
@@ -49,18 +48,7 @@ DROP TRIGGER IF EXISTS acct_document_reissued ON invoices;
 CREATE TRIGGER acct_document_reissued AFTER UPDATE OF status, due_date ON invoices FOR EACH ROW WHEN (NEW.status IN ('sent', 'approved'))
   EXECUTE FUNCTION acct_notify('issued');`;
   }
-  return `${fold}
-${notify}
-DO $$
-DECLARE t text;
-BEGIN
-  -- The rate limits' counts change with every request and are no cache's concern.
-  FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = current_schema()
-      AND tablename NOT IN ('acct_schema_version', 'rate_limit_buckets', 'rate_limit_hits') LOOP
-    EXECUTE format('DROP TRIGGER IF EXISTS acct_changed ON %I', t);
-    EXECUTE format('CREATE TRIGGER acct_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON %I FOR EACH STATEMENT EXECUTE FUNCTION acct_notify(%L)', t, 'changed');
-  END LOOP;
-END $$;`;
+  return fold;
 }
 
 /**
