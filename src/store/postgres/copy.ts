@@ -2,17 +2,33 @@
  * Copy one SQLite database into one PostgreSQL schema migrated to the same
  * version (acct migrate-store): every table's rows, parents before the rows
  * that refer to them, in one transaction. The tables that triggers keep
- * (account_days, row_counts, ledger_totals) are not copied: the triggers
- * rebuild them from the copied rows, and the trial balance compared after
- * the copy reads them. What a fresh schema's migrations put in a copied
- * table (a default setting) gives way to the source's rows.
+ * (account_days, row_counts, ledger_totals) are not copied: with those
+ * triggers off during the copy, they are filled from the copied rows at its
+ * end by the statements their migrations fill them with (a row-by-row
+ * trigger updating one row a million times in one transaction makes
+ * PostgreSQL follow ever longer chains of versions of that row), and the
+ * trial balance compared after the copy reads them. What a fresh schema's
+ * migrations put in a copied table (a default setting) gives way to the
+ * source's rows.
  */
 import type pg from 'pg';
 import Database from 'better-sqlite3';
 import { migrationsOf, type MigrationSet } from '../migrate.js';
 
-/** Tables a copy leaves to the triggers that keep them. */
+/** Tables a copy leaves to be derived from the rows copied. */
 const derived = new Set(['account_days', 'row_counts', 'ledger_totals']);
+
+/** The tables whose triggers keep the derived ones: off while rows are copied into them. */
+const deriving = ['transactions', 'lines'];
+
+/** The derived tables filled from the copied rows, as migrations 0005, 0009 and 0019 fill them. */
+const derive = `
+DELETE FROM account_days;
+INSERT INTO account_days (account_id, date, debit, credit)
+SELECT account_id, date, SUM(CASE WHEN amount > 0 THEN amount ELSE 0 END), SUM(CASE WHEN amount < 0 THEN -amount ELSE 0 END)
+FROM lines WHERE posted = 1 GROUP BY account_id, date;
+UPDATE row_counts SET n = (SELECT COUNT(*) FROM transactions) WHERE table_name = 'transactions';
+UPDATE ledger_totals SET total_debit = (SELECT COALESCE(SUM(total_debit), 0) FROM transactions) WHERE id = 1;`;
 
 /** PostgreSQL takes at most 65,535 parameters a statement. */
 const maxParameters = 60_000;
@@ -137,6 +153,8 @@ export async function copySqliteIntoSchema(
     try {
       await client.query('begin');
       await client.query(`set local search_path to ${quoted(schema)}`);
+      const books = set === 'org';
+      if (books) for (const t of deriving) await client.query(`alter table ${quoted(t)} disable trigger user`);
       for (const table of tables) {
         if (derived.has(table.name)) continue;
         await client.query(`delete from ${quoted(table.name)}`);
@@ -158,6 +176,10 @@ export async function copySqliteIntoSchema(
         }
         await insertRows(client, table, chunk);
         progress(chunk.length);
+      }
+      if (books) {
+        await client.query(derive);
+        for (const t of deriving) await client.query(`alter table ${quoted(t)} enable trigger user`);
       }
       // Identity columns count on from the highest id copied (SQLite's INTEGER PRIMARY KEY gave them).
       const identities = await client.query<{ table_name: string; column_name: string }>(
