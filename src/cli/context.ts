@@ -219,7 +219,8 @@ function cliActor(): { id: string; name: string } {
 
 export function reportError(e: unknown, json: boolean): void {
   const error = appErrorOf(e);
-  if (error.status >= 500 && error.cause) console.error(error.cause);
+  // A bug's cause, for its report; a 503 (the database down, an e-mail refused) says what happened in its message.
+  if (error.status >= 500 && error.code !== 'service_unavailable' && error.cause) console.error(error.cause);
   console.error(renderError(error, json));
   process.exitCode = error.exitCode;
 }

@@ -70,7 +70,12 @@ export function createApp(options: AppOptions): Polka {
   const { store, clock } = options;
   const keys = new KeyCache(store.platform);
   const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
-  const logError = options.logError ?? ((e: AppError) => console.error(`internal error: ${e.cause instanceof Error ? e.cause.stack : String(e.cause)}`));
+  const logError =
+    options.logError ??
+    ((e: AppError) => {
+      const cause = e.cause instanceof Error ? `: ${e.cause.stack ?? e.cause.message}` : e.cause === undefined ? '' : `: ${JSON.stringify(e.cause)}`;
+      console.error(`internal error: ${e.code}: ${e.message}${cause}`);
+    });
 
   /** Answer a failure; the error member sent. */
   const fail = (res: Parameters<typeof sendError>[0], e: unknown) => {

@@ -37,12 +37,12 @@ export function appErrorOf(e: unknown): AppError {
     }
   }
   if (e instanceof pg.DatabaseError && /^(08|28|3D)/.test(e.code ?? '')) {
-    // The server refused the connection (no such database, a wrong password): its words, and no stack, which is no bug of ours.
-    return new AppError('service_unavailable', `the database refused the connection: ${e.message}`);
+    // The server refused the connection (no such database, a wrong password): its words.
+    return new AppError('service_unavailable', `the database refused the connection: ${e.message}`, undefined, { cause: e });
   }
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ENOTFOUND' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH') {
-    return new AppError('service_unavailable', `the database cannot be reached: ${(e as Error).message}`);
+    return new AppError('service_unavailable', `the database cannot be reached: ${(e as Error).message}`, undefined, { cause: e });
   }
   return new AppError('internal_error', 'unexpected failure', undefined, { cause: e });
 }
