@@ -40,8 +40,12 @@ export function appErrorOf(e: unknown): AppError {
     // The server refused the connection (no such database, a wrong password): its words.
     return new AppError('service_unavailable', `the database refused the connection: ${e.message}`, undefined, { cause: e });
   }
-  const code = (e as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ENOTFOUND' || code === 'ETIMEDOUT' || code === 'EHOSTUNREACH') {
+  // A connection to the database that could not be made; not a request's own socket (a client that hung up is ECONNRESET too).
+  const { code, syscall } = (e ?? {}) as NodeJS.ErrnoException;
+  if (
+    (syscall === 'connect' || syscall === 'getaddrinfo') &&
+    ['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EHOSTUNREACH', 'EAI_AGAIN'].includes(code ?? '')
+  ) {
     return new AppError('service_unavailable', `the database cannot be reached: ${(e as Error).message}`, undefined, { cause: e });
   }
   return new AppError('internal_error', 'unexpected failure', undefined, { cause: e });
