@@ -12,6 +12,7 @@ import { AppError } from '../../engine/errors.js';
 import { trialBalance } from '../../engine/reports/statements.js';
 import { sterling } from '../../engine/money.js';
 import { modes, orgFile, platformFile, type Mode } from '../../store/data-dir.js';
+import { derived } from '../../store/postgres/copy.js';
 import { PostgresStore, isPostgresUrl, redactedUrl } from '../../store/postgres/postgres-store.js';
 import { SqliteStore } from '../../store/sqlite-store.js';
 import { reportError, type GlobalOptions } from '../context.js';
@@ -21,9 +22,6 @@ interface Flags {
   readonly from: string;
   readonly to: string;
 }
-
-/** The tables triggers keep: rebuilt on PostgreSQL from the copied rows (a day whose lines all left keeps a row of zeros in SQLite only), so proved by the trial balance rather than counted. */
-const derived = new Set(['account_days', 'row_counts', 'ledger_totals']);
 
 /** Every posting up to the end of time. */
 const allTime = '9999-12-31';
@@ -64,6 +62,7 @@ export async function migrateStore(flags: Flags, say: (line: string) => void): P
           const counts = await target.copyFromSqlite(orgFile(dir, id, mode), { orgId: id, mode });
           const [before, after] = await Promise.all([trialBalance(source.org(id, mode).db, allTime), trialBalance(target.org(id, mode).db, allTime)]);
           const { name } = await target.org(id, mode).db.selectFrom('organisation').select('name').executeTakeFirstOrThrow();
+          // The derived tables are rebuilt from the copied rows (a day whose lines all left keeps a row of zeros in SQLite only): the trial balance proves them.
           const copied = counts.filter((c) => !derived.has(c.table));
           const proof: BooksProof = {
             organisationId: id,

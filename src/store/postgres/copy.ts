@@ -14,9 +14,10 @@
 import type pg from 'pg';
 import Database from 'better-sqlite3';
 import { migrationsOf, type MigrationSet } from '../migrate.js';
+import { quoted } from './schemas.js';
 
 /** Tables a copy leaves to be derived from the rows copied. */
-const derived = new Set(['account_days', 'row_counts', 'ledger_totals']);
+export const derived = new Set(['account_days', 'row_counts', 'ledger_totals']);
 
 /** The tables whose triggers keep the derived ones: off while rows are copied into them. */
 const deriving = ['transactions', 'lines'];
@@ -40,8 +41,6 @@ export interface TableCopy {
   /** Rows in the target after the copy. */
   readonly target: number;
 }
-
-const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
 interface Table {
   readonly name: string;

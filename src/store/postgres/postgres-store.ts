@@ -25,7 +25,7 @@ import { GroupCommit, type DbHandle } from '../handle.js';
 import { keyFile, secretBoxOf, type SecretBox } from '../secret-box.js';
 import type { BooksListener, BooksRef, ChangeReader, PoolStats, Store, StoreOptions, Work } from '../store.js';
 import type { OrgDb, PlatformDb } from '../tables.js';
-import { ensureSchema, schemaExists, type SchemaSet } from './schemas.js';
+import { ensureSchema, quoted, schemaExists, type SchemaSet } from './schemas.js';
 import { copySqliteIntoSchema, type TableCopy } from './copy.js';
 
 export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//.test(url);
@@ -67,8 +67,6 @@ const types: pg.CustomTypesConfig = {
     return pg.types.getTypeParser(oid) as (value: string) => unknown;
   }) as pg.CustomTypesConfig['getTypeParser'],
 };
-
-const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
 /** The channel every store's triggers notify on: the payload is "<schema> <what>". */
 export const channel = 'acct';
@@ -322,11 +320,6 @@ export class PostgresStore implements Store {
     this.#workListeners[work].add(listener);
     void this.#listen().catch(() => setTimeout(() => this.#listenAgain(), relistenMs).unref());
     return () => this.#workListeners[work].delete(listener);
-  }
-
-  /** Resolves once this store hears the work of every process's commits (the webhook sender and the overdue sweep rely on it). */
-  async listening(): Promise<void> {
-    await this.#listen();
   }
 
   onOpen(listener: BooksListener): () => void {

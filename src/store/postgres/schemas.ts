@@ -10,7 +10,8 @@ import { migrationsOf, type MigrationSet } from '../migrate.js';
 
 export type SchemaSet = MigrationSet;
 
-const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+/** A name quoted as a PostgreSQL identifier. */
+export const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
 export async function schemaExists(pool: pg.Pool, schema: string): Promise<boolean> {
   const { rows } = await pool.query<{ found: number }>('select count(*) as found from pg_namespace where nspname = $1', [schema]);
