@@ -3,8 +3,19 @@
  * code. Engine code checks its own rules first; this is the net under them.
  */
 import { SqliteError } from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
 import { AppError } from '../engine/errors.js';
+
+/**
+ * pg's error class, once the PostgreSQL store is loaded (it says so): a run
+ * over SQLite files never loads pg, whose modules were a tenth of a short
+ * command's start-up.
+ */
+let PostgresError: typeof pg.DatabaseError | undefined;
+
+export function recognisePostgresErrors(errorClass: typeof pg.DatabaseError): void {
+  PostgresError = errorClass;
+}
 
 export function appErrorOf(e: unknown): AppError {
   if (e instanceof AppError) return e;
@@ -21,8 +32,9 @@ export function appErrorOf(e: unknown): AppError {
         return new AppError('service_unavailable', 'the database is busy; retry the request', undefined, { cause: e });
     }
   }
-  if (e instanceof pg.DatabaseError) {
-    switch (e.code) {
+  const postgres = PostgresError !== undefined && e instanceof PostgresError ? e : undefined;
+  if (postgres !== undefined) {
+    switch (postgres.code) {
       case '23505': // unique_violation
         return new AppError('duplicate_entry', 'a record with the same unique value already exists', undefined, { cause: e });
       case '23503': // foreign_key_violation
@@ -36,9 +48,9 @@ export function appErrorOf(e: unknown): AppError {
         return new AppError('service_unavailable', 'the database is busy; retry the request', undefined, { cause: e });
     }
   }
-  if (e instanceof pg.DatabaseError && /^(08|28|3D)/.test(e.code ?? '')) {
+  if (postgres !== undefined && /^(08|28|3D)/.test(postgres.code ?? '')) {
     // The server refused the connection (no such database, a wrong password): its words.
-    return new AppError('service_unavailable', `the database refused the connection: ${e.message}`, undefined, { cause: e });
+    return new AppError('service_unavailable', `the database refused the connection: ${postgres.message}`, undefined, { cause: e });
   }
   // A connection to the database that could not be made; not a request's own socket (a client that hung up is ECONNRESET too).
   const { code, syscall } = (e ?? {}) as NodeJS.ErrnoException;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { AppError } from '../engine/errors.js';
 import { createPrivateFile } from './file-modes.js';
 import { SqliteStore } from './sqlite-store.js';
-import { PostgresStore, isPostgresUrl } from './postgres/postgres-store.js';
+import { isPostgresUrl } from './postgres/url.js';
 import type { Store, StoreOptions } from './store.js';
 
 export interface OpenOptions extends StoreOptions {
@@ -37,6 +37,8 @@ export async function openStore(dataDir: string, options: OpenOptions = {}): Pro
   const database = options.database;
   if (database === undefined || database === '') return SqliteStore.open(dataDir, options);
   if (!isPostgresUrl(database)) throw new AppError('validation_error', `--database: expected a postgres:// URL, not ${database}`, 'database');
+  // Loaded only here: pg and the PostgreSQL store are no part of a run over SQLite files.
+  const { PostgresStore } = await import('./postgres/postgres-store.js');
   const store = await PostgresStore.open(dataDir, database, options);
   // The data directory remembers where its books are (0600: the URL may hold a password), so later commands need no flag.
   if (options.create === true && !fs.existsSync(databaseFile(dataDir))) {

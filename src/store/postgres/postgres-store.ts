@@ -27,8 +27,11 @@ import type { BooksListener, BooksRef, ChangeReader, PoolStats, Store, StoreOpti
 import type { OrgDb, PlatformDb } from '../tables.js';
 import { ensureSchema, quoted, schemaExists, type SchemaSet } from './schemas.js';
 import { copySqliteIntoSchema, type TableCopy } from './copy.js';
+import { redactedUrl } from './url.js';
+import { recognisePostgresErrors } from '../driver-errors.js';
 
-export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//.test(url);
+// pg is loaded only with this store (a postgres:// URL): from here on, its errors are translated too.
+recognisePostgresErrors(pg.DatabaseError);
 
 /** The URL's `schema` parameter: the platform's schema, and the start of every organisation's. */
 const prefixShape = /^[a-z][a-z0-9_]{0,19}$/;
@@ -50,13 +53,6 @@ function targetOf(url: string): Target {
   }
   parsed.searchParams.delete('schema');
   return { connectionString: parsed.toString(), prefix };
-}
-
-/** The URL without its password, for messages. */
-export function redactedUrl(url: string): string {
-  const parsed = new URL(url);
-  if (parsed.password !== '') parsed.password = '***';
-  return parsed.toString();
 }
 
 /** PostgreSQL's 64-bit integers and numerics (counts, sums) as numbers, and booleans as 1 and 0: the values SQLite gives the engine. */
