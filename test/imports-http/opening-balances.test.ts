@@ -6,9 +6,28 @@
  * void by reversal, clearing mode, hand mapping, rounding to 7999 within
  * £0.05, and every refusal leaving the books as they were.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { expectError } from '../http/support.js';
 import { fixture, tally, trialBalanceAt, world } from './support.js';
+
+type Api = Awaited<ReturnType<typeof world>>['api'];
+
+/** Row conservation at upload: the stats as worked by hand, [rows, valid, errors, ignored], and valid + errors + ignored = rows. */
+function uploaded(t: Test, stats: { totalRows: number; validRows: number; errorRows: number; ignoredRows: number }, rows: readonly number[]): void {
+  t.same([stats.totalRows, stats.validRows, stats.errorRows, stats.ignoredRows], rows, 'rows: total, valid, errors, ignored');
+  t.equal(stats.validRows + stats.errorRows + stats.ignoredRows, stats.totalRows, 'row conservation: valid + errors + ignored = rows');
+}
+
+/** The import record once confirmed: every row once, as worked by hand, and created + merged + skipped + errors = rows. */
+async function confirmedRows(t: Test, api: Api, importId: string, counts: { totalRows: number; createdCount: number; skippedCount: number }) {
+  const record = (await api.request('GET', `/v1/opening-balances/${importId}`)).body.data.import;
+  t.match(record, { status: 'completed', ...counts, mergedCount: 0, errorCount: 0 });
+  t.equal(
+    record.createdCount + record.mergedCount + record.skippedCount + record.errorCount,
+    record.totalRows,
+    'row conservation at confirm: created + merged + skipped + errors = rows',
+  );
+}
 
 // Debits: 12,500.00 + 4,200.00 + 6,000.00 + 18,150.00 = 40,850.00
 // Credits: 1,800.00 + 950.00 + 100.00 + 8,000.00 + 30,000.00 = 40,850.00
@@ -118,11 +137,44 @@ t.test('clearing mode sends Trade Debtors to 1198 and Trade Creditors to 2198', 
   const byLabel = (label: string) => up.body.data.mappings.find((m: { sourceLabel: string }) => m.sourceLabel === label);
   t.match(byLabel('Accounts Receivable'), { targetCode: '1198', method: 'clearing' });
   t.match(byLabel('Accounts Payable'), { targetCode: '2198', method: 'clearing' });
+  // 10 rows = the nine accounts + the Total row (ignored).
+  uploaded(t, up.body.data.stats, [10, 9, 0, 1]);
   t.equal((await api.request('POST', `/v1/opening-balances/${up.body.data.importId}/confirm`)).status, 200);
+  // Nine lines created + the Total row skipped = 10.
+  await confirmedRows(t, api, up.body.data.importId, { totalRows: 10, createdCount: 9, skippedCount: 1 });
   const balances = await trialBalanceAt(api, '2025-03-31');
   t.equal(balances['1198'], 420000);
   t.equal(balances['2198'], -180000);
   t.equal(balances['1100'], undefined);
+});
+
+t.test('two pending: once one is confirmed, confirming the other is 409 SINGLETON_VIOLATION and writes nothing', async (t) => {
+  const { books, api } = await world(t);
+  const first = await api.request('POST', '/v1/opening-balances/upload', { body: { file: tb, cutoverDate: '2025-03-31' } });
+  const second = await api.request('POST', '/v1/opening-balances/upload', { body: { file: tb, cutoverDate: '2025-03-31' } });
+  t.equal(first.status, 201);
+  t.equal(second.status, 201, 'while none is active a second may wait pending');
+  t.equal(second.body.data.canConfirm, true);
+  t.equal((await api.request('POST', `/v1/opening-balances/${first.body.data.importId}/confirm`)).status, 200);
+  const waiting = (await api.request('GET', `/v1/opening-balances/${second.body.data.importId}`)).body.data;
+  t.equal(waiting.canConfirm, false, 'the preview no longer offers the confirm');
+  t.match(waiting.blockers, [new RegExp(`${first.body.data.importId} is active: void it first`)]);
+
+  const before = await tally(books);
+  expectError(t, await api.request('POST', `/v1/opening-balances/${second.body.data.importId}/confirm`), 409, 'SINGLETON_VIOLATION', {
+    message: new RegExp(`opening balance ${first.body.data.importId} is already active`),
+  });
+  t.same(await tally(books), before, 'the refused confirm posted nothing');
+  // The bank once, not twice: 12,500.00; the debits once: 40,850.00.
+  const balances = await trialBalanceAt(api, '2025-03-31');
+  t.equal(balances['1200'], 1250000);
+  t.equal(
+    Object.values(balances)
+      .filter((v) => v > 0)
+      .reduce((a, b) => a + b, 0),
+    4085000,
+  );
+  t.equal((await api.request('GET', `/v1/opening-balances/${second.body.data.importId}`)).body.data.status, 'pending', 'the second stays pending');
 });
 
 t.test('the raw text/csv body and multipart/form-data are read as the JSON file is', async (t) => {
@@ -134,6 +186,8 @@ t.test('the raw text/csv body and multipart/form-data are read as the JSON file 
   t.equal(raw.status, 201, JSON.stringify(raw.body.error ?? ''));
   t.equal(raw.body.data.filename, 'tb.csv');
   t.equal(raw.body.data.balanceProof.totalDebit, '40850.00');
+  // As the JSON file: 10 rows = 9 valid + 0 errors + 1 ignored (the Total row).
+  uploaded(t, raw.body.data.stats, [10, 9, 0, 1]);
   const boundary = 'acct-boundary';
   const body = [
     `--${boundary}`,
@@ -155,6 +209,7 @@ t.test('the raw text/csv body and multipart/form-data are read as the JSON file 
   t.equal(multi.status, 201, JSON.stringify(multi.body.error ?? ''));
   t.equal(multi.body.data.filename, 'trial.csv');
   t.equal(multi.body.data.openingBalanceMode, 'clearing');
+  uploaded(t, multi.body.data.stats, [10, 9, 0, 1]);
 });
 
 t.test('unbalanced beyond £0.05: shown, not confirmable, nothing posted; 3p goes to 7999 Rounding', async (t) => {
@@ -172,11 +227,14 @@ t.test('unbalanced beyond £0.05: shown, not confirmable, nothing posted; 3p goe
     roundingAmount: '0.00',
   });
   t.equal(up.body.data.canConfirm, false);
+  // Unbalanced is no unreadable row: 10 rows = 9 valid + 0 errors + 1 ignored.
+  uploaded(t, up.body.data.stats, [10, 9, 0, 1]);
   const before = await tally(books);
   expectError(t, await api.request('POST', `/v1/opening-balances/${up.body.data.importId}/confirm`), 422, 'unprocessable_entity', {
     message: /does not balance/,
   });
   t.same(await tally(books), before, 'the refused confirm posted nothing');
+  t.match((await api.request('GET', `/v1/opening-balances/${up.body.data.importId}`)).body.data.import, { status: 'pending', createdCount: 0 });
 
   // Sales 30,000.03: credits 40,850.03, delta −0.03, within £0.05: a 3p debit to 7999 balances it.
   const near = tb.replace('"30,000.00"', '"30,000.03"');
@@ -190,7 +248,15 @@ t.test('unbalanced beyond £0.05: shown, not confirmable, nothing posted; 3p goe
     roundingAmount: '0.03',
   });
   t.match(r.body.data.lines.at(-1), { accountCode: '7999', debit: '0.03', credit: '0.00', isRounding: true });
+  // The rounding line is no row of the file: 10 rows = 9 valid + 0 errors + 1 ignored, and 10 lines.
+  uploaded(t, r.body.data.stats, [10, 9, 0, 1]);
+  t.equal(r.body.data.lines.length, 10);
   t.equal((await api.request('POST', `/v1/opening-balances/${r.body.data.importId}/confirm`)).status, 200);
+  // Rows, not lines: 9 created (the rounding line is none of the file's rows) + 1 skipped = 10.
+  const record = (await api.request('GET', `/v1/opening-balances/${r.body.data.importId}`)).body.data.import;
+  t.match(record, { status: 'completed', totalRows: 10, skippedCount: 1, errorCount: 0 });
+  t.equal(record.createdCount, 9, 'created: the nine rows');
+  t.equal(record.createdCount + record.mergedCount + record.skippedCount + record.errorCount, record.totalRows, 'row conservation at confirm');
   const balances = await trialBalanceAt(api, '2025-03-31');
   t.equal(balances['7999'], 3);
   t.equal(balances['4000'], -3000003);
@@ -205,9 +271,12 @@ t.test('an unmapped row blocks confirm until mapped by hand; bad mappings and da
   const importId = up.body.data.importId as string;
   t.same(up.body.data.unmapped, ['Zyxqv Widgetry']);
   t.equal(up.body.data.canConfirm, false);
-  expectError(t, await api.request('POST', `/v1/opening-balances/${importId}/confirm`), 422, 'unprocessable_entity', { message: /no account/ });
+  // 11 rows = 10 accounts (Zyxqv Widgetry among them: unmapped is no unreadable row) + 0 errors + 1 ignored (Total).
+  uploaded(t, up.body.data.stats, [11, 10, 0, 1]);
 
   const before = await tally(books);
+  expectError(t, await api.request('POST', `/v1/opening-balances/${importId}/confirm`), 422, 'unprocessable_entity', { message: /no account/ });
+  t.same(await tally(books), before, 'the refused confirm posted nothing');
   expectError(
     t,
     await api.request('PATCH', `/v1/opening-balances/${importId}/map`, { body: { mappings: [{ sourceLabel: 'Nope', targetAccountId: id('5000') }] } }),
@@ -233,6 +302,8 @@ t.test('an unmapped row blocks confirm until mapped by hand; bad mappings and da
   );
   t.equal(mapped.body.data.canConfirm, true);
   t.equal((await api.request('POST', `/v1/opening-balances/${importId}/confirm`)).status, 200);
+  // 10 lines created + the Total row skipped = 11.
+  await confirmedRows(t, api, importId, { totalRows: 11, createdCount: 10, skippedCount: 1 });
   t.equal((await trialBalanceAt(api, '2025-03-31'))['5000'], 15000);
 });
 

@@ -368,7 +368,8 @@ export async function confirmBalances(trx: Kysely<OrgDb>, posting: Posting, id: 
     totalCredit: pounds(debit),
   };
   await completeImport(trx, posting, id, {
-    created: lines.length,
+    // The file's rows, not the journal's lines: a rounding line is none of them (rows stay conserved).
+    created: worked.entries.length,
     merged: 0,
     skipped: worked.file.stats.ignoredRows,
     errors: 0,
