@@ -461,4 +461,23 @@ t.test('refusals: no name column 400, past 5 MB 413, a read-only key 403: nothin
   t.match(denied.body.error.message, /contacts:write/);
   t.same(await tally(books), before, 'the refused uploads left no trace');
   t.equal((await api.request('GET', '/v1/contact-imports', { key })).status, 200, 'contacts:read may list');
+
+  // Resolve, confirm and delete need contacts:write too: each refused with the read-only key, writing nothing.
+  const up = await upload(t, api, fixture('xero/contacts.csv'));
+  t.equal(up.status, 'processing', 'Cooper & Vale / Cooper & Vail wait to be resolved');
+  const uploaded = await tally(books);
+  const resolve = await api.request('POST', `/v1/contact-imports/${up.importId}/resolve`, { key, body: { resolutions: [{ split: ['row_2', 'row_3'] }] } });
+  expectError(t, resolve, 403, 'insufficient_scope', { message: /contacts:write/ });
+  t.same(await tally(books), uploaded, 'the refused resolve left no trace');
+  t.equal((await api.request('GET', `/v1/contact-imports/${up.importId}`)).body.data.status, 'processing', 'the conflict still waits');
+  // Resolved with the full key, the import is pending: a confirm would write 15 contacts.
+  const split = await api.request('POST', `/v1/contact-imports/${up.importId}/resolve`, { body: { resolutions: [{ split: ['row_2', 'row_3'] }] } });
+  t.equal(split.body.data.status, 'pending');
+  const pending = await tally(books);
+  expectError(t, await api.request('POST', `/v1/contact-imports/${up.importId}/confirm`, { key }), 403, 'insufficient_scope', { message: /contacts:write/ });
+  expectError(t, await api.request('DELETE', `/v1/contact-imports/${up.importId}`, { key }), 403, 'insufficient_scope', { message: /contacts:write/ });
+  t.same(await tally(books), pending, 'the refused confirm and delete left no trace');
+  const still = (await api.request('GET', `/v1/contact-imports/${up.importId}`, { key })).body.data;
+  t.equal(still.status, 'pending', 'not confirmed, not deleted');
+  t.same((await api.request('GET', '/v1/contacts')).body.data, [], 'no contact written');
 });

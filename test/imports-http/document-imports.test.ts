@@ -81,6 +81,32 @@ interface Doc {
 }
 const byNumber = (rows: Row[]) => new Map(rows.map((r) => [r.docNumber, r]));
 
+/**
+ * After confirm, every row of the file recorded once, as [rows, created, skipped] worked by hand: a data_import_rows row each
+ * since `pending` (the tally before the confirm), and the import's created + merged + skipped + errors = rows.
+ */
+async function recorded(
+  t: Test,
+  w: World,
+  path: 'invoice-imports' | 'bill-imports',
+  importId: string,
+  pending: Awaited<ReturnType<typeof tally>>,
+  rows: readonly [number, number, number],
+): Promise<void> {
+  t.equal((await tally(w.books)).data_import_rows - pending.data_import_rows, rows[0], 'a data_import_rows row for each row of the file');
+  const i = (await w.api.request('GET', `/v1/${path}/${importId}`)).body.data.import;
+  t.same(
+    [i.totalRows, i.createdCount, i.mergedCount, i.skippedCount, i.errorCount],
+    [rows[0], rows[1], 0, rows[2], 0],
+    'rows, created, merged, skipped, errors',
+  );
+  t.equal(
+    i.createdCount + i.mergedCount + i.skippedCount + i.errorCount,
+    i.totalRows,
+    'row conservation at confirm: created + merged + skipped + errors = rows',
+  );
+}
+
 async function documents(w: World, path: 'invoices' | 'bills'): Promise<Map<string, Doc>> {
   const r = await w.api.request('GET', `/v1/${path}?limit=100`);
   if (r.status !== 200) throw new Error(JSON.stringify(r.body));
@@ -279,10 +305,13 @@ t.test('Xero bills: 2198 cleared and 2100 holds the creditors; void restores 219
   t.match(rows.get('PTF-55812')?.contact, { outcome: 'fuzzy', confidence: 95, contactId: known.get('Pennine Tool & Fixings Ltd')?.id });
   t.match(rows.get('CF/2025/0117')?.contact, { outcome: 'match', contactId: known.get('Calder Finishes Ltd')?.id });
 
+  const pending = await tally(books);
   const confirmed = await api.request('POST', `/v1/bill-imports/${preview.importId}/confirm`);
   t.equal(confirmed.status, 200, JSON.stringify(confirmed.body.error ?? ''));
   // 6 bills; MTS-20931 part-paid: 1 synthetic payment.
   t.match(confirmed.body.data, { direction: 'payables', documentsCreated: 6, syntheticPaymentsCreated: 1, contactsCreated: 0, clearingBalance: '0.00' });
+  // Every row of the file recorded once: 6 created + 2 further lines skipped = 8.
+  await recorded(t, w, 'bill-imports', preview.importId, pending, [8, 6, 2]);
   const bills = await documents(w, 'bills');
   t.equal(bills.size, 6);
   // Due before 1 April 2025: MTS-20931 (31/03), NWS-88102 (14/03): overdue; the rest approved.
@@ -400,9 +429,12 @@ t.test('FreeAgent and QuickBooks: invoices and bills clear both accounts; paid a
         const rows = byNumber(preview.rows);
         t.match(rows.get(fuzzy[0])?.contact, { outcome: 'fuzzy', contactId: known.get(fuzzy[1])?.id, confidence: fuzzy[2] }, `${fuzzy[0]} fuzzy`);
         t.match(rows.get(exact[0])?.contact, { outcome: 'match', contactId: known.get(exact[1])?.id }, `${exact[0]} exact after normalisation`);
+        const pending = await tally(w.books);
         const confirmed = await w.api.request('POST', `/v1/${path}/${preview.importId}/confirm`);
         t.equal(confirmed.status, 200, JSON.stringify(confirmed.body.error ?? ''));
         t.match(confirmed.body.data, { ...result, contactsCreated: 0, clearingBalance: '0.00' });
+        // Every row recorded once: the valid rows created + the ignored rows skipped = rows (the stats above, worked by hand).
+        await recorded(t, w, path, preview.importId, pending, [stats.totalRows, stats.validRows, stats.ignoredRows]);
       }
       const tb = await trialBalanceAt(w.api, '2025-03-31');
       t.equal(tb['1198'] ?? 0, 0);
@@ -506,6 +538,29 @@ t.test('a clearing mismatch: the outstanding total differs from the debtors, so 
   t.same(await tally(books), start, 'a deleted import leaves nothing');
 });
 
+t.test('a bills file that does not clear 2198: confirm is refused and nothing written', async (t) => {
+  const w = await world(t, {}, dayAfterCutover);
+  const { api, books } = w;
+  await openingBalances(t, w, 'xero');
+  // Without TR-1187 (its one line, 576.00 outstanding): 5,147.64 − 576.00 = 4,571.64.
+  const file = fixture('xero/bills.csv')
+    .split('\n')
+    .filter((line) => !line.includes('TR-1187'))
+    .join('\n');
+  const preview = await upload(t, w, 'bill-imports', file);
+  // 7 rows = 5 bills + 2 further lines (MTS-20931's and PTF-55812's).
+  t.match(preview.stats, { totalRows: 7, validRows: 5, errorRows: 0, ignoredRows: 2, totalOutstanding: '4571.64' });
+  // 2198 holds −5,147.64; the bills move +4,571.64; −5,147.64 + 4,571.64 = −576.00 left.
+  t.same(preview.clearingProof, { account: '2198', openingBalance: '-5147.64', importDelta: '4571.64', netBalance: '-576.00', cleared: false });
+  t.equal(preview.canConfirm, false);
+  t.match(preview.blockers, [/2198 would not clear/]);
+  const before = await tally(books);
+  expectError(t, await api.request('POST', `/v1/bill-imports/${preview.importId}/confirm`), 422, 'unprocessable_entity', { message: /2198/ });
+  t.same(await tally(books), before, 'the refused confirm left no trace');
+  t.equal((await trialBalanceAt(api, '2025-03-31'))['2198'], -514764, '2198 holds the creditors still');
+  t.equal((await api.request('GET', `/v1/bill-imports/${preview.importId}`)).body.data.status, 'pending');
+});
+
 t.test('a broken invoices file: every row once as valid or an error with its field; confirm refused while rows are unreadable', async (t) => {
   const w = await world(t, {}, dayAfterCutover);
   const { api, books } = w;
@@ -583,14 +638,69 @@ t.test('a BOM, CRLF endings and £ amounts: three invoices read clean and confir
     ],
   );
   t.equal(preview.clearingProof.cleared, true);
+  const pending = await tally(w.books);
   const confirmed = await api.request('POST', `/v1/invoice-imports/${preview.importId}/confirm`);
   t.equal(confirmed.status, 200, JSON.stringify(confirmed.body.error ?? ''));
   // 3 invoices, 3115 part-paid: 1 synthetic payment; 3 new customers.
   t.match(confirmed.body.data, { documentsCreated: 3, syntheticPaymentsCreated: 1, contactsCreated: 3 });
+  // 3 created + the TOTAL row skipped = 4.
+  await recorded(t, w, 'invoice-imports', preview.importId, pending, [4, 3, 1]);
   const balances = await trialBalanceAt(api, '2025-03-31');
   t.equal(balances['1100'], 149860);
   t.equal(balances['1198'] ?? 0, 0);
   t.ok((await contactsByName(api)).has('Dunn, Ashby & Co'), 'the quoted name with a comma is one contact');
+});
+
+t.test('Xero bills with a BOM and CRLF endings: the same rows and totals as the clean file, every row recorded once', async (t) => {
+  const w = await world(t, {}, dayAfterCutover);
+  const { api, books } = w;
+  await openingBalances(t, w, 'xero');
+  const file = fixture('messy/bills-bom-crlf.csv');
+  t.equal(file.charCodeAt(0), 0xfeff, 'the fixture opens with the BOM');
+  t.equal(file.split('\r\n').length, 10, 'the header, 8 rows and nothing after the last CRLF');
+  const clean = await upload(t, w, 'bill-imports', fixture('xero/bills.csv'));
+  const preview = await upload(t, w, 'bill-imports', file);
+  // As xero/bills.csv (messy/README.md): 8 rows = 6 bills + 2 further lines; gross 6,647.64, paid 1,500.00,
+  // outstanding 2,205.36 + 475.08 + 520.32 + 636.00 + 576.00 + 734.88 = 5,147.64.
+  t.same(preview.stats, {
+    totalRows: 8,
+    validRows: 6,
+    errorRows: 0,
+    ignoredRows: 2,
+    totalGross: '6647.64',
+    totalPaid: '1500.00',
+    totalOutstanding: '5147.64',
+  });
+  t.same(
+    preview.ignored.map((i: { rowIndex: number }) => i.rowIndex),
+    [1, 3],
+    'rows 2 and 4: the further lines of MTS-20931 and PTF-55812',
+  );
+  t.same(preview.stats, clean.stats, 'the clean file’s stats');
+  const shown = (p: { rows: (Row & { contactName: string })[] }) => p.rows.map((r) => [r.docNumber, r.contactName, r.gross, r.paid, r.outstanding]);
+  t.same(shown(preview), shown(clean), 'the clean file’s rows');
+  t.same(preview.clearingProof, { account: '2198', openingBalance: '-5147.64', importDelta: '5147.64', netBalance: '0.00', cleared: true });
+  t.equal((await api.request('DELETE', `/v1/bill-imports/${clean.importId}`)).status, 200, 'the clean one deleted: one is confirmed');
+
+  const pending = await tally(books);
+  const confirmed = await api.request('POST', `/v1/bill-imports/${preview.importId}/confirm`);
+  t.equal(confirmed.status, 200, JSON.stringify(confirmed.body.error ?? ''));
+  // 6 bills, MTS-20931 part-paid: 1 synthetic payment; no contacts in the books: 6 suppliers created.
+  t.match(confirmed.body.data, { documentsCreated: 6, syntheticPaymentsCreated: 1, contactsCreated: 6, clearingBalance: '0.00' });
+  // 6 created + 2 further lines skipped = 8.
+  await recorded(t, w, 'bill-imports', preview.importId, pending, [8, 6, 2]);
+  const bills = await documents(w, 'bills');
+  // MTS-20931: 3,705.36 paid 1,500.00 due 2,205.36.
+  t.match(bills.get('MTS-20931'), { total: 370536, amountPaid: 150000, amountDue: 220536, contactName: 'Marston Timber Supplies Ltd' });
+  t.equal(bills.get('GE-4410938')?.contactName, 'Gridline Energy Ltd');
+  t.ok(
+    [...bills.values()].every((b) => !/\r/.test(b.contactName)),
+    'no contact name ends in \\r',
+  );
+  const tb = await trialBalanceAt(api, '2025-03-31');
+  t.equal(tb['2198'] ?? 0, 0, '2198 cleared');
+  // 2100 = −5,147.64, as the clean file leaves it.
+  t.equal(tb['2100'], -514764);
 });
 
 t.test('a file past 5 MB is 413 and writes nothing', async (t) => {

@@ -4,7 +4,7 @@
  * refused (422) and nothing written; a bill's number counts only with its
  * supplier. Hand-made files; every figure worked in a comment.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { expectError } from '../http/support.js';
 import { contactOk } from '../ledger-http/support.js';
 import { invoiceOk, sendOk } from '../sales-http/invoice-support.js';
@@ -12,6 +12,18 @@ import { tally, trialBalanceAt, world } from './support.js';
 
 // Debtors £1,500.00 on 1198 (clearing); balanced by Sales £1,500.00.
 const tb = 'Account,Debit,Credit\nAccounts Receivable,"1,500.00",\nSales,,"1,500.00"\n';
+
+/** Every row once at upload: the stats worked by hand, [rows, valid, errors, ignored], valid + errors + ignored = rows, a row shown each. */
+function conserved(
+  t: Test,
+  data: { stats: { totalRows: number; validRows: number; errorRows: number; ignoredRows: number }; rows: unknown[]; errors: unknown[]; ignored: unknown[] },
+  rows: readonly number[],
+): void {
+  const { stats } = data;
+  t.same([stats.totalRows, stats.validRows, stats.errorRows, stats.ignoredRows], rows, 'rows: total, valid, errors, ignored');
+  t.equal(stats.validRows + stats.errorRows + stats.ignoredRows, stats.totalRows, 'row conservation: valid + errors + ignored = rows');
+  t.same([data.rows.length, data.errors.length, data.ignored.length], rows.slice(1), 'a row shown for each: valid, errors, ignored');
+}
 
 async function clearing(t: Parameters<typeof world>[0]) {
   const w = await world(t);
@@ -37,6 +49,8 @@ t.test('an invoice number already in the books: the row says so, confirm is 422,
   t.match(up.body.data.clearingProof, { openingBalance: '1500.00', importDelta: '-1500.00', netBalance: '0.00', cleared: true });
   t.match(up.body.data.rows[0], { docNumber: number, status: 'duplicate', error: /already in these books/ });
   t.equal(up.body.data.canConfirm, false);
+  // 2 rows = 2 valid (a duplicate is read, then blocks) + 0 errors + 0 ignored.
+  conserved(t, up.body.data, [2, 2, 0, 0]);
   const before = await tally(books);
   expectError(t, await api.request('POST', `/v1/invoice-imports/${up.body.data.importId}/confirm`), 422, 'unprocessable_entity', {
     message: /already in these books/,
@@ -49,6 +63,8 @@ t.test('an invoice dated after the cutover blocks confirm', async (t) => {
   const file = 'Contact,Invoice Number,Date,Due Date,Total,Amount Paid\nBrook Lane Stores,OLD-0001,02/04/2025,02/05/2025,"1,500.00",0.00\n';
   const up = await api.request('POST', '/v1/invoice-imports/upload', { body: { file } });
   t.match(up.body.data.rows[0], { status: 'after_cutover', error: /after the cutover 2025-03-31/ });
+  // 1 row = 1 valid + 0 errors + 0 ignored.
+  conserved(t, up.body.data, [1, 1, 0, 0]);
   const before = await tally(books);
   expectError(t, await api.request('POST', `/v1/invoice-imports/${up.body.data.importId}/confirm`), 422, 'unprocessable_entity');
   t.same(await tally(books), before);
@@ -73,9 +89,17 @@ t.test('a bill number is the supplier’s: the same number from another supplier
     bills.body.data.rows.map((r: { status: string }) => r.status),
     ['ready', 'ready'],
   );
+  // 2 rows = 2 valid + 0 errors + 0 ignored.
+  conserved(t, bills.body.data, [2, 2, 0, 0]);
+  const pending = await tally(w.books);
   const done = await w.api.request('POST', `/v1/bill-imports/${bills.body.data.importId}/confirm`);
   t.equal(done.status, 200, JSON.stringify(done.body.error ?? ''));
   t.match(done.body.data, { documentsCreated: 2, contactsCreated: 2, clearingBalance: '0.00' });
+  // Every row of the file recorded once: 2 created + 0 skipped + 0 errors = 2.
+  t.equal((await tally(w.books)).data_import_rows - pending.data_import_rows, 2);
+  const record = (await w.api.request('GET', `/v1/bill-imports/${bills.body.data.importId}`)).body.data.import;
+  t.match(record, { status: 'completed', totalRows: 2, createdCount: 2, mergedCount: 0, skippedCount: 0, errorCount: 0 });
+  t.equal(record.createdCount + record.mergedCount + record.skippedCount + record.errorCount, record.totalRows, 'row conservation at confirm');
   t.equal((await trialBalanceAt(w.api, '2025-03-31'))['2100'], -30000, '2100 holds the two bills: £300.00');
   // Void: the bills leave the ledger and 2198 holds the £300.00 credit again.
   const voided = await w.api.request('POST', `/v1/bill-imports/${bills.body.data.importId}/void`);

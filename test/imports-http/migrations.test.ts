@@ -7,9 +7,13 @@
  * that fails, a terminal migration) leaving the books as they were.
  * Figures from fixtures/migrations/freeagent/README.md, worked by hand there.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { expectError } from '../http/support.js';
 import { fixture, tally, trialBalanceAt, world } from './support.js';
+
+type Api = Awaited<ReturnType<typeof world>>['api'];
+type Slot = 'contacts' | 'balances' | 'invoices' | 'bills';
+const slotPaths: Record<Slot, string> = { contacts: 'contact-imports', balances: 'opening-balances', invoices: 'invoice-imports', bills: 'bill-imports' };
 
 const freeagent = {
   trialBalance: fixture('freeagent/trial-balance.csv'),
@@ -17,6 +21,34 @@ const freeagent = {
   invoices: fixture('freeagent/invoices.csv'),
   bills: fixture('freeagent/bills.csv'),
 };
+
+/**
+ * The FreeAgent files' rows once the migration executed (README, "Come out as"), as [rows, created, merged, skipped, errors]:
+ * contacts 17 = 15 created + 2 merged (the conflict split); the trial balance 27 = 26 accounts + the Total row;
+ * invoices 9 = 7 + 2 ignored (Paid, Draft); bills 6 = 5 + 1 ignored (Paid).
+ */
+const freeagentRows: Record<Slot, readonly number[]> = {
+  contacts: [17, 15, 2, 0, 0],
+  balances: [27, 26, 0, 1, 0],
+  invoices: [9, 7, 0, 2, 0],
+  bills: [6, 5, 0, 1, 0],
+};
+
+/** Each import of the migration accounts for every row of its file once: the counts given, and created + merged + skipped + errors = rows. */
+async function conserved(t: Test, api: Api, migrationId: string, rows: Record<Slot, readonly number[]>): Promise<void> {
+  const mig = (await api.request('GET', `/v1/migrations/${migrationId}`)).body.data;
+  for (const slot of ['contacts', 'balances', 'invoices', 'bills'] as const) {
+    const r = await api.request('GET', `/v1/${slotPaths[slot]}/${mig[`${slot}ImportId`]}`);
+    t.equal(r.status, 200, `${slot}: ${JSON.stringify(r.body.error ?? '')}`);
+    const i = r.body.data.import;
+    t.same([i.totalRows, i.createdCount, i.mergedCount, i.skippedCount, i.errorCount], rows[slot], `${slot}: rows, created, merged, skipped, errors`);
+    t.equal(
+      i.createdCount + i.mergedCount + i.skippedCount + i.errorCount,
+      i.totalRows,
+      `${slot}: row conservation: created + merged + skipped + errors = rows`,
+    );
+  }
+}
 
 t.test('a FreeAgent migration through the API: setup → preview_ready → ready_to_execute → completed', async (t) => {
   const { books, api, id } = await world(t);
@@ -77,8 +109,12 @@ t.test('a FreeAgent migration through the API: setup → preview_ready → ready
   const ready = await api.request('GET', `/v1/migrations/${mig.id}`);
   t.equal(ready.body.data.status, 'ready_to_execute', JSON.stringify(ready.body.data.gates.filter((g: { passed: boolean }) => !g.passed)));
 
+  const unexecuted = await tally(books);
   const executed = await api.request('POST', `/v1/migrations/${mig.id}/execute`);
   t.equal(executed.status, 200, JSON.stringify(executed.body.error ?? ''));
+  await conserved(t, api, mig.id, freeagentRows);
+  // Each row of the contacts, invoices and bills recorded once: 17 + 9 + 6 = 32 (the trial balance's rows are the lines of its journal).
+  t.equal((await tally(books)).data_import_rows - unexecuted.data_import_rows, 32);
   const proof = executed.body.data.reconciliation;
   // README: £205,908.28 each side; every account equal to the source; 1198 and 2198 cleared.
   t.match(proof, {
@@ -117,8 +153,13 @@ t.test('a FreeAgent migration through the API: setup → preview_ready → ready
     (await api.request('GET', '/v1/migrations/history')).body.data.map((m: { id: string; status: string }) => [m.id, m.status]),
     [[mig.id, 'completed']],
   );
+  // Abandon after execute, and files after execute: refused, writing nothing.
+  before = await tally(books);
   expectError(t, await api.request('DELETE', `/v1/migrations/${mig.id}`), 422, 'INVALID_TRANSITION');
   expectError(t, await api.request('POST', `/v1/migrations/${mig.id}/upload-provider`, { body: freeagent }), 422, 'INVALID_TRANSITION');
+  t.same(await tally(books), before, 'the refused abandon and upload left no trace');
+  t.equal((await api.request('GET', `/v1/migrations/${mig.id}`)).body.data.status, 'completed', 'still completed');
+  t.same(await trialBalanceAt(api, '2025-03-31'), balances, 'the books as the migration left them');
 });
 
 t.test('abandon: before executing only; its imports stay; an abandoned migration does not execute', async (t) => {
@@ -136,8 +177,12 @@ t.test('abandon: before executing only; its imports stay; an abandoned migration
   const abandoned = await api.request('DELETE', `/v1/migrations/${mig.id}`);
   t.equal(abandoned.status, 200);
   t.match(abandoned.body.data, { abandoned: true, migrationId: mig.id });
+  // Execute after abandon (its opening balance would have been confirmable) and abandon again: refused, writing nothing.
+  const gone = await tally(books);
   expectError(t, await api.request('POST', `/v1/migrations/${mig.id}/execute`), 422, 'INVALID_TRANSITION');
   expectError(t, await api.request('DELETE', `/v1/migrations/${mig.id}`), 422, 'INVALID_TRANSITION');
+  t.same(await tally(books), gone, 'the refused execute and abandon left no trace');
+  t.same(await trialBalanceAt(api, '2025-03-31'), {}, 'no opening balance posted');
   t.equal((await api.request('GET', `/v1/opening-balances/${tb.body.data.importId}`)).body.data.status, 'pending', 'the import stays');
   t.equal((await api.request('GET', '/v1/migrations/history')).body.data[0].status, 'abandoned');
   t.equal((await api.request('POST', '/v1/migrations', { body: { provider: 'xero', cutoverDate: '2025-03-31' } })).status, 201, 'another may start');
@@ -184,4 +229,11 @@ t.test('POST /migrations/run: the dry run reports and writes nothing; a refused 
   });
   t.equal(done.status, 200, JSON.stringify(done.body.error ?? ''));
   t.match(done.body.data, { passed: true, committed: true });
+  // The report's counts: contacts 15 created + 2 merged + 0 + 0 = 17; the trial balance 26 lines + 1 ignored + 0 unreadable = 27.
+  const { contacts: k, balances: b } = done.body.data;
+  t.same([k.totalRows, k.created, k.merged, k.skipped, k.rejected], [17, 15, 2, 0, 0]);
+  t.equal(k.created + k.merged + k.skipped + k.rejected, k.totalRows, 'contacts: created + merged + skipped + rejected = rows');
+  t.same([b.totalRows, b.lines, b.ignoredRows, b.errorRows], [27, 26, 1, 0]);
+  t.equal(b.lines + b.ignoredRows + b.errorRows, b.totalRows, 'trial balance: lines + ignored + unreadable = rows');
+  await conserved(t, api, done.body.data.migrationId, freeagentRows);
 });

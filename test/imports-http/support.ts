@@ -31,6 +31,9 @@ const tables = [
   'payments',
   'migrations',
   'accounts',
+  'outbox',
+  'idempotency_keys',
+  'import_batches',
 ] as const;
 
 /** How many rows each table of the books holds: equal before and after a refused request when nothing was written. */
