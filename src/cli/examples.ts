@@ -44,8 +44,8 @@ export const groupExamples: Readonly<Record<string, readonly string[]>> = {
   ],
   quotes: [
     'acct quotes create --contact-id "Bob Ltd" --item "Kitchen fit;1;4,800.00;standard"',
-    'acct quotes status QU-0001 --status accepted',
-    'acct quotes convert QU-0001',
+    'acct quotes status QT-0001 --status accepted',
+    'acct quotes convert QT-0001',
   ],
   'credit-notes': [
     'acct credit-notes create --invoice-id INV-0001 --amount 60.00 --reason "Returned goods"',
@@ -193,7 +193,7 @@ export const operationExamples: Readonly<Record<string, readonly string[]>> = {
   'bills.pay': ['acct bills pay PT-77 --amount 1,032.00 --date 2026-03-31'],
   'bills.list': ['acct bills list --status approved --from 2026-Q1'],
   'quotes.create': ['acct quotes create --contact-id "Bob Ltd" --valid-until 2026-04-30 --item "Kitchen fit;1;4,800.00;standard"'],
-  'quotes.convert': ['acct quotes convert QU-0001'],
+  'quotes.convert': ['acct quotes convert QT-0001'],
   'credit-notes.create': [
     'acct credit-notes create --invoice-id INV-0001',
     'acct credit-notes create --invoice-id INV-0001 --amount 60.00 --reason "Returned goods"',

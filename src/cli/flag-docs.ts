@@ -45,7 +45,7 @@ const keyWords: Readonly<Record<string, { word: string; example: string }>> = {
   bill: { word: 'number', example: 'PT-77' },
   cn: { word: 'number', example: 'CN-0001' },
   scn: { word: 'number', example: 'SCN-12' },
-  quo: { word: 'number', example: 'QU-0001' },
+  quo: { word: 'number', example: 'QT-0001' },
 };
 
 /**

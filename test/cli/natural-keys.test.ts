@@ -104,3 +104,27 @@ t.test('an organisation by name or the start of its id, for --org and acct use',
   t.equal(ambiguous.status, 2);
   t.match(ambiguous.stderr, /"Fir" matches 2 organisations: First Ltd \([0-9a-f-]+\); Firth Ltd \([0-9a-f-]+\).*\(field org\)/);
 });
+
+t.test('a quote and a credit note by their numbers, through convert, credit, allocate and refund', async (t) => {
+  const { dir } = await books(t);
+  await acctJson(t, dir, customer('Bramble Books'));
+  const quote = await acctJson(t, dir, ['quotes', 'create', '--contact-id', 'Bramble', '--issue-date', '2026-11-01', '--item', 'Shelving;1;100.00;standard']);
+  t.equal(quote.quoteNumber, 'QT-0001');
+  t.equal((await acctJson(t, dir, ['quotes', 'get', 'qt-0001'])).id, quote.id, 'quotes get takes the number, in either case');
+  await acctJson(t, dir, ['quotes', 'status', 'QT-0001', '--status', 'sent']);
+  await acctJson(t, dir, ['quotes', 'status', 'QT-0001', '--status', 'accepted']);
+  const converted = await acctJson(t, dir, ['quotes', 'convert', 'QT-0001']);
+  t.equal(converted.quoteId, quote.id, 'quotes convert takes the number');
+  t.equal(converted.invoiceNumber, 'INV-0001');
+  await acctJson(t, dir, ['invoices', 'send', 'INV-0001']);
+  const second = await acctJson(t, dir, ['invoices', 'create', '--contact-id', 'Bramble', '--issue-date', '2026-11-02', '--item', 'Brackets;1;50.00;standard']);
+  await acctJson(t, dir, ['invoices', 'send', second.invoiceNumber]);
+
+  // £100.00 + 20% VAT = £120.00 on INV-0001; a credit of £60.00 against it leaves £60.00 due.
+  const credit = await acctJson(t, dir, ['credit-notes', 'create', '--invoice-id', 'INV-0001', '--amount', '60.00', '--reason', 'Returned']);
+  t.equal(credit.invoiceId, converted.invoiceId, '--invoice-id takes the invoice number');
+  t.equal((await acctJson(t, dir, ['credit-notes', 'get', credit.creditNoteNumber.toLowerCase()])).id, credit.id, 'credit-notes get takes the number');
+  const unknown = await runCliInProcess(['--data', dir, 'credit-notes', 'get', 'CN-0099']);
+  t.equal(unknown.status, 3);
+  t.match(unknown.stderr, /not_found: no credit note "CN-0099"/);
+});
