@@ -1,8 +1,9 @@
 /**
  * Isolation over a real server: two organisations in one data directory
  * never see or touch each other's contacts, invoices, bills, quotes,
- * transactions, accounts or bug reports (404 not_found, as if they did not exist), and
- * within one organisation the test dataset (sk_test_ keys) and the live
+ * transactions, accounts, bug reports or billing (404 not_found, as if they
+ * did not exist), whether B calls with an API key, a user's session or an
+ * administrator's session; and within one organisation the test dataset (sk_test_ keys) and the live
  * one do not see each other.
  */
 import t from 'tap';
@@ -10,6 +11,9 @@ import type { Test } from 'tap';
 import { newBooks, serveBooks, type Api, type Reply } from '../helpers/index.js';
 import { accountIds } from '../ledger-http/support.js';
 import { item } from '../sales-http/invoice-support.js';
+import { logIn, registerUser } from '../platform-auth/support.js';
+import { startSmtp, type Smtp } from '../sales-cli/support.js';
+import { smtpMailer } from '../../src/mail/smtp.js';
 import { createOrganisation } from '../../src/engine/organisation/provision.js';
 import { hashPassword } from '../../src/engine/users/password.js';
 import { insertUser } from '../../src/engine/users/users.js';
@@ -286,4 +290,98 @@ t.test("an administrator of organisation B sees A's users only through /admin, a
   t.equal((await api.request('GET', '/v1/organisation', { key: admin })).body.data.id, other.organisationId, "the administrator's books are B's");
   const users = await api.request('GET', '/v1/admin/users', { key: admin });
   t.same(users.body.data.map((u: { email: string }) => u.email).sort(), ['a-user@example.com', 'root@example.com'], 'the platform users, through /admin');
+});
+
+/**
+ * An ordinary user registered over HTTP (their own organisation, B), who
+ * verified their address with the token mailed to them, logged in; their
+ * organisation's id and session token. The API must mail through `smtp`.
+ */
+async function verifiedUserOfB(t: Test, api: Api, smtp: Smtp): Promise<{ organisationId: string; session: string }> {
+  const registered = await registerUser(t, api);
+  const { accessToken } = await logIn(t, api);
+  t.equal((await api.request('POST', '/v1/email-verification/verify-email/send', { key: accessToken })).status, 200, 'verification mailed');
+  const mail = smtp.messages.filter((m) => m.rcptTo.includes('jo@example.com')).at(-1);
+  const token = /\b[0-9a-f]{64}\b/.exec(mail?.raw.toString('utf8') ?? '')?.[0];
+  t.ok(token, 'a verification token was mailed');
+  t.equal((await api.request('POST', '/v1/email-verification/verify-email', { key: null, body: { token } })).status, 200, 'verified');
+  t.match((await api.request('GET', '/v1/auth/me', { key: accessToken })).body.data, {
+    email: 'jo@example.com',
+    isAdmin: false,
+    emailVerified: true,
+    organisation: { id: registered.organisation.id },
+  });
+  return { organisationId: registered.organisation.id as string, session: accessToken as string };
+}
+
+t.test('an ordinary user of organisation B, with their session, gets 404 for every resource of A and lists none of them', async (t) => {
+  const books = await newBooks(t, { clock });
+  const smtp = await startSmtp(t);
+  const api = await serveBooks(t, books, { mailer: smtpMailer(smtp.url()) });
+  const a = await makeEverything(t, api, books.apiKey);
+  const before = await snapshot(t, api, books.apiKey, a);
+  const { organisationId, session } = await verifiedUserOfB(t, api, smtp);
+  t.not(organisationId, books.organisationId, 'B is another organisation');
+
+  await expectInvisible(t, api, session, a, "B's user (session)");
+
+  // B's lists are its own: nothing of A's, and nothing made.
+  for (const path of lists.filter((p) => !p.startsWith('/v1/accounts'))) {
+    const r = await api.request('GET', path, { key: session });
+    t.equal(r.body.meta.total, 0, `B's ${path} is empty`);
+  }
+  // Nor A's bug reports through the administrator's list.
+  expectError(t, await api.request('GET', '/v1/admin/bug-reports', { key: session }), 403, 'insufficient_scope');
+  expectError(t, await api.request('GET', `/v1/admin/bug-reports/${a.bugReport}`, { key: session }), 403, 'insufficient_scope');
+  // B cannot point at A's records either.
+  expectError(t, await api.request('POST', '/v1/invoices', { key: session, body: { contactId: a.contact, items: [item()] } }), 400, 'validation_error', {
+    field: 'contactId',
+  });
+  const bAcc = await accountIds(t, api, session);
+  const crossLine = await api.request('POST', '/v1/transactions', {
+    key: session,
+    body: {
+      date: '2026-02-05',
+      description: 'Into their books',
+      lines: [
+        { accountId: a.account, amount: 100 },
+        { accountId: bAcc['1200']!, amount: -100 },
+      ],
+    },
+  });
+  expectError(t, crossLine, 400, 'validation_error'); // an account B does not have
+  t.equal((await api.request('GET', '/v1/transactions', { key: session })).body.meta.total, 0, 'B has no transaction');
+
+  t.same(await snapshot(t, api, books.apiKey, a), before, "A's records are exactly as they were");
+  t.equal((await api.request('GET', '/v1/organisation/settings')).body.data.invoiceNextNumber, 2, "A's invoice numbers untouched");
+  t.equal((await api.request('GET', '/v1/organisation', { key: session })).body.data.id, organisationId, "the user's books are B's");
+});
+
+t.test("billing: an ordinary user of organisation B sees and manages only B's subscription", async (t) => {
+  const { billedBooks, subscribe, status } = await import('../platform-billing/support.js');
+  const b = await billedBooks(t);
+  const smtp = await startSmtp(t);
+  // The same books, with billing and e-mail.
+  const api = await serveBooks(t, b.books, { billing: b.settings, mailer: smtpMailer(smtp.url()) });
+  await subscribe(t, b, 'limited_company');
+  t.match(await status(t, b), { plan: 'limited_company', hasStripeCustomer: true, subscription: { status: 'trialing' } });
+  const { organisationId, session } = await verifiedUserOfB(t, api, smtp);
+  const own = await api.request('GET', '/v1/billing/status', { key: session });
+  t.equal(own.status, 200);
+  t.match(own.body.data, { plan: 'trial', hasStripeCustomer: false, hasSubscription: false, subscription: null }, "B's own status");
+  expectError(t, await api.request('POST', '/v1/billing/portal', { key: session, body: {} }), 400, 'invalid_request');
+  // B's user checking out gets a customer of B's own, not A's.
+  const r = await api.request('POST', '/v1/billing/checkout', { key: session, body: { plan: 'sole_trader' } });
+  t.equal(r.status, 200);
+  const rows = await b.books.store.platform.db.selectFrom('organisations').select(['id', 'stripe_customer_id', 'plan']).execute();
+  t.equal(new Set(rows.map((row) => row.stripe_customer_id)).size, 2, 'two customers, one each');
+  t.equal(rows.find((row) => row.id === organisationId)?.plan, 'trial', 'B is still on the trial');
+  t.match(await status(t, b), { plan: 'limited_company', hasStripeCustomer: true, subscription: { status: 'trialing' } }, "A's status unchanged");
+  // And none of the administrator's billing routes.
+  expectError(
+    t,
+    await api.request('POST', `/v1/admin/orgs/${b.books.organisationId}/cancel-subscription`, { key: session, body: {} }),
+    403,
+    'insufficient_scope',
+  );
 });
