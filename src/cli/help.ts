@@ -54,6 +54,17 @@ export const moneyRule =
   "and tables print pounds (1,234.56; --csv plain, 1234.56). JSON is the API's integer pence: --json output, --body " +
   'input and import journal files (45000 is £450.00).';
 
+/** How the command line names things and dates, stated in acct --help and acct(1) beside the money rule. */
+export const referenceRule =
+  'Names: wherever a command takes an id it also takes what people know: an account code or name (1200, "Bank Account"), ' +
+  'an invoice, quote, bill or credit-note number (INV-0001, QT-0001, CN-0001), a contact’s name or the start of it ' +
+  '("Bob" for Bob Ltd; when two match, the error lists them), and --org an organisation’s name or the start of its id.';
+
+export const dateRule =
+  'Dates: YYYY-MM-DD, or on a date range a period: 2026-11, 2026-Q3, 2026, fy2025 (the financial year that begins in 2025), ' +
+  'today, yesterday, this-month, last-month, this-quarter, last-quarter, this-year, last-year, this-fy, last-fy. ' +
+  'A report given no dates covers the financial year to date. 31/03/2026 is refused with the hint 2026-03-31; 2026-02-30 is not a real date.';
+
 export interface CommandDoc {
   readonly name: string;
   readonly usage: string;

@@ -4,7 +4,7 @@ import chalk from 'chalk';
 import { version } from '../version.js';
 import { addOperationCommands } from './generate.js';
 import { reportError } from './context.js';
-import { moneyRule } from './help.js';
+import { dateRule, moneyRule, referenceRule } from './help.js';
 import { operationGroupNames, operationsOfGroup } from './operation-groups.js';
 import { loadPresenters } from './presenters/registry.js';
 import { AcctCommand } from './command.js';
@@ -50,7 +50,7 @@ export const globalOptionDocs = [
     '--database <url>',
     'keep the books in PostgreSQL, as postgres://user:pass@host:port/db?schema=acct (default $ACCT_DATABASE_URL, else the one acct init recorded in the data directory, else SQLite files there)',
   ],
-  ['--org <id>', 'organisation to work on (default: the one chosen with acct use, else the only one)'],
+  ['--org <org>', 'organisation to work on: its id, its name or the start of either (default: the one chosen with acct use, else the only one)'],
   ['--test', "work on the organisation's test books instead of the live ones"],
   ['--json', 'print the data as JSON, as the API returns it (amounts in pence); every list as an array, whole unless --page or --limit (--per-page)'],
   ['--wide', 'print every column of a table; on a terminal, tables are otherwise narrowed to its width ($COLUMNS, else the window)'],
@@ -100,7 +100,7 @@ export async function buildProgram(only?: string): Promise<Command> {
     .description('Bookkeeping for UK sole traders and limited companies: local books, and the same engine as a JSON API')
     .version(version)
     .showSuggestionAfterError()
-    .addHelpText('after', `\n${moneyRule}`)
+    .addHelpText('after', `\n${moneyRule}\n\n${referenceRule}\n\n${dateRule}`)
     .exitOverride();
   for (const [flag, description] of globalOptionDocs) program.option(flag, description);
   const [adders, operations] = await Promise.all([

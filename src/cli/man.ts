@@ -11,7 +11,7 @@ import { describeAccess, pathParams, type Operation } from '../engine/operation.
 import { projectFile } from '../paths.js';
 import { version } from '../version.js';
 import { flagsOf } from './generate.js';
-import { groupSummaries, handWritten, moneyRule, type CommandDoc } from './help.js';
+import { dateRule, groupSummaries, handWritten, moneyRule, referenceRule, type CommandDoc } from './help.js';
 import { groupExamples, operationExamples } from './examples.js';
 import { globalOptionDocs } from './main.js';
 
@@ -75,6 +75,10 @@ export function renderAcct1(): string {
     '(asOf becomes \\-\\-as\\-of).',
     '.PP',
     esc(moneyRule),
+    '.PP',
+    esc(referenceRule),
+    '.PP',
+    esc(dateRule),
     '.SH GLOBAL OPTIONS',
     ...globalOptionDocs.flatMap(([flag, text]) => ['.TP', `.B ${esc(flag)}`, esc(text)]),
     '.TP',

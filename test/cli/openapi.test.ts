@@ -47,7 +47,7 @@ t.test('acct --help lists the commands and the global options', async (t) => {
   for (const command of ['init', 'serve', 'use', 'demo', 'openapi', 'health', 'organisation', 'settings', 'periods', 'keys']) {
     t.match(r.stdout, new RegExp(`^ {2}${command}\\b`, 'm'), command);
   }
-  for (const option of ['--data <dir>', '--org <id>', '--test', '--json', '--version']) {
+  for (const option of ['--data <dir>', '--org <org>', '--test', '--json', '--version']) {
     t.match(r.stdout, new RegExp(`^ {2}(-\\w, )?${option}\\s`, 'm'), option);
   }
   const keys = await runCliInProcess(['keys', '--help']);
