@@ -210,6 +210,9 @@ t.test('Xero invoices: previewed, matched, confirmed to clear 1198; one active; 
   t.equal(written.invoices - pending.invoices, 8);
   t.equal(written.payments - pending.payments, 3);
   t.equal(written.contacts, pending.contacts, 'no contact created');
+  // History brought forward raises no events, as a journal import raises none: 8 + 3 transactions, no outbox rows.
+  t.equal(written.transactions - pending.transactions, 11, 'a clearing journal per document and per synthetic payment');
+  t.equal(written.outbox, pending.outbox, 'no transaction.created or transaction.posted for the history');
   // Every row of the file recorded once: 8 created + 4 further lines skipped = 12.
   t.equal(written.data_import_rows - pending.data_import_rows, 12);
 

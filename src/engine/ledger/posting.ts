@@ -325,6 +325,19 @@ export async function createTransaction(trx: Kysely<OrgDb>, posting: Posting, in
   return view!;
 }
 
+/**
+ * Create one posted transaction of history brought forward (a migrated
+ * invoice or bill, or what was paid on it before the cutover): like a
+ * journal import, it raises no events, since it records what happened in
+ * other software rather than something happening now; its id.
+ */
+export async function postHistory(trx: Kysely<OrgDb>, posting: Posting, input: TransactionInput): Promise<string> {
+  const books = await loadBooks(trx, input.lines, linesMakeEntries(input));
+  const prepared = prepare(books, posting, { ...input, status: 'posted' });
+  await insertPrepared(trx, posting, [prepared], { events: false });
+  return prepared.row.id;
+}
+
 function refuseReconciled(row: TransactionsTable, what: string): void {
   if (row.is_reconciled === 1) throw new AppError('already_reconciled', `transaction ${row.id} is reconciled and cannot be ${what}`);
 }

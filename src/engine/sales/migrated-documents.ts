@@ -15,7 +15,7 @@ import type { Kysely } from 'kysely';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import { timestamp, today } from '../clock.js';
-import { createTransaction, removeTransaction, type Posting } from '../ledger/posting.js';
+import { postHistory, removeTransaction, type Posting } from '../ledger/posting.js';
 import { saveItems } from './items.js';
 import { settle } from './settle.js';
 import { accountByCode, type Kind } from './documents.js';
@@ -51,7 +51,7 @@ export async function createMigratedDocument(trx: Kysely<OrgDb>, k: Kind, postin
   const [control, clearing] = await Promise.all([accountByCode(trx, k.controlCode), accountByCode(trx, clearingCode(k))]);
   const id = newId(k.idPrefix, posting.clock.now());
   const toControl = -k.lineSign * doc.gross; // invoice: debit 1100; bill: credit 2100
-  const txn = await createTransaction(trx, posting, {
+  const transactionId = await postHistory(trx, posting, {
     date: doc.cutoverDate,
     description: `${k.kind === 'sales' ? 'Invoice' : 'Bill'} ${doc.number} ${k.kind === 'sales' ? 'to' : 'from'} ${doc.contactName}, brought forward`.slice(
       0,
@@ -84,7 +84,7 @@ export async function createMigratedDocument(trx: Kysely<OrgDb>, k: Kind, postin
     total: doc.gross,
     amount_paid: 0,
     amount_credited: 0,
-    transaction_id: txn.id,
+    transaction_id: transactionId,
     quote_id: null,
     sent_at: now,
     voided_at: null,
@@ -115,7 +115,7 @@ export async function createMigratedDocument(trx: Kysely<OrgDb>, k: Kind, postin
   ]);
   if (doc.paid === 0) return { row, payment: null };
   const paymentId = newId('pay', posting.clock.now());
-  const paidTxn = await createTransaction(trx, posting, {
+  const paidTransactionId = await postHistory(trx, posting, {
     date: doc.cutoverDate,
     description: `Paid before the migration: ${k.noun} ${doc.number}`.slice(0, 500),
     reference: doc.number.slice(0, 100),
@@ -136,7 +136,7 @@ export async function createMigratedDocument(trx: Kysely<OrgDb>, k: Kind, postin
     method: 'other',
     reference: 'Paid before the migration',
     account_id: clearing.id,
-    transaction_id: paidTxn.id,
+    transaction_id: paidTransactionId,
     created_by: posting.actor.id,
     created_at: now,
   };
