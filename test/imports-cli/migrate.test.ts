@@ -270,7 +270,7 @@ t.test('an expected trial balance 1p off is refused naming the accounts, and not
   t.equal(dry.status, 5, dry.stderr);
   t.match(dry.stdout, 'expected trial balance: 2 account(s) differ');
   // 401 maps to 5600, 404 to 5800: the file's pennies against the books' (the source's own figures).
-  t.match(dry.stdout, '5600 Accountancy and Legal Fees: expected 2880.01, found 2880.00');
+  t.match(dry.stdout, '5600 Accountancy and Legal Fees: expected 2,880.01, found 2,880.00', 'pounds as tables print them');
   t.match(dry.stdout, '5800 Bank Charges: expected 386.39, found 386.40');
   t.match(dry.stdout, 'Not migrated: the trial balance at 2025-03-31 differs from the expected one in 2 account(s)');
   t.same(counts(), start, 'the dry run wrote nothing');

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import chalk from 'chalk';
 import type { Command } from 'commander';
 import { AppError } from '../../engine/errors.js';
+import { displayPounds, parsePounds } from '../../engine/money.js';
 import { runMigrationOp } from '../../engine/imports/migration-ops.js';
 import type { MigrationRun } from '../../engine/imports/migration-run.js';
 import { providers } from '../../engine/imports/migrations.js';
@@ -56,11 +57,14 @@ function mappingsOf(pairs: readonly string[]): Record<string, string> {
 
 const tick = (passed: boolean) => (passed ? chalk.green('✓') : chalk.red('✗'));
 
+/** The API's pounds ("1075392.93") as tables print them ("1,075,392.93"). */
+const shown = (pounds: string): string => displayPounds(parsePounds(pounds, 'amount'));
+
 export function printedRun(run: MigrationRun, width?: number): string {
   const out: string[] = [chalk.bold(`Migration from ${run.provider} at ${run.cutoverDate}${run.dryRun ? ' (dry run)' : ''}`), ''];
   const b = run.balances;
   out.push(
-    `trial balance: ${b.totalRows} rows, ${b.lines} balances, ${b.ignoredRows} ignored, ${b.errorRows} unreadable; debits ${b.totalDebit}, credits ${b.totalCredit}`,
+    `trial balance: ${b.totalRows} rows, ${b.lines} balances, ${b.ignoredRows} ignored, ${b.errorRows} unreadable; debits ${shown(b.totalDebit)}, credits ${shown(b.totalCredit)}`,
   );
   for (const m of b.mappings.filter((x) => x.method === 'fuzzy' || x.method === 'unmapped')) {
     out.push(
@@ -91,7 +95,13 @@ export function printedRun(run: MigrationRun, width?: number): string {
       fittedTable(
         [
           ['code', 'account', 'source', 'books', 'difference'],
-          ...r.accounts.map((a) => [a.code, a.name, a.expected, a.actual, a.difference === '0.00' ? a.difference : chalk.red(a.difference)]),
+          ...r.accounts.map((a) => [
+            a.code,
+            a.name,
+            shown(a.expected),
+            shown(a.actual),
+            a.difference === '0.00' ? shown(a.difference) : chalk.red(shown(a.difference)),
+          ]),
         ],
         // On a narrow terminal the account's name is cut; nothing is left out.
         [essential, essential, essential, essential, essential].map((keep, i) => ({ keep, shrink: i === 1 })),
@@ -100,13 +110,13 @@ export function printedRun(run: MigrationRun, width?: number): string {
       ).trimEnd(),
     );
     out.push(
-      `totals: debits ${r.totalDebits}, credits ${r.totalCredits} (source ${r.sourceTotalDebit} / ${r.sourceTotalCredit}); 1198 ${r.receivablesClearing}, 2198 ${r.payablesClearing}`,
+      `totals: debits ${shown(r.totalDebits)}, credits ${shown(r.totalCredits)} (source ${shown(r.sourceTotalDebit)} / ${shown(r.sourceTotalCredit)}); 1198 ${shown(r.receivablesClearing)}, 2198 ${shown(r.payablesClearing)}`,
     );
   }
   if (run.expectedTrialBalance) {
     const e = run.expectedTrialBalance;
     out.push(`expected trial balance: ${e.matches ? 'equal to the penny' : `${e.differences.length} account(s) differ`}`);
-    for (const d of e.differences) out.push(chalk.red(`  ${d.code} ${d.name}: expected ${d.expected}, found ${d.actual}`));
+    for (const d of e.differences) out.push(chalk.red(`  ${d.code} ${d.name}: expected ${shown(d.expected)}, found ${shown(d.actual)}`));
   }
   out.push('');
   if (run.failure) out.push(chalk.red(`Not migrated: ${run.failure}`));
