@@ -57,6 +57,19 @@ export function parseDateAs(text: string, formatName: string): string | null {
   return date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? formatDate(date) : null;
 }
 
+/** parseDateAs down a column, each distinct value read once: an export's dates repeat (15,000 rows, a few hundred days). */
+export function parseColumnAs(values: readonly string[], formatName: string): (string | null)[] {
+  const read = new Map<string, string | null>();
+  return values.map((v) => {
+    let date = read.get(v);
+    if (date === undefined) {
+      date = parseDateAs(v, formatName);
+      read.set(v, date);
+    }
+    return date;
+  });
+}
+
 /** Whether the values read as dates in some format, for telling a date column from the others. */
 export function looksLikeDate(text: string): boolean {
   return dateFormats.some((f) => parseDateAs(text, f.name) !== null);
@@ -72,7 +85,7 @@ export function detectDateFormat(values: readonly string[], preferred?: string):
   const candidates = preferred ? [preferred, ...dateFormatNames.filter((n) => n !== preferred)] : dateFormatNames;
   let best: { name: string; read: number; ordered: boolean } | null = null;
   for (const name of candidates) {
-    const dates = values.map((v) => parseDateAs(v, name)).filter((d): d is string => d !== null);
+    const dates = parseColumnAs(values, name).filter((d): d is string => d !== null);
     if (dates.length === 0) continue;
     const ordered = isMonotonic(dates);
     if (!best || dates.length > best.read || (dates.length === best.read && ordered && !best.ordered)) best = { name, read: dates.length, ordered };

@@ -8,7 +8,7 @@
  */
 import { AppError } from '../../errors.js';
 import { isBlank, readCsvRecords, sniffDelimiter, type CsvRecord } from '../../tabular/csv-records.js';
-import { detectDateFormat, parseDateAs } from '../../tabular/date-formats.js';
+import { detectDateFormat, parseColumnAs } from '../../tabular/date-formats.js';
 import { cellOf } from '../../tabular/header-row.js';
 import { documentColumns, type Direction, type DocumentField } from './document-columns.js';
 import { continuesHead, headOf, judgeLine, judgeRow, type Head, type Judged, type RowContext } from './judge-row.js';
@@ -74,7 +74,7 @@ export function readDocuments(text: string, direction: Direction): DocumentFile 
  */
 function fileDateFormat(dates: readonly string[], dueDates: readonly string[]): string | null {
   const all = [...dates, ...dueDates];
-  const reads = (format: string): number => all.filter((v) => parseDateAs(v, format) !== null).length;
+  const reads = (format: string): number => parseColumnAs(all, format).filter((d) => d !== null).length;
   const byDates = detectDateFormat(dates);
   const byAll = detectDateFormat(all, byDates ?? undefined);
   return byDates !== null && byAll !== null && reads(byDates) === reads(byAll) ? byDates : byAll;
