@@ -66,6 +66,11 @@ async function principalOf(req: IncomingMessage, keys: KeyCache, store: Store, c
   return token.startsWith('at_') ? sessionPrincipal(store.platform.db, clock, token) : keys.authenticate(token);
 }
 
+/** Node's error for a request whose client closed the connection before its body was read ('aborted'). */
+function hungUp(req: IncomingMessage, e: unknown): boolean {
+  return req.socket.destroyed && !req.complete && (e as NodeJS.ErrnoException | null)?.code === 'ECONNRESET';
+}
+
 export function createApp(options: AppOptions): Polka {
   const { store, clock } = options;
   const keys = new KeyCache(store.platform);
@@ -78,10 +83,12 @@ export function createApp(options: AppOptions): Polka {
     });
 
   /** Answer a failure; the error member sent. */
-  const fail = (res: Parameters<typeof sendError>[0], e: unknown) => {
+  const fail = (res: Parameters<typeof sendError>[0], e: unknown, req?: IncomingMessage) => {
     const error = appErrorOf(e);
     // server_busy is load shed on purpose (the PDF queue is full), and maintenance refusals are asked for: neither is a failure to report.
-    if (error.status >= 500 && error.code !== 'server_busy' && !(error instanceof UnderMaintenance)) logError(error);
+    // Nor is a client that hung up mid-request: nothing failed here, and there is nobody to answer.
+    const reported = error.code !== 'server_busy' && !(error instanceof UnderMaintenance) && !(req !== undefined && hungUp(req, e));
+    if (error.status >= 500 && reported) logError(error);
     if (!res.headersSent) sendError(res, error);
     else res.destroy();
     return error.toJSON();
@@ -89,7 +96,7 @@ export function createApp(options: AppOptions): Polka {
 
   const app = polka({
     onNoMatch: (req, res) => sendError(res, new AppError('not_found', `no route for ${req.method} ${req.path}`)),
-    onError: (err, _req, res) => void fail(res, err),
+    onError: (err, req, res) => void fail(res, err, req),
   });
 
   // On PostgreSQL several processes may serve the same books: they count together, in the database.
@@ -201,7 +208,7 @@ export function createApp(options: AppOptions): Polka {
       if (result.file) sendFile(res, result.file);
       else sendSuccess(res, op.status, result);
     } catch (e) {
-      error = fail(res, e);
+      error = fail(res, e, req);
     }
   };
 

@@ -1,4 +1,6 @@
 /** Request bodies: malformed JSON, size limit, non-object bodies, unknown fields. */
+import { once } from 'node:events';
+import net from 'node:net';
 import t from 'tap';
 import { newBooks, serveBooks } from '../helpers/index.js';
 import { expectError } from './support.js';
@@ -92,4 +94,26 @@ t.test('an unknown body field is 400 validation_error naming the field', async (
   t.equal(after.body.data.name, 'Acme Widgets Ltd', 'the known field of the refused body was not applied');
   const period = await api.request('GET', '/v1/reports/periods/period_20250401');
   t.equal(period.body.data.isClosed, false);
+});
+
+t.test('a client that hangs up mid-body is no internal error, and nothing is written', async (t) => {
+  const books = await newBooks(t, { clock });
+  const api = await serveBooks(t, books);
+  const { hostname, port } = new URL(api.url);
+  const before = (await api.request('GET', '/v1/contacts')).body.meta.total;
+  for (let i = 0; i < 3; i++) {
+    const socket = net.connect(Number(port), hostname);
+    await once(socket, 'connect');
+    // Promises 1,000 bytes of body, sends 24, and goes.
+    socket.write(
+      `POST /v1/contacts HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${books.apiKey}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"contactType":"customer',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.destroy();
+  }
+  // The server reads each abort within milliseconds; a second is ample for one to be logged, if it were.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  t.same(api.logged, [], 'no internal error logged (serveBooks fails the test on one)');
+  t.equal((await api.request('GET', '/v1/contacts')).body.meta.total, before, 'no contact written');
 });
