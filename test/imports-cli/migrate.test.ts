@@ -262,8 +262,12 @@ t.test('an expected trial balance 1p off is refused naming the accounts, and not
     r.stderr,
     'migration_gate_failed: the migration was not written: the trial balance at 2025-03-31 differs from the expected one in 2 account(s): ' +
       '5600 Accountancy and Legal Fees expected 2880.01, found 2880.00; 5800 Bank Charges expected 386.39, found 386.40',
-    'the refusal names the accounts: it prints no report',
+    'the refusal names the accounts',
   );
+  // And the proof is printed, as a dry run prints it, ending with what happened.
+  t.match(r.stdout, '5600 Accountancy and Legal Fees: expected 2,880.01, found 2,880.00');
+  t.match(r.stdout, '5800 Bank Charges: expected 386.39, found 386.40');
+  t.match(r.stdout, /Not migrated: the trial balance at 2025-03-31 differs from the expected one in 2 account\(s\)[^\n]*\nNothing was written\.\n$/);
   t.same(counts(), start, 'the refused migration wrote nothing: every table holds the rows it held');
 
   const dry = await runCliInProcess(['--data', dir, 'migrate', ...filesOf(c), '--expect-trial-balance', expected, '--dry-run']);

@@ -12,7 +12,7 @@ import chalk from 'chalk';
 import type { Command } from 'commander';
 import { AppError } from '../../engine/errors.js';
 import { displayPounds, parsePounds } from '../../engine/money.js';
-import { runMigrationOp } from '../../engine/imports/migration-ops.js';
+import { MigrationNotWritten, runMigrationOp } from '../../engine/imports/migration-ops.js';
 import type { MigrationRun } from '../../engine/imports/migration-run.js';
 import { providers } from '../../engine/imports/migrations.js';
 import { withCli, type GlobalOptions } from '../context.js';
@@ -165,9 +165,13 @@ export function addMigrate(program: Command): void {
         let run: MigrationRun;
         try {
           run = (await cli.run(runMigrationOp, { params: {}, query: {}, body }, bar ? { progress: bar.update } : undefined)).data as MigrationRun;
-        } finally {
+        } catch (e) {
           bar?.end();
+          // A refused migration prints its proof, as a dry run does, before the error says why.
+          if (e instanceof MigrationNotWritten && !globals.json) process.stdout.write(printedRun(e.report, tableWidth(globals.wide)));
+          throw e;
         }
+        bar?.end();
         if (globals.json) cli.print(run);
         else process.stdout.write(printedRun(run, tableWidth(globals.wide)));
         // A dry run that would not pass says so in its exit status too, for scripts.

@@ -224,6 +224,13 @@ class RolledBack extends Error {
   }
 }
 
+/** A migration refused and rolled back: the 422 the API answers, carrying the report so that the CLI can print the proof of what failed. */
+export class MigrationNotWritten extends AppError {
+  constructor(readonly report: MigrationRun) {
+    super('migration_gate_failed', `the migration was not written: ${report.failure ?? 'it did not pass'}`);
+  }
+}
+
 export const runMigrationOp = defineOperation({
   name: 'migrations.run',
   summary: 'Run a whole migration from files in one call: contacts, trial balance, outstanding invoices and bills; dryRun reports without writing',
@@ -258,7 +265,7 @@ export const runMigrationOp = defineOperation({
     } catch (e) {
       if (!(e instanceof RolledBack)) throw e;
       if (dryRun) return { data: e.report };
-      throw new AppError('migration_gate_failed', `the migration was not written: ${e.report.failure ?? 'it did not pass'}`);
+      throw new MigrationNotWritten(e.report);
     }
   },
 });
