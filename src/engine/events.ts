@@ -31,8 +31,15 @@ export const eventKinds = [
 export type EventKind = (typeof eventKinds)[number];
 
 export async function emit(trx: Kysely<OrgDb>, clock: Clock, event: EventKind, data: unknown): Promise<void> {
+  await emitAll(trx, clock, [event], data);
+}
+
+/** Several events of one thing (transaction.created and transaction.posted) in one insert, in the order given. */
+export async function emitAll(trx: Kysely<OrgDb>, clock: Clock, events: readonly EventKind[], data: unknown): Promise<void> {
+  const payload = JSON.stringify(data);
+  const createdAt = timestamp(clock);
   await trx
     .insertInto('outbox')
-    .values({ id: newId('evt', clock.now()), event, payload: JSON.stringify(data), created_at: timestamp(clock) })
+    .values(events.map((event) => ({ id: newId('evt', clock.now()), event, payload, created_at: createdAt })))
     .execute();
 }

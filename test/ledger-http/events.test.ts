@@ -156,3 +156,52 @@ t.test('refused requests add no outbox row', async (t) => {
   expectError(t, await api.request('PATCH', '/v1/transactions/txn_nothere000000000000/status', { body: { status: 'posted' } }), 404, 'not_found');
   t.same(await events(books), before, 'no row was added');
 });
+
+t.test('the transaction a create answers and its events carry is the one stored: every field, as GET reads it back', async (t) => {
+  const { books, api, acc } = await ledger(t);
+  const contact = await api.request('POST', '/v1/contacts', { body: { contactType: 'customer', name: 'Bob Ltd' } });
+  t.equal(contact.status, 201);
+  const bodies = [
+    // Plain, no reference: nulls where nothing was given.
+    {
+      date: '2026-02-05',
+      description: 'Office chairs',
+      lines: [
+        { accountId: acc['5100']!, amount: 12000 },
+        { accountId: acc['1200']!, amount: -12000 },
+      ],
+    },
+    // A draft with a reference, a contact, line descriptions and VAT facts on a line.
+    {
+      date: '2026-02-06',
+      description: 'Consulting',
+      reference: 'INV-9',
+      status: 'draft',
+      lines: [
+        { accountId: acc['1100']!, amount: 12000, contactId: contact.body.data.id, description: 'Bob owes' },
+        { accountId: acc['4000']!, amount: -10000, vatRate: 20, vatTreatment: 'exclusive', description: 'fees' },
+        { accountId: acc['2200']!, amount: -2000 },
+      ],
+    },
+    // Four lines, given in an order that is not the chart's.
+    {
+      date: '2026-02-07',
+      description: 'Split',
+      lines: [
+        { accountId: acc['1200']!, amount: -300 },
+        { accountId: acc['5100']!, amount: 100 },
+        { accountId: acc['4000']!, amount: -100 },
+        { accountId: acc['5100']!, amount: 300 },
+      ],
+    },
+  ];
+  for (const body of bodies) {
+    const created = await post(api, body);
+    t.equal(created.status, 201, JSON.stringify(created.body.error ?? ''));
+    const stored = await api.request('GET', `/v1/transactions/${created.body.data.id}`);
+    t.same(created.body.data, stored.body.data, `${body.description}: the create's answer is what GET reads`);
+    for (const row of (await outbox(books)).filter((r) => r.payload.id === created.body.data.id)) {
+      t.same(row.payload, stored.body.data, `${body.description}: ${row.event} carries what GET reads`);
+    }
+  }
+});

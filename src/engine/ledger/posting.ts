@@ -9,7 +9,7 @@
  */
 import type { Kysely } from 'kysely';
 import { AppError } from '../errors.js';
-import { emit } from '../events.js';
+import { emit, emitAll } from '../events.js';
 import { newId } from '../ids.js';
 import { sterling } from '../money.js';
 import { timestamp, type Clock } from '../clock.js';
@@ -17,7 +17,7 @@ import { lineVat, type VatTreatment } from '../vat.js';
 import { actorOf, type Actor, type Ctx } from '../operation.js';
 import { checkDateOpen, closedRanges, type ClosedRange } from './periods.js';
 import { entryOfLine, type VatBooks, type VatEntryInput } from './vat-entries.js';
-import { findTransactionRow, loadTransaction, type TransactionView } from './transaction-view.js';
+import { findTransactionRow, loadTransaction, transactionViewOf, type TransactionView } from './transaction-view.js';
 import type { AccountsTable, LinesTable, OrgDb, TransactionsTable, VatEntriesTable } from '../../store/tables.js';
 
 export const maxLines = 500;
@@ -104,7 +104,8 @@ export async function loadBooks(trx: Kysely<OrgDb>, lines?: readonly LineInput[]
     contactQuery = contactQuery.where('id', 'in', only(lines.map((l) => l.contactId)));
   }
   const accounts = await accountQuery.execute();
-  const contacts = await contactQuery.execute();
+  // Lines that name no contact need no query for them (one round trip of every post on PostgreSQL).
+  const contacts = lines && !lines.some((l) => typeof l.contactId === 'string') ? [] : await contactQuery.execute();
   return {
     accounts: new Map(accounts.map((a) => [a.id, a])),
     contacts: new Set(contacts.map((c) => c.id)),
@@ -117,6 +118,8 @@ export interface Prepared {
   readonly row: TransactionsTable;
   readonly lines: LinesTable[];
   readonly vatEntries: VatEntriesTable[];
+  /** The accounts the lines name (the books' map): the view is made from what was written, not read back. */
+  readonly accounts: ReadonlyMap<string, AccountsTable>;
 }
 
 /**
@@ -248,6 +251,7 @@ export function prepare(books: Books, posting: Posting, input: TransactionInput,
     },
     lines: lineRows,
     vatEntries,
+    accounts: books.accounts,
   };
 }
 
@@ -309,9 +313,15 @@ export async function insertPrepared(
   if (!options.events) return [];
   const views: TransactionView[] = [];
   for (const p of prepared) {
-    const view = await loadTransaction(trx, p.row.id);
-    await emit(trx, posting.clock, 'transaction.created', view);
-    if (p.row.status === 'posted') await emit(trx, posting.clock, 'transaction.posted', view);
+    // What was just written, as loadTransaction would read it back (test/ledger-http/events.test.ts holds them equal): two queries fewer.
+    const view = transactionViewOf(
+      p.row,
+      p.lines.map((l) => {
+        const account = p.accounts.get(l.account_id)!;
+        return { ...l, code: account.code, name: account.name };
+      }),
+    );
+    await emitAll(trx, posting.clock, p.row.status === 'posted' ? ['transaction.created', 'transaction.posted'] : ['transaction.created'], view);
     views.push(view);
   }
   return views;

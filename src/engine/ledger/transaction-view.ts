@@ -6,7 +6,7 @@ import { pence } from '../schema.js';
 import { vatTreatments } from '../vat.js';
 import { day, idOut, instant } from '../output.js';
 import { precompiled } from '../../store/precompiled.js';
-import type { OrgDb, TransactionsTable } from '../../store/tables.js';
+import type { LinesTable, OrgDb, TransactionsTable } from '../../store/tables.js';
 
 export type TransactionRow = TransactionsTable;
 
@@ -97,10 +97,19 @@ const linesOf = precompiled((db: Kysely<OrgDb>, transactionId: string) =>
     .orderBy('lines.line_no'),
 );
 
+/** A line as the view shows it: the line's columns with its account's code and name. */
+export type LineWithAccount = Pick<LinesTable, 'id' | 'account_id' | 'contact_id' | 'amount' | 'vat_rate' | 'vat_treatment' | 'vat_amount' | 'description'> & {
+  readonly code: string;
+  readonly name: string;
+};
+
 /** A transaction with its lines in the order they were given. */
 export async function loadTransaction(db: Kysely<OrgDb>, id: string): Promise<TransactionView> {
-  const row = await findTransactionRow(db, id);
-  const lines = await linesOf.all(db, id);
+  return transactionViewOf(await findTransactionRow(db, id), await linesOf.all(db, id));
+}
+
+/** The view of a transaction row and its lines (in line order): as read back, or as posting has just written them. */
+export function transactionViewOf(row: TransactionRow, lines: readonly LineWithAccount[]): TransactionView {
   return {
     ...transactionSummary(row),
     lines: lines.map((l) => ({
