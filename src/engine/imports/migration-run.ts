@@ -193,7 +193,7 @@ export async function runMigration(
   if (files.expectedTrialBalance !== undefined) {
     report.expectedTrialBalance = await compareExpected(trx, files.cutoverDate, files.expectedTrialBalance, mappings);
     if (!report.expectedTrialBalance.matches) {
-      // A refused run is rolled back and prints no report: the message names the accounts (the first ten).
+      // The API answers a refused run with its error alone: the message names the accounts (the first ten).
       const off = report.expectedTrialBalance.differences;
       const named = off.slice(0, 10).map((d) => `${d.code} ${d.name} expected ${d.expected}, found ${d.actual}`);
       report.failure = `the trial balance at ${files.cutoverDate} differs from the expected one in ${off.length} account(s): ${named.join('; ')}${off.length > 10 ? '; …' : ''}`;

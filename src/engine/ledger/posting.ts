@@ -327,11 +327,14 @@ export async function insertPrepared(
   return views;
 }
 
+/** One transaction prepared against the books its lines name (their accounts and contacts, and the VAT books when a line makes an entry). */
+async function prepareAgainstBooks(trx: Kysely<OrgDb>, posting: Posting, input: TransactionInput, id?: string): Promise<Prepared> {
+  return prepare(await loadBooks(trx, input.lines, linesMakeEntries(input)), posting, input, id);
+}
+
 /** Create one transaction (draft or posted); its view. */
 export async function createTransaction(trx: Kysely<OrgDb>, posting: Posting, input: TransactionInput): Promise<TransactionView> {
-  const books = await loadBooks(trx, input.lines, linesMakeEntries(input));
-  const prepared = prepare(books, posting, input);
-  const [view] = await insertPrepared(trx, posting, [prepared]);
+  const [view] = await insertPrepared(trx, posting, [await prepareAgainstBooks(trx, posting, input)]);
   return view!;
 }
 
@@ -342,8 +345,7 @@ export async function createTransaction(trx: Kysely<OrgDb>, posting: Posting, in
  * other software rather than something happening now; its id.
  */
 export async function postHistory(trx: Kysely<OrgDb>, posting: Posting, input: TransactionInput): Promise<string> {
-  const books = await loadBooks(trx, input.lines, linesMakeEntries(input));
-  const prepared = prepare(books, posting, { ...input, status: 'posted' });
+  const prepared = await prepareAgainstBooks(trx, posting, { ...input, status: 'posted' });
   await insertPrepared(trx, posting, [prepared], { events: false });
   return prepared.row.id;
 }
@@ -399,7 +401,7 @@ export async function replaceDraft(
   };
   // The transaction's current date must be open too: moving a draft out of a closed period changes that period.
   checkDateOpen(await closedRanges(trx), row.date);
-  const prepared = prepare(await loadBooks(trx, input.lines, linesMakeEntries(input)), posting, input, id);
+  const prepared = await prepareAgainstBooks(trx, posting, input, id);
   await checkBooksDebit(trx, prepared.row.total_debit - row.total_debit);
   await trx.deleteFrom('lines').where('transaction_id', '=', id).execute();
   await trx.deleteFrom('vat_entries').where('transaction_id', '=', id).execute();
