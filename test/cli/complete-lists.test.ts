@@ -4,7 +4,6 @@
  * {data, meta}; the table shows every row too, with the count.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { runCliInProcess } from '../helpers/index.js';
@@ -13,7 +12,7 @@ import { acctJson, books } from './support.js';
 t.test('every row by default, one page with its meta when asked', async (t) => {
   const { dir } = await books(t);
   // 130 journals: more than the API's largest page (100) and its default (50).
-  const journal = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'acct-lists-')), 'j.jsonl');
+  const journal = path.join(dir, 'journal.jsonl');
   const lines = Array.from({ length: 130 }, (_, i) =>
     JSON.stringify({
       date: `2026-0${1 + (i % 9)}-10`,
@@ -48,7 +47,7 @@ t.test('every row by default, one page with its meta when asked', async (t) => {
 t.test('one shape for every list under --json: an array, streamed as JSON.stringify would print it whole', async (t) => {
   const { dir } = await books(t);
   // 230 journals: three pages of the API's largest (100), the last part-full.
-  const journal = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'acct-lists-')), 'j.jsonl');
+  const journal = path.join(dir, 'journal.jsonl');
   const lines = Array.from({ length: 230 }, (_, i) =>
     JSON.stringify({
       date: '2026-05-10',
