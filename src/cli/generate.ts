@@ -89,6 +89,26 @@ export function flagsOf(op: Operation): Flag[] {
   return flags;
 }
 
+/**
+ * An operation's summary or notes as the command line reads them: a field
+ * that a flag carries is named by the flag (accountId → --account-id), and a
+ * boolean's "sendEmail true" is its flag alone. Only camelCase names change,
+ * for a one-word field (amount, date) reads as English in a sentence; so does
+ * nothing inside braces, a JSON body written out, which --body takes as it is.
+ */
+export function inFlagTerms(text: string, flags: readonly Flag[]): string {
+  const named = flags.filter((f) => /[A-Z]/.test(f.field));
+  if (named.length === 0) return text;
+  return text
+    .split(/(\{[^}]*\})/)
+    .map((part, i) =>
+      i % 2 === 1
+        ? part
+        : named.reduce((out, f) => out.replace(new RegExp(`\\b${f.field}\\b${f.boolean ? '(?: true\\b)?' : ''}`, 'g'), `--${f.names[0]}`), part),
+    )
+    .join('');
+}
+
 /** Commander's attribute for a long flag name: `as-of-date` → asOfDate. */
 const attributeOf = (name: string): string => name.split('-').reduce((out, word) => out + (word[0] ?? '').toUpperCase() + word.slice(1));
 
@@ -118,13 +138,13 @@ function pick(options: Record<string, unknown>, flags: readonly Flag[], part: Fl
 
 function commandFor(parent: Command, op: Operation, operations: readonly Operation[]): Command {
   const cmd = op.cli.action === null ? parent : parent.command(op.cli.action);
-  cmd.description(op.summary);
-  if (op.description) cmd.addHelpText('after', `\n${op.description}`);
+  const flags = flagsOf(op);
+  cmd.description(inFlagTerms(op.summary, flags));
+  if (op.description) cmd.addHelpText('after', `\n${inFlagTerms(op.description, flags)}`);
   const examples = operationExamples[op.name];
   if (examples) cmd.addHelpText('after', examplesSection(examples));
   const paramProps = jsonSchemaOf(op.schemas.params).properties ?? {};
   for (const p of pathParams(op.path)) cmd.argument(`<${p}>`, naturalKeyHelp(paramProps[p]) ?? '');
-  const flags = flagsOf(op);
   for (const f of flags) {
     const option = new AcctOption(f.flag, f.description).withValues(f.values);
     cmd.addOption(option);

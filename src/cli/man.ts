@@ -10,7 +10,7 @@ import { operations } from '../engine/registry.js';
 import { describeAccess, pathParams, type Operation } from '../engine/operation.js';
 import { projectFile } from '../paths.js';
 import { version } from '../version.js';
-import { flagsOf } from './generate.js';
+import { flagsOf, inFlagTerms } from './generate.js';
 import { dateRule, groupSummaries, handWritten, moneyRule, referenceRule, type CommandDoc } from './help.js';
 import { groupExamples, operationExamples } from './examples.js';
 import { globalOptionDocs } from './main.js';
@@ -34,15 +34,15 @@ function operationSection(op: Operation): string[] {
     .map((p) => ` ${p.toUpperCase()}`)
     .join('');
   const words = [op.cli.group, op.cli.action].filter(Boolean).join(' ');
+  const flags = flagsOf(op);
   const lines = [
     '.TP',
     `.B acct ${esc(words)}${esc(args)}`,
-    `${esc(op.summary)}.`,
+    `${esc(inFlagTerms(op.summary, flags))}.`,
     `(${esc(op.method)} /v1${esc(op.path)}; ${esc(describeAccess(op.access))}.)`,
   ];
-  if (op.description) lines.push(esc(op.description));
+  if (op.description) lines.push(esc(inFlagTerms(op.description, flags)));
   lines.push(...exampleLines(operationExamples[op.name]));
-  const flags = flagsOf(op);
   if (flags.length > 0 || op.schemas.body) {
     lines.push('.RS');
     for (const f of flags) lines.push('.TP', `.B ${esc(f.flag)}`, esc(f.description || f.field));

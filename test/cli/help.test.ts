@@ -157,3 +157,30 @@ t.test('the real acct invoices create --help shows examples, piped and on a term
     t.match(out, /\nExamples:\n {2}\$ acct invoices create --contact-id "Bob Ltd"/, how);
   }
 });
+
+t.test("help names a field by the flag that carries it, not by the API's JSON name", async (t) => {
+  /** Help as one line: commander wraps it at the width. */
+  const helpOf = async (words: string[]) => (await runCliInProcess([...words, '--help'])).stdout.replace(/\s+/g, ' ');
+  const send = await helpOf(['invoices', 'send']);
+  // The summary and the notes: a boolean's "sendEmail true" is the flag alone.
+  t.match(send, 'Send a draft invoice: its entries are posted; --send-email e-mails the PDF');
+  t.match(send, ' --send-email needs an SMTP server');
+  t.notMatch(send, /sendEmail/);
+  t.match(await helpOf(['invoices', 'pay']), 'Posts debit the bank account (--account-id, a bank account; 1200 by default)');
+  t.match(await helpOf(['invoices', 'create']), 'The due date is --due-date, else --issue-date + --due-days');
+  t.match(await helpOf(['invoices']), 'Send a draft invoice: its entries are posted; --send-email e-mails', 'the group lists the summary so too');
+  // A JSON body written out in the notes keeps its field names: it is what --body takes.
+  t.match(await helpOf(['bank-imports', 'upload']), '{file, filename?, bankAccountId?}');
+  t.match(renderAcct1(), 'Send a draft invoice: its entries are posted; \\-\\-send\\-email e\\-mails the PDF', 'and acct(1)');
+
+  // Every generated command: no camelCase field that a flag carries is left in its summary or notes outside a JSON body.
+  const left: string[] = [];
+  for (const op of operations) {
+    if (op.cli.custom) continue;
+    const words = [op.cli.group, ...(op.cli.action === null ? [] : [op.cli.action])];
+    const help = (await runCliInProcess([...words, '--help'])).stdout.replace(/\{[^}]*\}/g, '');
+    const prose = help.slice(0, help.indexOf('\nOptions:')) + help.slice(help.indexOf('\n\n', help.indexOf('\nOptions:') + 1));
+    for (const f of flagsOf(op)) if (/[A-Z]/.test(f.field) && new RegExp(`\\b${f.field}\\b`).test(prose)) left.push(`${words.join(' ')}: ${f.field}`);
+  }
+  t.strictSame(left, [], 'fields named in JSON terms');
+});
