@@ -137,3 +137,54 @@ t.test('a supplier credit note refunded in a later quarter gives back the VAT re
   t.same(q2.boxes, { box1: 0, box2: 0, box3: 0, box4: -2000, box5: 2000, box6: 0, box7: -10000, box8: 0, box9: 0 });
   t.equal(q2.netVatDirection, 'payable');
 });
+
+t.test("a credit note used in parts carries exactly its VAT: each part's share is rounded cumulatively over the note's uses", async (t) => {
+  const c = await cashBooks(t);
+  // K: £100.00 at 20% (net 10000, VAT 2000), paid in full: box 1 2000, box 6 10000.
+  const k = await invoiceSent(t, c, [item({ unitPrice: 10000 })], '2026-01-05');
+  await received(t, c, k.id, 12000, '2026-01-10');
+  // £1.00 credited by amount: VAT 100 × 20/120 = 16.67 → 17, net 83. K is paid, so all 100 is credit to use.
+  const cn = await creditNote(t, c, '/v1/credit-notes', { invoiceId: k.id, amount: 100, date: '2026-01-20' });
+  t.same([cn.total, cn.vatAmount, cn.remainingCredit], [100, 17, 100]);
+
+  // L: £100.00 at 20% (total 12000). 50 of the credit goes to L, then L's other 11950 is paid: L is settled.
+  const l = await invoiceSent(t, c, [item({ unitPrice: 10000 })], '2026-02-01');
+  const allocated = await c.api.request('POST', `/v1/credit-notes/${cn.id}/allocations`, { body: { invoiceId: l.id, amount: 50, date: '2026-02-05' } });
+  t.equal(allocated.status, 201, JSON.stringify(allocated.body));
+  await received(t, c, l.id, 11950, '2026-02-10');
+  // The note's first use, 50 of 100: VAT round(−17 × 50/100) = round(−8.5) = −9 (halves away from zero), gross −50,
+  // net −41. L's payment carries L's 2000 − 9 = 1991 of VAT and 10000 − 41 = 9959 of net.
+  // The refund of the other 50 is the note's last use: what is left of it, VAT −17 − (−9) = −8, gross −50, net −42.
+  // Rounded apart, the refund would carry round(−8.5) = −9 too: −18 of VAT and −82 of net for a note of −17 and −83.
+  const refund = await c.api.request('POST', `/v1/credit-notes/${cn.id}/refunds`, { body: { date: '2026-03-01' } });
+  t.equal(refund.status, 201, JSON.stringify(refund.body));
+  // Box 1 = 2000 (K) + 1991 (L) − 8 (refund) = 3983 = 2000 + 2000 − 17; box 6 = 10000 + 9959 − 42 = 19917 = 20000 − 83.
+  const q1 = await fileOk(t, c, '2026-03');
+  t.same(q1.boxes, { box1: 3983, box2: 0, box3: 3983, box4: 0, box5: 3983, box6: 19900, box7: 0, box8: 0, box9: 0 });
+  t.equal(q1.exact.box6, 19917);
+  // Everything is settled, so the cash basis counts what the accrual basis does: 2200 is empty.
+  t.equal(await netOf(c, '2200'), 0);
+});
+
+t.test('a credit note shared between two invoices: the second takes what is left of its VAT', async (t) => {
+  const c = await cashBooks(t);
+  const k = await invoiceSent(t, c, [item({ unitPrice: 10000 })], '2026-01-05');
+  await received(t, c, k.id, 12000, '2026-01-10');
+  // £1.00 of credit, VAT 17 and net 83, as above; 50 goes to L and 50 to M, each then paid its other 11950.
+  const cn = await creditNote(t, c, '/v1/credit-notes', { invoiceId: k.id, amount: 100, date: '2026-01-20' });
+  for (const [date, paidOn] of [
+    ['2026-02-01', '2026-02-10'],
+    ['2026-02-02', '2026-02-11'],
+  ] as const) {
+    const doc = await invoiceSent(t, c, [item({ unitPrice: 10000 })], date);
+    const r = await c.api.request('POST', `/v1/credit-notes/${cn.id}/allocations`, { body: { invoiceId: doc.id, amount: 50, date } });
+    t.equal(r.status, 201, JSON.stringify(r.body));
+    await received(t, c, doc.id, 11950, paidOn);
+  }
+  // L: 2000 − 9 = 1991 of VAT, 10000 − 41 = 9959 of net (the note's first 50); M: 2000 − 8 = 1992, 10000 − 42 = 9958
+  // (the rest of it). Box 1 = 2000 + 1991 + 1992 = 5983 = 6000 − 17; box 6 = 10000 + 9959 + 9958 = 29917 = 30000 − 83.
+  const q1 = await fileOk(t, c, '2026-03');
+  t.same(q1.boxes, { box1: 5983, box2: 0, box3: 5983, box4: 0, box5: 5983, box6: 29900, box7: 0, box8: 0, box9: 0 });
+  t.equal(q1.exact.box6, 29917);
+  t.equal(await netOf(c, '2200'), 0);
+});

@@ -9,8 +9,8 @@
  *
  * What a document's payments pay for (its cluster): the document less the
  * credit allocated to it, that is its own entries and, for each credit note
- * allocated to it, that note's (negative) entries × the part of the note
- * allocated there / the note's total, kept under the note's id. A credit
+ * allocated to it, the part of that note's (negative) entries its
+ * allocations there carry (below), kept under the note's id. A credit
  * agreed before payment thus reduces what is paid, and the payments carry
  * the VAT of what is left, at its rates (HMRC's VCAS5250: no adjustment,
  * the payment record shows the revised amount). Each group of entries
@@ -27,6 +27,14 @@
  * against what is recorded, not the previous payment, lets the next
  * settlement true up after a payment or an allocation is removed.
  *
+ * A note's credit is used in parts (allocations to documents, refunds),
+ * and its entries are shared over those uses the same way, in the order
+ * they were made: the use that takes the note from U_(k−1) to U_k of its
+ * total N carries round(V × U_k / N) − round(V × U_(k−1) / N) of a group's
+ * VAT, and so for gross. The parts of a note used in full thus sum to its
+ * VAT exactly, as the document's own shares do; a cluster counts its
+ * note parts × P / (T − A) like its own entries.
+ *
  * Credit allocated to a document already part paid changes what those
  * payments paid for, so the allocation trues the cluster up at its date: a
  * new credit note in its own transaction, spare credit allocated later in
@@ -36,7 +44,7 @@
  * £60.00, all paid, holding the invoice's £20.00 and the note's −£10.00:
  * its transaction adds £10.00 under the invoice and −£10.00 under the note,
  * £10.00 in all, the VAT of the £60.00 received. A refund of credit
- * carries the note's entries × the part refunded / its total.
+ * carries the part of the note's entries its refunds carry, at its date.
  */
 import type { Kysely } from 'kysely';
 import type { VatEntryInput } from '../ledger/vat-entries.js';
@@ -117,6 +125,53 @@ function target(g: Group, num: bigint, den: bigint): { net: number; vat: number 
   return { net: gross - vat, vat };
 }
 
+/** A use of a credit note's credit: an allocation to a document, or a refund (documentId null). */
+interface Use {
+  readonly documentId: string | null;
+  readonly amount: number;
+}
+
+/** An id's time and sequence, which orders ids made one after another whatever their prefix (ids.ts). */
+const sequenceOf = (id: string): string => id.slice(id.indexOf('_') + 1);
+
+/** The uses of a note's credit in the order they were made, then `pending`, the one being made. */
+async function usesOf(db: Kysely<OrgDb>, noteId: string, pending?: Use): Promise<Use[]> {
+  const [allocations, refunds] = await Promise.all([
+    db.selectFrom('credit_allocations').select(['id', 'invoice_id', 'amount', 'created_at']).where('credit_note_id', '=', noteId).execute(),
+    db.selectFrom('refunds').select(['id', 'amount', 'created_at']).where('credit_note_id', '=', noteId).execute(),
+  ]);
+  // Timestamps are ISO 8601 of one width, so the text orders them; the id's sequence orders those made in one millisecond.
+  const made = [
+    ...allocations.map((a) => ({ documentId: a.invoice_id, amount: a.amount, order: `${a.created_at} ${sequenceOf(a.id)}` })),
+    ...refunds.map((r) => ({ documentId: null, amount: r.amount, order: `${r.created_at} ${sequenceOf(r.id)}` })),
+  ].sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
+  return pending ? [...made, pending] : made;
+}
+
+/**
+ * The part of a note's group that its uses for `documentId` (null: its
+ * refunds) carry. Each use carries what the uses up to it carry less what
+ * those before it do, so that the parts of all its uses sum exactly to the
+ * group: £1.00 of credit with 17p of VAT used as 50p and 50p carries 9p and
+ * 8p, where rounding each half apart would give 9p twice.
+ */
+function partOf(g: Group, total: number, uses: readonly Use[], documentId: string | null): Group {
+  const den = BigInt(total);
+  let before = 0n;
+  let net = 0;
+  let vat = 0;
+  for (const use of uses) {
+    const after = before + BigInt(use.amount);
+    if (use.documentId === documentId) {
+      const [from, to] = [target(g, before, den), target(g, after, den)];
+      net += to.net - from.net;
+      vat += to.vat - from.vat;
+    }
+    before = after;
+  }
+  return { ...g, net, vat };
+}
+
 /** What the targets add to what is recorded: one entry per group that moves. */
 function trueUp(targets: Map<string, { group: Group; net: number; vat: number }>, held: Groups): VatEntryInput[] {
   const out: VatEntryInput[] = [];
@@ -168,11 +223,14 @@ export async function documentShares(db: Kysely<OrgDb>, doc: InvoicesTable, now:
     if (r.document_id !== null) add(r.document_id === doc.id ? own : fromNotes, r.document_id, factsOf(r));
   if (now.credit?.entries) for (const e of now.credit.entries) add(fromNotes, now.credit.noteId, e);
 
+  const uses = new Map<string, Use[]>();
+  for (const noteId of notes.keys())
+    uses.set(noteId, await usesOf(db, noteId, now.credit?.noteId === noteId ? { documentId: doc.id, amount: now.credit.amount } : undefined));
   const targets = new Map<string, { group: Group; net: number; vat: number }>();
   for (const [key, g] of own) targets.set(key, { group: g, ...target(g, paid, base) });
   for (const [key, g] of fromNotes) {
-    const n = notes.get(g.documentId)!;
-    targets.set(key, { group: g, ...target(g, BigInt(n.amount) * paid, BigInt(n.total) * base) });
+    const part = partOf(g, notes.get(g.documentId)!.total, uses.get(g.documentId)!, doc.id);
+    targets.set(key, { group: g, ...target(part, paid, base) });
   }
 
   // The cluster's transactions: the document's payments, its credit notes and the journals of credit allocated to it.
@@ -192,10 +250,15 @@ export async function documentShares(db: Kysely<OrgDb>, doc: InvoicesTable, now:
 
 /** The cash entries of a refund of credit: the note's entries × what is refunded in all / its total, less what its refunds hold. */
 export async function refundShares(db: Kysely<OrgDb>, note: CreditNotesTable, refund: number): Promise<VatEntryInput[]> {
-  const refunded = BigInt(note.refunded + refund);
   const groups: Groups = new Map();
   for (const r of await accrualEntries(db, [note.id])) add(groups, note.id, factsOf(r));
-  const targets = new Map([...groups].map(([key, g]) => [key, { group: g, ...target(g, refunded, BigInt(note.total)) }]));
+  const uses = await usesOf(db, note.id, { documentId: null, amount: refund });
+  const targets = new Map(
+    [...groups].map(([key, g]) => {
+      const part = partOf(g, note.total, uses, null);
+      return [key, { group: g, net: part.net, vat: part.vat }];
+    }),
+  );
   const refunds = await db.selectFrom('refunds').select('transaction_id').where('credit_note_id', '=', note.id).execute();
   return trueUp(
     targets,
