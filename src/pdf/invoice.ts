@@ -16,7 +16,7 @@ export async function invoicePdf(data: InvoicePdfData): Promise<Buffer> {
 /** The pdfmake document definition, separate from rendering so its structure can be inspected. */
 export function invoiceDocument(data: InvoicePdfData): TDocumentDefinitions {
   const { invoice } = data;
-  const registered = data.organisation.vat_scheme !== 'not_registered';
+  const registered = isVatDocument(data);
   const noun = data.creditNote ? 'Credit note' : 'Invoice';
   return {
     pageSize: 'A4',
@@ -44,7 +44,7 @@ export function invoiceDocument(data: InvoicePdfData): TDocumentDefinitions {
       margin: [40, 20, 40, 0],
     }),
     content: [
-      header(data),
+      header(data, registered),
       parties(data, registered),
       linesTable(data, registered),
       totals(data, registered),
@@ -55,18 +55,26 @@ export function invoiceDocument(data: InvoicePdfData): TDocumentDefinitions {
   };
 }
 
+/**
+ * Whether the document is a VAT invoice (or credit note): whether its lines
+ * carry VAT rates, as they do when it is made while the business is
+ * registered, not whether the business is registered now. A copy printed
+ * after registering, or after leaving VAT, is the document as issued.
+ */
+const isVatDocument = (data: InvoicePdfData): boolean => data.invoice.items.some((line) => line.vatRateName !== null);
+
 const banners: Readonly<Record<string, { readonly text: string; readonly color: string }>> = {
   paid: { text: 'PAID', color: '#1b7f3b' },
   void: { text: 'VOID', color: '#b00020' },
   draft: { text: 'DRAFT', color: '#666666' },
 };
 
-function header(data: InvoicePdfData): Content {
+function header(data: InvoicePdfData, registered: boolean): Content {
   const org = data.organisation;
   const seller: Content[] = [{ text: org.name, style: 'seller' }, ...address(org).map((line) => ({ text: line }))];
   if (org.email) seller.push({ text: `Email: ${org.email}` });
   if (org.phone) seller.push({ text: `Telephone: ${org.phone}` });
-  if (org.vat_scheme !== 'not_registered' && org.vat_number) {
+  if (registered && org.vat_number) {
     seller.push({ text: `VAT registration number: ${org.vat_number}`, margin: [0, 4, 0, 0] });
   }
   if (org.business_type === 'limited_company' && org.company_number) {

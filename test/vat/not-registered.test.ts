@@ -227,3 +227,30 @@ t.test('through the CLI: --item without a rate makes a VAT-free invoice', async 
   const listed = await cli(['invoices', 'list']);
   t.equal((listed.data as unknown[]).length, 1, 'only the first invoice was written');
 });
+
+t.test('registering later leaves an earlier invoice as it was issued: its PDF claims no VAT, and shows no VAT number', async (t) => {
+  const { api } = await notRegistered(t);
+  const client = await contactOk(t, api, { name: 'Client One Ltd' });
+  const before = await invoiceOk(t, api, client, { items: [sale()] });
+  await sendOk(t, api, before.id);
+  // The business registers: standard scheme from today, with its VAT number.
+  const settings = await api.request('PUT', '/v1/organisation/settings', { body: { vatScheme: 'standard' } });
+  t.equal(settings.status, 200, JSON.stringify(settings.body));
+  const number = await api.request('PUT', '/v1/organisation', { body: { vatNumber: 'GB980780684' } });
+  t.equal(number.status, 200, JSON.stringify(number.body));
+
+  // Issued before registering: 1 × £100.00, no VAT; a copy printed now is the same document.
+  const old = pdfText((await api.request('GET', `/v1/invoices/${before.id}/pdf`)).bytes);
+  t.match(old, /Consulting\s+1\s+£100\.00\s+£100\.00/);
+  t.match(old, /Total\s+£100\.00/);
+  t.notMatch(old, /VAT/, 'no VAT column, summary or registration number');
+  t.notMatch(old, /Tax point|Subtotal/);
+
+  // Issued after: 1 × £100.00 at 20% = £20.00 VAT, £120.00, with the number.
+  const after = await invoiceOk(t, api, client, { items: [sale({ vatRate: 'standard' })] });
+  await sendOk(t, api, after.id);
+  const fresh = pdfText((await api.request('GET', `/v1/invoices/${after.id}/pdf`)).bytes);
+  t.match(fresh, /VAT registration number: GB980780684/);
+  t.match(fresh, /Tax point/);
+  t.match(fresh, /Total\s+£120\.00/);
+});
