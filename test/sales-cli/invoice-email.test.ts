@@ -116,3 +116,21 @@ t.test('while the SMTP server hangs, another acct process writes to the books at
   t.equal((await acctOk(t, dir, ['invoices', 'get', id])).status, 'draft');
   t.equal((await acctOk(t, dir, ['contacts', 'list', '--type', 'supplier'])).length, 1, 'the supplier written meanwhile is kept');
 });
+
+t.test('a draft made before registering is refused before it is e-mailed: no message goes, still a draft', async (t) => {
+  const smtp = await startSmtp(t);
+  const dir = t.testdir();
+  await init(t, dir, ['--name', 'Sam Jones Design', '--business-type', 'sole_trader', '--vat-scheme', 'not_registered']);
+  const contactId = await customerOk(t, dir);
+  // 1 × £500.00 with no rate, dated 2026-11-05; the business then registers from 2026-11-01.
+  const { id } = await acctOk(t, dir, ['invoices', 'create', '--contact-id', contactId, '--item', 'Logo design;1;500.00', '--issue-date', '2026-11-05']);
+  await acctOk(t, dir, ['settings', 'update', '--vat-scheme', 'standard', '--vat-registration-date', '2026-11-01']);
+  const r = await runCliInProcess(['--data', dir, '--smtp', smtp.url(), 'invoices', 'send', id, '--send-email'], { env: noSmtp });
+  t.equal(r.status, 5, 'unprocessable_entity (422) is exit status 5');
+  t.match(
+    r.stderr,
+    /unprocessable_entity: invoice INV-0001 is dated 2026-11-05 and the organisation registered for VAT on 2026-11-01, but items\[0\]\.vatRate states no VAT rate/,
+  );
+  t.equal(smtp.messages.length, 0, 'nothing was e-mailed');
+  t.match(await acctOk(t, dir, ['invoices', 'get', id]), { status: 'draft', total: 50_000, vatAmount: 0 });
+});

@@ -254,3 +254,36 @@ t.test('registering later leaves an earlier invoice as it was issued: its PDF cl
   t.match(fresh, /Tax point/);
   t.match(fresh, /Total\s+£120\.00/);
 });
+
+t.test('a draft made before registering is not sent without VAT once its date falls after the registration date', async (t) => {
+  const { api } = await notRegistered(t);
+  const client = await contactOk(t, api, { name: 'Client One Ltd' });
+  // Two drafts of 1 × £100.00 with no rate: one dated after the registration date to come, one before it.
+  const after = await invoiceOk(t, api, client, { items: [sale(), sale({ description: 'Travel' })], issueDate: '2026-11-20' });
+  const before = await invoiceOk(t, api, client, { items: [sale()], issueDate: '2026-11-02' });
+  const settings = await api.request('PUT', '/v1/organisation/settings', { body: { vatScheme: 'standard', vatRegistrationDate: '2026-11-10' } });
+  t.equal(settings.status, 200, JSON.stringify(settings.body));
+  const transactions = await transactionTotal(api);
+
+  // Dated 20 November, after registering on 10 November: a sale that must charge VAT, refused until its lines state rates.
+  const refused = await api.request('POST', `/v1/invoices/${after.id}/send`, { body: {} });
+  // A 422 carries no field member (the spec gives one to 400s only): the message names the line.
+  expectError(t, refused, 422, 'unprocessable_entity', {
+    field: null,
+    message: /invoice INV-0001 is dated 2026-11-20 and the organisation registered for VAT on 2026-11-10, but items\[0\]\.vatRate states no VAT rate/,
+  });
+  t.match(await getInvoice(t, api, after.id), { status: 'draft', total: 20_000, vatAmount: 0, sentAt: null }, 'still a draft, unchanged');
+  t.equal(await transactionTotal(api), transactions, 'nothing posted');
+
+  // Dated 2 November, before the registration date: a sale made unregistered, sent as it is (£100.00, no VAT).
+  await sendOk(t, api, before.id);
+  t.match(await getInvoice(t, api, before.id), { status: 'sent', total: 10_000, vatAmount: 0 });
+
+  // With its rates stated: 2 × £100.00 at 20% = £40.00 VAT, £240.00; now it goes.
+  const fixed = await api.request('PUT', `/v1/invoices/${after.id}`, {
+    body: { items: [sale({ vatRate: 'standard' }), sale({ description: 'Travel', vatRate: 'standard' })] },
+  });
+  t.equal(fixed.status, 200, JSON.stringify(fixed.body));
+  await sendOk(t, api, after.id);
+  t.match(await getInvoice(t, api, after.id), { status: 'sent', total: 24_000, vatAmount: 4_000 });
+});

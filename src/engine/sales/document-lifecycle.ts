@@ -9,6 +9,7 @@ import { newId } from '../ids.js';
 import { timestamp } from '../clock.js';
 import { createTransaction, removeTransaction, replaceDraft, setTransactionStatus, type Posting } from '../ledger/posting.js';
 import { itemInputsOf, loadItems, saveItems } from './items.js';
+import { loadOrganisation } from '../organisation/organisation.js';
 import { findDocument, refuseUnlessDraft, type Kind } from './documents.js';
 import { computeDocument, type DocumentInput } from './document-pricing.js';
 import { ledgerInput } from './document-entries.js';
@@ -99,10 +100,35 @@ export async function updateDocument(trx: Kysely<OrgDb>, k: Kind, posting: Posti
   return { ...row, ...changes };
 }
 
+/**
+ * A sale dated on or after the VAT registration date charges VAT, so a
+ * draft made while the business was not registered (lines with no rate,
+ * and entries with no VAT) is refused until each line states its rate. One
+ * dated before the registration date is a sale made unregistered and goes
+ * as it is; with no registration date, every date counts as registered.
+ */
+export async function refuseSaleWithoutRates(trx: Kysely<OrgDb>, k: Kind, row: InvoicesTable): Promise<void> {
+  if (k.kind !== 'sales') return;
+  const org = await loadOrganisation(trx);
+  if (org.vat_scheme === 'not_registered' || (org.vat_registration_date !== null && row.issue_date < org.vat_registration_date)) return;
+  const items = (await loadItems(trx, [row.id])).get(row.id) ?? [];
+  const i = items.findIndex((item) => item.vat_rate_name === null);
+  if (i < 0) return;
+  const field = `items[${i}].vatRate`;
+  const since = org.vat_registration_date === null ? '' : ` on ${org.vat_registration_date}`;
+  throw new AppError(
+    'unprocessable_entity',
+    `${k.noun} ${row.number ?? row.id} is dated ${row.issue_date} and the organisation registered for VAT${since}, but ${field} states no VAT rate ` +
+      '(the draft was made before registering): give each line its rate (update the draft), then send it',
+    field,
+  );
+}
+
 /** Issue a draft (send an invoice, approve a bill): its entries are posted. */
 export async function issueDocument(trx: Kysely<OrgDb>, k: Kind, posting: Posting, id: string): Promise<InvoicesTable & { sent_at: string }> {
   const row = await findDocument(trx, k, id);
   refuseUnlessDraft(k, row, k.issued);
+  await refuseSaleWithoutRates(trx, k, row);
   await setTransactionStatus(trx, posting, row.transaction_id as string, 'posted');
   const now = timestamp(posting.clock);
   const changes = { status: k.issued, sent_at: now, updated_at: now };
