@@ -231,3 +231,35 @@ t.test('uncategorised imported lines keep the VAT return incomplete until catego
   t.equal(vat.status, 200, JSON.stringify(vat.body.error ?? ''));
   t.match(vat.body.data.boxes, { box1: 4_000, box4: 1_000, box5: 3_000, box6: 20_000, box7: 5_000 });
 });
+
+t.test('Revolut: a fee leaves the account with its row; a row in another currency is rejected, not booked as pounds', async (t) => {
+  const { api } = await world(t);
+  const csv = [
+    'Type,Product,Started Date,Completed Date,Description,Amount,Fee,Currency,State,Balance',
+    'TOPUP,Current,2024-09-01 09:00:00,2024-09-01 09:00:05,Top-up by *1234,200.00,0.00,GBP,COMPLETED,300.00',
+    'ATM,Current,2024-09-02 10:00:00,2024-09-02 10:00:02,Cash at Post Office,-50.00,1.00,GBP,COMPLETED,249.00',
+    'EXCHANGE,Current,2024-09-03 11:00:00,2024-09-03 11:00:01,Exchanged to EUR,-100.00,0.50,GBP,COMPLETED,148.50',
+    'EXCHANGE,Current,2024-09-03 11:00:00,2024-09-03 11:00:01,Exchanged from GBP,116.20,0.00,EUR,COMPLETED,116.20',
+    '',
+  ].join('\n');
+  const r = await api.request('POST', '/v1/bank-imports/upload', { body: { file: csv, filename: 'revolut-september.csv' } });
+  t.equal(r.status, 201, JSON.stringify(r.body.error ?? ''));
+  const preview = r.body.data;
+  t.equal(preview.schema.detectedPreset, 'Revolut');
+  // Revolut's Amount leaves its Fee out: the cash withdrawal takes £50.00 + £1.00 = £51.00, the exchange £100.00 + £0.50.
+  t.same(
+    preview.preview.filter((x: { status: string }) => x.status === 'valid').map((x: { description: string; amount: number }) => [x.description, x.amount]),
+    [
+      ['Top-up by *1234', 20_000],
+      ['Cash at Post Office', -5_100],
+      ['Exchanged to EUR', -10_050],
+    ],
+  );
+  // Row 4 is €116.20 of the euro account: rejected with its reason, not booked as £116.20.
+  t.equal(preview.errorRows, 1);
+  t.match(JSON.stringify(preview), /the row is in EUR; acct keeps books in GBP/);
+  // The pounds rows prove against Revolut's balances: opening 300.00 − 200.00 = 100.00; + 200.00 − 51.00 − 100.50 = 148.50.
+  t.match(preview.balanceProof, { status: 'PASS', openingBalance: 10_000, closingBalance: 14_850, delta: 0 });
+  const done = await confirmConserved(t, api, preview);
+  t.match(done, { created: 3, rejected: 1 });
+});

@@ -9,8 +9,17 @@ import { noBalanceProof, proveRunningBalance, rowOrderOf } from './balance-proof
 import { checkSchema, correctSchema } from './column-mapping.js';
 import { isBlank, readCsvRecords, sniffDelimiter } from '../../tabular/csv-records.js';
 import { dataRecords, dateFormatOf, detectLayout } from './detect-layout.js';
-import { parseRows, type DataRecord } from './parse-rows.js';
+import { parseRows, type DataRecord, type MoneyColumns } from './parse-rows.js';
 import type { SchemaCorrection, StatementReading, StatementSchema } from './types.js';
+
+/** The skipped columns headed Currency (any layout) and Fee (Revolut's, which its Amount leaves out). */
+function moneyColumns(header: readonly string[], schema: StatementSchema): MoneyColumns {
+  const skipped = (name: string): number | null => {
+    const i = header.findIndex((cell, at) => cell.trim().toLowerCase() === name && schema.columnMapping[String(at)] === 'skip');
+    return i < 0 ? null : i;
+  };
+  return { currency: skipped('currency'), fee: schema.detectedPreset === 'Revolut' ? skipped('fee') : null };
+}
 
 export function readCsvStatement(text: string, filename: string | undefined, correction: SchemaCorrection): StatementReading {
   const body = text.replace(/^\uFEFF/, '');
@@ -39,7 +48,7 @@ export function readCsvStatement(text: string, filename: string | undefined, cor
       data.push({ ...record, rowIndex: data.length + 1 });
     }
   });
-  const { rows, rejected } = parseRows(data, schema, layout.width);
+  const { rows, rejected } = parseRows(data, schema, layout.width, moneyColumns(layout.headerAt === null ? [] : records[layout.headerAt]!.cells, schema));
   const rowOrder = rowOrderOf(rows);
   const hasBalance = Object.values(schema.columnMapping).includes('balance');
   const dates = rows.map((r) => r.date).sort();

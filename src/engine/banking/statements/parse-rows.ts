@@ -12,6 +12,20 @@ export interface DataRecord extends CsvRecord {
   readonly rowIndex: number;
 }
 
+/**
+ * Columns a layout skips that still say something of each row's money, by
+ * their header: a currency (a row in any but GBP is rejected, as an OFX
+ * statement in another currency is refused whole: acct keeps its books in
+ * pounds), and Revolut's Fee, which its Amount leaves out (the balance
+ * moves by the amount less the fee).
+ */
+export interface MoneyColumns {
+  readonly currency: number | null;
+  readonly fee: number | null;
+}
+
+export const noMoneyColumns: MoneyColumns = { currency: null, fee: null };
+
 export interface ParsedRows {
   readonly rows: readonly StatementRow[];
   readonly rejected: readonly RejectedRow[];
@@ -58,7 +72,7 @@ function rowAmount(cells: readonly string[], schema: StatementSchema, byRole: Re
   return schema.amountModel === 'SIGN_FLIPPER' && amount !== 0 ? -amount : amount;
 }
 
-function readRow(record: DataRecord, schema: StatementSchema, byRole: Record<ColumnRole, readonly number[]>, width: number): StatementRow {
+function readRow(record: DataRecord, schema: StatementSchema, byRole: Record<ColumnRole, readonly number[]>, width: number, money: MoneyColumns): StatementRow {
   const { cells } = record;
   const lastFilled = cells.findLastIndex((c) => c !== '');
   const filled = lastFilled + 1;
@@ -68,7 +82,10 @@ function readRow(record: DataRecord, schema: StatementSchema, byRole: Record<Col
   if (dateCell === undefined) throw new Rejection('the row has no date');
   const date = parseDateAs(dateCell, schema.dateFormat);
   if (date === null) throw new Rejection(`${quote(dateCell)} is not a date in the format ${schema.dateFormat}`);
-  const amount = rowAmount(cells, schema, byRole);
+  const currency = money.currency === null ? '' : (cells[money.currency] ?? '').trim().toUpperCase();
+  if (currency !== '' && currency !== 'GBP') throw new Rejection(`the row is in ${currency}; acct keeps books in GBP`);
+  const fee = amountIn(cells, money.fee ?? undefined, 'a fee') ?? 0;
+  const amount = rowAmount(cells, schema, byRole) - Math.abs(fee);
   const balance = amountIn(cells, byRole.balance[0], 'a balance');
   const reference = text(cells, byRole.reference);
   return {
@@ -82,7 +99,7 @@ function readRow(record: DataRecord, schema: StatementSchema, byRole: Record<Col
   };
 }
 
-export function parseRows(records: readonly DataRecord[], schema: StatementSchema, width: number): ParsedRows {
+export function parseRows(records: readonly DataRecord[], schema: StatementSchema, width: number, money: MoneyColumns = noMoneyColumns): ParsedRows {
   const byRole = columnsByRole(schema);
   const rows: StatementRow[] = [];
   const rejected: RejectedRow[] = [];
@@ -92,7 +109,7 @@ export function parseRows(records: readonly DataRecord[], schema: StatementSchem
       continue;
     }
     try {
-      rows.push(readRow(record, schema, byRole, width));
+      rows.push(readRow(record, schema, byRole, width, money));
     } catch (err) {
       if (!(err instanceof Rejection)) throw err;
       rejected.push({ rowIndex: record.rowIndex, line: record.line, reason: err.message });
