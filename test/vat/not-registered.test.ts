@@ -275,6 +275,14 @@ t.test('a draft made before registering is not sent without VAT once its date fa
   t.match(await getInvoice(t, api, after.id), { status: 'draft', total: 20_000, vatAmount: 0, sentAt: null }, 'still a draft, unchanged');
   t.equal(await transactionTotal(api), transactions, 'nothing posted');
 
+  // With no registration date every sale counts as registered, and the refusal says how to send one made before.
+  const noDate = await api.request('PUT', '/v1/organisation/settings', { body: { vatRegistrationDate: null } });
+  t.equal(noDate.status, 200, JSON.stringify(noDate.body));
+  expectError(t, await api.request('POST', `/v1/invoices/${before.id}/send`, { body: {} }), 422, 'unprocessable_entity', {
+    message: /registered for VAT, but items\[0\]\.vatRate states no VAT rate .*; if the sale came before registering, set vatRegistrationDate in the settings$/,
+  });
+  t.equal((await api.request('PUT', '/v1/organisation/settings', { body: { vatRegistrationDate: '2026-11-10' } })).status, 200);
+
   // Dated 2 November, before the registration date: a sale made unregistered, sent as it is (£100.00, no VAT).
   await sendOk(t, api, before.id);
   t.match(await getInvoice(t, api, before.id), { status: 'sent', total: 10_000, vatAmount: 0 });

@@ -116,10 +116,12 @@ export async function refuseSaleWithoutRates(trx: Kysely<OrgDb>, k: Kind, row: I
   if (i < 0) return;
   const field = `items[${i}].vatRate`;
   const since = org.vat_registration_date === null ? '' : ` on ${org.vat_registration_date}`;
+  // Without a registration date every sale counts as registered: say how to send one made before it.
+  const before = org.vat_registration_date === null ? '; if the sale came before registering, set vatRegistrationDate in the settings' : '';
   throw new AppError(
     'unprocessable_entity',
     `${k.noun} ${row.number ?? row.id} is dated ${row.issue_date} and the organisation registered for VAT${since}, but ${field} states no VAT rate ` +
-      '(the draft was made before registering): give each line its rate (update the draft), then send it',
+      `(the draft was made before registering): give each line its rate (update the draft), then send it${before}`,
     field,
   );
 }
