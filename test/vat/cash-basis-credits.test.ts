@@ -166,12 +166,17 @@ t.test("a credit note used in parts carries exactly its VAT: each part's share i
   t.equal(await netOf(c, '2200'), 0);
 });
 
-t.test('a credit note shared between two invoices: the second takes what is left of its VAT', async (t) => {
-  const c = await cashBooks(t);
+/**
+ * K (£100.00 at 20%, paid in full: VAT 2000) credited £1.00 by amount (VAT 17, net 83) once paid, so all of it is
+ * credit; 50 of it goes to L (dated 02-01) and then 50 to M (02-02), each £100.00 at 20% and then paid its other
+ * 11950 (02-10, 02-11). The note, L, M and the allocations' ids.
+ */
+async function splitAcrossTwo(t: Parameters<typeof cashBooks>[0], c: CashBooks) {
   const k = await invoiceSent(t, c, [item({ unitPrice: 10000 })], '2026-01-05');
   await received(t, c, k.id, 12000, '2026-01-10');
-  // £1.00 of credit, VAT 17 and net 83, as above; 50 goes to L and 50 to M, each then paid its other 11950.
   const cn = await creditNote(t, c, '/v1/credit-notes', { invoiceId: k.id, amount: 100, date: '2026-01-20' });
+  const docs: { id: string }[] = [];
+  const allocations: string[] = [];
   for (const [date, paidOn] of [
     ['2026-02-01', '2026-02-10'],
     ['2026-02-02', '2026-02-11'],
@@ -180,11 +185,77 @@ t.test('a credit note shared between two invoices: the second takes what is left
     const r = await c.api.request('POST', `/v1/credit-notes/${cn.id}/allocations`, { body: { invoiceId: doc.id, amount: 50, date } });
     t.equal(r.status, 201, JSON.stringify(r.body));
     await received(t, c, doc.id, 11950, paidOn);
+    docs.push(doc);
+    allocations.push(r.body.data.id as string);
   }
+  return { cn, l: docs[0]!, m: docs[1]!, allocations };
+}
+
+t.test('a credit note shared between two invoices: the second takes what is left of its VAT', async (t) => {
+  const c = await cashBooks(t);
+  await splitAcrossTwo(t, c);
   // L: 2000 − 9 = 1991 of VAT, 10000 − 41 = 9959 of net (the note's first 50); M: 2000 − 8 = 1992, 10000 − 42 = 9958
   // (the rest of it). Box 1 = 2000 + 1991 + 1992 = 5983 = 6000 − 17; box 6 = 10000 + 9959 + 9958 = 29917 = 30000 − 83.
   const q1 = await fileOk(t, c, '2026-03');
   t.same(q1.boxes, { box1: 5983, box2: 0, box3: 5983, box4: 0, box5: 5983, box6: 29900, box7: 0, box8: 0, box9: 0 });
   t.equal(q1.exact.box6, 29917);
   t.equal(await netOf(c, '2200'), 0);
+});
+
+t.test('a use of a note taken back: the later uses carry their parts again, in a journal dated the day it is taken back', async (t) => {
+  const c = await cashBooks(t);
+  // L carries −9 of the note's VAT, M the other −8.
+  const { cn, l, m, allocations } = await splitAcrossTwo(t, c);
+  const transactions = async () => (await c.api.request('GET', '/v1/transactions')).body.meta.total as number;
+  const before = await transactions();
+
+  // L's 50 taken back: M's is now the note's first use, round(−8.5) = −9 where it carried −8. One journal on M moves
+  // VAT −1 and net +1 (gross −50 either way), dated today (2026-07-10), zero net on 1100.
+  const undo = await c.api.request('DELETE', `/v1/credit-notes/${cn.id}/allocations/${allocations[0]}`);
+  t.equal(undo.status, 200, JSON.stringify(undo.body));
+  t.equal(await transactions(), before + 1, 'one journal');
+  // L owes its 50 again and is paid (VAT +9, net +41: its cluster is L alone now); the 50 of credit is refunded,
+  // the note's last use: −17 − (−9) = −8 of VAT, −42 of net.
+  await received(t, c, l.id, 50, '2026-03-20');
+  const refund = await c.api.request('POST', `/v1/credit-notes/${cn.id}/refunds`, { body: { date: '2026-03-25' } });
+  t.equal(refund.status, 201, JSON.stringify(refund.body));
+
+  // Q1: K 2000 + L 1991 + 9 + M 1992 − 8 (the refund) = 5984; net 10000 + 9959 + 41 + 9958 − 42 = 29916.
+  const q1 = await fileOk(t, c, '2026-03');
+  t.same([q1.boxes.box1, q1.exact.box6], [5984, 29916]);
+  // Q3 holds the journal: −1 of VAT, +1 of net. In all 5983 = 6000 − 17 and 29917 = 30000 − 83, as the accrual basis counts.
+  const q3 = await returnOf(t, c, '2026-09');
+  t.same([q3.boxes.box1, q3.exact.box6], [-1, 1]);
+  t.equal((await c.api.request('GET', `/v1/invoices/${m.id}`)).body.data.status, 'paid', 'M stays paid');
+});
+
+t.test('a refund trued up after an earlier use is taken back goes with its journal when it is removed in turn', async (t) => {
+  const c = await cashBooks(t);
+  const k = await invoiceSent(t, c, [item({ unitPrice: 10000 })], '2026-01-05');
+  await received(t, c, k.id, 12000, '2026-01-10');
+  // £1.00 of credit (VAT 17, net 83): 50 to L, which is then paid its 11950 (−9 of VAT), and 50 refunded (the rest, −8).
+  const cn = await creditNote(t, c, '/v1/credit-notes', { invoiceId: k.id, amount: 100, date: '2026-01-20' });
+  const l = await invoiceSent(t, c, [item({ unitPrice: 10000 })], '2026-02-01');
+  const alloc = await c.api.request('POST', `/v1/credit-notes/${cn.id}/allocations`, { body: { invoiceId: l.id, amount: 50, date: '2026-02-01' } });
+  t.equal(alloc.status, 201, JSON.stringify(alloc.body));
+  await received(t, c, l.id, 11950, '2026-02-10');
+  const first = await c.api.request('POST', `/v1/credit-notes/${cn.id}/refunds`, { body: { date: '2026-02-20' } });
+  t.equal(first.status, 201, JSON.stringify(first.body));
+
+  // L's allocation taken back: the refund is the first use now, round(−8.5) = −9 where it carried −8: a journal of −1,
+  // dated today. Nothing is filed yet, so the return to 2026-09-30 counts all of it: K 2000 + L 1991 − 8 − 1 = 3982.
+  t.equal((await c.api.request('DELETE', `/v1/credit-notes/${cn.id}/allocations/${alloc.body.data.id}`)).status, 200);
+  t.equal((await returnOf(t, c, '2026-09')).boxes.box1, 3982, 'the journal counted');
+  // The refund taken back too: its transaction and its journal go (2000 + 1991 = 3991); the whole £1.00 is credit
+  // again, refunded at once (−17).
+  const undo = await c.api.request('DELETE', `/v1/credit-notes/${cn.id}/refunds/${first.body.data.id}`);
+  t.equal(undo.status, 200, JSON.stringify(undo.body));
+  t.equal((await returnOf(t, c, '2026-09')).boxes.box1, 3991, 'the journal went with the refund');
+  const all = await c.api.request('POST', `/v1/credit-notes/${cn.id}/refunds`, { body: { date: '2026-03-01' } });
+  t.equal(all.status, 201, JSON.stringify(all.body));
+  t.equal(all.body.data.amount, 100);
+  await received(t, c, l.id, 50, '2026-03-10');
+
+  // Q1: K 2000 + L 1991 + 9 (its last 50 paid, L alone) − 17 (the refund of the whole note) = 3983 = 4000 − 17.
+  t.same((await fileOk(t, c, '2026-03')).boxes.box1, 3983);
 });

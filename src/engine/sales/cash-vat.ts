@@ -53,6 +53,8 @@ import type { CreditNotesTable, InvoicesTable, OrgDb } from '../../store/tables.
 
 /** The sourceType of the journal carrying an allocation's shares (allocation-journal.ts). */
 export const allocationSource = 'credit_allocation';
+/** The sourceType of a refund's transaction, and of the journals that share a note's VAT again over its refunds. */
+export const refundSource = 'refund';
 
 /** The facts a share is cut from. */
 export type EntryFacts = Pick<VatEntryInput, 'direction' | 'rate' | 'net' | 'vat' | 'reclaimable' | 'capital' | 'vatAccountId'>;
@@ -259,12 +261,18 @@ export async function refundShares(db: Kysely<OrgDb>, note: CreditNotesTable, re
       return [key, { group: g, net: part.net, vat: part.vat }];
     }),
   );
-  const refunds = await db.selectFrom('refunds').select('transaction_id').where('credit_note_id', '=', note.id).execute();
+  // The refunds' own transactions and the journals that trued their shares up, all of sourceType refund.
+  const refunds = await db
+    .selectFrom('transactions')
+    .select('id')
+    .where('source_type', '=', refundSource)
+    .where('source_id', 'in', (eb) => eb.selectFrom('refunds').select('id').where('credit_note_id', '=', note.id))
+    .execute();
   return trueUp(
     targets,
     await recorded(
       db,
-      refunds.map((r) => r.transaction_id),
+      refunds.map((r) => r.id),
       note.id,
     ),
   );

@@ -21,8 +21,8 @@ import { bankAccount, postBankMovement, type PaymentInput } from './payments.js'
 import { documentFor, findCreditNote, remainingCredit } from './credit-notes.js';
 import { nameOf, type CreditKind } from './credit-kinds.js';
 import { settle, type Settled } from './settle.js';
-import { refundShares } from './cash-vat.js';
-import { postAllocationJournal, removeAllocationJournal } from './allocation-journal.js';
+import { refundShares, refundSource } from './cash-vat.js';
+import { postAllocationJournal, removeAllocationJournal, removeRefundJournals, trueUpNoteParts } from './allocation-journal.js';
 import type { CreditAllocationsTable, CreditNotesTable, OrgDb, RefundsTable } from '../../store/tables.js';
 
 /** Refuse a void credit note (409) or one with no credit left (422). */
@@ -120,7 +120,9 @@ export async function removeAllocation(trx: Kysely<OrgDb>, ck: CreditKind, posti
   await trx.deleteFrom('credit_allocations').where('id', '=', allocationId).execute();
   const changes = { allocated: note.allocated - allocation.amount, updated_at: timestamp(posting.clock) };
   await trx.updateTable('credit_notes').set(changes).where('id', '=', id).execute();
-  return { allocation, note: { ...note, ...changes }, document: await settle(trx, ck.doc, posting.clock, allocation.invoice_id) };
+  const document = await settle(trx, ck.doc, posting.clock, allocation.invoice_id);
+  await trueUpNoteParts(trx, ck, posting, { ...note, ...changes }, today(posting.clock));
+  return { allocation, note: { ...note, ...changes }, document };
 }
 
 export type RefundInput = Omit<PaymentInput, 'amount' | 'date'> & { readonly amount?: number | undefined; readonly date?: string | undefined };
@@ -155,7 +157,7 @@ export async function refundCredit(trx: Kysely<OrgDb>, ck: CreditKind, posting: 
     description:
       k.kind === 'sales' ? `Refund of credit note ${nameOf(note)} to ${contact.name}` : `Refund of supplier credit note ${nameOf(note)} from ${contact.name}`,
     reference: input.reference ?? note.number,
-    sourceType: 'refund',
+    sourceType: refundSource,
     sourceId: refundId,
     vatEntries: await refundShares(trx, note, amount),
   });
@@ -183,8 +185,10 @@ export async function removeRefund(trx: Kysely<OrgDb>, ck: CreditKind, posting: 
   const refund = await trx.selectFrom('refunds').selectAll().where('id', '=', refundId).where('credit_note_id', '=', id).executeTakeFirst();
   if (!refund) throw new AppError('not_found', `refund ${refundId} not found on ${ck.noun} ${nameOf(note)}`);
   await removeTransaction(trx, refund.transaction_id, `refund ${refundId}`);
+  await removeRefundJournals(trx, refundId, `refund ${refundId} cannot be removed`);
   await trx.deleteFrom('refunds').where('id', '=', refundId).execute();
   const changes = { refunded: note.refunded - refund.amount, updated_at: timestamp(posting.clock) };
   await trx.updateTable('credit_notes').set(changes).where('id', '=', id).execute();
+  await trueUpNoteParts(trx, ck, posting, { ...note, ...changes }, today(posting.clock));
   return { refund, note: { ...note, ...changes } };
 }
