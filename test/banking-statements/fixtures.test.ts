@@ -2,6 +2,7 @@
 // (counted by hand from the file), amounts in pence worked out from the
 // printed figures, rejected rows and the balance proof.
 import t from 'tap';
+import { readStatement } from '../../src/engine/banking/statements/read-statement.js';
 import { assertConserved, money, readFixture } from './support.js';
 
 t.test('Starling: BOM, signed amounts, quoted commas, same-day identical rows kept', async (t) => {
@@ -169,11 +170,11 @@ t.test('Lloyds and Halifax share a layout: the file name tells them apart', asyn
   t.equal(readFixture('lloyds.csv', { filename: 'Halifax_statement_July.csv' }).schema.fingerprint, readFixture('lloyds.csv').schema.fingerprint);
 });
 
-t.test('Revolut: ISO dates with times, a pending row with no completed date rejected', async (t) => {
+t.test('Revolut: ISO dates with times, a pending row rejected by its State', async (t) => {
   const r = readFixture('revolut.csv');
   t.match(r.schema, { detectedPreset: 'Revolut', amountModel: 'SIGNED_SINGLE', dateFormat: 'YYYY-MM-DD' });
   assertConserved(t, r, { rows: 4, rejected: 1, ignored: 0 });
-  t.same(r.rejected, [{ rowIndex: 5, line: 6, reason: 'the row has no date' }]);
+  t.same(r.rejected, [{ rowIndex: 5, line: 6, reason: 'the row is PENDING, not COMPLETED: no money has moved yet' }]);
   t.same(money(r), [
     [1, '2024-08-01', 50000, 62050],
     [2, '2024-08-04', -1420, 60630], // the completed date, not the started one (3 August)
@@ -226,4 +227,25 @@ t.test('QFX / OFX 2 (XML): a credit-card statement', async (t) => {
   // Owed £702.39 (ledger -702.39); movement -64.00 - 129.99 + 500.00 - 8.40 = +£297.61; opening -702.39 - 297.61 = -£1,000.00.
   t.match(r.balanceProof, { basis: 'LEDGER_BALANCE', openingBalance: -100000, closingBalance: -70239, status: 'NONE' });
   t.not(r.schema.fingerprint, readFixture('statement-sgml.ofx').schema.fingerprint, 'a card statement and a bank statement are different layouts');
+});
+
+t.test('Revolut: only COMPLETED rows are money that moved; a reverted or declined one is rejected with its state', async (t) => {
+  const r = readStatement(
+    [
+      'Type,Product,Started Date,Completed Date,Description,Amount,Fee,Currency,State,Balance',
+      'TOPUP,Current,2024-09-01 09:00:00,2024-09-01 09:00:05,Top-up by *1234,200.00,0.00,GBP,COMPLETED,300.00',
+      'CARD_PAYMENT,Current,2024-09-02 10:00:00,2024-09-02 10:00:02,Hotel deposit,-80.00,0.00,GBP,REVERTED,',
+      'CARD_PAYMENT,Current,2024-09-03 11:00:00,,Airline,-120.00,0.00,GBP,DECLINED,',
+      'CARD_PAYMENT,Current,2024-09-04 12:00:00,2024-09-04 12:00:03,Cafe,-4.50,0.00,GBP,COMPLETED,295.50',
+      '',
+    ].join('\n'),
+  );
+  t.equal(r.schema.detectedPreset, 'Revolut');
+  assertConserved(t, r, { rows: 2, rejected: 2, ignored: 0 });
+  t.same(r.rejected, [
+    { rowIndex: 2, line: 3, reason: 'the row is REVERTED, not COMPLETED: no money has moved' },
+    { rowIndex: 3, line: 4, reason: 'the row is DECLINED, not COMPLETED: no money has moved' },
+  ]);
+  // 300.00 − 200.00 = 100.00 opening; + 200.00 − 4.50 = 295.50, Revolut's own balance.
+  t.match(r.balanceProof, { status: 'PASS', openingBalance: 10_000, closingBalance: 29_550 });
 });

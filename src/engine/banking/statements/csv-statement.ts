@@ -12,13 +12,14 @@ import { dataRecords, dateFormatOf, detectLayout } from './detect-layout.js';
 import { parseRows, type DataRecord, type MoneyColumns } from './parse-rows.js';
 import type { SchemaCorrection, StatementReading, StatementSchema } from './types.js';
 
-/** The skipped columns headed Currency (any layout) and Fee (Revolut's, which its Amount leaves out). */
+/** The skipped columns headed Currency (any layout), and Revolut's Fee (which its Amount leaves out) and State. */
 function moneyColumns(header: readonly string[], schema: StatementSchema): MoneyColumns {
   const skipped = (name: string): number | null => {
     const i = header.findIndex((cell, at) => cell.trim().toLowerCase() === name && schema.columnMapping[String(at)] === 'skip');
     return i < 0 ? null : i;
   };
-  return { currency: skipped('currency'), fee: schema.detectedPreset === 'Revolut' ? skipped('fee') : null };
+  const revolut = schema.detectedPreset === 'Revolut';
+  return { currency: skipped('currency'), fee: revolut ? skipped('fee') : null, state: revolut ? skipped('state') : null };
 }
 
 export function readCsvStatement(text: string, filename: string | undefined, correction: SchemaCorrection): StatementReading {

@@ -17,14 +17,16 @@ export interface DataRecord extends CsvRecord {
  * their header: a currency (a row in any but GBP is rejected, as an OFX
  * statement in another currency is refused whole: acct keeps its books in
  * pounds), and Revolut's Fee, which its Amount leaves out (the balance
- * moves by the amount less the fee).
+ * moves by the amount less the fee), and State (only a COMPLETED row is
+ * money that moved; a pending, reverted or declined one is rejected).
  */
 export interface MoneyColumns {
   readonly currency: number | null;
   readonly fee: number | null;
+  readonly state: number | null;
 }
 
-export const noMoneyColumns: MoneyColumns = { currency: null, fee: null };
+export const noMoneyColumns: MoneyColumns = { currency: null, fee: null, state: null };
 
 export interface ParsedRows {
   readonly rows: readonly StatementRow[];
@@ -78,6 +80,8 @@ function readRow(record: DataRecord, schema: StatementSchema, byRole: Record<Col
   const filled = lastFilled + 1;
   // A trailing empty cell more or less is how some banks end a line (Lloyds' header ends with a comma); anything else shifts the columns.
   if (cells.length < width || filled > width) throw new Rejection(`the row has ${cells.length} columns where the file's rows have ${width}`);
+  const state = money.state === null ? '' : (cells[money.state] ?? '').trim().toUpperCase();
+  if (state !== '' && state !== 'COMPLETED') throw new Rejection(`the row is ${state}, not COMPLETED: no money has moved${state === 'PENDING' ? ' yet' : ''}`);
   const dateCell = byRole.date.map((c) => cells[c] ?? '').find((v) => v !== '');
   if (dateCell === undefined) throw new Rejection('the row has no date');
   const date = parseDateAs(dateCell, schema.dateFormat);
