@@ -250,7 +250,7 @@ export async function documentShares(db: Kysely<OrgDb>, doc: InvoicesTable, now:
   return trueUp(targets, await recorded(db, ids));
 }
 
-/** The cash entries of a refund of credit: the note's entries × what is refunded in all / its total, less what its refunds hold. */
+/** The cash entries of a refund of credit (`refund`, 0 to true up only): the part of the note's entries its refunds carry, less what they hold. */
 export async function refundShares(db: Kysely<OrgDb>, note: CreditNotesTable, refund: number): Promise<VatEntryInput[]> {
   const groups: Groups = new Map();
   for (const r of await accrualEntries(db, [note.id])) add(groups, note.id, factsOf(r));
