@@ -61,9 +61,11 @@ export function padLayout(data: readonly (readonly string[])[], columns?: Record
 }
 
 /**
- * One line of a plainTable whose column widths are known before its rows
- * (a table printed as it is read): each cell padded to its width, or
- * left as it is when wider, and two spaces; `right` columns aligned right.
+ * One line of a table whose column widths are known before its rows (a
+ * table printed as it is read): each cell padded to its width, or left as
+ * it is when wider, two spaces between; `right` columns aligned right.
+ * Nothing trails the last cell, so a line as wide as the terminal does not
+ * wrap on its padding.
  */
 export function padRow(cells: readonly string[], widths: readonly number[], right: ReadonlySet<number>): string {
   let out = '';
@@ -72,7 +74,7 @@ export function padRow(cells: readonly string[], widths: readonly number[], righ
     const pad = ' '.repeat(Math.max(0, (widths[i] ?? 0) - textWidth(c)));
     out += right.has(i) ? `${pad}${c}  ` : `${c}${pad}  `;
   });
-  return `${out}\n`;
+  return `${out.trimEnd()}\n`;
 }
 
 /**

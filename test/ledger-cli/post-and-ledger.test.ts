@@ -70,12 +70,12 @@ t.test('acct ledger prints the running balance in pounds, thousands grouped, ope
     all.stdout,
     [
       '1200 Bank Account',
-      'date        description         reference     debit  credit   balance  Dr/Cr  ',
-      '            Opening balance                                      0.00         ',
-      '2026-01-10  Capital introduced             1,000.00          1,000.00  Dr     ',
-      '2026-02-01  Chairs              INV-9                144.00    856.00  Dr     ', // 1,000.00 - 144.00
-      '2026-03-05  Sale                              60.00            916.00  Dr     ', // 856.00 + 60.00; the draft is left out
-      '            Closing balance                1,060.00  144.00    916.00  Dr     ',
+      'date        description         reference     debit  credit   balance  Dr/Cr',
+      '            Opening balance                                      0.00',
+      '2026-01-10  Capital introduced             1,000.00          1,000.00  Dr',
+      '2026-02-01  Chairs              INV-9                144.00    856.00  Dr', // 1,000.00 - 144.00
+      '2026-03-05  Sale                              60.00            916.00  Dr', // 856.00 + 60.00; the draft is left out
+      '            Closing balance                1,060.00  144.00    916.00  Dr',
       '',
     ].join('\n'),
   );
@@ -84,10 +84,10 @@ t.test('acct ledger prints the running balance in pounds, thousands grouped, ope
     from.stdout,
     [
       '1200 Bank Account',
-      'date        description      reference  debit  credit   balance  Dr/Cr  ',
-      '2026-02-01  Opening balance                            1,000.00  Dr     ',
-      '2026-02-01  Chairs           INV-9             144.00    856.00  Dr     ',
-      '2026-02-28  Closing balance              0.00  144.00    856.00  Dr     ',
+      'date        description      reference  debit  credit   balance  Dr/Cr',
+      '2026-02-01  Opening balance                            1,000.00  Dr',
+      '2026-02-01  Chairs           INV-9             144.00    856.00  Dr',
+      '2026-02-28  Closing balance              0.00  144.00    856.00  Dr',
       '',
     ].join('\n'),
   );
@@ -97,10 +97,10 @@ t.test('acct ledger prints the running balance in pounds, thousands grouped, ope
     sales.stdout,
     [
       '4000 Sales',
-      'date        description      reference  debit  credit  balance  Dr/Cr  ',
-      '            Opening balance                               0.00         ',
-      '2026-03-05  Sale' + ' '.repeat(32) + '50.00    50.00  Cr     ', // description 15 wide, reference 9, an empty debit 5, two spaces after each
-      '            Closing balance              0.00   50.00    50.00  Cr     ',
+      'date        description      reference  debit  credit  balance  Dr/Cr',
+      '            Opening balance                               0.00',
+      '2026-03-05  Sale' + ' '.repeat(32) + '50.00    50.00  Cr', // description 15 wide, reference 9, an empty debit 5, two spaces after each
+      '            Closing balance              0.00   50.00    50.00  Cr',
       '',
     ].join('\n'),
   );

@@ -150,7 +150,7 @@ async function printTable(ledger: LedgerStream<LedgerLine>, out: ReturnType<type
     Math.max('balance'.length, balanceWidth),
     'Dr/Cr'.length,
   ];
-  // Two spaces after each column; the last column's are not needed to fit.
+  // Two spaces between columns; padRow writes no spaces after the last.
   const over = limit === undefined ? 0 : widths.reduce((a, w) => a + w + 2, 0) - 2 - limit;
   const cutDescription = Math.min(over, Math.max(0, widths[1]! - Math.max(16, opening.length)));
   widths[1]! -= cutDescription;
