@@ -3,7 +3,7 @@
  * shell completion) and the older names it still answers to (hidden from
  * help), and a command whose "Did you mean" also knows those older names.
  */
-import { Command, Option } from 'commander';
+import { Command, Help, Option, type AddHelpTextContext, type AddHelpTextPosition } from 'commander';
 
 /**
  * One name for each idea across the commands: an API field on the left is
@@ -39,9 +39,80 @@ export function hiddenAlias(old: string, visible: Option, { together = false } =
   return option;
 }
 
+/**
+ * The width help is wrapped to: on a terminal its width ($COLUMNS first,
+ * as tables take it), else 80, as commander wraps help for a pipe.
+ */
+export function helpWidthFor(error: boolean, env = process.env): number {
+  const stream = error ? process.stderr : process.stdout;
+  if (stream.isTTY !== true) return 80;
+  const preferred = Number(env['COLUMNS']);
+  return Number.isInteger(preferred) && preferred > 0 ? preferred : stream.columns || 80;
+}
+
+/**
+ * Prose (a command's notes, the rules under acct --help) wrapped to
+ * `width` at spaces, line by line; indented lines (examples) and blank
+ * ones are kept as they are.
+ */
+export function wrapProse(text: string, width: number): string {
+  const help = new Help();
+  return text
+    .split('\n')
+    .map((line) => (line === '' || /^\s/.test(line) ? line : help.boxWrap(line, width)))
+    .join('\n');
+}
+
+/**
+ * Commander's help, laid out for a terminal of any width: a term (a flag
+ * with its placeholder, a command with its arguments) too long for the
+ * column goes on a line of its own with its description under it, so that
+ * the descriptions keep room to wrap rather than running off the right.
+ */
+export class AcctHelp extends Help {
+  /**
+   * The term column: as wide as the widest term that stays on its line,
+   * those at most 32 columns that leave 40 (minWidthToWrap) to the text.
+   */
+  override padWidth(cmd: Command, helper: Help): number {
+    const cap = Math.max(16, Math.min(32, (this.helpWidth ?? 80) - 4 - this.minWidthToWrap));
+    const terms = [
+      ...helper.visibleOptions(cmd).map((o) => helper.styleOptionTerm(helper.optionTerm(o))),
+      ...helper.visibleGlobalOptions(cmd).map((o) => helper.styleOptionTerm(helper.optionTerm(o))),
+      ...helper.visibleCommands(cmd).map((c) => helper.styleSubcommandTerm(helper.subcommandTerm(c))),
+      ...helper.visibleArguments(cmd).map((a) => helper.styleArgumentTerm(helper.argumentTerm(a))),
+    ];
+    const fitting = terms.map((t) => helper.displayWidth(t)).filter((w) => w <= cap);
+    return fitting.length === 0 ? cap : Math.max(...fitting);
+  }
+
+  override formatItem(term: string, termWidth: number, description: string, helper: Help): string {
+    if (description === '' || helper.displayWidth(term) <= termWidth) return super.formatItem(term, termWidth, description, helper);
+    return `  ${term}\n${super.formatItem('', termWidth, description, helper)}`;
+  }
+}
+
 export class AcctCommand extends Command {
+  constructor(name?: string) {
+    super(name);
+    this.configureOutput({ getOutHelpWidth: () => helpWidthFor(false), getErrHelpWidth: () => helpWidthFor(true) });
+  }
+
   override createCommand(name?: string): AcctCommand {
     return new AcctCommand(name);
+  }
+
+  override createHelp(): Help {
+    return Object.assign(new AcctHelp(), this.configureHelp());
+  }
+
+  /** Text added to help is wrapped to the width the help itself is (its indented lines, examples, kept as they are). */
+  override addHelpText(position: AddHelpTextPosition, text: string | ((context: AddHelpTextContext) => string)): this {
+    const prose = (context: AddHelpTextContext): string => {
+      const written = typeof text === 'string' ? text : text(context);
+      return written ? wrapProse(written, helpWidthFor(context.error)) : written;
+    };
+    return super.addHelpText(position, prose);
   }
 
   /**

@@ -12,6 +12,7 @@ import { handWritten } from '../../src/cli/help.js';
 import { buildProgram } from '../../src/cli/main.js';
 import { renderAcct1 } from '../../src/cli/man.js';
 import { runCli, runCliInProcess, runCliOnTerminal } from '../helpers/index.js';
+import { runCliOnTerminalAt } from './support.js';
 
 /** The help of one flag: its line and the lines it wraps onto, joined. */
 function flagHelp(help: string, flag: string): string {
@@ -183,4 +184,33 @@ t.test("help names a field by the flag that carries it, not by the API's JSON na
     for (const f of flagsOf(op)) if (/[A-Z]/.test(f.field) && new RegExp(`\\b${f.field}\\b`).test(prose)) left.push(`${words.join(' ')}: ${f.field}`);
   }
   t.strictSame(left, [], 'fields named in JSON terms');
+});
+
+t.test('help fits the terminal: descriptions wrap beside their terms, a long term has its own line, the notes wrap too', async (t) => {
+  for (const [how, width, run] of [
+    ['a terminal of 80 columns', 80, (args: string[]) => runCliOnTerminalAt(80, args)],
+    ['a terminal of 60 columns', 60, (args: string[]) => runCliOnTerminalAt(60, args)],
+    ['piped (80, as commander wraps for a pipe)', 80, (args: string[]) => runCli(args)],
+  ] as const) {
+    for (const args of [['--help'], ['invoices', 'pay', '--help'], ['post', '--help']]) {
+      const r = run(args);
+      t.equal(r.status, 0, `${how}: acct ${args.join(' ')}`);
+      // Examples are kept whole, and so is a word longer than the room (a URL at 60 columns).
+      const over = r.stdout.split('\n').filter((line) => line.length > width && !/^ {2}\$ acct /.test(line) && !/^\s*\S+$/.test(line));
+      t.same(over, [], `${how}: acct ${args.join(' ')}: no line past ${width} columns (examples aside)`);
+    }
+  }
+  /** The column where the descriptions of a help text start, read from one item's line. */
+  const columnOf = (help: string, term: string): number => new RegExp(`\\n {2}${term} +`).exec(help)![0].length - 1;
+  const top = runCliOnTerminalAt(80, ['--help']).stdout;
+  const topColumn = columnOf(top, '--org <org>');
+  // The longest command term takes a line of its own; its description starts in the column, under the others'.
+  t.match(top, new RegExp(`\\n {2}post \\[options\\] <date> <description> <lines\\.\\.\\.>\\n {${topColumn}}Record a transaction by account`));
+  t.match(top, new RegExp(`\\n {2}--org <org> +organisation to work on: its id, its name or the\\n {${topColumn}}start of either`));
+  t.match(top, /\nMoney: every amount flag and argument is in pounds \(450, 450\.00, 1,234\.56 or\n£1,234\.56;/, 'the rules wrap at 80');
+  const pay = runCliOnTerminalAt(80, ['invoices', 'pay', '--help']).stdout;
+  const payColumn = columnOf(pay, '--amount <pounds>');
+  // The column as wide as the terms that stay on their line (--account-id <code|id>, 22), not the 40 of --method's.
+  t.equal(payColumn, 2 + '--account-id <code|id>'.length + 2);
+  t.match(pay, new RegExp(`\\n {2}--method <bank_transfer\\|card\\|cash\\|other>\\n {${payColumn}}method; one of bank_transfer, card, cash`));
 });
