@@ -139,9 +139,10 @@ t.test('profit and loss, with the comparative prior period', async (t) => {
 
   const q1 = await get(api, '/v1/reports/profit-loss?from=2026-04-01&to=2026-06-30&comparative=true');
   t.same([q1.revenue.total, q1.expenses.total, q1.grossProfit, q1.netProfit], [60_000, 10_000, 60_000, 50_000], 'the draft is left out');
-  // The 91 days ending 2026-03-31: 2025-12-31 to 2026-03-31, holding only the rent.
+  // A quarter of whole months beside the three months before it: 2026-01-01 to 2026-03-31 (90 days, not the 91 days
+  // ending 2026-03-31, which would take in 31 December), holding only the rent.
   t.match(q1.comparative, {
-    period: { from: '2025-12-31', to: '2026-03-31' },
+    period: { from: '2026-01-01', to: '2026-03-31' },
     totalRevenue: 0,
     totalExpenses: 50_000,
     revenue: { accounts: [], total: 0 },
@@ -153,6 +154,21 @@ t.test('profit and loss, with the comparative prior period', async (t) => {
   t.equal(q1.comparative.expenses.accounts.length, 1, 'the rent alone');
   const plain = await get(api, '/v1/reports/profit-loss?from=2026-04-01&to=2026-06-30');
   t.equal(plain.comparative, null);
+});
+
+t.test('the comparative period: whole months beside as many whole months before; other ranges the same days before', async (t) => {
+  const { api } = await ledger(t);
+  const comparativeOf = async (from: string, to: string) =>
+    (await get(api, `/v1/reports/profit-loss?from=${from}&to=${to}&comparative=true`)).comparative.period;
+  // A month: the month before, whatever the lengths (30 days of November beside 31 of October).
+  t.same(await comparativeOf('2026-11-01', '2026-11-30'), { from: '2026-10-01', to: '2026-10-31' });
+  t.same(await comparativeOf('2026-03-01', '2026-03-31'), { from: '2026-02-01', to: '2026-02-28' });
+  // A year holding 29 February 2024 (366 days) beside the year before, from 1 April: 366 days would start on 31 March 2022.
+  t.same(await comparativeOf('2023-04-01', '2024-03-31'), { from: '2022-04-01', to: '2023-03-31' });
+  // Two months across a year end.
+  t.same(await comparativeOf('2026-01-01', '2026-02-28'), { from: '2025-11-01', to: '2025-12-31' });
+  // Not whole months: the same number of days ending the day before (15 days).
+  t.same(await comparativeOf('2026-11-01', '2026-11-15'), { from: '2026-10-17', to: '2026-10-31' });
 });
 
 t.test('balance sheet: unclosed profit sits in equity, and the checksum holds', async (t) => {

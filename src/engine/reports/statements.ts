@@ -58,10 +58,25 @@ async function profitAndLoss(db: Kysely<OrgDb>, from: string, to: string): Promi
   };
 }
 
-/** The period of the same length that ends the day before `from`. */
+/** A month counted from year 0 (2026-11 is 2026 × 12 + 10), and back. */
+const monthIndex = (date: string): number => Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1;
+const firstOfMonth = (index: number): string => `${String(Math.floor(index / 12)).padStart(4, '0')}-${String((index % 12) + 1).padStart(2, '0')}-01`;
+
+/**
+ * The comparative of a period: the period of the same length that ends the
+ * day before `from`. A period of whole months (from the 1st to a month's
+ * end) is as long as its months, so it is compared with as many whole months
+ * before it (a quarter with the quarter before, a year holding 29 February
+ * with the year before from its first day, November with all of October);
+ * any other is as long as its days.
+ */
 export function priorPeriod(from: string, to: string): { from: string; to: string } {
-  const length = daysBetween(from, to) + 1;
   const priorTo = addDays(from, -1);
+  if (from.endsWith('-01') && addDays(to, 1).endsWith('-01')) {
+    const months = monthIndex(to) - monthIndex(from) + 1;
+    return { from: firstOfMonth(monthIndex(from) - months), to: priorTo };
+  }
+  const length = daysBetween(from, to) + 1;
   return { from: addDays(priorTo, -(length - 1)), to: priorTo };
 }
 
@@ -86,7 +101,9 @@ export const profitLossSchema = z.strictObject({
   comparative: z
     .strictObject({ period: periodSchema, totalRevenue: pence(), totalExpenses: pence(), ...plFigures })
     .nullable()
-    .describe('the prior period of the same length, ending the day before from, with its accounts (a column beside this period); null unless comparative=true'),
+    .describe(
+      'the prior period of the same length, ending the day before from (as many whole months when the period is whole months, else days), with its accounts (a column beside this period); null unless comparative=true',
+    ),
 });
 export type ProfitLoss = z.output<typeof profitLossSchema>;
 
