@@ -3,10 +3,13 @@
  * later one leaves the choice alone unless --use, and says how to switch.
  * In process, and through the real bin/acct on a terminal and piped.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import t, { type Test } from 'tap';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { runCli, runCliInProcess, runCliOnTerminal } from '../helpers/index.js';
-import { acctJson, init } from './support.js';
+import { acctJson, init, runCliOnTerminalAt } from './support.js';
 
 const org = (name: string) => ['--name', name, '--business-type', 'limited_company', '--vat-scheme', 'standard', '--yes'];
 const inUse = async (t: Test, dir: string): Promise<string> => (await acctJson(t, dir, ['organisation', 'get'])).name;
@@ -69,4 +72,28 @@ t.test('the real bin/acct: init without --use keeps the chosen organisation, on 
   const used = runCli(['--data', dir, 'init', ...org('Fourth Ltd'), '--use']);
   t.match(used.stdout, 'Now using Fourth Ltd instead of First Ltd.');
   t.equal(await inUse(t, dir), 'Fourth Ltd');
+});
+
+t.test('the real bin/acct: next steps on a terminal too narrow for them put each command whole under its label', async (t) => {
+  // A short folder, as people's are (the test folder's name alone is wider than the terminal).
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acct-'));
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+  // "  add a customer:              acct --data DIR contacts create …" is over 100 columns; at 80 each command goes under its label.
+  const narrow = runCliOnTerminalAt(80, ['--data', dir, 'init', ...org('First Ltd')]);
+  t.equal(narrow.status, 0, narrow.stdout);
+  const steps = narrow.stdout.slice(narrow.stdout.indexOf('Next steps:'));
+  // Broken between words with the shell's \, a flag kept with its value: every line fits.
+  t.same(
+    steps.split('\n').filter((line) => line.length > 80),
+    [],
+    'no line past 80 columns',
+  );
+  t.notMatch(steps, /--name \\\n/, 'a flag is not parted from its value');
+  // Pasted into a shell, the continued lines are the one command.
+  const joined = steps.replace(/ \\\n +/g, ' ');
+  t.match(joined, `Next steps:\n  add a customer:\n    acct --data ${dir} contacts create --contact-type customer --name "Bob Ltd" --email bob@example.com\n`);
+  t.match(joined, `\n  serve the API to your tools:\n    acct --data ${dir} serve\n`);
+  // Piped (a script's log), one line each as before.
+  const piped = runCli(['--data', dir, 'init', ...org('Second Ltd')]);
+  t.match(piped.stdout, /\n {2}add a customer: +acct --data \S+ contacts create/);
 });

@@ -10,6 +10,7 @@ import { withCli, type GlobalOptions } from '../context.js';
 import { examplesText, handWritten } from '../help.js';
 import { initWizard, type Prompts } from '../init-wizard.js';
 import { shellWord } from '../shell-word.js';
+import { tableWidth, textWidth } from '../fit-table.js';
 
 interface InitFlags {
   readonly name?: string;
@@ -70,8 +71,39 @@ function nextSteps(input: NewOrganisation, globals: GlobalOptions, switchTo: str
     ['import a bank statement', `${acct} bank import statement.csv`],
     ['serve the API to your tools', `${acct} serve`],
   ];
-  const width = Math.max(...steps.map(([what]) => what.length)) + 1;
-  return ['Next steps:', ...steps.map(([what, command]) => `  ${`${what}:`.padEnd(width)} ${command}`)];
+  const pad = Math.max(...steps.map(([what]) => what.length)) + 1;
+  const lines = steps.map(([what, command]) => `  ${`${what}:`.padEnd(pad)} ${command}`);
+  // A terminal too narrow for them would wrap the commands mid-word: each goes under its label, broken between words
+  // with the shell's \ so that it still pastes as one command.
+  const width = tableWidth(false);
+  if (width !== undefined && lines.some((line) => textWidth(line) > width))
+    return ['Next steps:', ...steps.flatMap(([what, command]) => [`  ${what}:`, ...continued(command, width, '    ')])];
+  return ['Next steps:', ...lines];
+}
+
+/**
+ * A shell command in lines of at most `width` where it can be, broken
+ * between words (a flag kept with its value) and continued with \.
+ */
+export function continued(command: string, width: number, indent: string): string[] {
+  const units: string[] = [];
+  for (const word of command.match(/"(?:[^"\\]|\\.)*"|'[^']*'|\S+/g) ?? []) {
+    const last = units.at(-1);
+    if (last !== undefined && /^--[^\s=]+$/.test(last) && !word.startsWith('-')) units[units.length - 1] = `${last} ${word}`;
+    else units.push(word);
+  }
+  const lines: string[] = [];
+  let line = indent;
+  for (const unit of units) {
+    const next = line.trim() === '' ? `${line}${unit}` : `${line} ${unit}`;
+    const fresh = `${indent}  ${unit}`;
+    // Room for " \" at the end of a line that is continued; a unit too long for any line stays where it is.
+    if (line.trim() !== '' && textWidth(next) + 2 > width && textWidth(fresh) + 2 <= width) {
+      lines.push(`${line} \\`);
+      line = fresh;
+    } else line = next;
+  }
+  return [...lines, line];
 }
 
 export function addInit(program: Command): void {
