@@ -4,6 +4,7 @@
  * help), and a command whose "Did you mean" also knows those older names.
  */
 import { Command, Help, Option, type AddHelpTextContext, type AddHelpTextPosition } from 'commander';
+import { tableWidth } from './fit-table.js';
 
 /**
  * One name for each idea across the commands: an API field on the left is
@@ -44,10 +45,7 @@ export function hiddenAlias(old: string, visible: Option, { together = false } =
  * as tables take it), else 80, as commander wraps help for a pipe.
  */
 export function helpWidthFor(error: boolean, env = process.env): number {
-  const stream = error ? process.stderr : process.stdout;
-  if (stream.isTTY !== true) return 80;
-  const preferred = Number(env['COLUMNS']);
-  return Number.isInteger(preferred) && preferred > 0 ? preferred : stream.columns || 80;
+  return tableWidth(false, error ? process.stderr : process.stdout, env) ?? 80;
 }
 
 /**

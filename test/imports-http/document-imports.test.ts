@@ -514,26 +514,41 @@ t.test(
   },
 );
 
+/** A fixture with the lines of one document (its number) left out. */
+const fixtureWithout = (name: string, number: string): string =>
+  fixture(name)
+    .split('\n')
+    .filter((line) => !line.includes(number))
+    .join('\n');
+
+/** An import whose clearing account would not clear: it says so, and its confirm is refused (422) leaving no trace. */
+async function refusedUncleared(
+  t: Test,
+  w: Awaited<ReturnType<typeof world>>,
+  kind: string,
+  preview: { importId: string; canConfirm: boolean; blockers: unknown },
+  account: string,
+) {
+  t.equal(preview.canConfirm, false);
+  t.match(preview.blockers, [new RegExp(`${account} would not clear`)]);
+  const before = await tally(w.books);
+  expectError(t, await w.api.request('POST', `/v1/${kind}/${preview.importId}/confirm`), 422, 'unprocessable_entity', { message: new RegExp(account) });
+  t.same(await tally(w.books), before, 'the refused confirm left no trace');
+}
+
 t.test('a clearing mismatch: the outstanding total differs from the debtors, so confirm is refused and nothing written', async (t) => {
   const w = await world(t, {}, dayAfterCutover);
   const { api, books } = w;
   await openingBalances(t, w, 'xero');
   // Without INV-0433 (its one line): outstanding 24,802.66 − 652.00 = 24,150.66.
-  const file = fixture('xero/invoices.csv')
-    .split('\n')
-    .filter((line) => !line.includes('INV-0433'))
-    .join('\n');
+  const file = fixtureWithout('xero/invoices.csv', 'INV-0433');
   const start = await tally(books);
   const preview = await upload(t, w, 'invoice-imports', file);
   // 11 rows = 7 documents + 4 further lines.
   t.match(preview.stats, { totalRows: 11, validRows: 7, errorRows: 0, ignoredRows: 4, totalOutstanding: '24150.66' });
   // 24,802.66 − 24,150.66 = 652.00 left on 1198.
   t.same(preview.clearingProof, { account: '1198', openingBalance: '24802.66', importDelta: '-24150.66', netBalance: '652.00', cleared: false });
-  t.equal(preview.canConfirm, false);
-  t.match(preview.blockers, [/1198 would not clear/]);
-  const before = await tally(books);
-  expectError(t, await api.request('POST', `/v1/invoice-imports/${preview.importId}/confirm`), 422, 'unprocessable_entity', { message: /1198/ });
-  t.same(await tally(books), before, 'the refused confirm left no trace');
+  await refusedUncleared(t, w, 'invoice-imports', preview, '1198');
   t.equal((await trialBalanceAt(api, '2025-03-31'))['1198'], 2480266);
   // A pending import may be deleted.
   t.equal((await api.request('DELETE', `/v1/invoice-imports/${preview.importId}`)).status, 200);
@@ -543,23 +558,16 @@ t.test('a clearing mismatch: the outstanding total differs from the debtors, so 
 
 t.test('a bills file that does not clear 2198: confirm is refused and nothing written', async (t) => {
   const w = await world(t, {}, dayAfterCutover);
-  const { api, books } = w;
+  const { api } = w;
   await openingBalances(t, w, 'xero');
   // Without TR-1187 (its one line, 576.00 outstanding): 5,147.64 − 576.00 = 4,571.64.
-  const file = fixture('xero/bills.csv')
-    .split('\n')
-    .filter((line) => !line.includes('TR-1187'))
-    .join('\n');
+  const file = fixtureWithout('xero/bills.csv', 'TR-1187');
   const preview = await upload(t, w, 'bill-imports', file);
   // 7 rows = 5 bills + 2 further lines (MTS-20931's and PTF-55812's).
   t.match(preview.stats, { totalRows: 7, validRows: 5, errorRows: 0, ignoredRows: 2, totalOutstanding: '4571.64' });
   // 2198 holds −5,147.64; the bills move +4,571.64; −5,147.64 + 4,571.64 = −576.00 left.
   t.same(preview.clearingProof, { account: '2198', openingBalance: '-5147.64', importDelta: '4571.64', netBalance: '-576.00', cleared: false });
-  t.equal(preview.canConfirm, false);
-  t.match(preview.blockers, [/2198 would not clear/]);
-  const before = await tally(books);
-  expectError(t, await api.request('POST', `/v1/bill-imports/${preview.importId}/confirm`), 422, 'unprocessable_entity', { message: /2198/ });
-  t.same(await tally(books), before, 'the refused confirm left no trace');
+  await refusedUncleared(t, w, 'bill-imports', preview, '2198');
   t.equal((await trialBalanceAt(api, '2025-03-31'))['2198'], -514764, '2198 holds the creditors still');
   t.equal((await api.request('GET', `/v1/bill-imports/${preview.importId}`)).body.data.status, 'pending');
 });

@@ -62,32 +62,33 @@ const nameOf = async (store: Store, id: string): Promise<string> => (await loadO
  * `acct use` when init kept another in use), with the --data given.
  */
 function nextSteps(input: NewOrganisation, globals: GlobalOptions, switchTo: string | null): string[] {
-  const acct = globals.data === undefined ? 'acct' : `acct --data ${shellWord(globals.data)}`;
+  // Each command as the words a shell reads, so that a narrow terminal can break it between them.
+  const acct = globals.data === undefined ? ['acct'] : ['acct', '--data', shellWord(globals.data)];
   const rate = input.vatScheme === 'not_registered' ? '' : ';standard';
-  const steps: [string, string][] = [
-    ...(switchTo === null ? [] : ([['work on it', `${acct} use ${shellWord(switchTo)}`]] as [string, string][])),
-    ['add a customer', `${acct} contacts create --contact-type customer --name "Bob Ltd" --email bob@example.com`],
-    ['invoice them', `${acct} invoices create --contact-id "Bob Ltd" --item "Consulting;1;500.00${rate}"`],
-    ['import a bank statement', `${acct} bank import statement.csv`],
-    ['serve the API to your tools', `${acct} serve`],
+  const steps: [string, string[]][] = [
+    ...(switchTo === null ? [] : ([['work on it', [...acct, 'use', shellWord(switchTo)]]] as [string, string[]][])),
+    ['add a customer', [...acct, 'contacts', 'create', '--contact-type', 'customer', '--name', '"Bob Ltd"', '--email', 'bob@example.com']],
+    ['invoice them', [...acct, 'invoices', 'create', '--contact-id', '"Bob Ltd"', '--item', `"Consulting;1;500.00${rate}"`]],
+    ['import a bank statement', [...acct, 'bank', 'import', 'statement.csv']],
+    ['serve the API to your tools', [...acct, 'serve']],
   ];
   const pad = Math.max(...steps.map(([what]) => what.length)) + 1;
-  const lines = steps.map(([what, command]) => `  ${`${what}:`.padEnd(pad)} ${command}`);
+  const lines = steps.map(([what, words]) => `  ${`${what}:`.padEnd(pad)} ${words.join(' ')}`);
   // A terminal too narrow for them would wrap the commands mid-word: each goes under its label, broken between words
   // with the shell's \ so that it still pastes as one command.
   const width = tableWidth(false);
   if (width !== undefined && lines.some((line) => textWidth(line) > width))
-    return ['Next steps:', ...steps.flatMap(([what, command]) => [`  ${what}:`, ...continued(command, width, '    ')])];
+    return ['Next steps:', ...steps.flatMap(([what, words]) => [`  ${what}:`, ...continued(words, width, '    ')])];
   return ['Next steps:', ...lines];
 }
 
 /**
- * A shell command in lines of at most `width` where it can be, broken
- * between words (a flag kept with its value) and continued with \.
+ * A command's shell words in lines of at most `width` where it can be,
+ * broken between words (a flag kept with its value) and continued with \.
  */
-export function continued(command: string, width: number, indent: string): string[] {
+function continued(words: readonly string[], width: number, indent: string): string[] {
   const units: string[] = [];
-  for (const word of command.match(/"(?:[^"\\]|\\.)*"|'[^']*'|\S+/g) ?? []) {
+  for (const word of words) {
     const last = units.at(-1);
     if (last !== undefined && /^--[^\s=]+$/.test(last) && !word.startsWith('-')) units[units.length - 1] = `${last} ${word}`;
     else units.push(word);
