@@ -10,16 +10,23 @@ import { checkSchema, correctSchema } from './column-mapping.js';
 import { isBlank, readCsvRecords, sniffDelimiter } from '../../tabular/csv-records.js';
 import { dataRecords, dateFormatOf, detectLayout } from './detect-layout.js';
 import { parseRows, type DataRecord, type MoneyColumns } from './parse-rows.js';
+import { bankPresets } from './presets.js';
 import type { SchemaCorrection, StatementReading, StatementSchema } from './types.js';
 
-/** The skipped columns headed Currency (any layout), and Revolut's Fee (which its Amount leaves out) and State. */
+/** The skipped columns headed Currency (any layout), and the fee and state columns a preset names (Revolut's Fee and State). */
 function moneyColumns(header: readonly string[], schema: StatementSchema): MoneyColumns {
   const skipped = (name: string): number | null => {
-    const i = header.findIndex((cell, at) => cell.trim().toLowerCase() === name && schema.columnMapping[String(at)] === 'skip');
+    const i = header.findIndex((cell, at) => cell.trim().toLowerCase() === name.toLowerCase() && schema.columnMapping[String(at)] === 'skip');
     return i < 0 ? null : i;
   };
-  const revolut = schema.detectedPreset === 'Revolut';
-  return { currency: skipped('currency'), fee: revolut ? skipped('fee') : null, state: revolut ? skipped('state') : null };
+  const preset = bankPresets.find((p) => p.name === schema.detectedPreset);
+  const money = preset !== undefined && 'money' in preset ? preset.money : undefined;
+  const state = money === undefined ? null : skipped(money.state);
+  return {
+    currency: skipped('currency'),
+    fee: money === undefined ? null : skipped(money.fee),
+    state: money === undefined || state === null ? null : { column: state, completed: money.completed },
+  };
 }
 
 export function readCsvStatement(text: string, filename: string | undefined, correction: SchemaCorrection): StatementReading {

@@ -23,7 +23,8 @@ export interface DataRecord extends CsvRecord {
 export interface MoneyColumns {
   readonly currency: number | null;
   readonly fee: number | null;
-  readonly state: number | null;
+  /** The state's column and the value that says the money moved. */
+  readonly state: { readonly column: number; readonly completed: string } | null;
 }
 
 export const noMoneyColumns: MoneyColumns = { currency: null, fee: null, state: null };
@@ -80,8 +81,9 @@ function readRow(record: DataRecord, schema: StatementSchema, byRole: Record<Col
   const filled = lastFilled + 1;
   // A trailing empty cell more or less is how some banks end a line (Lloyds' header ends with a comma); anything else shifts the columns.
   if (cells.length < width || filled > width) throw new Rejection(`the row has ${cells.length} columns where the file's rows have ${width}`);
-  const state = money.state === null ? '' : (cells[money.state] ?? '').trim().toUpperCase();
-  if (state !== '' && state !== 'COMPLETED') throw new Rejection(`the row is ${state}, not COMPLETED: no money has moved${state === 'PENDING' ? ' yet' : ''}`);
+  const state = money.state === null ? '' : (cells[money.state.column] ?? '').trim().toUpperCase();
+  if (money.state !== null && state !== '' && state !== money.state.completed)
+    throw new Rejection(`the row is ${state}, not ${money.state.completed}: no money has moved${state === 'PENDING' ? ' yet' : ''}`);
   const dateCell = byRole.date.map((c) => cells[c] ?? '').find((v) => v !== '');
   if (dateCell === undefined) throw new Rejection('the row has no date');
   const date = parseDateAs(dateCell, schema.dateFormat);

@@ -18,6 +18,11 @@ interface PresetBase {
 export interface HeaderPreset extends PresetBase {
   /** Column name → role; every named column must be in the file's header. */
   readonly columns: Readonly<Record<string, ColumnRole>>;
+  /**
+   * Skipped columns that still bear on a row's money (parse-rows.ts): a fee
+   * the amount leaves out, and a state of which only `completed` moved money.
+   */
+  readonly money?: { readonly fee: string; readonly state: string; readonly completed: string };
 }
 
 export interface HeaderlessPreset extends PresetBase {
@@ -103,6 +108,7 @@ export const bankPresets: readonly BankPreset[] = [
       State: 'skip',
       Balance: 'balance',
     },
+    money: { fee: 'Fee', state: 'State', completed: 'COMPLETED' },
   },
   {
     name: 'Tide',
