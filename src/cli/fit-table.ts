@@ -41,8 +41,8 @@ export interface Fit {
 }
 
 /**
- * Which columns to show within `limit` (a line of the table is each column
- * and two spaces); `natural` is each column's widest cell, header included.
+ * Which columns to show within `limit` (a line of the table is its columns
+ * with two spaces between); `natural` is each column's widest cell, header included.
  * Without a limit everything is shown. A table that cannot fit even so is
  * shown as narrow as it goes.
  */
@@ -51,7 +51,7 @@ export function fitColumns(natural: readonly number[], plans: readonly ColumnPla
   if (limit === undefined) return { shown: all, hidden: [], cut: new Map() };
   const width = [...natural];
   let shown = all;
-  const total = (): number => shown.reduce((s, i) => s + (width[i] ?? 0) + 2, 0);
+  const total = (): number => shown.reduce((s, i) => s + (width[i] ?? 0) + 2, -2);
   const leaveOut = (below: number): void => {
     while (total() > limit) {
       const candidates = shown.filter((i) => (plans[i]?.keep ?? essential) < below);
@@ -79,7 +79,7 @@ export function fitColumns(natural: readonly number[], plans: readonly ColumnPla
   return { shown, hidden: all.filter((i) => !shown.includes(i)), cut };
 }
 
-/** Text cut to `width` columns, its end replaced by …; colour codes are dropped from text that is cut. */
+/** Text cut to `width` columns, its end replaced by … (after a word, not a blank); colour codes are dropped from text that is cut. */
 export function truncate(text: string, width: number): string {
   if (textWidth(text) <= width) return text;
   const plain = text.replace(/\x1b\[[0-9;]*m/g, '');
@@ -91,7 +91,7 @@ export function truncate(text: string, width: number): string {
     out += ch;
     used += w;
   }
-  return `${out}…`;
+  return `${out.trimEnd()}…`;
 }
 
 /** Ids, dates, times and figures are no use cut short. */

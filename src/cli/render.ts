@@ -41,7 +41,9 @@ export function plainTable(data: readonly (readonly string[])[], columns?: Recor
  * The layout of plainTable, in one pass over the cells: each padded to its
  * column's width as the terminal shows it (string-width, which the table
  * package measures with too: colour codes take none, wide characters two)
- * and two spaces; a line break inside a cell becomes a space.
+ * and two spaces between; a line break inside a cell becomes a space.
+ * Nothing trails a line's last cell: piped output carries no trailing
+ * blanks, and a table as wide as the terminal does not wrap on them.
  */
 export function padLayout(data: readonly (readonly string[])[], columns?: Record<number, ColumnUserConfig>): string {
   const rows = data.map((row) => row.map((c) => c.replace(/\r?\n/g, ' ')));
@@ -51,11 +53,12 @@ export function padLayout(data: readonly (readonly string[])[], columns?: Record
   const right = new Set(Object.entries(columns ?? {}).flatMap(([i, c]) => (c.alignment === 'right' ? [Number(i)] : [])));
   let out = '';
   rows.forEach((row, r) => {
+    let line = '';
     row.forEach((c, i) => {
       const pad = ' '.repeat((widths[i] ?? 0) - (measured[r]?.[i] ?? 0));
-      out += right.has(i) ? `${pad}${c}  ` : `${c}${pad}  `;
+      line += right.has(i) ? `${pad}${c}  ` : `${c}${pad}  `;
     });
-    out += '\n';
+    out += `${line.trimEnd()}\n`;
   });
   return out;
 }

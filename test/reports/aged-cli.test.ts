@@ -71,10 +71,10 @@ t.test('acct report aged-debtors and aged-creditors: table, --csv and --json', a
     await acct(t, dir, ['report', 'aged-debtors', '--as-of-date', '2026-11-21']),
     [
       'Aged Debtors at 2026-11-21',
-      'contact            current    1-30  31-60  61-90    90+   total  ',
-      'Alpha Trading Ltd   600.00  100.00   0.00   0.00   0.00  700.00  ',
-      'Beta Services Ltd     0.00    0.00   0.00   0.00  31.50   31.50  ',
-      'Total               600.00  100.00   0.00   0.00  31.50  731.50  ',
+      'contact            current    1-30  31-60  61-90    90+   total',
+      'Alpha Trading Ltd   600.00  100.00   0.00   0.00   0.00  700.00',
+      'Beta Services Ltd     0.00    0.00   0.00   0.00  31.50   31.50',
+      'Total               600.00  100.00   0.00   0.00  31.50  731.50',
       '',
     ].join('\n'),
   );
@@ -151,9 +151,9 @@ t.test('acct report aged-debtors and aged-creditors: table, --csv and --json', a
     await acct(t, dir, ['report', 'aged-creditors', '--as-of-date', '2026-11-21']),
     [
       'Aged Creditors at 2026-11-21',
-      'contact             current  1-30  31-60  61-90   90+  total  ',
-      'Paper Supplies Ltd     0.00  0.00   0.00  60.00  0.00  60.00  ',
-      'Total                  0.00  0.00   0.00  60.00  0.00  60.00  ',
+      'contact             current  1-30  31-60  61-90   90+  total',
+      'Paper Supplies Ltd     0.00  0.00   0.00  60.00  0.00  60.00',
+      'Total                  0.00  0.00   0.00  60.00  0.00  60.00',
       '',
     ].join('\n'),
   );
@@ -210,16 +210,16 @@ t.test('acct report dashboard prints its table', async (t) => {
     await acct(t, dir, ['report', 'dashboard']),
     [
       `Dashboard ${fyStart} to ${today}`,
-      'measure                      amount  a year earlier  change %  ',
-      'Bank balance                 550.00                            ', // 50.00 + 300.00 + 200.00
-      'Accounts receivable           90.00                            ', // 70.00 + 20.00
-      'Accounts payable              60.00                            ',
-      'Revenue                      300.00          200.00  50        ', // (300 − 200) / 200
-      'Expenses                       0.00            0.00            ', // change: none, the year before is 0
-      'Net profit                   300.00          200.00  50        ',
-      'Overdue invoices (2)          90.00                            ',
-      'Bills due in 30 days (0)       0.00                            ',
-      'VAT to set aside (standard)   10.00                            ', // 20.00 charged − 10.00 reclaimable
+      'measure                      amount  a year earlier  change %',
+      'Bank balance                 550.00', // 50.00 + 300.00 + 200.00
+      'Accounts receivable           90.00', // 70.00 + 20.00
+      'Accounts payable              60.00',
+      'Revenue                      300.00          200.00  50', // (300 − 200) / 200
+      'Expenses                       0.00            0.00', // change: none, the year before is 0
+      'Net profit                   300.00          200.00  50',
+      'Overdue invoices (2)          90.00',
+      'Bills due in 30 days (0)       0.00',
+      'VAT to set aside (standard)   10.00', // 20.00 charged − 10.00 reclaimable
       '',
     ].join('\n'),
   );

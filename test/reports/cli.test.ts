@@ -19,17 +19,17 @@ t.test('acct report prints tables in pounds, thousands grouped', async (t) => {
     tb.stdout,
     [
       'Trial balance at 2026-03-31',
-      'code  account                  debit     credit  ',
-      '1100  Accounts Receivable   1,200.00             ',
-      '1200  Bank Account          9,500.00             ', // 10,000.00 - 500.00
-      '2100  Accounts Payable                   360.00  ',
-      '2200  VAT Output                         200.00  ',
-      '2201  VAT Input                60.00             ',
-      '3000  Share Capital                   10,000.00  ',
-      '4000  Sales                            1,000.00  ',
-      '5000  Cost of Sales           300.00             ',
-      '5200  Rent and Rates          500.00             ',
-      '      Total                11,560.00  11,560.00  ', // debits 1,200 + 9,500 + 60 + 300 + 500; credits 360 + 200 + 10,000 + 1,000
+      'code  account                  debit     credit',
+      '1100  Accounts Receivable   1,200.00',
+      '1200  Bank Account          9,500.00', // 10,000.00 - 500.00
+      '2100  Accounts Payable                   360.00',
+      '2200  VAT Output                         200.00',
+      '2201  VAT Input                60.00',
+      '3000  Share Capital                   10,000.00',
+      '4000  Sales                            1,000.00',
+      '5000  Cost of Sales           300.00',
+      '5200  Rent and Rates          500.00',
+      '      Total                11,560.00  11,560.00', // debits 1,200 + 9,500 + 60 + 300 + 500; credits 360 + 200 + 10,000 + 1,000
       '',
     ].join('\n'),
   );
