@@ -102,6 +102,21 @@ export function parseOperationInput(op: Operation, raw: RawInput): Record<string
       throw new AppError('validation_error', 'the request body must be a JSON object');
     }
     body = parseWith(op.schemas.body, sent);
-  }
+  } else refuseBody(raw.body);
   return { ...body, ...query, ...params };
+}
+
+/**
+ * A request to an operation that takes no body may send none, or an empty
+ * object (as many clients do with every POST); anything else is refused
+ * rather than ignored, so that a field the client thinks it set (a void's
+ * reason) is not silently dropped.
+ */
+function refuseBody(sent: unknown): void {
+  if (sent === undefined) return;
+  const isObject = sent !== null && typeof sent === 'object' && !Array.isArray(sent);
+  const field = isObject ? Object.keys(sent)[0] : undefined;
+  if (isObject && field === undefined) return;
+  if (field !== undefined) throw new AppError('validation_error', `${field} is not a field of this request, which takes no body`, field);
+  throw new AppError('validation_error', 'this request takes no body');
 }

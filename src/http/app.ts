@@ -166,8 +166,11 @@ export function createApp(options: AppOptions): Polka {
       checkAccess(op.access, principal);
       await maintenance.check(op, principal);
       if (principal) await limitKeys(op, principal);
+      // An operation without a body still reads one (but a GET's), so that malformed JSON or a field it does not take is refused.
       const body = !op.schemas.body
-        ? undefined
+        ? op.method === 'GET'
+          ? undefined
+          : await readJsonBody(req, bodyLimit)
         : op.signed
           ? await readSignedBody(req, bodyLimit, op.signed.header)
           : op.upload

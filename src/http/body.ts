@@ -44,10 +44,33 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
 
 function parseJson(text: string): unknown {
   if (text.trim() === '') return undefined;
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch (e) {
     throw new AppError('validation_error', `malformed JSON body: ${(e as Error).message}`);
+  }
+  refuseLoneSurrogates(value, '');
+  return value;
+}
+
+/**
+ * JSON may escape half of a UTF-16 pair (\ud800) alone: no character, and
+ * stored it would read back as U+FFFD. Refused where it stands, named by
+ * its path (items[0].description), as any other invalid value is.
+ */
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function refuseLoneSurrogates(value: unknown, path: string): void {
+  if (typeof value === 'string') {
+    if (loneSurrogate.test(value))
+      throw new AppError('validation_error', `${path || 'the body'} holds half of a UTF-16 surrogate pair, which is no character`, path || undefined);
+  } else if (Array.isArray(value)) value.forEach((v, i) => refuseLoneSurrogates(v, `${path}[${i}]`));
+  else if (value !== null && typeof value === 'object') {
+    for (const [key, v] of Object.entries(value)) {
+      if (loneSurrogate.test(key)) throw new AppError('validation_error', 'a field name holds half of a UTF-16 surrogate pair, which is no character');
+      refuseLoneSurrogates(v, path === '' ? key : `${path}.${key}`);
+    }
   }
 }
 

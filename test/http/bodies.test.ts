@@ -117,3 +117,54 @@ t.test('a client that hangs up mid-body is no internal error, and nothing is wri
   t.same(api.logged, [], 'no internal error logged (serveBooks fails the test on one)');
   t.equal((await api.request('GET', '/v1/contacts')).body.meta.total, before, 'no contact written');
 });
+
+t.test('an operation that takes no body refuses one that is malformed or has fields, and does nothing', async (t) => {
+  const books = await newBooks(t, { clock });
+  const api = await serveBooks(t, books);
+  const contact = await api.request('POST', '/v1/contacts', { body: { contactType: 'customer', name: 'Client One Ltd' } });
+  const contactId = contact.body.data.id as string;
+  const made = await api.request('POST', '/v1/invoices', {
+    body: { contactId, items: [{ description: 'Work', quantity: 1, unitPrice: 10000, vatRate: 'standard' }] },
+  });
+  const invoiceId = made.body.data.id as string;
+  t.equal((await api.request('POST', `/v1/invoices/${invoiceId}/send`, { body: {} })).status, 200, 'sent');
+
+  // POST /invoices/{id}/void is "no body" in the spec: a void cannot be undone, so a body it cannot read stops it.
+  expectError(t, await api.request('POST', `/v1/invoices/${invoiceId}/void`, { raw: '{not json', headers: json }), 400, 'validation_error', {
+    message: /malformed JSON/,
+  });
+  expectError(t, await api.request('POST', `/v1/invoices/${invoiceId}/void`, { body: { reason: 'duplicate' } }), 400, 'validation_error', {
+    field: 'reason',
+    message: 'reason is not a field of this request, which takes no body',
+  });
+  expectError(t, await api.request('POST', `/v1/invoices/${invoiceId}/void`, { body: ['x'] }), 400, 'validation_error', { field: null });
+  t.equal((await api.request('GET', `/v1/invoices/${invoiceId}`)).body.data.status, 'sent', 'still sent after three refusals');
+  expectError(t, await api.request('DELETE', `/v1/contacts/${contactId}`, { raw: 'garbage{', headers: json }), 400, 'validation_error');
+  t.equal((await api.request('GET', `/v1/contacts/${contactId}`)).status, 200, 'the contact is still there');
+
+  // No body, or an empty object as many clients send with every POST: done.
+  const voided = await api.request('POST', `/v1/invoices/${invoiceId}/void`, { body: {} });
+  t.equal(voided.status, 200, JSON.stringify(voided.body?.error ?? ''));
+  t.equal(voided.body.data.status, 'void');
+});
+
+t.test('half of a UTF-16 surrogate pair is refused where it stands; a whole pair is a character', async (t) => {
+  const books = await newBooks(t, { clock });
+  const api = await serveBooks(t, books);
+  const before = (await api.request('GET', '/v1/contacts')).body.meta.total;
+  // JSON's \ud800 escape, sent as the six characters: JSON.stringify would write the character itself.
+  const lone = await api.request('POST', '/v1/contacts', { raw: '{"name":"lone \\ud800 surrogate","contactType":"customer"}', headers: json });
+  expectError(t, lone, 400, 'validation_error', { field: 'name', message: /surrogate/ });
+  const low = await api.request('POST', '/v1/contacts', { raw: '{"name":"Low \\udc00 Ltd","contactType":"customer"}', headers: json });
+  expectError(t, low, 400, 'validation_error', { field: 'name' });
+  const nested = await api.request('POST', '/v1/invoices', {
+    raw: '{"contactId":"cont_x","items":[{"description":"ok"},{"description":"bad \\udbff"}]}',
+    headers: json,
+  });
+  expectError(t, nested, 400, 'validation_error', { field: 'items[1].description' });
+  t.equal((await api.request('GET', '/v1/contacts')).body.meta.total, before, 'nothing written');
+
+  const pair = await api.request('POST', '/v1/contacts', { raw: '{"name":"Sushi \\ud83c\\udf63 Ltd","contactType":"customer"}', headers: json });
+  t.equal(pair.status, 201, JSON.stringify(pair.body?.error ?? ''));
+  t.equal(pair.body.data.name, 'Sushi 🍣 Ltd', 'the pair is the character');
+});
