@@ -237,8 +237,8 @@ function namedAsTyped(e: unknown, typed: (path: string) => string): unknown {
   const rest = e.message.slice(e.field.length);
   // A range's refusal names its other end too: "from (…) is after to (…)".
   const message = (e.message.startsWith(e.field) && !/^[\w.[]/.test(rest) ? `${name}${rest}` : e.message).replace(
-    / is after to \(/,
-    () => ` is after ${typed('to')} (`,
+    / is after (\w+) \(/,
+    (_, other: string) => ` is after ${typed(other)} (`,
   );
   return new AppError(e.code, message, name, { cause: e.cause });
 }

@@ -183,10 +183,10 @@ export function toInputError(error: z.ZodError, input: unknown): AppError {
   }
 }
 
-/** Refuse a date range whose start is after its end. */
-export function checkRange(from: string | undefined, to: string | undefined): void {
+/** Refuse a date range whose start is after its end, naming the two as the request does (`from` and `to` unless said). */
+export function checkRange(from: string | undefined, to: string | undefined, [fromName, toName]: readonly [string, string] = ['from', 'to']): void {
   if (from !== undefined && to !== undefined && from > to) {
-    throw new AppError('validation_error', `from (${from}) is after to (${to})`, 'from');
+    throw new AppError('validation_error', `${fromName} (${from}) is after ${toName} (${to})`, fromName);
   }
 }
 

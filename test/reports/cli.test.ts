@@ -66,6 +66,10 @@ t.test('acct report --csv and --json', async (t) => {
   const bad = await runCliInProcess(['--data', b.dataDir, 'report', 'profit-loss', '--from', '2026-04-01', '--to', '2026-03-31']);
   t.equal(bad.status, 2, 'a range that ends before it starts');
   t.equal(bad.stderr, 'error validation_error: --from (2026-04-01) is after --to (2026-03-31) (field --from)\n', 'both ends named as typed');
+  // A list's range is fromDate and toDate in the API: the CLI still names the flags typed.
+  const list = await runCliInProcess(['--data', b.dataDir, 'invoices', 'list', '--from-date', '2026-04-01', '--to-date', '2026-03-31']);
+  t.equal(list.status, 2);
+  t.equal(list.stderr, 'error validation_error: --from-date (2026-04-01) is after --to-date (2026-03-31) (field --from-date)\n');
 });
 
 t.test('acct export writes a journal of the posted ledger', async (t) => {

@@ -550,7 +550,10 @@ t.test('list: pagination A; filters by status, supplier and issue date; sorts', 
   t.same(await ids('sort=issueDate'), [x.id, z.id, y.id]);
   expectError(t, await api.request('GET', '/v1/bills?sort=invoiceNumber'), 400, 'validation_error', { field: 'sort' });
   expectError(t, await api.request('GET', '/v1/bills?status=sent'), 400, 'validation_error', { field: 'status' });
-  expectError(t, await api.request('GET', '/v1/bills?fromDate=2026-11-05&toDate=2026-11-01'), 400, 'validation_error', { field: 'from' });
+  expectError(t, await api.request('GET', '/v1/bills?fromDate=2026-11-05&toDate=2026-11-01'), 400, 'validation_error', {
+    field: 'fromDate',
+    message: 'fromDate (2026-11-05) is after toDate (2026-11-01)',
+  });
 });
 
 t.test('the payables invariant: 2100 is minus what approved and overdue bills still owe', async (t) => {

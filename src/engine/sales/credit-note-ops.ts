@@ -143,7 +143,7 @@ function operationsFor<D extends Credited>(ck: CreditKind<D>, group: string, bas
     output: typedAs<CreditNoteSummary<D>[]>(listOf(creditNoteSummarySchema(ck))),
     meta: pageMetaSchema,
     async run(ctx, input) {
-      checkRange(input.fromDate, input.toDate);
+      checkRange(input.fromDate, input.toDate, ['fromDate', 'toDate']);
       const documentId = (input as Record<string, unknown>)[docField] as string | undefined;
       const { rows, meta } = await listCreditNotes(orgOf(ctx).db, ck, { ...input, documentId });
       return { data: rows, meta };

@@ -36,7 +36,7 @@ export async function listDocuments<S>(
   input: ListInput,
   view: (row: InvoicesTable, contactName: string) => S,
 ): Promise<{ data: S[]; meta: PageMeta }> {
-  checkRange(input.fromDate, input.toDate);
+  checkRange(input.fromDate, input.toDate, ['fromDate', 'toDate']);
   let q = db.selectFrom('invoices').innerJoin('contacts', 'contacts.id', 'invoices.contact_id').where('invoices.kind', '=', k.kind);
   if (input.status) q = q.where('invoices.status', '=', input.status);
   if (input.contactId) q = q.where('invoices.contact_id', '=', input.contactId);
