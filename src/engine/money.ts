@@ -32,3 +32,6 @@ export function displayPounds(pence: number): string {
 export function sterling(pence: number): string {
   return pence < 0 ? `-£${displayPounds(-pence)}` : `£${displayPounds(pence)}`;
 }
+
+/** The most one ledger line holds, £100bn in pence: far above any real line, and 500 of them still sum exactly in a double. */
+export const maxLineAmount = 10_000_000_000_000;

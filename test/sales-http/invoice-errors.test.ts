@@ -60,6 +60,17 @@ t.test('create: every validation error names its field and stores nothing', asyn
     ['currency other than the books', { ...good, currency: 'EUR' }, 'validation_error', 'currency'],
     ['reference too long', { ...good, reference: 'R'.repeat(101) }, 'validation_error', 'reference'],
     ['an unknown field', { ...good, status: 'sent' }, 'validation_error', 'status'],
+    // 2999-12-31 + 30 days = 3000-01-30, past the last date the books keep (a dueDate sent so is refused too).
+    ['dueDays past the last year', { ...good, issueDate: '2999-12-31', dueDays: 30 }, 'validation_error', 'dueDays'],
+    // The contact's terms (30 days, the organisation's default): 2999-12-20 + 30 = 3000-01-19.
+    ['the terms past the last year', { ...good, issueDate: '2999-12-20' }, 'validation_error', 'issueDate'],
+    // Nine items of 100 × £100m = £10bn net each, + 20% VAT = £12bn each: £108bn in all, past the £100bn a ledger line holds.
+    [
+      'items past what a ledger line holds',
+      { contactId, items: Array(9).fill(item({ quantity: 100, unitPrice: 10_000_000_000 })) },
+      'validation_error',
+      'items',
+    ],
   ];
   for (const [name, body, code, field] of cases) {
     await t.test(name, (t) => refusedCreate(t, api, books, body, code, field));

@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import { AppError } from '../errors.js';
 import { emit, emitAll } from '../events.js';
 import { newId } from '../ids.js';
-import { sterling } from '../money.js';
+import { maxLineAmount, sterling } from '../money.js';
 import { timestamp, type Clock } from '../clock.js';
 import { lineVat, type VatTreatment } from '../vat.js';
 import { actorOf, type Actor, type Ctx } from '../operation.js';
@@ -21,8 +21,6 @@ import { findTransactionRow, loadTransaction, transactionViewOf, type Transactio
 import type { AccountsTable, LinesTable, OrgDb, TransactionsTable, VatEntriesTable } from '../../store/tables.js';
 
 export const maxLines = 500;
-/** £100bn in pence: far above any real line, and 500 of them still sum exactly in a double. */
-export const maxLineAmount = 10_000_000_000_000;
 /**
  * £10 trillion in pence: the most the debits of all the books' transactions
  * (drafts included) may add up to. Any balance or report total is a sum

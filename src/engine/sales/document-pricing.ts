@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import { AppError } from '../errors.js';
 import { today } from '../clock.js';
-import { addDays } from '../dates.js';
+import { addDays, lastYear } from '../dates.js';
 import { loadOrganisation } from '../organisation/organisation.js';
 import type { Posting } from '../ledger/posting.js';
 import { findContact } from './contacts.js';
@@ -78,6 +78,11 @@ export function dueDateOf(input: { issueDate: string; dueDate?: string | undefin
   if (input.dueDate !== undefined && input.dueDays !== undefined) throw new AppError('validation_error', 'send dueDate or dueDays, not both', 'dueDays');
   const due = input.dueDate ?? addDays(input.issueDate, input.dueDays ?? terms);
   if (due < input.issueDate) throw new AppError('validation_error', `dueDate ${due} is before issueDate ${input.issueDate}`, 'dueDate');
+  // A due date counted from the issue date may run past the last year the books keep, which a dueDate sent so would not.
+  if (due > `${lastYear}-12-31`) {
+    const field = input.dueDays !== undefined ? 'dueDays' : 'issueDate';
+    throw new AppError('validation_error', `the due date would be ${due}, past ${lastYear}-12-31, the last date the books keep`, field);
+  }
   return due;
 }
 

@@ -17,7 +17,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
-import { sterling } from '../money.js';
+import { maxLineAmount, sterling } from '../money.js';
 import { idOf, pence } from '../schema.js';
 import { idOut } from '../output.js';
 import type { Clock } from '../clock.js';
@@ -33,7 +33,7 @@ export const maxItems = 200;
 const maxQuantity = 1_000_000;
 /** £100m a unit. */
 const maxUnitPrice = 10_000_000_000;
-/** £10bn a line: far inside what posting accepts. */
+/** £10bn a line. */
 const maxNet = 1_000_000_000_000;
 
 /** At most 4 decimal places (hours such as 7.5 or 0.25; litres such as 41.275). */
@@ -143,6 +143,15 @@ export function priceItems(items: readonly ItemInput[], scheme: VatScheme): Pric
   const vatAmount = priced.reduce((s, p) => s + p.vatAmount, 0);
   const total = subtotal + vatAmount;
   if (total <= 0) throw new AppError('validation_error', `the total must be a positive amount, not ${sterling(total)}`, 'items');
+  // Each ledger line of the document (the total, an account's net, the VAT) is at most the items' sizes added up: within what a line holds, posting never refuses one.
+  const size = priced.reduce((s, p) => s + Math.abs(p.net) + Math.abs(p.vatAmount), 0);
+  if (size > maxLineAmount) {
+    throw new AppError(
+      'validation_error',
+      `the items come to more than ${sterling(maxLineAmount)}, the most one ledger line holds: split the document`,
+      'items',
+    );
+  }
   return { items: priced, subtotal, vatAmount, total };
 }
 
