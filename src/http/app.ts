@@ -176,7 +176,6 @@ export function createApp(options: AppOptions): Polka {
           : op.upload
             ? await readUploadBody(req, Math.max(bodyLimit, op.upload.maxBytes ?? maxUploadBytes), op.upload, op.schemas.body)
             : await readJsonBody(req, bodyLimit);
-      const input = parseOperationInput(op, { params: req.params, query: req.query, body });
       const pool = options.pdfPool;
       const org = principal?.organisationId;
       const ctx: Ctx = {
@@ -202,18 +201,35 @@ export function createApp(options: AppOptions): Polka {
       if (idempotencyKey !== undefined) {
         const path = idempotencyPath(op, req.params);
         const request = { key: idempotencyKey, method: op.method, path, fingerprint: fingerprintOf(op.method, path, body) };
-        const stored = await runIdempotent(ctx, op, input, request, envelopeOf);
+        // A refusal of the input is the key's first result too, stored and replayed as the operation's own 4xx are.
+        let input: Record<string, unknown> | undefined;
+        let refusal: AppError | undefined;
+        try {
+          input = parseOperationInput(op, { params: req.params, query: req.query, body });
+        } catch (e) {
+          refusal = appErrorOf(e);
+          if (refusal.status >= 500) throw e;
+        }
+        const stored = await runIdempotent(ctx, refusal ? refusing(op, refusal) : op, input, request, envelopeOf);
         error = (stored.body as { error?: unknown }).error;
         send(res, stored.status, stored.body, stored.replayed ? { 'idempotent-replayed': 'true' } : {});
         return;
       }
-      const result = await op.run(ctx, input);
+      const result = await op.run(ctx, parseOperationInput(op, { params: req.params, query: req.query, body }));
       if (result.file) sendFile(res, result.file);
       else sendSuccess(res, op.status, result);
     } catch (e) {
       error = fail(res, e, req);
     }
   };
+
+  /** The operation as its refused input makes it: nothing to call or write, only the refusal to store under the key. */
+  const refusing = (op: Operation, refusal: AppError): Operation => ({
+    ...op,
+    external: null,
+    run: () => Promise.reject(refusal),
+    local: () => Promise.reject(refusal),
+  });
 
   for (const op of [...options.operations].sort(routeOrder)) {
     const method = op.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';

@@ -50,7 +50,7 @@ function parseJson(text: string): unknown {
   } catch (e) {
     throw new AppError('validation_error', `malformed JSON body: ${(e as Error).message}`);
   }
-  refuseLoneSurrogates(value, '');
+  refuseLoneSurrogates(value);
   return value;
 }
 
@@ -61,15 +61,34 @@ function parseJson(text: string): unknown {
  */
 const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-function refuseLoneSurrogates(value: unknown, path: string): void {
-  if (typeof value === 'string') {
-    if (loneSurrogate.test(value))
-      throw new AppError('validation_error', `${path || 'the body'} holds half of a UTF-16 surrogate pair, which is no character`, path || undefined);
-  } else if (Array.isArray(value)) value.forEach((v, i) => refuseLoneSurrogates(v, `${path}[${i}]`));
-  else if (value !== null && typeof value === 'object') {
-    for (const [key, v] of Object.entries(value)) {
-      if (loneSurrogate.test(key)) throw new AppError('validation_error', 'a field name holds half of a UTF-16 surrogate pair, which is no character');
-      refuseLoneSurrogates(v, path === '' ? key : `${path}.${key}`);
+function refuseLoneSurrogates(body: unknown): void {
+  // A stack, not recursion: JSON.parse takes nesting deeper than the call stack would. Each entry keeps
+  // its parent's and its own key, and a path is spelled only for a refusal (spelled for every value, a
+  // deeply nested body would take memory in the square of its depth).
+  const steps: { readonly parent: number; readonly key: string | number }[] = [];
+  const pathOf = (at: number): string => {
+    let path = '';
+    for (let i = at; i >= 0; i = steps[i]!.parent) {
+      const { key } = steps[i]!;
+      path = `${typeof key === 'number' ? `[${key}]` : key}${path === '' || path.startsWith('[') ? '' : '.'}${path}`;
+    }
+    return path;
+  };
+  const stack: [unknown, number][] = [[body, -1]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [value, at] = next;
+    if (typeof value === 'string') {
+      if (loneSurrogate.test(value)) {
+        const path = pathOf(at);
+        throw new AppError('validation_error', `${path || 'the body'} holds half of a UTF-16 surrogate pair, which is no character`, path || undefined);
+      }
+    } else if (Array.isArray(value)) {
+      value.forEach((v, key) => stack.push([v, steps.push({ parent: at, key }) - 1]));
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, v] of Object.entries(value)) {
+        if (loneSurrogate.test(key)) throw new AppError('validation_error', 'a field name holds half of a UTF-16 surrogate pair, which is no character');
+        stack.push([v, steps.push({ parent: at, key }) - 1]);
+      }
     }
   }
 }

@@ -109,6 +109,21 @@ t.test('a 400 refused by the operation is stored and replayed; nothing is create
   t.equal(settings.body.data.invoiceNextNumber, 1, 'no invoice number used');
 });
 
+t.test('a 400 refused by input validation is stored too: replayed, and the key cannot then carry another body', async (t) => {
+  const { books, api } = await setup(t);
+  // The spec: "A first result of 2xx or 4xx is stored and replayed on repeats."
+  const empty = { name: '', contactType: 'customer' };
+  const first = await postContact(api, 'k400', empty);
+  expectError(t, first, 400, 'validation_error', { field: 'name' });
+  expectReplay(t, first, await postContact(api, 'k400', empty));
+  // The body corrected under the same key is another request: 409, and no contact.
+  expectError(t, await postContact(api, 'k400', { name: 'Now Valid Ltd', contactType: 'customer' }), 409, 'conflict');
+  t.equal(await contactTotal(api), 0, 'no contact');
+  t.equal(await rowCount(books, 'idempotency_keys'), 1, 'the refusal is recorded');
+  // A new key runs the corrected body.
+  t.equal((await postContact(api, 'k400-2', { name: 'Now Valid Ltd', contactType: 'customer' })).status, 201);
+});
+
 t.test('a 422 is stored and replayed, and the refused payment leaves no trace', async (t) => {
   const { books, api } = await setup(t);
   const acc = await accountIds(t, api);
