@@ -41,7 +41,7 @@ t.test('a calendar-year organisation names its periods by one year', async (t) =
   });
 });
 
-t.test('a closed period refuses dates inside it, and only inside it', async (t) => {
+t.test('a closed period refuses dates inside it and before it, as a lock date does; after it they are open', async (t) => {
   const books = await newBooks(t, { clock: '2026-11-21T10:00:00Z' });
   const db = books.store.org(books.organisationId, 'live').db;
   await assertDateOpen(db, '2026-03-31');
@@ -49,8 +49,17 @@ t.test('a closed period refuses dates inside it, and only inside it', async (t) 
   await t.rejects(assertDateOpen(db, '2025-04-01'), { code: 'unprocessable_entity', message: '2025-04-01 falls in FY 2025/26, which is closed' });
   await t.rejects(assertDateOpen(db, '2026-03-31'), { code: 'unprocessable_entity', message: '2026-03-31 falls in FY 2025/26, which is closed' });
   await assertDateOpen(db, '2026-04-01');
-  await assertDateOpen(db, '2025-03-31');
+  // A day before it, and a year with no closing of its own: either would change FY 2025/26's closing balances.
+  const before = 'is before FY 2025/26, which is closed, and so closes the years before it';
+  await t.rejects(assertDateOpen(db, '2025-03-31'), { code: 'unprocessable_entity', message: `2025-03-31 ${before}` });
+  await t.rejects(assertDateOpen(db, '2019-01-01'), { code: 'unprocessable_entity', message: `2019-01-01 ${before}` });
   t.match(await findPeriod(db, books.clock, 'period_20250401'), { isClosed: true, closedAt: '2026-11-21T10:00:00.000Z' });
+  t.match(
+    await findPeriod(db, books.clock, 'period_20180401'),
+    { isClosed: true, closedAt: '2026-11-21T10:00:00.000Z' },
+    'an earlier year shows closed, when the later one was',
+  );
+  t.match(await findPeriod(db, books.clock, 'period_20260401'), { isClosed: false, closedAt: null });
 });
 
 t.test('closing affects only the dataset it was done in', async (t) => {

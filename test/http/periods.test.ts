@@ -2,6 +2,7 @@
 import t from 'tap';
 import { newBooks, serveBooks } from '../helpers/index.js';
 import { expectError } from './support.js';
+import { accountIds } from '../ledger-http/support.js';
 
 const clock = '2026-11-21T10:00:00Z';
 
@@ -103,6 +104,24 @@ t.test('closing an ended year: 200 closed; again 409; the current year 422', asy
 
   const again = await api.request('POST', '/v1/reports/periods/period_20250401/close');
   expectError(t, again, 409, 'conflict', { field: null });
+
+  // The year before is closed with it: a date in it would change FY 2025/26's closing balances (the audit posted 2019-01-01 and moved them).
+  t.match((await api.request('GET', '/v1/reports/periods/period_20240401')).body.data, { isClosed: true, closedAt: close.body.data.closedAt });
+  expectError(t, await api.request('POST', '/v1/reports/periods/period_20240401/close'), 409, 'conflict');
+  const acc = await accountIds(t, api);
+  const old = await api.request('POST', '/v1/transactions', {
+    body: {
+      date: '2019-01-01',
+      description: 'Old',
+      status: 'posted',
+      lines: [
+        { accountId: acc['5100'], amount: 100 },
+        { accountId: acc['1200'], amount: -100 },
+      ],
+    },
+  });
+  expectError(t, old, 422, 'unprocessable_entity', { message: '2019-01-01 is before FY 2025/26, which is closed, and so closes the years before it' });
+  t.equal((await api.request('GET', '/v1/transactions')).body.meta.total, 0, 'nothing posted');
 
   const current = await api.request('POST', '/v1/reports/periods/period_20260401/close');
   expectError(t, current, 422, 'unprocessable_entity');

@@ -33,6 +33,12 @@ function periodName({ startDate, endDate }: DateRange): string {
   return from === to ? `FY ${from}` : `FY ${from}/${to.slice(2)}`;
 }
 
+/**
+ * A period as shown. Closing a year closes every year before it too, as
+ * a lock date does: a date before it would change the closed year's
+ * balance sheet. Such a year is closed when the first closed year after
+ * it was (`closed`: the closed period on or after the year, the earliest).
+ */
 function periodOf(range: DateRange, clock: Clock, closed: ClosedPeriodsTable | undefined): Period {
   const now = today(clock);
   return {
@@ -46,9 +52,13 @@ function periodOf(range: DateRange, clock: Clock, closed: ClosedPeriodsTable | u
   };
 }
 
-async function closedByStart(db: Kysely<OrgDb>): Promise<Map<string, ClosedPeriodsTable>> {
-  const rows = await db.selectFrom('closed_periods').selectAll().execute();
-  return new Map(rows.map((r) => [r.start_date, r]));
+/** The closed period that closes a year ending `endDate`: itself, or the first closed after it. */
+function closingOf(rows: readonly ClosedPeriodsTable[], endDate: string): ClosedPeriodsTable | undefined {
+  return rows.filter((r) => r.end_date >= endDate).sort((a, b) => (a.end_date < b.end_date ? -1 : 1))[0];
+}
+
+async function closedRows(db: Kysely<OrgDb>): Promise<ClosedPeriodsTable[]> {
+  return db.selectFrom('closed_periods').selectAll().execute();
 }
 
 /**
@@ -58,18 +68,21 @@ async function closedByStart(db: Kysely<OrgDb>): Promise<Map<string, ClosedPerio
  */
 export async function listPeriods(db: Kysely<OrgDb>, clock: Clock): Promise<Period[]> {
   const org = await loadOrganisation(db);
-  const closed = await closedByStart(db);
+  const closed = await closedRows(db);
   const created = fiscalYearContaining(org.created_at.slice(0, 10), org.fiscal_year_start);
   const first = fiscalYearContaining(`${Number(created.startDate.slice(0, 4)) - 1}${created.startDate.slice(4)}`, org.fiscal_year_start);
   const current = fiscalYearContaining(today(clock), org.fiscal_year_start);
-  const starts = new Set(closed.keys());
+  const starts = new Set(closed.map((r) => r.start_date));
   for (let range = first; range.startDate <= current.startDate; range = fiscalYearFrom(nextStart(range))) {
     starts.add(range.startDate);
   }
   return [...starts]
     .sort()
     .reverse()
-    .map((start) => periodOf(fiscalYearFrom(start), clock, closed.get(start)));
+    .map((start) => {
+      const range = fiscalYearFrom(start);
+      return periodOf(range, clock, closingOf(closed, range.endDate));
+    });
 }
 
 const nextStart = (range: DateRange): string => `${String(Number(range.startDate.slice(0, 4)) + 1).padStart(4, '0')}${range.startDate.slice(4)}`;
@@ -81,8 +94,8 @@ export async function findPeriod(db: Kysely<OrgDb>, clock: Clock, id: string): P
   const start = m ? `${m[1]}-${m[2]}-${m[3]}` : '';
   const year = m ? Number(m[1]) : 0;
   if (!m || `${m[2]}-${m[3]}` !== org.fiscal_year_start || year < firstYear || year >= lastYear) throw notFound('period', id);
-  const closed = await db.selectFrom('closed_periods').selectAll().where('start_date', '=', start).executeTakeFirst();
-  return periodOf(fiscalYearFrom(start), clock, closed);
+  const range = fiscalYearFrom(start);
+  return periodOf(range, clock, closingOf(await closedRows(db), range.endDate));
 }
 
 export type ClosedRange = Pick<ClosedPeriodsTable, 'start_date' | 'end_date'>;
@@ -92,27 +105,19 @@ export async function closedRanges(db: Kysely<OrgDb>): Promise<ClosedRange[]> {
   return db.selectFrom('closed_periods').select(['start_date', 'end_date']).execute();
 }
 
-/** Refuse a date inside one of the given closed periods (422); `of` names what carries the date (a transaction of a batch). */
+/** Refuse a date inside one of the given closed periods, or before one (422); `of` names what carries the date (a transaction of a batch). */
 export function checkDateOpen(ranges: readonly ClosedRange[], date: string, of?: string): void {
-  const closed = ranges.find((r) => r.start_date <= date && date <= r.end_date);
-  if (closed) {
-    const name = periodName({ startDate: closed.start_date, endDate: closed.end_date });
-    throw new AppError('unprocessable_entity', `${of === undefined ? '' : `${of}: `}${date} falls in ${name}, which is closed`);
+  const closing = ranges.filter((r) => r.end_date >= date).sort((a, b) => (a.end_date < b.end_date ? -1 : 1))[0];
+  if (closing) {
+    const name = periodName({ startDate: closing.start_date, endDate: closing.end_date });
+    const where = closing.start_date <= date ? `falls in ${name}, which is closed` : `is before ${name}, which is closed, and so closes the years before it`;
+    throw new AppError('unprocessable_entity', `${of === undefined ? '' : `${of}: `}${date} ${where}`);
   }
 }
 
-/** Refuse a date inside a closed period (422): closed periods are read-only. */
+/** Refuse a date inside a closed period, or before one (422): closed periods are read-only, and so is what their balances hold. */
 export async function assertDateOpen(db: Kysely<OrgDb>, date: string): Promise<void> {
-  const closed = await db
-    .selectFrom('closed_periods')
-    .select(['id', 'start_date', 'end_date'])
-    .where('start_date', '<=', date)
-    .where('end_date', '>=', date)
-    .executeTakeFirst();
-  if (closed) {
-    const name = periodName({ startDate: closed.start_date, endDate: closed.end_date });
-    throw new AppError('unprocessable_entity', `${date} falls in ${name}, which is closed`);
-  }
+  checkDateOpen(await db.selectFrom('closed_periods').select(['start_date', 'end_date']).where('end_date', '>=', date).execute(), date);
 }
 
 /** Close a period that has ended (irreversibly); closing it twice is 409, before its end 422. */
