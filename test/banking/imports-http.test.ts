@@ -263,3 +263,43 @@ t.test('Revolut: a fee leaves the account with its row; a row in another currenc
   const done = await confirmConserved(t, api, preview);
   t.match(done, { created: 3, rejected: 1 });
 });
+
+/** The amounts of the bank_import lines on a ledger account, smallest first. */
+async function bankLines(api: Api, accountId: string) {
+  const txns = (await api.request('GET', '/v1/transactions?limit=100')).body.data as { id: string; sourceType: string }[];
+  const out: number[] = [];
+  for (const x of txns.filter((x) => x.sourceType === 'bank_import')) {
+    const lines = (await api.request('GET', `/v1/transactions/${x.id}`)).body.data.lines as { accountId: string; amount: number }[];
+    out.push(...lines.filter((l) => l.accountId === accountId).map((l) => l.amount));
+  }
+  return out.sort((a, b) => a - b);
+}
+
+t.test('the same statement uploaded twice before either is confirmed: the second confirm finds the duplicate', async (t) => {
+  const { api, id } = await world(t);
+  const file = 'Date,Description,Amount\n10/05/2026,Race row,-3.00\n10/05/2026,Race row,-3.00\n11/05/2026,Other row,7.00\n';
+  const first = (await api.request('POST', '/v1/bank-imports/upload', { body: { file } })).body.data;
+  const second = (await api.request('POST', '/v1/bank-imports/upload', { body: { file } })).body.data;
+  t.equal(second.duplicates, 0, 'nothing was completed at upload');
+  await confirmConserved(t, api, first);
+  t.same(await bankLines(api, id('1200')), [-300, -300, 700], 'the first import: £3.00 out twice, £7.00 in');
+
+  // The second import is now refused exactly as if the first had been completed when it was uploaded.
+  const pending = (await api.request('GET', `/v1/bank-imports/${second.importId}`)).body.data;
+  t.equal(pending.duplicates, 3, 'its rows marked as duplicates once the first import completed');
+  t.same(
+    pending.rows.map((r: { status: string; duplicateMatch: { importId: string } | null }) => [r.status, r.duplicateMatch?.importId]),
+    [
+      ['duplicate', first.importId],
+      ['duplicate', first.importId],
+      ['duplicate', first.importId],
+    ],
+  );
+  const refused = await api.request('POST', `/v1/bank-imports/${second.importId}/confirm`, { body: {} });
+  t.equal(refused.status, 422);
+  t.equal(refused.body.error.code, 'unresolved_conflicts');
+  t.same(await bankLines(api, id('1200')), [-300, -300, 700], 'the refusal posted nothing');
+  const skipped = await api.request('POST', `/v1/bank-imports/${second.importId}/confirm`, { body: { duplicates: 'skip' } });
+  t.match(skipped.body.data, { created: 0, skipped: 3 });
+  t.same(await bankLines(api, id('1200')), [-300, -300, 700], 'nothing posted twice');
+});

@@ -125,10 +125,13 @@ export async function findImport(db: Kysely<OrgDb>, id: string): Promise<ImportR
 
 const key = (date: string | null, description: string | null, amount: number | null) => `${date}\u0000${description}\u0000${amount}`;
 
+type Keyed = Pick<RowRow, 'date' | 'description' | 'amount'>;
+type DateRange = { readonly from: string; readonly to: string } | null;
+
 /** Earlier rows of completed imports of this bank account that became transactions, by date, description and amount, oldest first. */
-async function earlierRows(db: Kysely<OrgDb>, bankAccountId: number, reading: StatementReading): Promise<Map<string, RowRow[]>> {
+async function earlierRows(db: Kysely<OrgDb>, bankAccountId: number, range: DateRange): Promise<Map<string, RowRow[]>> {
   const out = new Map<string, RowRow[]>();
-  if (reading.rows.length === 0 || reading.dateRange === null) return out;
+  if (range === null) return out;
   const rows = await db
     .selectFrom('bank_import_rows')
     .innerJoin('bank_imports', 'bank_imports.id', 'bank_import_rows.import_id')
@@ -136,8 +139,8 @@ async function earlierRows(db: Kysely<OrgDb>, bankAccountId: number, reading: St
     .where('bank_imports.bank_account_id', '=', bankAccountId)
     .where('bank_imports.status', '=', 'completed')
     .where('bank_import_rows.status', '=', 'created')
-    .where('bank_import_rows.date', '>=', reading.dateRange.from)
-    .where('bank_import_rows.date', '<=', reading.dateRange.to)
+    .where('bank_import_rows.date', '>=', range.from)
+    .where('bank_import_rows.date', '<=', range.to)
     .orderBy('bank_import_rows.id')
     .execute();
   for (const r of rows) {
@@ -147,17 +150,26 @@ async function earlierRows(db: Kysely<OrgDb>, bankAccountId: number, reading: St
   return out;
 }
 
-type NewRow = Omit<RowRow, 'id'>;
-
-/** The rows of a reading, each valid, a duplicate of an earlier row (each earlier row matched once) or an error. */
-async function rowsOf(db: Kysely<OrgDb>, importId: string, bankAccountId: number, reading: StatementReading): Promise<NewRow[]> {
-  const earlier = await earlierRows(db, bankAccountId, reading);
+/** For each row, in file order, the earlier row it duplicates, or undefined: each earlier row is matched once. */
+async function duplicateMatches(db: Kysely<OrgDb>, bankAccountId: number, range: DateRange, rows: readonly Keyed[]): Promise<(RowRow | undefined)[]> {
+  const earlier = rows.length === 0 ? new Map<string, RowRow[]>() : await earlierRows(db, bankAccountId, range);
   const used = new Map<string, number>();
-  const rows: NewRow[] = reading.rows.map((r) => {
+  return rows.map((r) => {
     const k = key(r.date, r.description, r.amount);
     const n = used.get(k) ?? 0;
     const match = earlier.get(k)?.[n];
     if (match) used.set(k, n + 1);
+    return match;
+  });
+}
+
+type NewRow = Omit<RowRow, 'id'>;
+
+/** The rows of a reading, each valid, a duplicate of an earlier row (each earlier row matched once) or an error. */
+async function rowsOf(db: Kysely<OrgDb>, importId: string, bankAccountId: number, reading: StatementReading): Promise<NewRow[]> {
+  const matches = await duplicateMatches(db, bankAccountId, reading.dateRange, reading.rows);
+  const rows: NewRow[] = reading.rows.map((r, i) => {
+    const match = matches[i];
     return {
       import_id: importId,
       row_index: r.rowIndex,
@@ -188,6 +200,32 @@ async function rowsOf(db: Kysely<OrgDb>, importId: string, bankAccountId: number
     });
   }
   return rows.sort((a, b) => a.row_index - b.row_index);
+}
+
+/**
+ * Mark a pending import's readable rows again against the imports completed
+ * since it was read, as an upload would mark them now: a statement
+ * uploaded twice before either was confirmed is otherwise posted twice.
+ */
+async function markDuplicates(trx: Kysely<OrgDb>, row: ImportRow): Promise<void> {
+  const rows = await trx
+    .selectFrom('bank_import_rows')
+    .selectAll()
+    .where('import_id', '=', row.id)
+    .where('status', 'in', ['valid', 'duplicate'])
+    .orderBy('row_index')
+    .execute();
+  const range = row.date_from && row.date_to ? { from: row.date_from, to: row.date_to } : null;
+  const matches = await duplicateMatches(trx, row.bank_account_id, range, rows);
+  for (const [i, r] of rows.entries()) {
+    const of = matches[i]?.id ?? null;
+    if (of === r.duplicate_of) continue;
+    await trx
+      .updateTable('bank_import_rows')
+      .set({ status: of === null ? 'valid' : 'duplicate', duplicate_of: of })
+      .where('id', '=', r.id)
+      .execute();
+  }
 }
 
 async function insertRows(trx: Kysely<OrgDb>, rows: readonly NewRow[]): Promise<void> {
@@ -337,6 +375,7 @@ export async function confirmImport(
 ): Promise<Confirmed> {
   const row = await findImport(trx, id);
   if (row.status !== 'pending') throw new AppError('conflict', `bank import ${id} is completed already`);
+  await markDuplicates(trx, row);
   const proof = JSON.parse(row.balance_proof_json ?? 'null') as z.output<typeof balanceProofSchema> | null;
   if (proof?.status === 'FAIL') {
     const at = proof.firstBreak
@@ -405,6 +444,18 @@ export async function confirmImport(
     .set({ status: 'completed', file_text: null, created_rows: created.size, skipped_rows: skipped, completed_at: now, updated_at: now })
     .where('id', '=', id)
     .execute();
+  // The other pending imports of these dates now show the rows this one created as duplicates.
+  if (row.date_from && row.date_to) {
+    const others = await trx
+      .selectFrom('bank_imports')
+      .selectAll()
+      .where('status', '=', 'pending')
+      .where('bank_account_id', '=', row.bank_account_id)
+      .where('date_from', '<=', row.date_to)
+      .where('date_to', '>=', row.date_from)
+      .execute();
+    for (const other of others) await markDuplicates(trx, other);
+  }
   return { importId: id, created: created.size, skipped, rejected, total: rows.length, categorised: prepared.filter((p) => p.categorised).length };
 }
 
