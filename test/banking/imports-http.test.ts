@@ -303,3 +303,21 @@ t.test('the same statement uploaded twice before either is confirmed: the second
   t.match(skipped.body.data, { created: 0, skipped: 3 });
   t.same(await bankLines(api, id('1200')), [-300, -300, 700], 'nothing posted twice');
 });
+
+t.test('duplicates are found across the bank accounts of one ledger account', async (t) => {
+  const { api, id } = await world(t);
+  await confirmConserved(t, api, await upload(t, api, 'starling.csv'));
+  // Bank account 1 archived, and a new bank account opened over the same ledger account, 1200.
+  t.equal((await api.request('DELETE', '/v1/bank-accounts/1')).status, 200);
+  const reopened = await api.request('POST', '/v1/bank-accounts', { body: { accountName: 'Current Account', accountId: id('1200') } });
+  t.equal(reopened.status, 201, JSON.stringify(reopened.body.error ?? ''));
+  const again = await api.request('POST', '/v1/bank-imports/upload', { body: { file: fixture('starling.csv'), bankAccountId: reopened.body.data.id } });
+  t.equal(again.status, 201, JSON.stringify(again.body.error ?? ''));
+  t.equal(again.body.data.duplicates, 8, 'the eight rows already on 1200 through bank account 1');
+  const refused = await api.request('POST', `/v1/bank-imports/${again.body.data.importId}/confirm`, { body: {} });
+  t.equal(refused.body.error?.code, 'unresolved_conflicts');
+  // A new ledger account of its own (1201) has none of them.
+  const savings = await api.request('POST', '/v1/bank-accounts', { body: { accountName: 'Savings' } });
+  const other = await api.request('POST', '/v1/bank-imports/upload', { body: { file: fixture('starling.csv'), bankAccountId: savings.body.data.id } });
+  t.match(other.body.data, { accountId: savings.body.data.accountId, duplicates: 0, validRows: 8 });
+});

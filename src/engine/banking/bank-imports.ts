@@ -1,7 +1,7 @@
 /**
  * Bank statement imports: a statement read (statements/) into a pending
  * import whose rows are valid, duplicates of rows an earlier completed
- * import of the same bank account created (same date, description and
+ * import into the same ledger account created (same date, description and
  * amount, matched as many times as they occurred there: identical rows
  * inside one file are kept), or rejected with their reason. It can be
  * remapped or deleted while pending; confirming posts one transaction a
@@ -128,15 +128,20 @@ const key = (date: string | null, description: string | null, amount: number | n
 type Keyed = Pick<RowRow, 'date' | 'description' | 'amount'>;
 type DateRange = { readonly from: string; readonly to: string } | null;
 
-/** Earlier rows of completed imports of this bank account that became transactions, by date, description and amount, oldest first. */
-async function earlierRows(db: Kysely<OrgDb>, bankAccountId: number, range: DateRange): Promise<Map<string, RowRow[]>> {
+/**
+ * Earlier rows of completed imports into this ledger account that became
+ * transactions, by date, description and amount, oldest first: through any
+ * of its bank accounts, since an archived bank account's lines stay on it.
+ */
+async function earlierRows(db: Kysely<OrgDb>, ledgerAccountId: string, range: DateRange): Promise<Map<string, RowRow[]>> {
   const out = new Map<string, RowRow[]>();
   if (range === null) return out;
   const rows = await db
     .selectFrom('bank_import_rows')
     .innerJoin('bank_imports', 'bank_imports.id', 'bank_import_rows.import_id')
+    .innerJoin('bank_accounts', 'bank_accounts.id', 'bank_imports.bank_account_id')
     .selectAll('bank_import_rows')
-    .where('bank_imports.bank_account_id', '=', bankAccountId)
+    .where('bank_accounts.account_id', '=', ledgerAccountId)
     .where('bank_imports.status', '=', 'completed')
     .where('bank_import_rows.status', '=', 'created')
     .where('bank_import_rows.date', '>=', range.from)
@@ -151,8 +156,8 @@ async function earlierRows(db: Kysely<OrgDb>, bankAccountId: number, range: Date
 }
 
 /** For each row, in file order, the earlier row it duplicates, or undefined: each earlier row is matched once. */
-async function duplicateMatches(db: Kysely<OrgDb>, bankAccountId: number, range: DateRange, rows: readonly Keyed[]): Promise<(RowRow | undefined)[]> {
-  const earlier = rows.length === 0 ? new Map<string, RowRow[]>() : await earlierRows(db, bankAccountId, range);
+async function duplicateMatches(db: Kysely<OrgDb>, ledgerAccountId: string, range: DateRange, rows: readonly Keyed[]): Promise<(RowRow | undefined)[]> {
+  const earlier = rows.length === 0 ? new Map<string, RowRow[]>() : await earlierRows(db, ledgerAccountId, range);
   const used = new Map<string, number>();
   return rows.map((r) => {
     const k = key(r.date, r.description, r.amount);
@@ -166,8 +171,8 @@ async function duplicateMatches(db: Kysely<OrgDb>, bankAccountId: number, range:
 type NewRow = Omit<RowRow, 'id'>;
 
 /** The rows of a reading, each valid, a duplicate of an earlier row (each earlier row matched once) or an error. */
-async function rowsOf(db: Kysely<OrgDb>, importId: string, bankAccountId: number, reading: StatementReading): Promise<NewRow[]> {
-  const matches = await duplicateMatches(db, bankAccountId, reading.dateRange, reading.rows);
+async function rowsOf(db: Kysely<OrgDb>, importId: string, ledgerAccountId: string, reading: StatementReading): Promise<NewRow[]> {
+  const matches = await duplicateMatches(db, ledgerAccountId, reading.dateRange, reading.rows);
   const rows: NewRow[] = reading.rows.map((r, i) => {
     const match = matches[i];
     return {
@@ -216,7 +221,7 @@ async function markDuplicates(trx: Kysely<OrgDb>, row: ImportRow): Promise<void>
     .orderBy('row_index')
     .execute();
   const range = row.date_from && row.date_to ? { from: row.date_from, to: row.date_to } : null;
-  const matches = await duplicateMatches(trx, row.bank_account_id, range, rows);
+  const matches = await duplicateMatches(trx, (await findBankAccount(trx, row.bank_account_id)).account_id, range, rows);
   for (const [i, r] of rows.entries()) {
     const of = matches[i]?.id ?? null;
     if (of === r.duplicate_of) continue;
@@ -276,7 +281,7 @@ export async function uploadStatement(trx: Kysely<OrgDb>, posting: Posting, uplo
       updated_at: now,
     })
     .execute();
-  await insertRows(trx, await rowsOf(trx, id, bank.id, reading));
+  await insertRows(trx, await rowsOf(trx, id, bank.account_id, reading));
   return id;
 }
 
@@ -303,7 +308,7 @@ export async function remapImport(trx: Kysely<OrgDb>, posting: Posting, id: stri
     })
     .where('id', '=', id)
     .execute();
-  await insertRows(trx, await rowsOf(trx, id, row.bank_account_id, reading));
+  await insertRows(trx, await rowsOf(trx, id, (await findBankAccount(trx, row.bank_account_id)).account_id, reading));
 }
 
 /** Delete a pending import and its rows; a completed one stays (409). */
@@ -448,11 +453,12 @@ export async function confirmImport(
   if (row.date_from && row.date_to) {
     const others = await trx
       .selectFrom('bank_imports')
-      .selectAll()
-      .where('status', '=', 'pending')
-      .where('bank_account_id', '=', row.bank_account_id)
-      .where('date_from', '<=', row.date_to)
-      .where('date_to', '>=', row.date_from)
+      .innerJoin('bank_accounts', 'bank_accounts.id', 'bank_imports.bank_account_id')
+      .selectAll('bank_imports')
+      .where('bank_imports.status', '=', 'pending')
+      .where('bank_accounts.account_id', '=', bank.account_id)
+      .where('bank_imports.date_from', '<=', row.date_to)
+      .where('bank_imports.date_to', '>=', row.date_from)
       .execute();
     for (const other of others) await markDuplicates(trx, other);
   }
