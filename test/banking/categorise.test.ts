@@ -83,6 +83,28 @@ t.test('refusals: nothing on suspense, the suspense account itself, an unknown a
   t.match(again.body.error.message, 'no line on the suspense account');
 });
 
+t.test('refusals: the bank line’s own account, and the receivables and payables control accounts; nothing written', async (t) => {
+  const { api, id, onSuspense } = await world(t);
+  const txn = await onSuspense('2026-05-10', -6_000);
+  const untouched = JSON.stringify((await api.request('GET', `/v1/transactions/${txn}`)).body.data);
+  const trialBalance = JSON.stringify((await api.request('GET', '/v1/reports/trial-balance?asOf=2026-05-31')).body.data);
+
+  // Dr 1200 / Cr 1200 would post the £60.00 in and out of the bank at once: the payment would vanish.
+  const own = await api.request('PATCH', `/v1/transactions/${txn}/categorise`, { body: { accountId: id('1200') } });
+  t.equal(own.status, 400, JSON.stringify(own.body.error));
+  t.match(own.body.error, { code: 'validation_error', field: 'accountId', message: /1200 Bank Account is the bank line’s own account/ });
+  for (const [code, document] of [
+    ['1100', 'invoice'],
+    ['2100', 'bill'],
+  ] as const) {
+    const r = await api.request('PATCH', `/v1/transactions/${txn}/categorise`, { body: { accountId: id(code) } });
+    t.equal(r.status, 400, `${code}: ${JSON.stringify(r.body.error)}`);
+    t.match(r.body.error, { code: 'validation_error', field: 'accountId', message: new RegExp(`control account.*record the payment on the ${document}`) });
+  }
+  t.equal(JSON.stringify((await api.request('GET', `/v1/transactions/${txn}`)).body.data), untouched, 'the transaction is unchanged');
+  t.equal(JSON.stringify((await api.request('GET', '/v1/reports/trial-balance?asOf=2026-05-31')).body.data), trialBalance, 'the trial balance is unchanged');
+});
+
 t.test('a reconciled bank line may be categorised; a closed period may not', async (t) => {
   const { api, id, onSuspense } = await world(t);
   const reconciled = await onSuspense('2026-06-01', -3_000);

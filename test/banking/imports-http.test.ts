@@ -265,7 +265,7 @@ t.test('Revolut: a fee leaves the account with its row; a row in another currenc
 });
 
 /** The amounts of the bank_import lines on a ledger account, smallest first. */
-async function bankLines(api: Api, accountId: string) {
+async function bankLinesOf(api: Api, accountId: string) {
   const txns = (await api.request('GET', '/v1/transactions?limit=100')).body.data as { id: string; sourceType: string }[];
   const out: number[] = [];
   for (const x of txns.filter((x) => x.sourceType === 'bank_import')) {
@@ -282,7 +282,7 @@ t.test('the same statement uploaded twice before either is confirmed: the second
   const second = (await api.request('POST', '/v1/bank-imports/upload', { body: { file } })).body.data;
   t.equal(second.duplicates, 0, 'nothing was completed at upload');
   await confirmConserved(t, api, first);
-  t.same(await bankLines(api, id('1200')), [-300, -300, 700], 'the first import: £3.00 out twice, £7.00 in');
+  t.same(await bankLinesOf(api, id('1200')), [-300, -300, 700], 'the first import: £3.00 out twice, £7.00 in');
 
   // The second import is now refused exactly as if the first had been completed when it was uploaded.
   const pending = (await api.request('GET', `/v1/bank-imports/${second.importId}`)).body.data;
@@ -298,10 +298,10 @@ t.test('the same statement uploaded twice before either is confirmed: the second
   const refused = await api.request('POST', `/v1/bank-imports/${second.importId}/confirm`, { body: {} });
   t.equal(refused.status, 422);
   t.equal(refused.body.error.code, 'unresolved_conflicts');
-  t.same(await bankLines(api, id('1200')), [-300, -300, 700], 'the refusal posted nothing');
+  t.same(await bankLinesOf(api, id('1200')), [-300, -300, 700], 'the refusal posted nothing');
   const skipped = await api.request('POST', `/v1/bank-imports/${second.importId}/confirm`, { body: { duplicates: 'skip' } });
   t.match(skipped.body.data, { created: 0, skipped: 3 });
-  t.same(await bankLines(api, id('1200')), [-300, -300, 700], 'nothing posted twice');
+  t.same(await bankLinesOf(api, id('1200')), [-300, -300, 700], 'nothing posted twice');
 });
 
 t.test('duplicates are found across the bank accounts of one ledger account', async (t) => {
@@ -321,3 +321,38 @@ t.test('duplicates are found across the bank accounts of one ledger account', as
   const other = await api.request('POST', '/v1/bank-imports/upload', { body: { file: fixture('starling.csv'), bankAccountId: savings.body.data.id } });
   t.match(other.body.data, { accountId: savings.body.data.accountId, duplicates: 0, validRows: 8 });
 });
+
+t.test(
+  'confirm refuses the bank’s own account and the receivables and payables control accounts; a rule naming the bank’s own account is passed over',
+  async (t) => {
+    const { api, id } = await world(t);
+    const file = 'Date,Description,Amount\n10/05/2026,TRANSFER FROM SAVINGS,500.00\n11/05/2026,ACME LTD INV 7,120.00\n';
+    const preview = (await api.request('POST', '/v1/bank-imports/upload', { body: { file } })).body.data;
+    const rows = (await api.request('GET', `/v1/bank-imports/${preview.importId}`)).body.data.rows as { id: number }[];
+    for (const [body, field, message] of [
+      [{ rowAccountMap: { [rows[0]!.id]: id('1200') } }, 'rowAccountMap', /1200 Bank Account is the bank line’s own account/],
+      [{ defaultAccountId: id('1200') }, 'defaultAccountId', /1200 Bank Account is the bank line’s own account/],
+      [{ rowAccountMap: { [rows[1]!.id]: id('1100') } }, 'rowAccountMap', /receivables control account.*record the payment on the invoice/],
+      [{ defaultAccountId: id('2100') }, 'defaultAccountId', /payables control account.*record the payment on the bill/],
+    ] as const) {
+      const r = await api.request('POST', `/v1/bank-imports/${preview.importId}/confirm`, { body });
+      t.equal(r.status, 400, JSON.stringify(r.body.error));
+      t.match(r.body.error, { code: 'validation_error', field, message });
+    }
+    t.equal((await api.request('GET', '/v1/transactions')).body.data.length, 0, 'the refusals posted nothing');
+    t.equal((await api.request('GET', `/v1/bank-imports/${preview.importId}`)).body.data.status, 'pending');
+
+    // A rule may send lines to a bank account (a transfer from another one), but never a line of that bank account itself.
+    const rule = await api.request('POST', '/v1/categorisation-rules', {
+      body: { name: 'Savings transfers', field: 'description', operator: 'contains', value: 'TRANSFER FROM SAVINGS', targetAccountId: id('1200') },
+    });
+    t.equal(rule.status, 201, JSON.stringify(rule.body.error ?? ''));
+    const shown = (await api.request('GET', `/v1/bank-imports/${preview.importId}`)).body.data.rows as { suggestedAccount: unknown }[];
+    t.equal(shown[0]!.suggestedAccount, null, 'no suggestion of the bank’s own account');
+    const done = await confirmConserved(t, api, preview);
+    t.match(done, { created: 2, categorised: 0 });
+    const lines = await bankLinesOf(api, id('9999'));
+    // £500.00 and £120.00 in: their other sides, −500.00 and −120.00, wait on suspense.
+    t.same(lines, [-50_000, -12_000]);
+  },
+);

@@ -99,7 +99,7 @@ export const confirmImportOp = defineOperation({
   name: 'bank-imports.confirm',
   summary: 'Post a pending import: one transaction a row, the bank line and its other side (a rule’s account, else suspense 9999)',
   description:
-    'rows (row ids) chooses the rows to create, else every valid row; rows not created are skipped. While rows duplicate an earlier import (marked again at confirm against the imports completed since the upload), confirm needs duplicates skip or import (or rows): 422 unresolved_conflicts. A statement whose balances do not reconcile is 422 balance_mismatch. rowAccountMap and defaultAccountId name accounts over the rules. 409 once completed.',
+    'rows (row ids) chooses the rows to create, else every valid row; rows not created are skipped. While rows duplicate an earlier import (marked again at confirm against the imports completed since the upload), confirm needs duplicates skip or import (or rows): 422 unresolved_conflicts. A statement whose balances do not reconcile is 422 balance_mismatch. rowAccountMap and defaultAccountId name accounts over the rules: not the bank’s own account, nor the receivables or payables control account. 409 once completed.',
   access: 'bank-imports:write',
   method: 'POST',
   path: '/bank-imports/{id}/confirm',

@@ -21,6 +21,7 @@ import { sterling } from '../money.js';
 import { day, idOut, instant } from '../output.js';
 import { pence } from '../schema.js';
 import { insertPrepared, loadBooks, prepare, suspenseAccountId, type Posting, type TransactionInput } from '../ledger/posting.js';
+import { bankLineRefusal } from '../ledger/bank-line-account.js';
 import { findBankAccount, primaryBankAccount } from './bank-accounts.js';
 import { categoriser, type Categoriser } from './rules-store.js';
 import { readStatement, type SchemaCorrection, type StatementReading, type StatementSchema } from './statements/read-statement.js';
@@ -361,11 +362,11 @@ function chosenRows(rows: readonly RowRow[], input: Confirmation): RowRow[] {
   return rows.filter((r) => r.status === 'valid' || (r.status === 'duplicate' && input.duplicates === 'import'));
 }
 
-/** The account of a row: the caller's map, else the rules' decision, else the default, else suspense. */
-function accountOf(row: RowRow, input: Confirmation, rules: Categoriser, suspense: string): string {
+/** The account of a row of bank account `bank`: the caller's map, else the rules' decision, else the default, else suspense. */
+function accountOf(row: RowRow, bank: string, input: Confirmation, rules: Categoriser, suspense: string): string {
   const mapped = input.rowAccountMap?.[String(row.id)];
   if (mapped !== undefined) return mapped;
-  const decision = rules.decide({ description: row.description ?? undefined, reference: row.reference ?? undefined, amount: row.amount ?? undefined });
+  const decision = rules.decide({ description: row.description ?? undefined, reference: row.reference ?? undefined, amount: row.amount ?? undefined }, [bank]);
   if (decision.kind === 'Known') return decision.accountId;
   return input.defaultAccountId ?? suspense;
 }
@@ -396,14 +397,23 @@ export async function confirmImport(
     if (!rows.some((r) => String(r.id) === rowId))
       throw new AppError('validation_error', `rowAccountMap: ${rowId} is not a row of this import`, 'rowAccountMap');
   }
-  const chosen = chosenRows(rows, input);
   const bank = await findBankAccount(trx, row.bank_account_id);
+  const rules = await categoriser(trx);
+  const named: [string | undefined, string][] = [
+    ...Object.values(input.rowAccountMap ?? {}).map((a): [string, string] => [a, 'rowAccountMap']),
+    [input.defaultAccountId, 'defaultAccountId'],
+  ];
+  for (const [accountId, field] of named) {
+    const account = accountId === undefined ? undefined : rules.accounts.get(accountId);
+    const refusal = account && bankLineRefusal(account, [bank.account_id]);
+    if (refusal) throw new AppError('validation_error', `${field}: ${refusal}`, field);
+  }
+  const chosen = chosenRows(rows, input);
   const suspense = await suspenseAccountId(trx);
   if (suspense === undefined) throw new Error('the chart has no suspense account 9999');
-  const rules = await categoriser(trx);
   const books = await loadBooks(trx);
   const prepared = chosen.map((r) => {
-    const other = accountOf(r, input, rules, suspense);
+    const other = accountOf(r, bank.account_id, input, rules, suspense);
     const amount = r.amount ?? 0;
     const txn: TransactionInput = {
       date: r.date ?? '',
@@ -465,8 +475,8 @@ export async function confirmImport(
   return { importId: id, created: created.size, skipped, rejected, total: rows.length, categorised: prepared.filter((p) => p.categorised).length };
 }
 
-/** The rows of an import as the API shows them, with the rules' suggestion for those not yet created. */
-async function rowViews(db: Kysely<OrgDb>, rows: readonly RowRow[], rules: Categoriser | null): Promise<ImportRowView[]> {
+/** The rows of an import into ledger account `bank` as the API shows them, with the rules' suggestion for those not yet created. */
+async function rowViews(db: Kysely<OrgDb>, bank: string, rows: readonly RowRow[], rules: Categoriser | null): Promise<ImportRowView[]> {
   const dupIds = rows.flatMap((r) => (r.duplicate_of === null ? [] : [r.duplicate_of]));
   const matches = new Map(
     (dupIds.length === 0
@@ -478,7 +488,7 @@ async function rowViews(db: Kysely<OrgDb>, rows: readonly RowRow[], rules: Categ
     const match = r.duplicate_of === null ? undefined : matches.get(r.duplicate_of);
     let suggested: ImportRowView['suggestedAccount'] = null;
     if (rules && (r.status === 'valid' || r.status === 'duplicate')) {
-      const decision = rules.decide({ description: r.description ?? undefined, reference: r.reference ?? undefined, amount: r.amount ?? undefined });
+      const decision = rules.decide({ description: r.description ?? undefined, reference: r.reference ?? undefined, amount: r.amount ?? undefined }, [bank]);
       const account = decision.kind === 'Known' ? rules.accounts.get(decision.accountId) : undefined;
       if (decision.kind === 'Known' && account) {
         const e = decision.evidence;
@@ -545,17 +555,24 @@ export async function previewOf(db: Kysely<OrgDb>, id: string): Promise<z.output
   const row = await findImport(db, id);
   const { id: _, ...summary } = await summaryOf(db, row);
   const first = await db.selectFrom('bank_import_rows').selectAll().where('import_id', '=', id).orderBy('row_index').limit(previewRows).execute();
-  return { importId: id, ...summary, schema: parsedSchema(row), balanceProof: parsedProof(row), preview: await rowViews(db, first, await categoriser(db)) };
+  return {
+    importId: id,
+    ...summary,
+    schema: parsedSchema(row),
+    balanceProof: parsedProof(row),
+    preview: await rowViews(db, summary.accountId, first, await categoriser(db)),
+  };
 }
 
 export async function importDetail(db: Kysely<OrgDb>, id: string): Promise<z.output<typeof importDetailSchema>> {
   const row = await findImport(db, id);
   const rows = await db.selectFrom('bank_import_rows').selectAll().where('import_id', '=', id).orderBy('row_index').execute();
+  const summary = await summaryOf(db, row);
   return {
-    ...(await summaryOf(db, row)),
+    ...summary,
     schema: parsedSchema(row),
     balanceProof: parsedProof(row),
-    rows: await rowViews(db, rows, row.status === 'pending' ? await categoriser(db) : null),
+    rows: await rowViews(db, summary.accountId, rows, row.status === 'pending' ? await categoriser(db) : null),
   };
 }
 

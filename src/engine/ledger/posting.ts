@@ -17,6 +17,7 @@ import { lineVat, type VatTreatment } from '../vat.js';
 import { actorOf, type Actor, type Ctx } from '../operation.js';
 import { checkDateOpen, closedRanges, type ClosedRange } from './periods.js';
 import { entryOfLine, type VatBooks, type VatEntryInput } from './vat-entries.js';
+import { bankLineRefusal } from './bank-line-account.js';
 import { findTransactionRow, loadTransaction, transactionViewOf, type TransactionView } from './transaction-view.js';
 import type { AccountsTable, LinesTable, OrgDb, TransactionsTable, VatEntriesTable } from '../../store/tables.js';
 
@@ -484,6 +485,14 @@ export async function categoriseTransaction(trx: Kysely<OrgDb>, posting: Posting
   const current = await loadTransaction(trx, id);
   const at = current.lines.findIndex((l) => l.accountId === suspense);
   if (at < 0) throw new AppError('unprocessable_entity', `transaction ${id} has no line on the suspense account 9999: it is categorised already`);
+  const target = await trx.selectFrom('accounts').select(['id', 'code', 'name', 'control_type']).where('id', '=', change.accountId).executeTakeFirst();
+  const refusal =
+    target &&
+    bankLineRefusal(
+      target,
+      current.lines.filter((_, i) => i !== at).map((l) => l.accountId),
+    );
+  if (refusal) throw new AppError('validation_error', `accountId: ${refusal}`, 'accountId');
   checkDateOpen(await closedRanges(trx), row.date);
   await refuseFiled(trx, id, 'categorised');
   const lines: LineInput[] = current.lines.map((l, i) =>
