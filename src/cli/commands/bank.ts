@@ -140,7 +140,7 @@ function addCategorise(group: Command): void {
     .argument('<transaction>', 'the transaction (txn_…)')
     .argument('<account>', 'the account, by code (5100) or id')
     .option('--vat-rate <percent>', 'VAT rate, a whole percentage (with --vat-treatment)')
-    .option('--vat-treatment <treatment>', 'inclusive (the amount holds the VAT), exclusive or none')
+    .option('--vat-treatment <treatment>', 'inclusive (the bank line holds the VAT) or none')
     .description(doc.summary)
     .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
     .action(async (transaction: string, account: string, flags: { vatRate?: string; vatTreatment?: string }, cmd: Command) => {

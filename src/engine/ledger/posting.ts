@@ -482,6 +482,9 @@ export async function categoriseTransaction(trx: Kysely<OrgDb>, posting: Posting
   const suspense = await suspenseAccountId(trx);
   if (change.accountId === suspense)
     throw new AppError('validation_error', 'accountId: a line cannot be categorised to the suspense account itself', 'accountId');
+  // The bank line is what was paid, VAT included: exclusive would claim VAT on top of money that never left the bank.
+  if (change.vatTreatment === 'exclusive')
+    throw new AppError('validation_error', 'vatTreatment: a bank line’s amount is what was paid, VAT included: use inclusive, not exclusive', 'vatTreatment');
   const current = await loadTransaction(trx, id);
   const at = current.lines.findIndex((l) => l.accountId === suspense);
   if (at < 0) throw new AppError('unprocessable_entity', `transaction ${id} has no line on the suspense account 9999: it is categorised already`);
