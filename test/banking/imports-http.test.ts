@@ -356,3 +356,40 @@ t.test(
     t.same(lines, [-50_000, -12_000]);
   },
 );
+
+t.test('rows a transaction cannot hold are rejected at upload, each with its reason; the rest of the file imports', async (t) => {
+  const { api, id } = await world(t);
+  const file = [
+    'Date,Description,Reference,Amount,Balance',
+    '01/05/2026,Opening deposit,,100.00,100.00',
+    `02/05/2026,Long reference,${'R'.repeat(300)},-10.00,90.00`,
+    `03/05/2026,${'D'.repeat(100_000)},,-20.00,70.00`,
+    '04/05/2026,Nothing moved,,0.00,70.00',
+    '05/05/2026,Stationery,INV 42,-5.00,65.00',
+    '',
+  ].join('\n');
+  const r = await api.request('POST', '/v1/bank-imports/upload', { body: { file } });
+  t.equal(r.status, 201, JSON.stringify(r.body.error ?? ''));
+  const preview = r.body.data;
+  t.match(preview, { totalRows: 5, validRows: 2, errorRows: 3 });
+  // The proof reads every row the bank printed: 100.00 − 10.00 − 20.00 + 0.00 − 5.00 = 65.00, as stated.
+  t.match(preview.balanceProof, { status: 'PASS', openingBalance: 0, closingBalance: 6_500 });
+  t.same(
+    preview.preview.map((x: { rowIndex: number; status: string; error: string | null }) => [x.rowIndex, x.status, x.error]),
+    [
+      [1, 'valid', null],
+      [2, 'error', 'line 3: the reference is 300 characters long; a transaction’s is at most 100'],
+      [3, 'error', 'line 4: the description is 100,000 characters long; a transaction’s is at most 500'],
+      [4, 'error', 'line 5: a zero amount posts nothing'],
+      [5, 'valid', null],
+    ],
+  );
+  const done = await confirmConserved(t, api, preview);
+  t.match(done, { created: 2, skipped: 0, rejected: 3 });
+  // On 1200: +100.00 and −5.00.
+  t.same(await bankLinesOf(api, id('1200')), [-500, 10_000]);
+  const txns = (await api.request('GET', '/v1/transactions?limit=100')).body.data as { id: string; description: string }[];
+  const stationery = txns.find((x) => x.description === 'Stationery')!;
+  const edited = await api.request('GET', `/v1/transactions/${stationery.id}`);
+  t.equal(edited.body.data.reference, 'INV 42');
+});

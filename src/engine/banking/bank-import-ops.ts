@@ -32,7 +32,7 @@ export const uploadImportOp = defineOperation({
   name: 'bank-imports.upload',
   summary: 'Upload a bank statement (CSV, OFX or QFX) as a pending import: its layout, balance proof and a preview',
   description:
-    'The file as JSON {file, filename?, bankAccountId?}, as multipart/form-data (a file part named file; bankAccountId a field), or as the raw body (text/csv, application/x-ofx…) with bankAccountId and filename in the query; 413 past 10 MiB. bankAccountId defaults to the primary bank account. Rows that duplicate an earlier completed import (same date, description and amount) are marked; identical rows inside one file are kept.',
+    'The file as JSON {file, filename?, bankAccountId?}, as multipart/form-data (a file part named file; bankAccountId a field), or as the raw body (text/csv, application/x-ofx…) with bankAccountId and filename in the query; 413 past 10 MiB. bankAccountId defaults to the primary bank account. Rows that duplicate an earlier completed import (same date, description and amount) are marked; identical rows inside one file are kept. A row that cannot be read, or that no transaction can hold (a zero amount, a description over 500 or a reference over 100 characters), is rejected with its reason, and the rest of the file imports.',
   access: 'bank-imports:write',
   method: 'POST',
   path: '/bank-imports/upload',

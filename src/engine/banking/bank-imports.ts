@@ -20,11 +20,28 @@ import { found } from '../lookup.js';
 import { sterling } from '../money.js';
 import { day, idOut, instant } from '../output.js';
 import { pence } from '../schema.js';
-import { insertPrepared, loadBooks, prepare, suspenseAccountId, type Posting, type TransactionInput } from '../ledger/posting.js';
+import {
+  insertPrepared,
+  loadBooks,
+  maxDescriptionLength,
+  maxLineAmount,
+  maxReferenceLength,
+  prepare,
+  suspenseAccountId,
+  type Posting,
+  type TransactionInput,
+} from '../ledger/posting.js';
 import { bankLineRefusal } from '../ledger/bank-line-account.js';
 import { findBankAccount, primaryBankAccount } from './bank-accounts.js';
 import { categoriser, type Categoriser } from './rules-store.js';
-import { readStatement, type SchemaCorrection, type StatementReading, type StatementSchema } from './statements/read-statement.js';
+import {
+  readStatement,
+  type RejectedRow,
+  type SchemaCorrection,
+  type StatementReading,
+  type StatementRow,
+  type StatementSchema,
+} from './statements/read-statement.js';
 import { amountModels, columnRoles } from './statements/types.js';
 import { noBalanceProof } from './statements/balance-proof.js';
 import type { BankImportRowsTable, BankImportsTable, OrgDb } from '../../store/tables.js';
@@ -171,10 +188,33 @@ async function duplicateMatches(db: Kysely<OrgDb>, ledgerAccountId: string, rang
 
 type NewRow = Omit<RowRow, 'id'>;
 
-/** The rows of a reading, each valid, a duplicate of an earlier row (each earlier row matched once) or an error. */
+const count = (n: number) => n.toLocaleString('en-GB');
+
+/** Why a row read from the statement cannot become a transaction, or null: it is read, but posting would refuse it and the whole import with it. */
+function unpostable(row: StatementRow): string | null {
+  if (row.amount === 0) return 'a zero amount posts nothing';
+  if (Math.abs(row.amount) > maxLineAmount) return `the amount is larger than ${sterling(maxLineAmount)}`;
+  if (row.description.length > maxDescriptionLength)
+    return `the description is ${count(row.description.length)} characters long; a transaction’s is at most ${maxDescriptionLength}`;
+  if (row.reference !== null && row.reference.length > maxReferenceLength)
+    return `the reference is ${count(row.reference.length)} characters long; a transaction’s is at most ${maxReferenceLength}`;
+  return null;
+}
+
+/**
+ * The rows of a reading, each valid, a duplicate of an earlier row (each
+ * earlier row matched once) or an error: unreadable, or read but more than
+ * a transaction can hold (the balance proof still counts it: the bank did).
+ */
 async function rowsOf(db: Kysely<OrgDb>, importId: string, ledgerAccountId: string, reading: StatementReading): Promise<NewRow[]> {
-  const matches = await duplicateMatches(db, ledgerAccountId, reading.dateRange, reading.rows);
-  const rows: NewRow[] = reading.rows.map((r, i) => {
+  const rejected: RejectedRow[] = [...reading.rejected];
+  const postable = reading.rows.filter((r) => {
+    const reason = unpostable(r);
+    if (reason !== null) rejected.push({ rowIndex: r.rowIndex, line: r.line, reason });
+    return reason === null;
+  });
+  const matches = await duplicateMatches(db, ledgerAccountId, reading.dateRange, postable);
+  const rows: NewRow[] = postable.map((r, i) => {
     const match = matches[i];
     return {
       import_id: importId,
@@ -190,7 +230,7 @@ async function rowsOf(db: Kysely<OrgDb>, importId: string, ledgerAccountId: stri
       transaction_id: null,
     };
   });
-  for (const r of reading.rejected) {
+  for (const r of rejected) {
     rows.push({
       import_id: importId,
       row_index: r.rowIndex,

@@ -22,6 +22,9 @@ import { findTransactionRow, loadTransaction, transactionViewOf, type Transactio
 import type { AccountsTable, LinesTable, OrgDb, TransactionsTable, VatEntriesTable } from '../../store/tables.js';
 
 export const maxLines = 500;
+/** The longest description and reference a transaction holds. */
+export const maxDescriptionLength = 500;
+export const maxReferenceLength = 100;
 /** £100bn in pence: far above any real line, and 500 of them still sum exactly in a double. */
 export const maxLineAmount = 10_000_000_000_000;
 /**

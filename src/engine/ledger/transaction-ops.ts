@@ -5,7 +5,7 @@ import { checkRange, idOf, isoDate, pence, searchText } from '../schema.js';
 import { vatTreatments } from '../vat.js';
 import { idOut, instant } from '../output.js';
 import { pageMetaSchema, pageQuery, sortQuery } from '../pagination.js';
-import { categoriseTransaction, createTransaction, maxLines, postingOf, setReconciled } from './posting.js';
+import { categoriseTransaction, createTransaction, maxDescriptionLength, maxLines, maxReferenceLength, postingOf, setReconciled } from './posting.js';
 import { loadTransaction, transactionSchema, transactionStatuses, transactionSummarySchema } from './transaction-view.js';
 import { changeJournal, deleteJournal, listTransactionPage, setJournalStatus } from './transactions.js';
 import { accountLedger, accountLedgerSchema } from './account-ledger.js';
@@ -22,8 +22,8 @@ const line = z.strictObject({
 
 const fields = {
   date: isoDate(),
-  description: z.string().trim().min(1).max(500),
-  reference: z.string().max(100).nullable().optional(),
+  description: z.string().trim().min(1).max(maxDescriptionLength),
+  reference: z.string().max(maxReferenceLength).nullable().optional(),
   status: z.enum(transactionStatuses).default('posted'),
   lines: z.array(line).min(2).max(maxLines),
 };
