@@ -393,3 +393,23 @@ t.test('rows a transaction cannot hold are rejected at upload, each with its rea
   const edited = await api.request('GET', `/v1/transactions/${stationery.id}`);
   t.equal(edited.body.data.reference, 'INV 42');
 });
+
+t.test('confirm with dryRun answers what confirm would do, or its refusal, and writes nothing', async (t) => {
+  const { api } = await world(t);
+  const wrong = await upload(t, api, 'natwest-wrong-balance.csv');
+  const refused = await api.request('POST', `/v1/bank-imports/${wrong.importId}/confirm`, { body: { dryRun: true } });
+  t.equal(refused.status, 422);
+  t.equal(refused.body.error.code, 'balance_mismatch');
+
+  const preview = await upload(t, api, 'starling.csv');
+  // With an Idempotency-Key the operation runs inside the key's transaction, which commits what it leaves: the dry run must leave nothing.
+  for (const headers of [{}, { 'idempotency-key': 'dry-run-starling' }] as Record<string, string>[]) {
+    const dry = await api.request('POST', `/v1/bank-imports/${preview.importId}/confirm`, { body: { dryRun: true }, headers });
+    t.equal(dry.status, 200, JSON.stringify(dry.body.error ?? ''));
+    t.match(dry.body.data, { created: 8, skipped: 0, rejected: 0, total: 8, categorised: 1 }, 'Starling: 8 rows, the HMRC one by the seed rule');
+    t.equal((await api.request('GET', '/v1/transactions')).body.data.length, 0, 'no transaction');
+    t.equal((await api.request('GET', `/v1/bank-imports/${preview.importId}`)).body.data.status, 'pending', 'still pending');
+  }
+  const done = await confirmConserved(t, api, preview);
+  t.match(done, { created: 8, categorised: 1 });
+});

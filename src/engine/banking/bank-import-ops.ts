@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';
 import { idOf, intId } from '../schema.js';
 import { postingOf } from '../ledger/posting.js';
+import { undone } from '../undone.js';
 import { amountModels, columnRoles } from './statements/types.js';
 import { dateFormatNames } from '../tabular/date-formats.js';
 import {
@@ -109,11 +110,16 @@ export const confirmImportOp = defineOperation({
     duplicates: z.enum(['skip', 'import']).optional(),
     defaultAccountId: idOf('acc').optional(),
     rowAccountMap: z.record(z.string().regex(/^\d+$/), idOf('acc')).optional(),
+    dryRun: z.boolean().default(false).describe('check everything and answer what confirm would do (or its refusal); write nothing, the import stays pending'),
   },
   output: confirmedSchema,
   async run(ctx, input) {
-    const { id, ...confirmation } = input;
-    return { data: await orgOf(ctx).write((trx) => confirmImport(trx, postingOf(ctx), id, confirmation, ctx.progress)) };
+    const { id, dryRun, ...confirmation } = input;
+    return {
+      data: await orgOf(ctx).write((trx) =>
+        dryRun ? undone(trx, (t) => confirmImport(t, postingOf(ctx), id, confirmation)) : confirmImport(trx, postingOf(ctx), id, confirmation, ctx.progress),
+      ),
+    };
   },
 });
 
