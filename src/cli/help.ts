@@ -178,7 +178,7 @@ export const handWritten = {
   },
   bankCategorise: {
     name: 'bank categorise',
-    usage: 'bank categorise TXN ACCOUNT [--vat-rate N --vat-treatment inclusive|exclusive]',
+    usage: 'bank categorise TXN ACCOUNT [--vat-rate N --vat-treatment inclusive]',
     summary: 'Move a bank line off suspense (9999) to the account it belongs to, with its VAT',
     description: 'ACCOUNT is a code (5100) or an id. With --vat-rate 20 --vat-treatment inclusive the amount holds the VAT, which then reaches the VAT return.',
     examples: ['acct bank categorise txn_01hx… 5100 --vat-rate 20 --vat-treatment inclusive', 'acct bank categorise txn_01hx… 4000'],

@@ -7,10 +7,11 @@
  * a statement balance (refused on a difference), and the generated
  * bank-imports upload --file reading a path.
  */
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { runCliInProcess, runCliInProcessJson } from '../helpers/index.js';
-import { init } from '../cli/support.js';
+import { books, init } from '../cli/support.js';
 import { projectFile } from '../../src/paths.js';
 
 const statement = (name: string) => fileURLToPath(projectFile(`fixtures/bank-statements/${name}`));
@@ -147,4 +148,54 @@ t.test('bank-imports upload --file reads a path; recategorise --dry-run changes 
   t.equal(((await runCliInProcessJson(['--data', dir, '--json', 'bank', 'inbox'])).data as unknown[]).length, 3, 'the dry run changed nothing');
   const done = await runCliInProcess(['--data', dir, 'bank', 'recategorise']);
   t.match(done.stdout, 'Categorised 1 line(s); 2 left on suspense');
+});
+
+t.test('bank import --dry-run says what the import would do, and exits as it would', async (t) => {
+  const { dir } = await books(t);
+  const acct = (...args: string[]) => runCliInProcess(['--data', dir, ...args]);
+  const both = async (file: string) => ({ dry: await acct('bank', 'import', file, '--dry-run'), real: await acct('bank', 'import', file) });
+
+  // A statement that does not reconcile: refused by both, exit 5 (balance_mismatch is a 422), nothing said of creating.
+  const wrong = await both(statement('natwest-wrong-balance.csv'));
+  for (const [run, r] of Object.entries(wrong)) {
+    t.equal(r.status, 5, `${run}: ${r.stderr}`);
+    t.match(r.stderr, 'balance_mismatch', run);
+    t.notMatch(r.stdout, /Would create|Created/, run);
+  }
+
+  // A row in a closed period: refused by both.
+  const periods = (await runCliInProcessJson(['--data', dir, '--json', 'periods', 'list'])).data as { id: string; isCurrent: boolean; startDate: string }[];
+  const ended = periods.find((p) => !p.isCurrent)!;
+  const current = periods.find((p) => p.isCurrent)!;
+  t.equal((await acct('periods', 'close', ended.id)).status, 0);
+  const dmy = (iso: string) => iso.split('-').reverse().join('/');
+  const closedFile = `${dir}/closed.csv`;
+  fs.writeFileSync(closedFile, `Date,Description,Amount\n${dmy(current.startDate)},Coffee,-3.00\n${dmy(ended.startDate)},Old row,-4.00\n`);
+  const closed = await both(closedFile);
+  for (const [run, r] of Object.entries(closed)) {
+    t.equal(r.status, 5, `${run}: ${r.stderr}`);
+    t.match(r.stderr, `${ended.startDate} falls in`, run);
+    t.notMatch(r.stdout, /Would create|Created/, run);
+  }
+
+  // A £0.00 row is a row error at upload: both go on with the rest, exit 0.
+  const zeroFile = `${dir}/zero.csv`;
+  fs.writeFileSync(zeroFile, `Date,Description,Amount\n${dmy(current.startDate)},Coffee,-3.00\n${dmy(current.startDate)},Nothing moved,0.00\n`);
+  const zero = await both(zeroFile);
+  t.equal(zero.dry.status, 0, zero.dry.stderr);
+  t.match(zero.dry.stdout, 'rejected row 2: line 3: a zero amount posts nothing');
+  t.match(zero.dry.stdout, 'Would create 1, skip 0 duplicates, reject 1: nothing imported (--dry-run)');
+  t.equal(zero.real.status, 0, zero.real.stderr);
+  t.match(zero.real.stdout, 'Created 1 transactions (0 categorised by rules, 1 on suspense 9999), skipped 0 duplicates, rejected 1: 2 rows in all');
+  const again = await acct('bank', 'import', zeroFile, '--dry-run');
+  t.match(again.stdout, 'Would create 0, skip 1 duplicates, reject 1: nothing imported (--dry-run)', 'the coffee is a duplicate now');
+
+  const imports = (await runCliInProcessJson(['--data', dir, '--json', 'bank-imports', 'list'])).data as { filename: string }[];
+  t.same(
+    imports.map((i) => i.filename),
+    ['zero.csv'],
+    'only the real import of zero.csv is left; the dry runs and the refusals left nothing',
+  );
+  const txns = (await runCliInProcessJson(['--data', dir, '--json', 'transactions', 'list'])).data as unknown[];
+  t.equal(txns.length, 1, 'one transaction: the coffee');
 });

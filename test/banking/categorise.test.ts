@@ -76,11 +76,52 @@ t.test('refusals: nothing on suspense, the suspense account itself, an unknown a
   t.equal(JSON.stringify((await api.request('GET', `/v1/transactions/${txn}`)).body.data), untouched, 'the refusals wrote nothing');
 
   // £50.00 received and categorised as a sale, zero-rated.
-  const ok = await api.request('PATCH', `/v1/transactions/${txn}/categorise`, { body: { accountId: id('4000'), vatRate: 0, vatTreatment: 'exclusive' } });
+  const ok = await api.request('PATCH', `/v1/transactions/${txn}/categorise`, { body: { accountId: id('4000'), vatRate: 0, vatTreatment: 'inclusive' } });
   t.equal(ok.status, 200, JSON.stringify(ok.body.error ?? ''));
   const again = await api.request('PATCH', `/v1/transactions/${txn}/categorise`, { body: { accountId: id('4000') } });
   t.equal(again.status, 422, 'categorised already');
   t.match(again.body.error.message, 'no line on the suspense account');
+});
+
+t.test('VAT exclusive is refused: a bank line’s amount is what was paid, VAT included', async (t) => {
+  const { api, id, onSuspense } = await world(t);
+  // £60.00 left the bank for stationery.
+  const txn = await onSuspense('2026-05-10', -6_000);
+  const untouched = JSON.stringify((await api.request('GET', `/v1/transactions/${txn}`)).body.data);
+  // Exclusive would read £60.00 as the net and claim £12.00 of VAT on top, though only £60.00 was paid.
+  const r = await api.request('PATCH', `/v1/transactions/${txn}/categorise`, { body: { accountId: id('5100'), vatRate: 20, vatTreatment: 'exclusive' } });
+  t.equal(r.status, 400, JSON.stringify(r.body.error));
+  t.match(r.body.error, { code: 'validation_error', field: 'vatTreatment', message: /VAT included.*inclusive/ });
+  t.equal(JSON.stringify((await api.request('GET', `/v1/transactions/${txn}`)).body.data), untouched, 'nothing written');
+  t.equal((await api.request('GET', quarter)).body.error?.code, 'incomplete_ledger', 'the line is still on suspense');
+
+  const ok = await api.request('PATCH', `/v1/transactions/${txn}/categorise`, { body: { accountId: id('5100'), vatRate: 20, vatTreatment: 'inclusive' } });
+  t.equal(ok.status, 200, JSON.stringify(ok.body.error ?? ''));
+  const vat = await api.request('GET', quarter);
+  // £60.00 gross at 20% inclusive: VAT = 60 × 20/120 = £10.00, net £50.00.
+  t.match(vat.body.data.boxes, { box4: 1_000, box7: 5_000 });
+});
+
+t.test('refusals: the bank line’s own account, and the receivables and payables control accounts; nothing written', async (t) => {
+  const { api, id, onSuspense } = await world(t);
+  const txn = await onSuspense('2026-05-10', -6_000);
+  const untouched = JSON.stringify((await api.request('GET', `/v1/transactions/${txn}`)).body.data);
+  const trialBalance = JSON.stringify((await api.request('GET', '/v1/reports/trial-balance?asOf=2026-05-31')).body.data);
+
+  // Dr 1200 / Cr 1200 would post the £60.00 in and out of the bank at once: the payment would vanish.
+  const own = await api.request('PATCH', `/v1/transactions/${txn}/categorise`, { body: { accountId: id('1200') } });
+  t.equal(own.status, 400, JSON.stringify(own.body.error));
+  t.match(own.body.error, { code: 'validation_error', field: 'accountId', message: /1200 Bank Account is the bank line’s own account/ });
+  for (const [code, document] of [
+    ['1100', 'invoice'],
+    ['2100', 'bill'],
+  ] as const) {
+    const r = await api.request('PATCH', `/v1/transactions/${txn}/categorise`, { body: { accountId: id(code) } });
+    t.equal(r.status, 400, `${code}: ${JSON.stringify(r.body.error)}`);
+    t.match(r.body.error, { code: 'validation_error', field: 'accountId', message: new RegExp(`control account.*record the payment on the ${document}`) });
+  }
+  t.equal(JSON.stringify((await api.request('GET', `/v1/transactions/${txn}`)).body.data), untouched, 'the transaction is unchanged');
+  t.equal(JSON.stringify((await api.request('GET', '/v1/reports/trial-balance?asOf=2026-05-31')).body.data), trialBalance, 'the trial balance is unchanged');
 });
 
 t.test('a reconciled bank line may be categorised; a closed period may not', async (t) => {

@@ -263,3 +263,153 @@ t.test('Revolut: a fee leaves the account with its row; a row in another currenc
   const done = await confirmConserved(t, api, preview);
   t.match(done, { created: 3, rejected: 1 });
 });
+
+/** The amounts of the bank_import lines on a ledger account, smallest first. */
+async function bankLinesOf(api: Api, accountId: string) {
+  const txns = (await api.request('GET', '/v1/transactions?limit=100')).body.data as { id: string; sourceType: string }[];
+  const out: number[] = [];
+  for (const x of txns.filter((x) => x.sourceType === 'bank_import')) {
+    const lines = (await api.request('GET', `/v1/transactions/${x.id}`)).body.data.lines as { accountId: string; amount: number }[];
+    out.push(...lines.filter((l) => l.accountId === accountId).map((l) => l.amount));
+  }
+  return out.sort((a, b) => a - b);
+}
+
+t.test('the same statement uploaded twice before either is confirmed: the second confirm finds the duplicate', async (t) => {
+  const { api, id } = await world(t);
+  const file = 'Date,Description,Amount\n10/05/2026,Race row,-3.00\n10/05/2026,Race row,-3.00\n11/05/2026,Other row,7.00\n';
+  const first = (await api.request('POST', '/v1/bank-imports/upload', { body: { file } })).body.data;
+  const second = (await api.request('POST', '/v1/bank-imports/upload', { body: { file } })).body.data;
+  t.equal(second.duplicates, 0, 'nothing was completed at upload');
+  await confirmConserved(t, api, first);
+  t.same(await bankLinesOf(api, id('1200')), [-300, -300, 700], 'the first import: £3.00 out twice, £7.00 in');
+
+  // The second import is now refused exactly as if the first had been completed when it was uploaded.
+  const pending = (await api.request('GET', `/v1/bank-imports/${second.importId}`)).body.data;
+  t.equal(pending.duplicates, 3, 'its rows marked as duplicates once the first import completed');
+  t.same(
+    pending.rows.map((r: { status: string; duplicateMatch: { importId: string } | null }) => [r.status, r.duplicateMatch?.importId]),
+    [
+      ['duplicate', first.importId],
+      ['duplicate', first.importId],
+      ['duplicate', first.importId],
+    ],
+  );
+  const refused = await api.request('POST', `/v1/bank-imports/${second.importId}/confirm`, { body: {} });
+  t.equal(refused.status, 422);
+  t.equal(refused.body.error.code, 'unresolved_conflicts');
+  t.same(await bankLinesOf(api, id('1200')), [-300, -300, 700], 'the refusal posted nothing');
+  const skipped = await api.request('POST', `/v1/bank-imports/${second.importId}/confirm`, { body: { duplicates: 'skip' } });
+  t.match(skipped.body.data, { created: 0, skipped: 3 });
+  t.same(await bankLinesOf(api, id('1200')), [-300, -300, 700], 'nothing posted twice');
+});
+
+t.test('duplicates are found across the bank accounts of one ledger account', async (t) => {
+  const { api, id } = await world(t);
+  await confirmConserved(t, api, await upload(t, api, 'starling.csv'));
+  // Bank account 1 archived, and a new bank account opened over the same ledger account, 1200.
+  t.equal((await api.request('DELETE', '/v1/bank-accounts/1')).status, 200);
+  const reopened = await api.request('POST', '/v1/bank-accounts', { body: { accountName: 'Current Account', accountId: id('1200') } });
+  t.equal(reopened.status, 201, JSON.stringify(reopened.body.error ?? ''));
+  const again = await api.request('POST', '/v1/bank-imports/upload', { body: { file: fixture('starling.csv'), bankAccountId: reopened.body.data.id } });
+  t.equal(again.status, 201, JSON.stringify(again.body.error ?? ''));
+  t.equal(again.body.data.duplicates, 8, 'the eight rows already on 1200 through bank account 1');
+  const refused = await api.request('POST', `/v1/bank-imports/${again.body.data.importId}/confirm`, { body: {} });
+  t.equal(refused.body.error?.code, 'unresolved_conflicts');
+  // A new ledger account of its own (1201) has none of them.
+  const savings = await api.request('POST', '/v1/bank-accounts', { body: { accountName: 'Savings' } });
+  const other = await api.request('POST', '/v1/bank-imports/upload', { body: { file: fixture('starling.csv'), bankAccountId: savings.body.data.id } });
+  t.match(other.body.data, { accountId: savings.body.data.accountId, duplicates: 0, validRows: 8 });
+});
+
+t.test(
+  'confirm refuses the bank’s own account and the receivables and payables control accounts; a rule naming the bank’s own account is passed over',
+  async (t) => {
+    const { api, id } = await world(t);
+    const file = 'Date,Description,Amount\n10/05/2026,TRANSFER FROM SAVINGS,500.00\n11/05/2026,ACME LTD INV 7,120.00\n';
+    const preview = (await api.request('POST', '/v1/bank-imports/upload', { body: { file } })).body.data;
+    const rows = (await api.request('GET', `/v1/bank-imports/${preview.importId}`)).body.data.rows as { id: number }[];
+    for (const [body, field, message] of [
+      [{ rowAccountMap: { [rows[0]!.id]: id('1200') } }, 'rowAccountMap', /1200 Bank Account is the bank line’s own account/],
+      [{ defaultAccountId: id('1200') }, 'defaultAccountId', /1200 Bank Account is the bank line’s own account/],
+      [{ rowAccountMap: { [rows[1]!.id]: id('1100') } }, 'rowAccountMap', /receivables control account.*record the payment on the invoice/],
+      [{ defaultAccountId: id('2100') }, 'defaultAccountId', /payables control account.*record the payment on the bill/],
+    ] as const) {
+      const r = await api.request('POST', `/v1/bank-imports/${preview.importId}/confirm`, { body });
+      t.equal(r.status, 400, JSON.stringify(r.body.error));
+      t.match(r.body.error, { code: 'validation_error', field, message });
+    }
+    t.equal((await api.request('GET', '/v1/transactions')).body.data.length, 0, 'the refusals posted nothing');
+    t.equal((await api.request('GET', `/v1/bank-imports/${preview.importId}`)).body.data.status, 'pending');
+
+    // A rule may send lines to a bank account (a transfer from another one), but never a line of that bank account itself.
+    const rule = await api.request('POST', '/v1/categorisation-rules', {
+      body: { name: 'Savings transfers', field: 'description', operator: 'contains', value: 'TRANSFER FROM SAVINGS', targetAccountId: id('1200') },
+    });
+    t.equal(rule.status, 201, JSON.stringify(rule.body.error ?? ''));
+    const shown = (await api.request('GET', `/v1/bank-imports/${preview.importId}`)).body.data.rows as { suggestedAccount: unknown }[];
+    t.equal(shown[0]!.suggestedAccount, null, 'no suggestion of the bank’s own account');
+    const done = await confirmConserved(t, api, preview);
+    t.match(done, { created: 2, categorised: 0 });
+    const lines = await bankLinesOf(api, id('9999'));
+    // £500.00 and £120.00 in: their other sides, −500.00 and −120.00, wait on suspense.
+    t.same(lines, [-50_000, -12_000]);
+  },
+);
+
+t.test('rows a transaction cannot hold are rejected at upload, each with its reason; the rest of the file imports', async (t) => {
+  const { api, id } = await world(t);
+  const file = [
+    'Date,Description,Reference,Amount,Balance',
+    '01/05/2026,Opening deposit,,100.00,100.00',
+    `02/05/2026,Long reference,${'R'.repeat(300)},-10.00,90.00`,
+    `03/05/2026,${'D'.repeat(100_000)},,-20.00,70.00`,
+    '04/05/2026,Nothing moved,,0.00,70.00',
+    '05/05/2026,Stationery,INV 42,-5.00,65.00',
+    '',
+  ].join('\n');
+  const r = await api.request('POST', '/v1/bank-imports/upload', { body: { file } });
+  t.equal(r.status, 201, JSON.stringify(r.body.error ?? ''));
+  const preview = r.body.data;
+  t.match(preview, { totalRows: 5, validRows: 2, errorRows: 3 });
+  // The proof reads every row the bank printed: 100.00 − 10.00 − 20.00 + 0.00 − 5.00 = 65.00, as stated.
+  t.match(preview.balanceProof, { status: 'PASS', openingBalance: 0, closingBalance: 6_500 });
+  t.same(
+    preview.preview.map((x: { rowIndex: number; status: string; error: string | null }) => [x.rowIndex, x.status, x.error]),
+    [
+      [1, 'valid', null],
+      [2, 'error', 'line 3: the reference is 300 characters long; a transaction’s is at most 100'],
+      [3, 'error', 'line 4: the description is 100,000 characters long; a transaction’s is at most 500'],
+      [4, 'error', 'line 5: a zero amount posts nothing'],
+      [5, 'valid', null],
+    ],
+  );
+  const done = await confirmConserved(t, api, preview);
+  t.match(done, { created: 2, skipped: 0, rejected: 3 });
+  // On 1200: +100.00 and −5.00.
+  t.same(await bankLinesOf(api, id('1200')), [-500, 10_000]);
+  const txns = (await api.request('GET', '/v1/transactions?limit=100')).body.data as { id: string; description: string }[];
+  const stationery = txns.find((x) => x.description === 'Stationery')!;
+  const edited = await api.request('GET', `/v1/transactions/${stationery.id}`);
+  t.equal(edited.body.data.reference, 'INV 42');
+});
+
+t.test('confirm with dryRun answers what confirm would do, or its refusal, and writes nothing', async (t) => {
+  const { api } = await world(t);
+  const wrong = await upload(t, api, 'natwest-wrong-balance.csv');
+  const refused = await api.request('POST', `/v1/bank-imports/${wrong.importId}/confirm`, { body: { dryRun: true } });
+  t.equal(refused.status, 422);
+  t.equal(refused.body.error.code, 'balance_mismatch');
+
+  const preview = await upload(t, api, 'starling.csv');
+  // With an Idempotency-Key the operation runs inside the key's transaction, which commits what it leaves: the dry run must leave nothing.
+  for (const headers of [{}, { 'idempotency-key': 'dry-run-starling' }] as Record<string, string>[]) {
+    const dry = await api.request('POST', `/v1/bank-imports/${preview.importId}/confirm`, { body: { dryRun: true }, headers });
+    t.equal(dry.status, 200, JSON.stringify(dry.body.error ?? ''));
+    t.match(dry.body.data, { created: 8, skipped: 0, rejected: 0, total: 8, categorised: 1 }, 'Starling: 8 rows, the HMRC one by the seed rule');
+    t.equal((await api.request('GET', '/v1/transactions')).body.data.length, 0, 'no transaction');
+    t.equal((await api.request('GET', `/v1/bank-imports/${preview.importId}`)).body.data.status, 'pending', 'still pending');
+  }
+  const done = await confirmConserved(t, api, preview);
+  t.match(done, { created: 8, categorised: 1 });
+});

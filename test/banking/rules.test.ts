@@ -61,6 +61,9 @@ t.test('create normalises the value and upserts on field, operator and value', a
     [{ name: 'x', field: 'amount', operator: 'contains', value: '100', targetAccountId: id('5100') }, 'operator'],
     [{ name: 'x', field: 'description', operator: 'regex', value: '(a+)+$', targetAccountId: id('5100') }, 'value'],
     [{ name: 'x', field: 'description', operator: 'contains', value: 'SHELL', targetAccountId: id('9999') }, 'targetAccountId'],
+    // Customers' and suppliers' money goes through their invoices and bills, never straight to the control accounts.
+    [{ name: 'x', field: 'description', operator: 'contains', value: 'ACME', targetAccountId: id('1100') }, 'targetAccountId'],
+    [{ name: 'x', field: 'description', operator: 'contains', value: 'ACME', targetAccountId: id('2100') }, 'targetAccountId'],
     [{ name: '', field: 'description', operator: 'contains', value: 'SHELL', targetAccountId: id('5100') }, 'name'],
   ] as const) {
     const r = await api.request('POST', '/v1/categorisation-rules', { body });
@@ -103,6 +106,9 @@ t.test('change, reorder, delete; a seed rule changed becomes local', async (t) =
 
   const refused = await api.request('PATCH', `/v1/categorisation-rules/${fee.id}`, { body: { operator: 'greater_than' } });
   t.equal(refused.status, 400, 'the merged rule is validated: greater_than does not apply to a description');
+  const toDebtors = await api.request('PATCH', `/v1/categorisation-rules/${fee.id}`, { body: { targetAccountId: id('1100') } });
+  t.equal(toDebtors.status, 400, 'the receivables control account is refused');
+  t.match(toDebtors.body.error, { field: 'targetAccountId', message: /record the payment on the invoice/ });
 
   const order = await api.request('POST', '/v1/categorisation-rules/reorder', {
     body: {

@@ -66,7 +66,7 @@ function addImport(group: Command): void {
     .argument('<file>', 'a CSV, OFX or QFX statement, or - for standard input')
     .option('--account <code>', 'the bank account, by its ledger code (1200) or id (default: the primary one)')
     .option('--duplicates <what>', 'rows an earlier import already created: skip (default) or import')
-    .option('--dry-run', 'read the statement and show the summary; import nothing')
+    .option('--dry-run', 'check the statement as the import would and show the summary; import nothing')
     .description(doc.summary)
     .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
     .action(async (file: string, flags: ImportFlags, cmd: Command) => {
@@ -89,25 +89,26 @@ function addImport(group: Command): void {
         );
         const forget = () => run(cli, deleteImportOp, raw(undefined, { id: preview.importId }));
         const detail = preview.errorRows > 0 ? await run(cli, getImportOp, raw(undefined, { id: preview.importId })) : null;
-        let confirmed: Confirmed | null = null;
-        if (!flags.dryRun) {
-          const bar = progressBar('importing');
-          try {
-            confirmed = await run(
-              cli,
-              confirmImportOp,
-              raw({ duplicates: flags.duplicates ?? 'skip' }, { id: preview.importId }),
-              bar ? { progress: bar.update } : undefined,
-            );
-          } catch (e) {
-            await forget();
-            throw e;
-          } finally {
-            bar?.end();
-          }
-        } else await forget();
+        // A dry run confirms with every check and writes nothing, so that it refuses (and exits) as the import would.
+        const dryRun = flags.dryRun === true;
+        let confirmed: Confirmed;
+        const bar = dryRun ? null : progressBar('importing');
+        try {
+          confirmed = await run(
+            cli,
+            confirmImportOp,
+            raw({ duplicates: flags.duplicates ?? 'skip', dryRun }, { id: preview.importId }),
+            bar ? { progress: bar.update } : undefined,
+          );
+        } catch (e) {
+          await forget();
+          throw e;
+        } finally {
+          bar?.end();
+        }
+        if (dryRun) await forget();
         if (globals.json) {
-          cli.print({ preview, confirmed });
+          cli.print({ preview, confirmed, dryRun });
           return;
         }
         const layout = preview.schema.detectedPreset ?? `${preview.schema.amountModel}, ${preview.schema.dateFormat}`;
@@ -116,7 +117,7 @@ function addImport(group: Command): void {
           `  balance proof: ${preview.balanceProof.status}${preview.balanceProof.closingBalance === null ? '' : `, closing balance ${displayPounds(preview.balanceProof.closingBalance)}`}`,
         ];
         for (const row of detail?.rows.filter((r) => r.status === 'error') ?? []) lines.push(chalk.yellow(`  rejected row ${row.rowIndex}: ${row.error}`));
-        if (confirmed) {
+        if (!dryRun) {
           lines.push(
             `Created ${confirmed.created} transactions (${confirmed.categorised} categorised by rules, ${confirmed.created - confirmed.categorised} on suspense 9999), ` +
               `skipped ${confirmed.skipped} duplicates, rejected ${confirmed.rejected}: ${confirmed.total} rows in all, as ${preview.importId}`,
@@ -124,9 +125,7 @@ function addImport(group: Command): void {
           if (confirmed.created - confirmed.categorised > 0)
             lines.push(chalk.dim('  (acct bank inbox lists the lines on suspense; acct bank accept takes the rules’ suggestions)'));
         } else {
-          lines.push(
-            `Would create ${preview.validRows + (flags.duplicates === 'import' ? preview.duplicates : 0)}, skip ${flags.duplicates === 'import' ? 0 : preview.duplicates} duplicates, reject ${preview.errorRows}: nothing imported (--dry-run)`,
-          );
+          lines.push(`Would create ${confirmed.created}, skip ${confirmed.skipped} duplicates, reject ${confirmed.rejected}: nothing imported (--dry-run)`);
         }
         process.stdout.write(`${lines.join('\n')}\n`);
       });
@@ -140,7 +139,7 @@ function addCategorise(group: Command): void {
     .argument('<transaction>', 'the transaction (txn_…)')
     .argument('<account>', 'the account, by code (5100) or id')
     .option('--vat-rate <percent>', 'VAT rate, a whole percentage (with --vat-treatment)')
-    .option('--vat-treatment <treatment>', 'inclusive (the amount holds the VAT), exclusive or none')
+    .option('--vat-treatment <treatment>', 'inclusive (the bank line holds the VAT) or none')
     .description(doc.summary)
     .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
     .action(async (transaction: string, account: string, flags: { vatRate?: string; vatTreatment?: string }, cmd: Command) => {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';
 import { idOf, intId } from '../schema.js';
 import { postingOf } from '../ledger/posting.js';
+import { undone } from '../undone.js';
 import { amountModels, columnRoles } from './statements/types.js';
 import { dateFormatNames } from '../tabular/date-formats.js';
 import {
@@ -32,7 +33,7 @@ export const uploadImportOp = defineOperation({
   name: 'bank-imports.upload',
   summary: 'Upload a bank statement (CSV, OFX or QFX) as a pending import: its layout, balance proof and a preview',
   description:
-    'The file as JSON {file, filename?, bankAccountId?}, as multipart/form-data (a file part named file; bankAccountId a field), or as the raw body (text/csv, application/x-ofx…) with bankAccountId and filename in the query; 413 past 10 MiB. bankAccountId defaults to the primary bank account. Rows that duplicate an earlier completed import (same date, description and amount) are marked; identical rows inside one file are kept.',
+    'The file as JSON {file, filename?, bankAccountId?}, as multipart/form-data (a file part named file; bankAccountId a field), or as the raw body (text/csv, application/x-ofx…) with bankAccountId and filename in the query; 413 past 10 MiB. bankAccountId defaults to the primary bank account. Rows that duplicate an earlier completed import (same date, description and amount) are marked; identical rows inside one file are kept. A row that cannot be read, or that no transaction can hold (a zero amount, a description over 500 or a reference over 100 characters), is rejected with its reason, and the rest of the file imports.',
   access: 'bank-imports:write',
   method: 'POST',
   path: '/bank-imports/upload',
@@ -99,7 +100,7 @@ export const confirmImportOp = defineOperation({
   name: 'bank-imports.confirm',
   summary: 'Post a pending import: one transaction a row, the bank line and its other side (a rule’s account, else suspense 9999)',
   description:
-    'rows (row ids) chooses the rows to create, else every valid row; rows not created are skipped. While rows duplicate an earlier import, confirm needs duplicates skip or import (or rows): 422 unresolved_conflicts. A statement whose balances do not reconcile is 422 balance_mismatch. rowAccountMap and defaultAccountId name accounts over the rules. 409 once completed.',
+    'rows (row ids) chooses the rows to create, else every valid row; rows not created are skipped. While rows duplicate an earlier import (marked again at confirm against the imports completed since the upload), confirm needs duplicates skip or import (or rows): 422 unresolved_conflicts. A statement whose balances do not reconcile is 422 balance_mismatch. rowAccountMap and defaultAccountId name accounts over the rules: not the bank’s own account, nor the receivables or payables control account. 409 once completed.',
   access: 'bank-imports:write',
   method: 'POST',
   path: '/bank-imports/{id}/confirm',
@@ -109,11 +110,16 @@ export const confirmImportOp = defineOperation({
     duplicates: z.enum(['skip', 'import']).optional(),
     defaultAccountId: idOf('acc').optional(),
     rowAccountMap: z.record(z.string().regex(/^\d+$/), idOf('acc')).optional(),
+    dryRun: z.boolean().default(false).describe('check everything and answer what confirm would do (or its refusal); write nothing, the import stays pending'),
   },
   output: confirmedSchema,
   async run(ctx, input) {
-    const { id, ...confirmation } = input;
-    return { data: await orgOf(ctx).write((trx) => confirmImport(trx, postingOf(ctx), id, confirmation, ctx.progress)) };
+    const { id, dryRun, ...confirmation } = input;
+    return {
+      data: await orgOf(ctx).write((trx) =>
+        dryRun ? undone(trx, (t) => confirmImport(t, postingOf(ctx), id, confirmation)) : confirmImport(trx, postingOf(ctx), id, confirmation, ctx.progress),
+      ),
+    };
   },
 });
 

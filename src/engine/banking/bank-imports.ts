@@ -1,7 +1,7 @@
 /**
  * Bank statement imports: a statement read (statements/) into a pending
  * import whose rows are valid, duplicates of rows an earlier completed
- * import of the same bank account created (same date, description and
+ * import into the same ledger account created (same date, description and
  * amount, matched as many times as they occurred there: identical rows
  * inside one file are kept), or rejected with their reason. It can be
  * remapped or deleted while pending; confirming posts one transaction a
@@ -17,13 +17,30 @@ import { AppError } from '../errors.js';
 import { timestamp } from '../clock.js';
 import { newId } from '../ids.js';
 import { found } from '../lookup.js';
-import { sterling } from '../money.js';
+import { maxLineAmount, sterling } from '../money.js';
 import { day, idOut, instant } from '../output.js';
 import { pence } from '../schema.js';
-import { insertPrepared, loadBooks, prepare, suspenseAccountId, type Posting, type TransactionInput } from '../ledger/posting.js';
+import {
+  insertPrepared,
+  loadBooks,
+  maxDescriptionLength,
+  maxReferenceLength,
+  prepare,
+  suspenseAccountId,
+  type Posting,
+  type TransactionInput,
+} from '../ledger/posting.js';
+import { bankLineRefusal } from '../ledger/bank-line-account.js';
 import { findBankAccount, primaryBankAccount } from './bank-accounts.js';
 import { categoriser, type Categoriser } from './rules-store.js';
-import { readStatement, type SchemaCorrection, type StatementReading, type StatementSchema } from './statements/read-statement.js';
+import {
+  readStatement,
+  type RejectedRow,
+  type SchemaCorrection,
+  type StatementReading,
+  type StatementRow,
+  type StatementSchema,
+} from './statements/read-statement.js';
 import { amountModels, columnRoles } from './statements/types.js';
 import { noBalanceProof } from './statements/balance-proof.js';
 import type { BankImportRowsTable, BankImportsTable, OrgDb } from '../../store/tables.js';
@@ -125,19 +142,27 @@ export async function findImport(db: Kysely<OrgDb>, id: string): Promise<ImportR
 
 const key = (date: string | null, description: string | null, amount: number | null) => `${date}\u0000${description}\u0000${amount}`;
 
-/** Earlier rows of completed imports of this bank account that became transactions, by date, description and amount, oldest first. */
-async function earlierRows(db: Kysely<OrgDb>, bankAccountId: number, reading: StatementReading): Promise<Map<string, RowRow[]>> {
+type Keyed = Pick<RowRow, 'date' | 'description' | 'amount'>;
+type DateRange = { readonly from: string; readonly to: string } | null;
+
+/**
+ * Earlier rows of completed imports into this ledger account that became
+ * transactions, by date, description and amount, oldest first: through any
+ * of its bank accounts, since an archived bank account's lines stay on it.
+ */
+async function earlierRows(db: Kysely<OrgDb>, ledgerAccountId: string, range: DateRange): Promise<Map<string, RowRow[]>> {
   const out = new Map<string, RowRow[]>();
-  if (reading.rows.length === 0 || reading.dateRange === null) return out;
+  if (range === null) return out;
   const rows = await db
     .selectFrom('bank_import_rows')
     .innerJoin('bank_imports', 'bank_imports.id', 'bank_import_rows.import_id')
+    .innerJoin('bank_accounts', 'bank_accounts.id', 'bank_imports.bank_account_id')
     .selectAll('bank_import_rows')
-    .where('bank_imports.bank_account_id', '=', bankAccountId)
+    .where('bank_accounts.account_id', '=', ledgerAccountId)
     .where('bank_imports.status', '=', 'completed')
     .where('bank_import_rows.status', '=', 'created')
-    .where('bank_import_rows.date', '>=', reading.dateRange.from)
-    .where('bank_import_rows.date', '<=', reading.dateRange.to)
+    .where('bank_import_rows.date', '>=', range.from)
+    .where('bank_import_rows.date', '<=', range.to)
     .orderBy('bank_import_rows.id')
     .execute();
   for (const r of rows) {
@@ -147,17 +172,49 @@ async function earlierRows(db: Kysely<OrgDb>, bankAccountId: number, reading: St
   return out;
 }
 
-type NewRow = Omit<RowRow, 'id'>;
-
-/** The rows of a reading, each valid, a duplicate of an earlier row (each earlier row matched once) or an error. */
-async function rowsOf(db: Kysely<OrgDb>, importId: string, bankAccountId: number, reading: StatementReading): Promise<NewRow[]> {
-  const earlier = await earlierRows(db, bankAccountId, reading);
+/** For each row, in file order, the earlier row it duplicates, or undefined: each earlier row is matched once. */
+async function duplicateMatches(db: Kysely<OrgDb>, ledgerAccountId: string, range: DateRange, rows: readonly Keyed[]): Promise<(RowRow | undefined)[]> {
+  const earlier = rows.length === 0 ? new Map<string, RowRow[]>() : await earlierRows(db, ledgerAccountId, range);
   const used = new Map<string, number>();
-  const rows: NewRow[] = reading.rows.map((r) => {
+  return rows.map((r) => {
     const k = key(r.date, r.description, r.amount);
     const n = used.get(k) ?? 0;
     const match = earlier.get(k)?.[n];
     if (match) used.set(k, n + 1);
+    return match;
+  });
+}
+
+type NewRow = Omit<RowRow, 'id'>;
+
+const count = (n: number) => n.toLocaleString('en-GB');
+
+/** Why a row read from the statement cannot become a transaction, or null: it is read, but posting would refuse it and the whole import with it. */
+function unpostable(row: StatementRow): string | null {
+  if (row.amount === 0) return 'a zero amount posts nothing';
+  if (Math.abs(row.amount) > maxLineAmount) return `the amount is larger than ${sterling(maxLineAmount)}`;
+  if (row.description.length > maxDescriptionLength)
+    return `the description is ${count(row.description.length)} characters long; a transaction’s is at most ${maxDescriptionLength}`;
+  if (row.reference !== null && row.reference.length > maxReferenceLength)
+    return `the reference is ${count(row.reference.length)} characters long; a transaction’s is at most ${maxReferenceLength}`;
+  return null;
+}
+
+/**
+ * The rows of a reading, each valid, a duplicate of an earlier row (each
+ * earlier row matched once) or an error: unreadable, or read but more than
+ * a transaction can hold (the balance proof still counts it: the bank did).
+ */
+async function rowsOf(db: Kysely<OrgDb>, importId: string, ledgerAccountId: string, reading: StatementReading): Promise<NewRow[]> {
+  const rejected: RejectedRow[] = [...reading.rejected];
+  const postable = reading.rows.filter((r) => {
+    const reason = unpostable(r);
+    if (reason !== null) rejected.push({ rowIndex: r.rowIndex, line: r.line, reason });
+    return reason === null;
+  });
+  const matches = await duplicateMatches(db, ledgerAccountId, reading.dateRange, postable);
+  const rows: NewRow[] = postable.map((r, i) => {
+    const match = matches[i];
     return {
       import_id: importId,
       row_index: r.rowIndex,
@@ -172,7 +229,7 @@ async function rowsOf(db: Kysely<OrgDb>, importId: string, bankAccountId: number
       transaction_id: null,
     };
   });
-  for (const r of reading.rejected) {
+  for (const r of rejected) {
     rows.push({
       import_id: importId,
       row_index: r.rowIndex,
@@ -188,6 +245,32 @@ async function rowsOf(db: Kysely<OrgDb>, importId: string, bankAccountId: number
     });
   }
   return rows.sort((a, b) => a.row_index - b.row_index);
+}
+
+/**
+ * Mark a pending import's readable rows again against the imports completed
+ * since it was read, as an upload would mark them now: a statement
+ * uploaded twice before either was confirmed is otherwise posted twice.
+ */
+async function markDuplicates(trx: Kysely<OrgDb>, row: ImportRow): Promise<void> {
+  const rows = await trx
+    .selectFrom('bank_import_rows')
+    .selectAll()
+    .where('import_id', '=', row.id)
+    .where('status', 'in', ['valid', 'duplicate'])
+    .orderBy('row_index')
+    .execute();
+  const range = row.date_from && row.date_to ? { from: row.date_from, to: row.date_to } : null;
+  const matches = await duplicateMatches(trx, (await findBankAccount(trx, row.bank_account_id)).account_id, range, rows);
+  for (const [i, r] of rows.entries()) {
+    const of = matches[i]?.id ?? null;
+    if (of === r.duplicate_of) continue;
+    await trx
+      .updateTable('bank_import_rows')
+      .set({ status: of === null ? 'valid' : 'duplicate', duplicate_of: of })
+      .where('id', '=', r.id)
+      .execute();
+  }
 }
 
 async function insertRows(trx: Kysely<OrgDb>, rows: readonly NewRow[]): Promise<void> {
@@ -238,7 +321,7 @@ export async function uploadStatement(trx: Kysely<OrgDb>, posting: Posting, uplo
       updated_at: now,
     })
     .execute();
-  await insertRows(trx, await rowsOf(trx, id, bank.id, reading));
+  await insertRows(trx, await rowsOf(trx, id, bank.account_id, reading));
   return id;
 }
 
@@ -265,7 +348,7 @@ export async function remapImport(trx: Kysely<OrgDb>, posting: Posting, id: stri
     })
     .where('id', '=', id)
     .execute();
-  await insertRows(trx, await rowsOf(trx, id, row.bank_account_id, reading));
+  await insertRows(trx, await rowsOf(trx, id, (await findBankAccount(trx, row.bank_account_id)).account_id, reading));
 }
 
 /** Delete a pending import and its rows; a completed one stays (409). */
@@ -318,11 +401,11 @@ function chosenRows(rows: readonly RowRow[], input: Confirmation): RowRow[] {
   return rows.filter((r) => r.status === 'valid' || (r.status === 'duplicate' && input.duplicates === 'import'));
 }
 
-/** The account of a row: the caller's map, else the rules' decision, else the default, else suspense. */
-function accountOf(row: RowRow, input: Confirmation, rules: Categoriser, suspense: string): string {
+/** The account of a row of bank account `bank`: the caller's map, else the rules' decision, else the default, else suspense. */
+function accountOf(row: RowRow, bank: string, input: Confirmation, rules: Categoriser, suspense: string): string {
   const mapped = input.rowAccountMap?.[String(row.id)];
   if (mapped !== undefined) return mapped;
-  const decision = rules.decide({ description: row.description ?? undefined, reference: row.reference ?? undefined, amount: row.amount ?? undefined });
+  const decision = rules.decide({ description: row.description ?? undefined, reference: row.reference ?? undefined, amount: row.amount ?? undefined }, [bank]);
   if (decision.kind === 'Known') return decision.accountId;
   return input.defaultAccountId ?? suspense;
 }
@@ -337,6 +420,7 @@ export async function confirmImport(
 ): Promise<Confirmed> {
   const row = await findImport(trx, id);
   if (row.status !== 'pending') throw new AppError('conflict', `bank import ${id} is completed already`);
+  await markDuplicates(trx, row);
   const proof = JSON.parse(row.balance_proof_json ?? 'null') as z.output<typeof balanceProofSchema> | null;
   if (proof?.status === 'FAIL') {
     const at = proof.firstBreak
@@ -352,14 +436,23 @@ export async function confirmImport(
     if (!rows.some((r) => String(r.id) === rowId))
       throw new AppError('validation_error', `rowAccountMap: ${rowId} is not a row of this import`, 'rowAccountMap');
   }
-  const chosen = chosenRows(rows, input);
   const bank = await findBankAccount(trx, row.bank_account_id);
+  const rules = await categoriser(trx);
+  const named: [string | undefined, string][] = [
+    ...Object.values(input.rowAccountMap ?? {}).map((a): [string, string] => [a, 'rowAccountMap']),
+    [input.defaultAccountId, 'defaultAccountId'],
+  ];
+  for (const [accountId, field] of named) {
+    const account = accountId === undefined ? undefined : rules.accounts.get(accountId);
+    const refusal = account && bankLineRefusal(account, [bank.account_id]);
+    if (refusal) throw new AppError('validation_error', `${field}: ${refusal}`, field);
+  }
+  const chosen = chosenRows(rows, input);
   const suspense = await suspenseAccountId(trx);
   if (suspense === undefined) throw new Error('the chart has no suspense account 9999');
-  const rules = await categoriser(trx);
   const books = await loadBooks(trx);
   const prepared = chosen.map((r) => {
-    const other = accountOf(r, input, rules, suspense);
+    const other = accountOf(r, bank.account_id, input, rules, suspense);
     const amount = r.amount ?? 0;
     const txn: TransactionInput = {
       date: r.date ?? '',
@@ -405,11 +498,24 @@ export async function confirmImport(
     .set({ status: 'completed', file_text: null, created_rows: created.size, skipped_rows: skipped, completed_at: now, updated_at: now })
     .where('id', '=', id)
     .execute();
+  // The other pending imports of these dates now show the rows this one created as duplicates.
+  if (row.date_from && row.date_to) {
+    const others = await trx
+      .selectFrom('bank_imports')
+      .innerJoin('bank_accounts', 'bank_accounts.id', 'bank_imports.bank_account_id')
+      .selectAll('bank_imports')
+      .where('bank_imports.status', '=', 'pending')
+      .where('bank_accounts.account_id', '=', bank.account_id)
+      .where('bank_imports.date_from', '<=', row.date_to)
+      .where('bank_imports.date_to', '>=', row.date_from)
+      .execute();
+    for (const other of others) await markDuplicates(trx, other);
+  }
   return { importId: id, created: created.size, skipped, rejected, total: rows.length, categorised: prepared.filter((p) => p.categorised).length };
 }
 
-/** The rows of an import as the API shows them, with the rules' suggestion for those not yet created. */
-async function rowViews(db: Kysely<OrgDb>, rows: readonly RowRow[], rules: Categoriser | null): Promise<ImportRowView[]> {
+/** The rows of an import into ledger account `bank` as the API shows them, with the rules' suggestion for those not yet created. */
+async function rowViews(db: Kysely<OrgDb>, bank: string, rows: readonly RowRow[], rules: Categoriser | null): Promise<ImportRowView[]> {
   const dupIds = rows.flatMap((r) => (r.duplicate_of === null ? [] : [r.duplicate_of]));
   const matches = new Map(
     (dupIds.length === 0
@@ -421,7 +527,7 @@ async function rowViews(db: Kysely<OrgDb>, rows: readonly RowRow[], rules: Categ
     const match = r.duplicate_of === null ? undefined : matches.get(r.duplicate_of);
     let suggested: ImportRowView['suggestedAccount'] = null;
     if (rules && (r.status === 'valid' || r.status === 'duplicate')) {
-      const decision = rules.decide({ description: r.description ?? undefined, reference: r.reference ?? undefined, amount: r.amount ?? undefined });
+      const decision = rules.decide({ description: r.description ?? undefined, reference: r.reference ?? undefined, amount: r.amount ?? undefined }, [bank]);
       const account = decision.kind === 'Known' ? rules.accounts.get(decision.accountId) : undefined;
       if (decision.kind === 'Known' && account) {
         const e = decision.evidence;
@@ -488,17 +594,24 @@ export async function previewOf(db: Kysely<OrgDb>, id: string): Promise<z.output
   const row = await findImport(db, id);
   const { id: _, ...summary } = await summaryOf(db, row);
   const first = await db.selectFrom('bank_import_rows').selectAll().where('import_id', '=', id).orderBy('row_index').limit(previewRows).execute();
-  return { importId: id, ...summary, schema: parsedSchema(row), balanceProof: parsedProof(row), preview: await rowViews(db, first, await categoriser(db)) };
+  return {
+    importId: id,
+    ...summary,
+    schema: parsedSchema(row),
+    balanceProof: parsedProof(row),
+    preview: await rowViews(db, summary.accountId, first, await categoriser(db)),
+  };
 }
 
 export async function importDetail(db: Kysely<OrgDb>, id: string): Promise<z.output<typeof importDetailSchema>> {
   const row = await findImport(db, id);
   const rows = await db.selectFrom('bank_import_rows').selectAll().where('import_id', '=', id).orderBy('row_index').execute();
+  const summary = await summaryOf(db, row);
   return {
-    ...(await summaryOf(db, row)),
+    ...summary,
     schema: parsedSchema(row),
     balanceProof: parsedProof(row),
-    rows: await rowViews(db, rows, row.status === 'pending' ? await categoriser(db) : null),
+    rows: await rowViews(db, summary.accountId, rows, row.status === 'pending' ? await categoriser(db) : null),
   };
 }
 

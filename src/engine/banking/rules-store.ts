@@ -18,6 +18,7 @@ import { bindGlobalRules, globalRules } from '../categorisation/shipped-rules.js
 import { ruleFields, ruleOperators, provenances, type BankLineInput, type Rule, type RuleField, type RuleOperator } from '../categorisation/rule.js';
 import { scoreDimensions } from '../categorisation/score.js';
 import { validateRule, type RuleDraft } from '../categorisation/validate.js';
+import { bankLineRefusal } from '../ledger/bank-line-account.js';
 import type { AccountsTable, CategorisationRulesTable, OrgDb } from '../../store/tables.js';
 
 export const maxRules = 100;
@@ -94,15 +95,23 @@ async function findRule(db: Kysely<OrgDb>, id: number): Promise<RuleRow> {
   return found(db.selectFrom('categorisation_rules').selectAll().where('id', '=', id).executeTakeFirst(), 'categorisation rule', String(id));
 }
 
-/** An account a rule may send lines to: any active account but the suspense account (paying HMRC goes to 2202 VAT Liability). */
+/**
+ * An account a rule may send lines to: any active account but the suspense
+ * account and those no bank line may go to (bank-line-account.ts; paying
+ * HMRC goes to 2202 VAT Liability). A bank account may take another bank
+ * account's lines (a transfer); its own are passed over when decided.
+ */
 async function targetAccount(db: Kysely<OrgDb>, id: string, field = 'targetAccountId'): Promise<AccountsTable> {
   const account = await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
   if (!account) throw new AppError('validation_error', `${field}: no account ${id}`, field);
+  const refusal = bankLineRefusal(account, []);
+  if (refusal) throw new AppError('validation_error', `${field}: ${refusal}`, field);
   if (!usable(account)) throw new AppError('validation_error', `${field}: ${account.code} ${account.name} cannot take categorised bank lines`, field);
   return account;
 }
 
-const usable = (a: AccountsTable): boolean => a.is_active === 1 && a.code !== '9999';
+const usable = (a: AccountsTable, bankAccountIds: readonly string[] = []): boolean =>
+  a.is_active === 1 && a.code !== '9999' && bankLineRefusal(a, bankAccountIds) === null;
 
 export interface RuleInput extends RuleDraft {
   readonly description?: string | null;
@@ -253,7 +262,8 @@ export async function globalRuleViews(db: Kysely<OrgDb>): Promise<RuleView[]> {
 
 /** What decides bank lines for these books: their rules and the global ones, prepared once, and the accounts they may name. */
 export interface Categoriser {
-  decide(line: BankLineInput): Decision;
+  /** `bankAccountIds`: the line's own bank ledger account(s), which a rule naming them cannot send it to (InvalidRule). */
+  decide(line: BankLineInput, bankAccountIds?: readonly string[]): Decision;
   readonly accounts: ReadonlyMap<string, AccountsTable>;
 }
 
@@ -262,11 +272,11 @@ export async function categoriser(db: Kysely<OrgDb>): Promise<Categoriser> {
   const codes = new Map([...accounts.values()].map((a) => [a.code, a.id]));
   const local = (await db.selectFrom('categorisation_rules').selectAll().execute()).map(scorerRule);
   const rules: PreparedRules = prepareRules([...local, ...bindGlobalRules(globalRules(), (code) => codes.get(code))]);
-  const accountUsable = (id: string) => {
+  const accountUsable = (id: string, bankAccountIds: readonly string[]) => {
     const a = accounts.get(id);
-    return a !== undefined && usable(a);
+    return a !== undefined && usable(a, bankAccountIds);
   };
-  return { accounts, decide: (line) => decide(rules, line, accountUsable) };
+  return { accounts, decide: (line, bankAccountIds = []) => decide(rules, line, (id) => accountUsable(id, bankAccountIds)) };
 }
 
 const refSchema = z.strictObject({ id: z.number().int(), name: z.string() });

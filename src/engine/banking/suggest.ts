@@ -28,13 +28,16 @@ export const suggestionSchema = z.strictObject({
 });
 export type Suggestion = z.output<typeof suggestionSchema>;
 
+interface BankSide {
+  readonly amount: number;
+  readonly onSuspense: boolean;
+  /** The bank-controlled accounts of its lines, which no rule may send the line to. */
+  readonly accounts: readonly string[];
+}
+
 /** The bank line's amount: the lines on bank-controlled accounts, else the suspense line's opposite. */
-async function bankAmounts(
-  db: Kysely<OrgDb>,
-  ids: readonly string[],
-  suspense: string | undefined,
-): Promise<Map<string, { amount: number; onSuspense: boolean }>> {
-  const out = new Map<string, { amount: number; onSuspense: boolean }>();
+async function bankAmounts(db: Kysely<OrgDb>, ids: readonly string[], suspense: string | undefined): Promise<Map<string, BankSide>> {
+  const out = new Map<string, BankSide>();
   if (ids.length === 0) return out;
   const lines = await db
     .selectFrom('lines')
@@ -47,14 +50,14 @@ async function bankAmounts(
     const bank = mine.filter((l) => l.control_type === 'bank');
     const onSuspense = mine.filter((l) => l.account_id === suspense);
     const amount = bank.length > 0 ? bank.reduce((s, l) => s + l.amount, 0) : -onSuspense.reduce((s, l) => s + l.amount, 0);
-    out.set(id, { amount, onSuspense: onSuspense.length > 0 });
+    out.set(id, { amount, onSuspense: onSuspense.length > 0, accounts: bank.map((l) => l.account_id) });
   }
   return out;
 }
 
-function suggestion(rules: Categoriser, row: TransactionsTable, bank: { amount: number; onSuspense: boolean }): Suggestion {
+function suggestion(rules: Categoriser, row: TransactionsTable, bank: BankSide): Suggestion {
   const line: BankLineInput = { description: row.description, reference: row.reference ?? undefined, amount: bank.amount };
-  const decision = rules.decide(line);
+  const decision = rules.decide(line, bank.accounts);
   const known = decision.kind === 'Known' ? decision.evidence : null;
   return {
     transactionId: row.id,

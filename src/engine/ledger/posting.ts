@@ -17,10 +17,14 @@ import { lineVat, type VatTreatment } from '../vat.js';
 import { actorOf, type Actor, type Ctx } from '../operation.js';
 import { checkDateOpen, closedRanges, type ClosedRange } from './periods.js';
 import { entryOfLine, type VatBooks, type VatEntryInput } from './vat-entries.js';
+import { bankLineRefusal } from './bank-line-account.js';
 import { findTransactionRow, loadTransaction, transactionViewOf, type TransactionView } from './transaction-view.js';
 import type { AccountsTable, LinesTable, OrgDb, TransactionsTable, VatEntriesTable } from '../../store/tables.js';
 
 export const maxLines = 500;
+/** The longest description and reference a transaction holds. */
+export const maxDescriptionLength = 500;
+export const maxReferenceLength = 100;
 /**
  * £10 trillion in pence: the most the debits of all the books' transactions
  * (drafts included) may add up to. Any balance or report total is a sum
@@ -479,9 +483,20 @@ export async function categoriseTransaction(trx: Kysely<OrgDb>, posting: Posting
   const suspense = await suspenseAccountId(trx);
   if (change.accountId === suspense)
     throw new AppError('validation_error', 'accountId: a line cannot be categorised to the suspense account itself', 'accountId');
+  // The bank line is what was paid, VAT included: exclusive would claim VAT on top of money that never left the bank.
+  if (change.vatTreatment === 'exclusive')
+    throw new AppError('validation_error', 'vatTreatment: a bank line’s amount is what was paid, VAT included: use inclusive, not exclusive', 'vatTreatment');
   const current = await loadTransaction(trx, id);
   const at = current.lines.findIndex((l) => l.accountId === suspense);
   if (at < 0) throw new AppError('unprocessable_entity', `transaction ${id} has no line on the suspense account 9999: it is categorised already`);
+  const target = await trx.selectFrom('accounts').select(['id', 'code', 'name', 'control_type']).where('id', '=', change.accountId).executeTakeFirst();
+  const refusal =
+    target &&
+    bankLineRefusal(
+      target,
+      current.lines.filter((_, i) => i !== at).map((l) => l.accountId),
+    );
+  if (refusal) throw new AppError('validation_error', `accountId: ${refusal}`, 'accountId');
   checkDateOpen(await closedRanges(trx), row.date);
   await refuseFiled(trx, id, 'categorised');
   const lines: LineInput[] = current.lines.map((l, i) =>

@@ -5,7 +5,7 @@ import { checkRange, idOf, isoDate, pence, searchText } from '../schema.js';
 import { vatTreatments } from '../vat.js';
 import { idOut, instant } from '../output.js';
 import { pageMetaSchema, pageQuery, sortQuery } from '../pagination.js';
-import { categoriseTransaction, createTransaction, maxLines, postingOf, setReconciled } from './posting.js';
+import { categoriseTransaction, createTransaction, maxDescriptionLength, maxLines, maxReferenceLength, postingOf, setReconciled } from './posting.js';
 import { loadTransaction, transactionSchema, transactionStatuses, transactionSummarySchema } from './transaction-view.js';
 import { changeJournal, deleteJournal, listTransactionPage, setJournalStatus } from './transactions.js';
 import { accountLedger, accountLedgerSchema } from './account-ledger.js';
@@ -22,8 +22,8 @@ const line = z.strictObject({
 
 const fields = {
   date: isoDate(),
-  description: z.string().trim().min(1).max(500),
-  reference: z.string().max(100).nullable().optional(),
+  description: z.string().trim().min(1).max(maxDescriptionLength),
+  reference: z.string().max(maxReferenceLength).nullable().optional(),
   status: z.enum(transactionStatuses).default('posted'),
   lines: z.array(line).min(2).max(maxLines),
 };
@@ -172,7 +172,7 @@ export const categoriseOp = defineOperation({
   name: 'transactions.categorise',
   summary: 'Move a transaction’s suspense line (9999) to the account it belongs to, with its VAT facts',
   description:
-    'For imported bank lines. vatRate with vatTreatment inclusive or exclusive makes the line count in the VAT return (no extra lines); the bank line is unchanged, so a reconciled transaction may be categorised. 422 when nothing is on suspense, or when a filed VAT return counted the transaction.',
+    'For imported bank lines. vatRate with vatTreatment inclusive makes the line count in the VAT return (no extra lines; exclusive is refused: the bank line is what was paid, VAT included); the bank line is unchanged, so a reconciled transaction may be categorised. 422 when nothing is on suspense, or when a filed VAT return counted the transaction. The bank line’s own account, and the receivables and payables control accounts (record the payment on the invoice or bill), are refused.',
   access: 'transactions:write',
   method: 'PATCH',
   path: '/transactions/{id}/categorise',
