@@ -460,7 +460,11 @@ t.test('a closed period: a bill dated in it cannot be created or voided, nor pai
 
   expectError(t, await createBill(api, supplier, { issueDate: '2025-07-01' }), 422, 'unprocessable_entity');
   expectError(t, await api.request('POST', `/v1/bills/${old.id}/void`), 422, 'unprocessable_entity');
-  t.match(await getBill(t, api, old.id), { status: 'approved', transactionId: old.transactionId }, 'still approved, its entries kept');
+  t.match(
+    await getBill(t, api, old.id),
+    { status: 'overdue', transactionId: old.transactionId },
+    'still issued (past its due date: overdue), its entries kept',
+  );
   expectError(t, await payBill(api, old.id, { amount: 1000, date: '2025-06-10' }), 422, 'unprocessable_entity');
   expectError(t, await api.request('POST', `/v1/bills/${draft.id}/approve`), 422, 'unprocessable_entity');
   t.match(await getBill(t, api, draft.id), { status: 'draft' });
