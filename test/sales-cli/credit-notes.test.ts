@@ -100,3 +100,35 @@ t.test('remove a payment, credit an amount, refund and allocate the credit, in p
   t.match(text, row('Refunded', '£80.00'));
   t.match(text, row('Credit remaining', '£50.00'));
 });
+
+t.test('a credit note for one line of an invoice with a discount cannot credit more than the invoice', async (t) => {
+  const { dir } = await books(t);
+  const customer = await customerOk(t, dir);
+  // Design: 2 × £125.00 at 20% = £300.00 with VAT; Discount: −£25.00 at 20% = −£30.00 with VAT. Total £270.00.
+  const inv = await acctOk(t, dir, [
+    'invoices',
+    'create',
+    '--contact-id',
+    customer,
+    '--item',
+    'Design;2;125.00;standard',
+    '--item',
+    'Discount;1;-25.00;standard',
+    '--issue-date',
+    '2025-11-01',
+    '--due-date',
+    '2025-12-01',
+  ]);
+  t.equal(inv.total, 27000);
+  await acctOk(t, dir, ['invoices', 'send', inv.id]);
+  const design = (await acctOk(t, dir, ['invoices', 'get', inv.id])).items[0].id as string;
+  const before = await acctOk(t, dir, ['report', 'trial-balance', '--as-of', '2025-12-31']);
+
+  const refused = await runCliInProcess(['--data', dir, 'credit-notes', 'create', '--invoice-id', inv.id, '--line-ids', design, '--date', '2025-11-20'], {
+    env: noSmtp,
+  });
+  t.equal(refused.status, 5, 'a business rule: exit 5');
+  t.match(refused.stderr, '--line-ids: a credit of £300.00 is more than the £270.00 of the invoice left to credit');
+  t.same(await acctOk(t, dir, ['credit-notes', 'list']), [], 'no credit note was made');
+  t.same(await acctOk(t, dir, ['report', 'trial-balance', '--as-of', '2025-12-31']), before, 'the ledger is as it was');
+});

@@ -30,3 +30,56 @@ t.test('invoices sweep marks sent invoices past their due date overdue, and only
   t.equal((await acctOk(t, dir, ['invoices', 'get', notDue.id])).status, 'sent', 'not yet due');
   t.same((await acctOk(t, dir, ['invoices', 'sweep'])).overdueInvoices, [], 'a second sweep moves nothing');
 });
+
+t.test('invoices and bills list and get answer by the due date with no sweep run (the CLI alone)', async (t) => {
+  const dir = t.testdir();
+  await init(t, dir);
+  const contactId = await customerOk(t, dir);
+  const late = await sentPastDueOk(t, dir, contactId);
+  const notDue = await acctOk(t, dir, ['invoices', 'create', '--contact-id', contactId, ...twoItems, '--due-date', '2099-12-31']);
+  await acctOk(t, dir, ['invoices', 'send', notDue.id]);
+  const supplier = (await acctOk(t, dir, ['contacts', 'create', '--contact-type', 'supplier', '--name', 'Clay Supplies'])).id as string;
+  const lateBill = await acctOk(t, dir, [
+    'bills',
+    'create',
+    '--contact-id',
+    supplier,
+    '--item',
+    'Clay;1;100.00;standard',
+    '--issue-date',
+    '2026-01-01',
+    '--due-date',
+    '2026-01-31',
+  ]);
+  await acctOk(t, dir, ['bills', 'approve', lateBill.id]);
+
+  const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
+  t.same(ids(await acctOk(t, dir, ['invoices', 'list', '--status', 'overdue'])), [late.id], 'past its due date: overdue');
+  t.same(ids(await acctOk(t, dir, ['invoices', 'list', '--status', 'sent'])), [notDue.id], 'not yet due: sent');
+  t.equal((await acctOk(t, dir, ['invoices', 'get', late.id])).status, 'overdue');
+  t.same(ids(await acctOk(t, dir, ['bills', 'list', '--status', 'overdue'])), [lateBill.id], 'a bill past its due date: overdue');
+  t.same((await acctOk(t, dir, ['invoices', 'sweep'])).overdueInvoices, [], 'the reads moved them: the sweep finds nothing left');
+});
+
+t.test('invoices get and bills get of one past its due date answer overdue with no sweep run', async (t) => {
+  const dir = t.testdir();
+  await init(t, dir);
+  const contactId = await customerOk(t, dir);
+  const late = await sentPastDueOk(t, dir, contactId);
+  t.equal((await acctOk(t, dir, ['invoices', 'get', late.invoiceNumber])).status, 'overdue', 'read by its number');
+  const supplier = (await acctOk(t, dir, ['contacts', 'create', '--contact-type', 'supplier', '--name', 'Clay Supplies'])).id as string;
+  const bill = await acctOk(t, dir, [
+    'bills',
+    'create',
+    '--contact-id',
+    supplier,
+    '--item',
+    'Clay;1;100.00;standard',
+    '--issue-date',
+    '2026-01-01',
+    '--due-date',
+    '2026-01-31',
+  ]);
+  await acctOk(t, dir, ['bills', 'approve', bill.id]);
+  t.equal((await acctOk(t, dir, ['bills', 'get', bill.id])).status, 'overdue');
+});

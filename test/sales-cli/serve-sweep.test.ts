@@ -7,20 +7,22 @@ import t from 'tap';
 import { delay, init } from '../cli/support.js';
 import { customerOk, sentPastDueOk } from './support.js';
 import { generousMs, request, startAcct } from '../helpers/index.js';
+import type { Kysely } from 'kysely';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
+import type { OrgDb } from '../../src/store/tables.js';
 
 /**
- * GET /v1/invoices/{id} until its status is `status`, or until `ms` have
- * passed; the statuses seen. Only a sweep moves an invoice to overdue, so a
- * generous wait still fails when no sweep is coming, and does not fail
- * because a loaded machine made the sweep late.
+ * The invoice's stored status, read from the books' file (a GET would sweep
+ * the books itself), until it is `status` or `ms` have passed; the statuses
+ * seen. Only a sweep moves an invoice to overdue, so a generous wait still
+ * fails when no sweep is coming, and does not fail because a loaded machine
+ * made the sweep late.
  */
-async function waitForStatus(url: string, key: string, id: string, status: string, ms: number): Promise<string[]> {
+async function waitForStatus(db: Kysely<OrgDb>, id: string, status: string, ms: number): Promise<string[]> {
   const seen: string[] = [];
   const deadline = Date.now() + ms;
   for (;;) {
-    const r = await request(url, 'GET', `/v1/invoices/${id}`, { key });
-    if (r.status !== 200) throw new Error(`GET /v1/invoices/${id} gave ${r.status}: ${JSON.stringify(r.body)}`);
-    const now = r.body.data.status as string;
+    const now = (await db.selectFrom('invoices').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status as string;
     if (seen.at(-1) !== now) seen.push(now);
     if (now === status || Date.now() > deadline) return seen;
     await delay(100);
@@ -29,12 +31,15 @@ async function waitForStatus(url: string, key: string, id: string, status: strin
 
 t.test('serve sweeps at start and every --sweep-interval seconds', async (t) => {
   const dir = t.testdir();
-  const { apiKey } = await init(t, dir);
+  const { apiKey, organisationId } = await init(t, dir);
+  const store = SqliteStore.open(dir);
+  t.teardown(() => store.close());
+  const db = store.org(organisationId, 'live').db;
   const contactId = await customerOk(t, dir);
   const before = await sentPastDueOk(t, dir, contactId);
 
   const server = await startAcct(t, ['--data', dir, 'serve', '--host', '127.0.0.1', '--port', '0', '--sweep-interval', '1']);
-  const first = await waitForStatus(server.url, apiKey, before.id, 'overdue', generousMs);
+  const first = await waitForStatus(db, before.id, 'overdue', generousMs);
   t.equal(first.at(-1), 'overdue', `the invoice sent before serving became overdue (seen ${first.join(' → ')})`);
 
   const created = await request(server.url, 'POST', '/v1/invoices', {
@@ -52,7 +57,7 @@ t.test('serve sweeps at start and every --sweep-interval seconds', async (t) => 
   t.equal(sent.status, 200, JSON.stringify(sent.body?.error ?? ''));
   t.equal(sent.body.data.status, 'sent', 'sent, not yet swept');
   // Not swept at start (sent after it), and the server wakes for nothing else: only the sweep every second can move it.
-  const later = await waitForStatus(server.url, apiKey, id, 'overdue', generousMs);
+  const later = await waitForStatus(db, id, 'overdue', generousMs);
   t.equal(later.at(-1), 'overdue', `an invoice sent while serving became overdue at the next sweep (seen ${later.join(' → ')})`);
 
   server.child.kill('SIGTERM');

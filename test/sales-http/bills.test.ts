@@ -453,19 +453,41 @@ t.test('a closed period: a bill dated in it cannot be created or voided, nor pai
   const old = await billOk(t, api, supplier, { issueDate: '2025-06-01' });
   await approveOk(t, api, old.id);
   const draft = await billOk(t, api, supplier, { issueDate: '2025-06-02' });
+  const dropped = await billOk(t, api, supplier, { issueDate: '2025-06-03' });
   await closeFy2025(t, api);
   const before = await nets(api, acc, ledgerCodes);
   t.same(before, { '2100': -12000, '2201': 2000, '5000': 10000, '5100': 0, '1200': 0 });
 
   expectError(t, await createBill(api, supplier, { issueDate: '2025-07-01' }), 422, 'unprocessable_entity');
   expectError(t, await api.request('POST', `/v1/bills/${old.id}/void`), 422, 'unprocessable_entity');
-  t.match(await getBill(t, api, old.id), { status: 'approved', transactionId: old.transactionId }, 'still approved, its entries kept');
+  t.match(
+    await getBill(t, api, old.id),
+    { status: 'overdue', transactionId: old.transactionId },
+    'still issued (past its due date: overdue), its entries kept',
+  );
   expectError(t, await payBill(api, old.id, { amount: 1000, date: '2025-06-10' }), 422, 'unprocessable_entity');
   expectError(t, await api.request('POST', `/v1/bills/${draft.id}/approve`), 422, 'unprocessable_entity');
   t.match(await getBill(t, api, draft.id), { status: 'draft' });
+  expectError(t, await api.request('PUT', `/v1/bills/${draft.id}`, { body: { notes: 'still in June' } }), 422, 'unprocessable_entity', {
+    message: /2025-06-02 falls in FY 2025\/26, which is closed/,
+  });
   t.same(await nets(api, acc, ledgerCodes), before, 'nothing moved');
   t.match(await payBillOk(t, api, old.id, { amount: 12000, date: '2026-11-21' }), { billStatus: 'paid', amountDue: 0 });
   t.same(await nets(api, acc, ['2100', '1200']), { '2100': 0, '1200': -12000 });
+
+  // A draft posts nothing: it can leave the closed year by a new date, or go.
+  const moved = await api.request('PUT', `/v1/bills/${draft.id}`, { body: { issueDate: '2026-04-05', dueDate: '2026-05-05' } });
+  t.equal(moved.status, 200, `moved to the open year: ${JSON.stringify(moved.body?.error ?? '')}`);
+  t.match(await entries(t, api, draft.transactionId), { status: 'draft' });
+  expectError(t, await api.request('PUT', `/v1/bills/${draft.id}`, { body: { issueDate: '2026-03-31' } }), 422, 'unprocessable_entity', {
+    message: /2026-03-31 falls in FY 2025\/26, which is closed/,
+  });
+  await approveOk(t, api, draft.id);
+  const gone = await api.request('DELETE', `/v1/bills/${dropped.id}`);
+  t.equal(gone.status, 200, `deleted: ${JSON.stringify(gone.body?.error ?? '')}`);
+  expectError(t, await api.request('GET', `/v1/transactions/${dropped.transactionId}`), 404, 'not_found');
+  // The moved bill approved: 2100 0 − 12000, 2201 2000 + 2000, 5000 10000 + 10000; the bank as paid.
+  t.same(await nets(api, acc, ledgerCodes), { '2100': -12000, '2201': 4000, '5000': 20000, '5100': 0, '1200': -12000 });
 });
 
 t.test('overdue: the sweep moves approved bills past their due date and lists their ids under overdueBills; no invoice.overdue for bills', async (t) => {

@@ -199,6 +199,36 @@ t.test('a credit note by an amount over lines at different rates shares it out t
   expectError(t, await credit(l, { invoiceId: inv.id, amount: 17000 }), 422, 'unprocessable_entity', { message: /£170\.00 is more than the £169\.99/ });
 });
 
+t.test('a credit note for chosen lines cannot credit more than is left of the invoice', async (t) => {
+  const l = await ledger(t);
+  const customer = await contactOk(t, l.api, { name: 'Harbour Cafe Ltd' });
+  // Design: 2 × £125.00 at 20% = £250.00 + £50.00 VAT = £300.00.
+  // Discount: 1 × −£25.00 at 20% = −£25.00 − £5.00 VAT = −£30.00.
+  // Invoice: 25000 − 2500 = 22500 net, 5000 − 500 = 4500 VAT, total 27000.
+  const inv = await sentInvoice(t, l, customer, [
+    item({ description: 'Design', quantity: 2, unitPrice: 12500 }),
+    item({ description: 'Discount', unitPrice: -2500 }),
+  ]);
+  t.equal(inv.total, 27000);
+  const lines = (await getInvoice(t, l.api, inv.id)).items as { id: string }[];
+  const before = { receivables: await net(l, '1100'), sales: await net(l, '4000'), vat: await net(l, '2200'), events: (await outbox(l.books)).length };
+
+  // The design line alone is £300.00, more than the £270.00 the invoice comes to.
+  expectError(t, await credit(l, { invoiceId: inv.id, lineIds: [lines[0]!.id], date: '2026-11-20' }), 422, 'unprocessable_entity', {
+    message: /lineIds: a credit of £300\.00 is more than the £270\.00 of the invoice left to credit/,
+  });
+  t.equal((await l.api.request('GET', '/v1/credit-notes')).body.meta.total, 0, 'no credit note was made');
+  t.same(
+    { receivables: await net(l, '1100'), sales: await net(l, '4000'), vat: await net(l, '2200'), events: (await outbox(l.books)).length },
+    before,
+    'the ledger and the outbox are as they were',
+  );
+
+  // Both lines together are the whole invoice: £300.00 − £30.00 = £270.00.
+  const both = await creditOk(t, l, { invoiceId: inv.id, lineIds: [lines[0]!.id, lines[1]!.id], date: '2026-11-20' });
+  t.same([both.subtotal, both.vatAmount, both.total, both.allocated, both.remainingCredit], [22500, 4500, 27000, 27000, 0]);
+});
+
 t.test('refusals leave nothing behind', async (t) => {
   const l = await ledger(t);
   const customer = await contactOk(t, l.api, { name: 'Harbour Cafe Ltd' });

@@ -381,12 +381,31 @@ async function refuseFiled(trx: Kysely<OrgDb>, id: string, what: string): Promis
   }
 }
 
+/**
+ * How the date a draft stands on is checked when it is changed or removed.
+ * A draft journal dated in a closed period stays there (closed periods are
+ * read-only for drafts too), but a draft invoice's or bill's entries are the
+ * document's shadow, which no report reads: the document may leave a
+ * period closed since it was made, by a new date or by going.
+ */
+export interface DraftRelease {
+  /** Let a draft dated in a closed period be moved out of it or removed; its new date is checked as ever. */
+  readonly leaveClosedPeriod?: boolean;
+}
+
+/** Refuse a transaction's current date when closed, unless it is a draft the caller may take out of a closed period. */
+async function checkCurrentDateOpen(trx: Kysely<OrgDb>, row: TransactionsTable, release: DraftRelease): Promise<void> {
+  if (release.leaveClosedPeriod === true && row.status === 'draft') return;
+  checkDateOpen(await closedRanges(trx), row.date);
+}
+
 /** Replace a draft's fields and all its lines; a posted transaction is refused (422). */
 export async function replaceDraft(
   trx: Kysely<OrgDb>,
   posting: Posting,
   id: string,
   change: Partial<Omit<TransactionInput, 'sourceType' | 'sourceId'>>,
+  release: DraftRelease = {},
 ): Promise<TransactionView> {
   const row = await findTransactionRow(trx, id);
   refuseReconciled(row, 'modified');
@@ -402,7 +421,7 @@ export async function replaceDraft(
     lines: change.lines ?? current.lines,
   };
   // The transaction's current date must be open too: moving a draft out of a closed period changes that period.
-  checkDateOpen(await closedRanges(trx), row.date);
+  await checkCurrentDateOpen(trx, row, release);
   const prepared = await prepareAgainstBooks(trx, posting, input, id);
   await checkBooksDebit(trx, prepared.row.total_debit - row.total_debit);
   await trx.deleteFrom('lines').where('transaction_id', '=', id).execute();
@@ -558,14 +577,15 @@ export async function deleteTransaction(trx: Kysely<OrgDb>, id: string): Promise
 /**
  * Remove a transaction another feature made, draft or posted (a voided
  * invoice leaves the ledger, a removed payment takes its entry with it);
- * reconciled (409) and closed-period (422) ones stay. `what` names the
- * record the transaction belongs to in the refusal (payment pay_…).
+ * reconciled (409) and closed-period (422) ones stay (a draft may go
+ * with `release`). `what` names the record the transaction belongs to in
+ * the refusal (payment pay_…).
  */
-export async function removeTransaction(trx: Kysely<OrgDb>, id: string, what?: string): Promise<void> {
+export async function removeTransaction(trx: Kysely<OrgDb>, id: string, what?: string, release: DraftRelease = {}): Promise<void> {
   const row = await findTransactionRow(trx, id);
   try {
     refuseReconciled(row, 'deleted');
-    checkDateOpen(await closedRanges(trx), row.date);
+    await checkCurrentDateOpen(trx, row, release);
     await refuseFiled(trx, id, 'removed');
   } catch (e) {
     if (what === undefined || !(e instanceof AppError)) throw e;

@@ -21,6 +21,7 @@ import { listDocuments, listQuery } from './document-list.js';
 import { billPaymentSchema, billPaymentView } from './payment-view.js';
 import { paymentBody, recordPayment, removePayment } from './payments.js';
 import { emit } from '../events.js';
+import { sweepBeforeList, sweptBeforeGet } from './overdue.js';
 
 const billParams = { id: idOf('bill') };
 
@@ -73,7 +74,9 @@ export const listBills = defineOperation({
   output: listOf(billSummarySchema),
   meta: pageMetaSchema,
   async run(ctx, input) {
-    return listDocuments(orgOf(ctx).db, k, input, billSummary);
+    const books = orgOf(ctx);
+    await sweepBeforeList(books, ctx.clock, k);
+    return listDocuments(books.db, k, input, billSummary);
   },
 });
 
@@ -86,8 +89,8 @@ export const getBill = defineOperation({
   params: billParams,
   output: billSchema,
   async run(ctx, input) {
-    const db = orgOf(ctx).db;
-    return { data: await billView(db, await findDocument(db, k, input.id)) };
+    const books = orgOf(ctx);
+    return { data: await billView(books.db, await sweptBeforeGet(books, ctx.clock, k, await findDocument(books.db, k, input.id))) };
   },
 });
 

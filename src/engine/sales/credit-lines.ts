@@ -3,7 +3,9 @@
  * invoice (or bill) can be credited up to what earlier credit notes left
  * of it; a credit note takes, per line, a net amount and its VAT:
  * - the whole document: every line's remainder;
- * - chosen lines: those lines' remainders;
+ * - chosen lines: those lines' remainders, no more than is left of the
+ *   whole document (a line can be worth more than a document that also has
+ *   a negative line, such as a discount);
  * - an amount (VAT included): shared over the lines in proportion to
  *   their remainders, whole pennies by largest remainder (among equal
  *   fractions, the line that comes first), and each share
@@ -117,8 +119,17 @@ export function creditLines(lines: readonly Creditable[], choice: CreditChoice, 
         if (!open.includes(line)) throw new AppError('unprocessable_entity', `line ${id} (${line.item.description}) has been credited in full already`);
         return wholeLine(line);
       });
-      if (chosen.reduce((s, p) => s + p.lineTotal, 0) <= 0) {
+      const total = chosen.reduce((s, p) => s + p.lineTotal, 0);
+      if (total <= 0) {
         throw new AppError('validation_error', 'the chosen lines come to nothing or less: a credit note must credit more than zero', 'lineIds');
+      }
+      // A line can be worth more than the whole document when another line is negative (a discount).
+      if (total > left) {
+        throw new AppError(
+          'unprocessable_entity',
+          `lineIds: a credit of ${sterling(total)} is more than the ${sterling(left)} of the ${noun} left to credit`,
+          'lineIds',
+        );
       }
       return chosen;
     }

@@ -1,13 +1,16 @@
 /**
  * The life of an invoice or a bill: created as a draft with draft entries,
  * changed or deleted while a draft, issued (sent, approved: its entries
- * are posted), voided (its entries leave the ledger).
+ * are posted), voided (its entries leave the ledger). A draft posts
+ * nothing, so one dated in a period closed since it was made can still be
+ * moved to an open date, deleted or voided; it cannot be sent or approved
+ * there, nor changed while it stays there.
  */
 import type { Kysely } from 'kysely';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import { timestamp } from '../clock.js';
-import { createTransaction, removeTransaction, replaceDraft, setTransactionStatus, type Posting } from '../ledger/posting.js';
+import { createTransaction, removeTransaction, replaceDraft, setTransactionStatus, type DraftRelease, type Posting } from '../ledger/posting.js';
 import { itemInputsOf, loadItems, saveItems } from './items.js';
 import { loadOrganisation } from '../organisation/organisation.js';
 import { findDocument, refuseUnlessDraft, type Kind } from './documents.js';
@@ -61,6 +64,9 @@ export async function createDocument(
 
 export type DocumentChange = Partial<DocumentInput>;
 
+/** A draft document's entries may leave a closed period (posting.ts): they are the draft's shadow, not figures. */
+const draftRelease: DraftRelease = { leaveClosedPeriod: true };
+
 /** Change a draft: fields left out stay; items, when sent, replace all lines; the draft entries follow. */
 export async function updateDocument(trx: Kysely<OrgDb>, k: Kind, posting: Posting, id: string, change: DocumentChange): Promise<InvoicesTable> {
   const row = await findDocument(trx, k, id);
@@ -81,7 +87,7 @@ export async function updateDocument(trx: Kysely<OrgDb>, k: Kind, posting: Posti
   const c = await computeDocument(trx, k, posting.clock, input);
   const number = k.kind === 'sales' ? row.number : (input.number ?? null);
   const entries = await ledgerInput(trx, k, id, number, c, 'draft');
-  await replaceDraft(trx, posting, row.transaction_id as string, entries);
+  await replaceDraft(trx, posting, row.transaction_id as string, entries, draftRelease);
   const changes: Partial<InvoicesTable> = {
     number,
     contact_id: c.contact.id,
@@ -161,7 +167,7 @@ export async function voidDocument(trx: Kysely<OrgDb>, k: Kind, posting: Posting
     .executeTakeFirst();
   if (credit)
     throw new AppError('unprocessable_entity', `${k.noun} ${name} has credit notes against it or credit allocated to it (${credit.id}) and cannot be voided`);
-  if (row.transaction_id) await removeTransaction(trx, row.transaction_id);
+  if (row.transaction_id) await removeTransaction(trx, row.transaction_id, undefined, draftRelease);
   const now = timestamp(posting.clock);
   const changes = { status: 'void' as const, voided_at: now, transaction_id: null, updated_at: now };
   await trx.updateTable('invoices').set(changes).where('id', '=', id).execute();
@@ -172,7 +178,7 @@ export async function voidDocument(trx: Kysely<OrgDb>, k: Kind, posting: Posting
 export async function deleteDocument(trx: Kysely<OrgDb>, k: Kind, id: string): Promise<void> {
   const row = await findDocument(trx, k, id);
   refuseUnlessDraft(k, row, 'deleted');
-  if (row.transaction_id) await removeTransaction(trx, row.transaction_id);
+  if (row.transaction_id) await removeTransaction(trx, row.transaction_id, undefined, draftRelease);
   await trx.deleteFrom('document_items').where('document_id', '=', id).execute();
   // A quote converted into this draft can be converted again.
   await trx.updateTable('quotes').set({ converted_invoice_id: null, status: 'accepted' }).where('converted_invoice_id', '=', id).execute();

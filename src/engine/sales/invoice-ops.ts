@@ -21,7 +21,7 @@ import { invoiceSchema, invoiceSummary, invoiceSummarySchema, invoiceView } from
 import { listDocuments, listQuery } from './document-list.js';
 import { paymentSchema, paymentView } from './payment-view.js';
 import { paymentBody, recordPayment, removePayment } from './payments.js';
-import { sweepOverdue } from './overdue.js';
+import { sweepBeforeList, sweepOverdue, sweptBeforeGet } from './overdue.js';
 import { emailDraft, invoicePdf, invoicePdfData, moveInvoice, pdfFile, previewSchema, previewView, send, voidInvoice } from './invoices.js';
 
 const invoiceParams = { id: idOf('inv') };
@@ -97,8 +97,8 @@ export const getInvoice = defineOperation({
   params: invoiceParams,
   output: invoiceSchema,
   async run(ctx, input) {
-    const db = orgOf(ctx).db;
-    return { data: await invoiceView(db, await findDocument(db, k, input.id)) };
+    const books = orgOf(ctx);
+    return { data: await invoiceView(books.db, await sweptBeforeGet(books, ctx.clock, k, await findDocument(books.db, k, input.id))) };
   },
 });
 
@@ -118,7 +118,9 @@ export const listInvoices = defineOperation({
   output: listOf(invoiceSummarySchema),
   meta: pageMetaSchema,
   async run(ctx, input) {
-    return listDocuments(orgOf(ctx).db, k, input, invoiceSummary);
+    const books = orgOf(ctx);
+    await sweepBeforeList(books, ctx.clock, k);
+    return listDocuments(books.db, k, input, invoiceSummary);
   },
 });
 

@@ -4,13 +4,15 @@
  * raises invoice.overdue. `acct serve` runs it (OverdueSweeper) over every
  * organisation at start and each new day, and every --sweep-interval
  * seconds over the books issued into since; `acct invoices sweep`
- * (invoice-ops.ts) runs it for cron users.
+ * (invoice-ops.ts) runs it for cron users; and a list or get of invoices
+ * or bills runs it first over what it reads, so that it answers by today's
+ * date with no server running.
  */
 import type { Kysely } from 'kysely';
 import { emit } from '../events.js';
 import { timestamp, today, type Clock } from '../clock.js';
 import type { Posting } from '../ledger/posting.js';
-import { purchaseBill, salesInvoice, type Kind } from './documents.js';
+import { findDocument, purchaseBill, salesInvoice, type Kind } from './documents.js';
 import { invoiceView } from './document-view.js';
 import type { BooksRef, ChangeReader, DbHandle, Store } from '../../store/store.js';
 import { modes } from '../../store/data-dir.js';
@@ -52,18 +54,53 @@ export async function markOverdue(trx: Kysely<OrgDb>, k: Kind, posting: Posting,
   return rows.map((r) => ({ ...r, status: 'overdue', updated_at: now }));
 }
 
+/** Move the documents of a kind past their due date (or the one named) to overdue; an invoice raises invoice.overdue. */
+async function sweepKind(trx: Kysely<OrgDb>, k: Kind, posting: Posting, onlyId?: string): Promise<InvoicesTable[]> {
+  const rows = await markOverdue(trx, k, posting, onlyId);
+  if (k.kind === 'sales') for (const row of rows) await emit(trx, posting.clock, 'invoice.overdue', await invoiceView(trx, row));
+  return rows;
+}
+
 /** Sweep every overdue invoice and bill, or only the invoice named. */
 export async function sweepOverdue(trx: Kysely<OrgDb>, posting: Posting, onlyInvoiceId?: string): Promise<Swept> {
-  const invoices = await markOverdue(trx, salesInvoice, posting, onlyInvoiceId);
-  for (const row of invoices) await emit(trx, posting.clock, 'invoice.overdue', await invoiceView(trx, row));
+  const invoices = await sweepKind(trx, salesInvoice, posting, onlyInvoiceId);
   if (onlyInvoiceId !== undefined) return { invoices: invoices.map((r) => r.number ?? r.id), bills: [] };
-  const bills = await markOverdue(trx, purchaseBill, posting);
+  const bills = await sweepKind(trx, purchaseBill, posting);
   return { invoices: invoices.map((r) => r.number ?? r.id), bills: bills.map((r) => r.id) };
 }
 
+const sweeper = (clock: Clock): Posting => ({ clock, actor: { id: 'system', name: 'overdue sweep' } });
+
 /** The sweep over one organisation's books, by the service itself. */
 export function sweepBooks(books: DbHandle<OrgDb>, clock: Clock): Promise<Swept> {
-  return books.write((trx) => sweepOverdue(trx, { clock, actor: { id: 'system', name: 'overdue sweep' } }));
+  return books.write((trx) => sweepOverdue(trx, sweeper(clock)));
+}
+
+/**
+ * The sweep before a list of invoices or bills, so that the list answers
+ * by today's date where no acct serve has swept yet (the CLI alone, or a
+ * due date passed since the server's last sweep): the kind's documents
+ * past their due date move, with their events, in a write taken only when
+ * one is due to move.
+ */
+export async function sweepBeforeList(books: DbHandle<OrgDb>, clock: Clock, k: Kind): Promise<void> {
+  const due = await books.db
+    .selectFrom('invoices')
+    .select('id')
+    .where('status', '=', k.issued)
+    .where('due_date', '<', today(clock))
+    .where('kind', '=', k.kind)
+    .limit(1)
+    .executeTakeFirst();
+  if (due) await books.write((trx) => sweepKind(trx, k, sweeper(clock)));
+}
+
+/** The document read, moved to overdue first when it is past its due date and no sweep has moved it yet (as sweepBeforeList). */
+export async function sweptBeforeGet(books: DbHandle<OrgDb>, clock: Clock, k: Kind, row: InvoicesTable): Promise<InvoicesTable> {
+  if (row.status !== k.issued || row.due_date >= today(clock)) return row;
+  const [moved] = await books.write((trx) => sweepKind(trx, k, sweeper(clock), row.id));
+  // Nothing moved: another writer changed it since it was read.
+  return moved ?? findDocument(books.db, k, row.id);
 }
 
 export interface SweeperOptions {
