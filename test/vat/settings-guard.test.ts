@@ -61,3 +61,31 @@ t.test('after a return is filed, the settings that make the periods cannot chang
   t.equal(cli.status, 4, cli.stderr);
   t.match(cli.stderr, '--vat-period-month cannot change: the VAT return for 2026-01-01 to 2026-03-31 is filed');
 });
+t.test('leaving VAT waits until every VAT entry is on a filed return (409 conflict naming vatScheme)', async (t) => {
+  const v = await vatBooks(t, standard, clock);
+  // Q1 invoice 1 × £100 at 20%: VAT 2000 on 2200; Q2 bill 1 × £50 at 20%: VAT 1000 on 2201.
+  await v.invoice('2026-02-01', [{ unitPrice: 10_000 }]);
+  await v.bill('2026-05-10', [{ unitPrice: 5_000 }]);
+  const settings = await settingsOf(v);
+  const before = (await v.api.request('GET', '/v1/reports/trial-balance?date=2026-12-31')).body.data;
+
+  const leave = () => put(v, { vatScheme: 'not_registered' });
+  expectError(t, await leave(), 409, 'conflict', {
+    message:
+      /^vatScheme cannot become not_registered: 2 VAT entries are on no filed return, the first in the VAT period 2026-01-01 to 2026-03-31 \(2026-03\); file those returns first/,
+  });
+  t.same(await settingsOf(v), settings, 'still registered');
+  t.same((await v.api.request('GET', '/v1/reports/trial-balance?date=2026-12-31')).body.data, before, 'nothing written');
+
+  await v.file('2026-03');
+  expectError(t, await leave(), 409, 'conflict', {
+    message: /1 VAT entry is on no filed return, the first in the VAT period 2026-04-01 to 2026-06-30 \(2026-06\)/,
+  });
+  await v.file('2026-06');
+  // Q3 (July to September) holds nothing: it needs no return.
+  const left = await leave();
+  t.equal(left.status, 200, JSON.stringify(left.body));
+  t.equal(left.body.data.vatScheme, 'not_registered');
+  // Filing cleared both VAT accounts into 2202: 2000 owed less 1000 reclaimed.
+  t.same([await v.balance('2200'), await v.balance('2201'), await v.balance('2202')], [0, 0, -1_000], 'nothing stranded on 2200 or 2201');
+});

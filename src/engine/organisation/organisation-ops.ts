@@ -107,7 +107,8 @@ export const updateSettings = defineOperation({
   description:
     'Changing vatScheme to flat_rate needs vatFlatRatePercent; leaving flat_rate clears it. ' +
     'fiscalYearStart cannot change once a period has been closed. ' +
-    'Once a VAT return is filed, vatStagger, vatPeriodMonth and vatRegistrationDate keep the periods they make (409 conflict).',
+    'Once a VAT return is filed, vatStagger, vatPeriodMonth and vatRegistrationDate keep the periods they make (409 conflict); ' +
+    'vatScheme not_registered waits until every VAT entry is on a filed return (409 conflict).',
   access: 'all-scopes',
   method: 'PUT',
   path: '/organisation/settings',
@@ -135,7 +136,7 @@ export const updateSettings = defineOperation({
   output: settingsSchema,
   async run(ctx, input) {
     const row = await orgOf(ctx).write(async (trx) => {
-      await refuseVatSettingsChange(trx, await loadOrganisation(trx), input);
+      await refuseVatSettingsChange(trx, ctx.clock, await loadOrganisation(trx), input);
       return changeSettings(trx, ctx.clock, input);
     });
     return { data: settingsView(row) };

@@ -124,8 +124,17 @@ export function postedEntries(db: Kysely<OrgDb>, basis: VatBasis, from: string, 
     .where('e.date', '<=', to);
 }
 
-/** The entries a filing of `period` on `basis` would take: real ones (with ids) and the cash already counted of documents now counted whole. */
-export async function entriesFor(db: Kysely<OrgDb>, period: VatPeriod, basis: VatBasis, start: string): Promise<{ ids: string[]; entries: BoxEntry[] }> {
+/**
+ * The entries a filing of a return dated from `start` to `end` on `basis`
+ * would take: real ones (with ids; the earliest dated `earliest`) and the
+ * cash already counted of documents now counted whole.
+ */
+export async function entriesFor(
+  db: Kysely<OrgDb>,
+  basis: VatBasis,
+  start: string,
+  end: string,
+): Promise<{ ids: string[]; entries: BoxEntry[]; earliest: string | null }> {
   const other = basis === 'accrual' ? 'cash' : 'accrual';
   const stampedOther = db
     .selectFrom('vat_entries as s')
@@ -133,7 +142,7 @@ export async function entriesFor(db: Kysely<OrgDb>, period: VatPeriod, basis: Va
     .where('s.basis', '=', other)
     .where('s.return_id', 'is not', null)
     .where('s.document_id', 'is not', null);
-  let query = postedEntries(db, basis, start, period.end)
+  let query = postedEntries(db, basis, start, end)
     .select(['e.id', 'e.date', 'e.direction', 'e.net', 'e.vat', 'e.reclaimable', 'e.capital', 'e.vat_account_id', 'e.document_id'])
     .where('e.return_id', 'is', null);
   // Joining the cash basis: a document whose VAT an accrual return took is not counted again as it is paid.
@@ -149,10 +158,10 @@ export async function entriesFor(db: Kysely<OrgDb>, period: VatPeriod, basis: Va
         .select(['s.date', 's.direction', 's.net', 's.vat', 's.reclaimable', 's.capital', 's.vat_account_id'])
         .where('s.document_id', 'in', documents)
         .execute();
-      for (const c of counted) entries.push({ ...c, date: period.end, net: -c.net, vat: -c.vat });
+      for (const c of counted) entries.push({ ...c, date: end, net: -c.net, vat: -c.vat });
     }
   }
-  return { ids: taken.map((e) => e.id), entries };
+  return { ids: taken.map((e) => e.id), entries, earliest: taken[0]?.date ?? null };
 }
 
 /** Turnover dated before this day takes the flat rate one point lower: the day of registration's first anniversary. */
@@ -194,7 +203,7 @@ export interface Draft {
 export async function draftReturn(db: Kysely<OrgDb>, orgRow: OrganisationRow, clock: Clock, period: VatPeriod, from?: string): Promise<Draft> {
   const org = registered(orgRow);
   const basis = org.vat_accounting_basis;
-  const { ids, entries } = await entriesFor(db, period, basis, from ?? (await firstStart(db, org, clock)));
+  const { ids, entries } = await entriesFor(db, basis, from ?? (await firstStart(db, org, clock)), period.end);
   const derived = deriveBoxes(entries, { scheme: org.vat_scheme, flatRateBp: org.vat_flat_rate_bp, discountUntil: discountUntil(org) });
   return { period, org, basis, ids, derived };
 }

@@ -3,13 +3,18 @@
  * filed its period is fixed, so the settings that make the periods
  * (vatStagger, vatPeriodMonth, vatRegistrationDate) keep them, or new
  * periods would overlap filed ones and the same days could be filed twice
- * (409 conflict). The organisation's settings call it before they change.
+ * (409 conflict). Leaving VAT (not_registered) waits until every VAT entry
+ * is on a filed return (409 conflict): with no returns after it, their VAT
+ * would stay on 2200 and 2201 for ever. The organisation's settings call it
+ * before they change.
  */
 import type { Kysely } from 'kysely';
 import { AppError } from '../errors.js';
+import type { Clock } from '../clock.js';
 import type { OrganisationRow } from '../organisation/organisation.js';
 import type { SettingsChange } from '../organisation/settings.js';
-import { periodEndOn } from './periods.js';
+import { periodEndOn, periodsUntil } from './periods.js';
+import { entriesFor, firstStart } from './returns.js';
 import type { OrgDb } from '../../store/tables.js';
 
 type Stagger = Pick<OrganisationRow, 'vat_stagger' | 'vat_period_month'>;
@@ -45,7 +50,27 @@ async function refusePeriodChange(trx: Kysely<OrgDb>, org: OrganisationRow, chan
   );
 }
 
+/** The latest day acct dates anything: every entry is on or before it. */
+const lastDay = '2999-12-31';
+
+/** Refuse (409 conflict) leaving VAT while entries wait for a return. */
+async function refuseDeregistration(trx: Kysely<OrgDb>, clock: Clock, org: OrganisationRow, change: SettingsChange): Promise<void> {
+  if (change.vatScheme !== 'not_registered' || org.vat_scheme === 'not_registered') return;
+  const first = await firstStart(trx, org, clock);
+  const { ids, earliest } = await entriesFor(trx, org.vat_accounting_basis, first, lastDay);
+  if (earliest === null) return;
+  const period = periodsUntil(org, first, earliest).at(-1)!;
+  const count = ids.length === 1 ? '1 VAT entry is' : `${ids.length} VAT entries are`;
+  throw new AppError(
+    'conflict',
+    `vatScheme cannot become not_registered: ${count} on no filed return, the first in the VAT period ${period.start} to ${period.end} (${period.key}); ` +
+      'file those returns first (the final one once its period has ended), then leave VAT: with no returns after it, their VAT would stay on 2200 and 2201',
+    'vatScheme',
+  );
+}
+
 /** Refuse a change of the VAT settings that the books cannot take. */
-export async function refuseVatSettingsChange(trx: Kysely<OrgDb>, org: OrganisationRow, change: SettingsChange): Promise<void> {
+export async function refuseVatSettingsChange(trx: Kysely<OrgDb>, clock: Clock, org: OrganisationRow, change: SettingsChange): Promise<void> {
   await refusePeriodChange(trx, org, change);
+  await refuseDeregistration(trx, clock, org, change);
 }
