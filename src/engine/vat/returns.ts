@@ -20,7 +20,7 @@ import { today, type Clock } from '../clock.js';
 import { instant, day, idOut } from '../output.js';
 import { pence } from '../schema.js';
 import { loadOrganisation, type OrganisationRow } from '../organisation/organisation.js';
-import { addYears } from '../dates.js';
+import { addDays, addYears } from '../dates.js';
 import { deriveBoxes, type BoxEntry, type Derived } from './boxes.js';
 import { firstPeriodStart, periodOfKey, periodsUntil, type VatPeriod } from './periods.js';
 import type { OrgDb, VatBasis, VatReturnsTable } from '../../store/tables.js';
@@ -187,6 +187,34 @@ export async function refuseIncomplete(db: Kysely<OrgDb>, from: string, to: stri
   }
 }
 
+/**
+ * What a return of `period` waits for: the first earlier period not filed
+ * whose return would take entries (periods are filed in order), and the
+ * last earlier period not filed, the day after which a draft of `period`
+ * alone starts; null when no earlier period holds entries. An earlier
+ * period with nothing in it need not be filed first (books started in acct
+ * after registration need not file the empty returns before them).
+ */
+export async function waitingFor(
+  db: Kysely<OrgDb>,
+  org: OrganisationRow,
+  start: string,
+  period: VatPeriod,
+): Promise<{ readonly first: VatPeriod; readonly last: VatPeriod } | null> {
+  const done = new Set((await db.selectFrom('vat_returns').select('period_end').execute()).map((r) => r.period_end));
+  const earlier = periodsUntil(org, start, period.start).filter((p) => p.end < period.end && !done.has(p.end));
+  const last = earlier.at(-1);
+  if (last === undefined) return null;
+  const waiting = await postedEntries(db, org.vat_accounting_basis, start, last.end)
+    .select('e.date')
+    .where('e.return_id', 'is', null)
+    .orderBy('e.date')
+    .limit(1)
+    .executeTakeFirst();
+  const first = waiting && earlier.find((p) => waiting.date <= p.end);
+  return first ? { first, last } : null;
+}
+
 export interface Draft {
   readonly period: VatPeriod;
   readonly org: OrganisationRow & { vat_scheme: 'standard' | 'flat_rate' };
@@ -252,14 +280,33 @@ export function filedView(r: VatReturnsTable): VatReturnView {
   };
 }
 
-/** The return of a period: filed, or the draft. */
-export async function returnOfPeriod(db: Kysely<OrgDb>, clock: Clock, key: string): Promise<VatReturnView> {
+export const shownReturnSchema = vatReturnSchema.extend({
+  fileFirst: z
+    .strictObject({ periodKey: z.string(), from: day(), to: day() })
+    .nullable()
+    .describe(
+      'an earlier period holding VAT entries not yet filed, whose return is filed first (422 vat_period_out_of_order until then); ' +
+        'the draft is this period alone and leaves those entries to it; null when nothing waits',
+    ),
+});
+export type ShownReturnView = z.output<typeof shownReturnSchema>;
+
+/**
+ * The return of a period: filed, or the draft. While an earlier period
+ * holding entries is not filed, the draft is the period alone (from the day
+ * after the last earlier period not filed), as filing will give it once
+ * those are filed, and names the period to file first.
+ */
+export async function returnOfPeriod(db: Kysely<OrgDb>, clock: Clock, key: string): Promise<ShownReturnView> {
   const org = registered(await loadOrganisation(db));
   const period = await periodOf(db, org, clock, key);
   const filed = await db.selectFrom('vat_returns').selectAll().where('period_end', '=', period.end).executeTakeFirst();
-  if (filed) return filedView(filed);
+  if (filed) return { ...filedView(filed), fileFirst: null };
   await refuseIncomplete(db, period.start, period.end);
-  return draftView(await draftReturn(db, org, clock, period));
+  const waiting = await waitingFor(db, org, await firstStart(db, org, clock), period);
+  const draft = await draftReturn(db, org, clock, period, waiting ? addDays(waiting.last.end, 1) : undefined);
+  const fileFirst = waiting && { periodKey: waiting.first.key, from: waiting.first.start, to: waiting.first.end };
+  return { ...draftView(draft), fileFirst };
 }
 
 /** Every period from the first to the one holding today, newest first, with its return's state. */
