@@ -7,6 +7,7 @@
  */
 import t from 'tap';
 import { runCliInProcess, runCliInProcessJson } from '../helpers/index.js';
+import { expectError } from '../ledger-http/support.js';
 import { vatBooks } from './support.js';
 
 const clock = '2026-07-20T10:00:00Z';
@@ -22,7 +23,11 @@ t.test('periods are filed after they end, in order, once; an unknown period is 4
   };
   await v.invoice('2026-02-01', [{ unitPrice: 1_000 }]);
   t.match(await refused('POST', '/v1/vat/periods/2026-06/file', 422, 'vat_period_out_of_order'), '2026-01-01 to 2026-03-31 (2026-03) first');
-  t.match(await refused('POST', '/v1/vat/periods/2026-09/file', 422, 'vat_period_not_ended'), 'has not ended');
+  // Today is 2026-07-20: Q3 ends 2026-09-30, so it is filed from 2026-10-01.
+  t.match(
+    await refused('POST', '/v1/vat/periods/2026-09/file', 422, 'vat_period_not_ended'),
+    'the VAT period 2026-07-01 to 2026-09-30 has not ended: file it from 2026-10-01 onwards, the day after it ends',
+  );
   await refused('POST', '/v1/vat/periods/2026-02/file', 404, 'not_found');
   await refused('GET', '/v1/vat/periods/2025-12', 404, 'not_found');
   await refused('GET', '/v1/vat/periods/march', 404, 'not_found');
@@ -107,6 +112,13 @@ t.test('a correction after filing lands in the next open return', async (t) => {
   const q1 = await v.show('2026-03');
   t.equal(q1.status, 'filed');
   t.same([q1.boxes.box1, q1.boxes.box4], [2_000, 0], 'Q1 as filed');
+});
+
+t.test('on its last day a period has not ended: it is filed from the day after, 1 January for December', async (t) => {
+  const v = await vatBooks(t, { ...standard, vatStagger: 'monthly' }, '2026-12-31T23:00:00Z');
+  const r = await v.api.request('POST', '/v1/vat/periods/2026-12/file');
+  expectError(t, r, 422, 'vat_period_not_ended', { message: 'the VAT period 2026-12-01 to 2026-12-31 has not ended: file it from 2027-01-01 onwards' });
+  t.equal((await v.api.request('POST', '/v1/vat/periods/2026-11/file')).status, 201, 'November has ended');
 });
 
 t.test('filing raises vat.submitted with the return', async (t) => {

@@ -15,6 +15,7 @@ import { emit } from '../events.js';
 import { newId } from '../ids.js';
 import { timestamp, today } from '../clock.js';
 import { sterling } from '../money.js';
+import { addDays } from '../dates.js';
 import { loadOrganisation, type OrganisationRow } from '../organisation/organisation.js';
 import { createTransaction, type LineInput, type Posting } from '../ledger/posting.js';
 import type { VatPeriod } from './periods.js';
@@ -58,7 +59,7 @@ export async function fileReturn(trx: Kysely<OrgDb>, posting: Posting, key: stri
   if (now <= period.end)
     throw new AppError(
       'vat_period_not_ended',
-      `the VAT period ${period.start} to ${period.end} has not ended: file it from ${period.end} onwards, the day after`,
+      `the VAT period ${period.start} to ${period.end} has not ended: file it from ${addDays(period.end, 1)} onwards, the day after it ends`,
     );
   const start = await firstStart(trx, org, posting.clock);
   await refuseOutOfOrder(trx, org, start, period);
