@@ -5,7 +5,8 @@
  * periods would overlap filed ones and the same days could be filed twice
  * (409 conflict). Leaving VAT (not_registered) waits until every VAT entry
  * is on a filed return (409 conflict): with no returns after it, their VAT
- * would stay on 2200 and 2201 for ever. The organisation's settings call it
+ * would stay on 2200 and 2201 for ever. The registration date cannot move
+ * past a sale that charged VAT (422). The organisation's settings call it
  * before they change.
  */
 import type { Kysely } from 'kysely';
@@ -69,8 +70,34 @@ async function refuseDeregistration(trx: Kysely<OrgDb>, clock: Clock, org: Organ
   );
 }
 
+/** Refuse (422) a registration date after a sale that charged VAT: a business charges none before it registers (its VAT would reach no return). */
+async function refuseRegistrationAfterSales(trx: Kysely<OrgDb>, org: OrganisationRow, change: SettingsChange): Promise<void> {
+  const since = change.vatRegistrationDate;
+  if (since === undefined || since === null || (org.vat_registration_date !== null && since <= org.vat_registration_date)) return;
+  const sale = await trx
+    .selectFrom('vat_entries as e')
+    .innerJoin('transactions as t', 't.id', 'e.transaction_id')
+    .select('e.date')
+    .where('t.status', '=', 'posted')
+    .where('e.direction', '=', 'sale')
+    .where('e.basis', '!=', 'cash')
+    .where('e.vat', '!=', 0)
+    .where('e.date', '<', since)
+    .orderBy('e.date')
+    .limit(1)
+    .executeTakeFirst();
+  if (!sale) return;
+  throw new AppError(
+    'unprocessable_entity',
+    `vatRegistrationDate cannot be ${since}: a sale dated ${sale.date} charged VAT, and a business charges none before it is registered ` +
+      `(its VAT would reach no return); the registration date is on or before ${sale.date}`,
+    'vatRegistrationDate',
+  );
+}
+
 /** Refuse a change of the VAT settings that the books cannot take. */
 export async function refuseVatSettingsChange(trx: Kysely<OrgDb>, clock: Clock, org: OrganisationRow, change: SettingsChange): Promise<void> {
   await refusePeriodChange(trx, org, change);
   await refuseDeregistration(trx, clock, org, change);
+  await refuseRegistrationAfterSales(trx, org, change);
 }
