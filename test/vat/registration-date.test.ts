@@ -86,3 +86,30 @@ t.test('the registration date cannot move past a sale that charged VAT (422 nami
   t.equal((await v.api.request('GET', '/v1/organisation/settings')).body.data.vatRegistrationDate, '2026-02-15', 'unchanged');
   t.equal((await v.api.request('PUT', '/v1/organisation/settings', { body: { vatRegistrationDate: '2026-03-01' } })).status, 200, 'the day of the sale');
 });
+t.test('VAT on purchases before the registration date is reclaimed on the first return, and filing clears 2201', async (t) => {
+  const v = await vatBooks(t, registered, clock);
+  // Before registering: a bill of 10 January, 1 × £500 at 20% (VAT 10000), and a zero-rated sale of 1 February (£50).
+  await v.bill('2026-01-10', [{ unitPrice: 50_000 }]);
+  await v.invoice('2026-02-01', [{ unitPrice: 5_000, vatRate: 'zero' }]);
+  // Registered: an invoice of 1 March, 1 × £1,000 at 20% (VAT 20000).
+  await v.invoice('2026-03-01', [{ unitPrice: 100_000 }]);
+
+  // The first return, 15 February to 31 March: box 1 20000; box 4 10000 (the bill before registering); box 5 10000;
+  // box 6 100000 (the zero-rated sale before registering is not in it); box 7 50000.
+  const q1 = await v.show('2026-03');
+  t.same(q1.period, { from: '2026-02-15', to: '2026-03-31' });
+  t.same([q1.boxes.box1, q1.boxes.box4, q1.boxes.box5, q1.boxes.box6, q1.boxes.box7], [20_000, 10_000, 10_000, 100_000, 50_000]);
+  const filed = await v.file('2026-03');
+  t.same(filed.boxes, q1.boxes, 'filed as shown');
+  // Filing clears both: 2200 debited 20000, 2201 credited 10000; 2202 owes the 10000 difference.
+  t.same([await v.balance('2200'), await v.balance('2201'), await v.balance('2202')], [0, 0, -10_000]);
+
+  // A bill from before registering entered late (20 January, 1 × £50 at 20%, VAT 1000) goes into the next open return.
+  await v.bill('2026-01-20', [{ unitPrice: 5_000 }]);
+  const q2 = await v.show('2026-06');
+  t.same([q2.boxes.box4, q2.boxes.box7, q2.fileFirst], [1_000, 5_000, null]);
+  await v.file('2026-06');
+  t.equal(await v.balance('2201'), 0, 'nothing left on 2201');
+  // Every entry is on a filed return: the business may leave VAT.
+  t.equal((await v.api.request('PUT', '/v1/organisation/settings', { body: { vatScheme: 'not_registered' } })).status, 200);
+});

@@ -113,27 +113,36 @@ export async function periodOf(db: Kysely<OrgDb>, org: OrganisationRow, clock: C
   return period;
 }
 
-/** The posted entries that count on `basis` (its own and manual lines'), dated from `from` to `to`. */
-export function postedEntries(db: Kysely<OrgDb>, basis: VatBasis, from: string, to: string) {
+/**
+ * The posted entries that count on `basis` (its own and manual lines'),
+ * dated from `from` to `to`; with `earlierPurchases`, purchases dated
+ * before `from` too: a return from the first period's start takes the VAT
+ * of purchases made before registering (HMRC's pre-registration input tax:
+ * goods still held, within 4 years; services, within 6 months; acct cannot
+ * tell which, so it takes them all), while sales before it charged none.
+ */
+export function postedEntries(db: Kysely<OrgDb>, basis: VatBasis, from: string, to: string, earlierPurchases = false) {
   return db
     .selectFrom('vat_entries as e')
     .innerJoin('transactions as t', 't.id', 'e.transaction_id')
     .where('t.status', '=', 'posted')
     .where('e.basis', 'in', [basis, 'both'])
-    .where('e.date', '>=', from)
+    .where((eb) => (earlierPurchases ? eb.or([eb('e.date', '>=', from), eb('e.direction', '=', 'purchase')]) : eb('e.date', '>=', from)))
     .where('e.date', '<=', to);
 }
 
 /**
  * The entries a filing of a return dated from `start` to `end` on `basis`
  * would take: real ones (with ids; the earliest dated `earliest`) and the
- * cash already counted of documents now counted whole.
+ * cash already counted of documents now counted whole. A return from the
+ * first period's start (`first`) takes purchases dated before it too.
  */
 export async function entriesFor(
   db: Kysely<OrgDb>,
   basis: VatBasis,
   start: string,
   end: string,
+  first: string,
 ): Promise<{ ids: string[]; entries: BoxEntry[]; earliest: string | null }> {
   const other = basis === 'accrual' ? 'cash' : 'accrual';
   const stampedOther = db
@@ -142,7 +151,7 @@ export async function entriesFor(
     .where('s.basis', '=', other)
     .where('s.return_id', 'is not', null)
     .where('s.document_id', 'is not', null);
-  let query = postedEntries(db, basis, start, end)
+  let query = postedEntries(db, basis, start, end, start <= first)
     .select(['e.id', 'e.date', 'e.direction', 'e.net', 'e.vat', 'e.reclaimable', 'e.capital', 'e.vat_account_id', 'e.document_id'])
     .where('e.return_id', 'is', null);
   // Joining the cash basis: a document whose VAT an accrual return took is not counted again as it is paid.
@@ -205,7 +214,7 @@ export async function waitingFor(
   const earlier = periodsUntil(org, start, period.start).filter((p) => p.end < period.end && !done.has(p.end));
   const last = earlier.at(-1);
   if (last === undefined) return null;
-  const waiting = await postedEntries(db, org.vat_accounting_basis, start, last.end)
+  const waiting = await postedEntries(db, org.vat_accounting_basis, start, last.end, true)
     .select('e.date')
     .where('e.return_id', 'is', null)
     .orderBy('e.date')
@@ -231,7 +240,8 @@ export interface Draft {
 export async function draftReturn(db: Kysely<OrgDb>, orgRow: OrganisationRow, clock: Clock, period: VatPeriod, from?: string): Promise<Draft> {
   const org = registered(orgRow);
   const basis = org.vat_accounting_basis;
-  const { ids, entries } = await entriesFor(db, basis, from ?? (await firstStart(db, org, clock)), period.end);
+  const first = await firstStart(db, org, clock);
+  const { ids, entries } = await entriesFor(db, basis, from ?? first, period.end, first);
   const derived = deriveBoxes(entries, { scheme: org.vat_scheme, flatRateBp: org.vat_flat_rate_bp, discountUntil: discountUntil(org) });
   return { period, org, basis, ids, derived };
 }

@@ -58,7 +58,7 @@ const lastDay = '2999-12-31';
 async function refuseDeregistration(trx: Kysely<OrgDb>, clock: Clock, org: OrganisationRow, change: SettingsChange): Promise<void> {
   if (change.vatScheme !== 'not_registered' || org.vat_scheme === 'not_registered') return;
   const first = await firstStart(trx, org, clock);
-  const { ids, earliest } = await entriesFor(trx, org.vat_accounting_basis, first, lastDay);
+  const { ids, earliest } = await entriesFor(trx, org.vat_accounting_basis, first, lastDay, first);
   if (earliest === null) return;
   const period = periodsUntil(org, first, earliest).at(-1)!;
   const count = ids.length === 1 ? '1 VAT entry is' : `${ids.length} VAT entries are`;
