@@ -243,14 +243,18 @@ t.test('a refund trued up after an earlier use is taken back goes with its journ
   t.equal(first.status, 201, JSON.stringify(first.body));
 
   // L's allocation taken back: the refund is the first use now, round(−8.5) = −9 where it carried −8: a journal of −1,
-  // dated today. Nothing is filed yet, so the return to 2026-09-30 counts all of it: K 2000 + L 1991 − 8 − 1 = 3982.
+  // dated today, in Q3. Q1 is not filed yet, so Q3 is shown alone (Q1 to be filed first): the journal's −1; Q1 holds
+  // K 2000 + L 1991 − 8 = 3983.
   t.equal((await c.api.request('DELETE', `/v1/credit-notes/${cn.id}/allocations/${alloc.body.data.id}`)).status, 200);
-  t.equal((await returnOf(t, c, '2026-09')).boxes.box1, 3982, 'the journal counted');
-  // The refund taken back too: its transaction and its journal go (2000 + 1991 = 3991); the whole £1.00 is credit
-  // again, refunded at once (−17).
+  const q3 = await returnOf(t, c, '2026-09');
+  t.same([q3.boxes.box1, q3.fileFirst?.periodKey], [-1, '2026-03'], 'the journal counted');
+  t.equal((await returnOf(t, c, '2026-03')).boxes.box1, 3983);
+  // The refund taken back too: its transaction and its journal go (Q1 2000 + 1991 = 3991, Q3 nothing); the whole
+  // £1.00 is credit again, refunded at once (−17).
   const undo = await c.api.request('DELETE', `/v1/credit-notes/${cn.id}/refunds/${first.body.data.id}`);
   t.equal(undo.status, 200, JSON.stringify(undo.body));
-  t.equal((await returnOf(t, c, '2026-09')).boxes.box1, 3991, 'the journal went with the refund');
+  t.equal((await returnOf(t, c, '2026-09')).boxes.box1, 0, 'the journal went with the refund');
+  t.equal((await returnOf(t, c, '2026-03')).boxes.box1, 3991);
   const all = await c.api.request('POST', `/v1/credit-notes/${cn.id}/refunds`, { body: { date: '2026-03-01' } });
   t.equal(all.status, 201, JSON.stringify(all.body));
   t.equal(all.body.data.amount, 100);

@@ -7,6 +7,7 @@
  */
 import t from 'tap';
 import { runCliInProcess, runCliInProcessJson } from '../helpers/index.js';
+import { expectError } from '../ledger-http/support.js';
 import { vatBooks } from './support.js';
 
 const clock = '2026-07-20T10:00:00Z';
@@ -22,7 +23,11 @@ t.test('periods are filed after they end, in order, once; an unknown period is 4
   };
   await v.invoice('2026-02-01', [{ unitPrice: 1_000 }]);
   t.match(await refused('POST', '/v1/vat/periods/2026-06/file', 422, 'vat_period_out_of_order'), '2026-01-01 to 2026-03-31 (2026-03) first');
-  t.match(await refused('POST', '/v1/vat/periods/2026-09/file', 422, 'vat_period_not_ended'), 'has not ended');
+  // Today is 2026-07-20: Q3 ends 2026-09-30, so it is filed from 2026-10-01.
+  t.match(
+    await refused('POST', '/v1/vat/periods/2026-09/file', 422, 'vat_period_not_ended'),
+    'the VAT period 2026-07-01 to 2026-09-30 has not ended: file it from 2026-10-01 onwards, the day after it ends',
+  );
   await refused('POST', '/v1/vat/periods/2026-02/file', 404, 'not_found');
   await refused('GET', '/v1/vat/periods/2025-12', 404, 'not_found');
   await refused('GET', '/v1/vat/periods/march', 404, 'not_found');
@@ -86,7 +91,7 @@ t.test('a filed return cannot change: its documents and journals stay, and its s
 
   const after = await v.api.request('GET', '/v1/reports/trial-balance?date=2026-12-31');
   t.same(after.body.data, before.body.data, 'the books are exactly as they were');
-  t.same(await v.show('2026-03'), filed, 'the filed figures stand');
+  t.same(await v.show('2026-03'), { ...filed, fileFirst: null }, 'the filed figures stand');
 });
 
 t.test('a correction after filing lands in the next open return', async (t) => {
@@ -107,6 +112,13 @@ t.test('a correction after filing lands in the next open return', async (t) => {
   const q1 = await v.show('2026-03');
   t.equal(q1.status, 'filed');
   t.same([q1.boxes.box1, q1.boxes.box4], [2_000, 0], 'Q1 as filed');
+});
+
+t.test('on its last day a period has not ended: it is filed from the day after, 1 January for December', async (t) => {
+  const v = await vatBooks(t, { ...standard, vatStagger: 'monthly' }, '2026-12-31T23:00:00Z');
+  const r = await v.api.request('POST', '/v1/vat/periods/2026-12/file');
+  expectError(t, r, 422, 'vat_period_not_ended', { message: 'the VAT period 2026-12-01 to 2026-12-31 has not ended: file it from 2027-01-01 onwards' });
+  t.equal((await v.api.request('POST', '/v1/vat/periods/2026-11/file')).status, 201, 'November has ended');
 });
 
 t.test('filing raises vat.submitted with the return', async (t) => {
@@ -154,4 +166,42 @@ t.test('the CLI: vat periods, vat show and vat file', async (t) => {
   const periods = await runCliInProcess(acct('vat', 'periods'));
   t.equal(periods.status, 0);
   t.match(periods.stdout, /2026-03.*filed/);
+});
+
+t.test('a later period shown while an earlier one waits: that period alone, and the earlier one named to file first', async (t) => {
+  const v = await vatBooks(t, standard, clock);
+  // Q1: invoice 1 × £100 at 20%, VAT 2000. Q2: invoice 1 × £200 at 20%, VAT 4000; bill 1 × £50 at 20%, VAT 1000.
+  await v.invoice('2026-02-01', [{ unitPrice: 10_000 }]);
+  await v.invoice('2026-05-05', [{ unitPrice: 20_000 }]);
+  await v.bill('2026-05-06', [{ unitPrice: 5_000 }]);
+  const q1First = { periodKey: '2026-03', from: '2026-01-01', to: '2026-03-31' };
+
+  // Q2 alone: box 1 4000, box 4 1000, box 5 3000, box 6 20000, box 7 5000 (Q1's £20 is left to Q1).
+  const q2 = await v.show('2026-06');
+  t.same([q2.boxes.box1, q2.boxes.box4, q2.boxes.box5, q2.boxes.box6, q2.boxes.box7], [4_000, 1_000, 3_000, 20_000, 5_000]);
+  t.same(q2.fileFirst, q1First, 'Q1 is to be filed first');
+  const refused = await v.api.request('POST', '/v1/vat/periods/2026-06/file');
+  t.equal(refused.body.error?.code, 'vat_period_out_of_order', 'as filing says');
+  // Q3 (July to 20 July) holds nothing of its own; Q1 is still the one to file.
+  const q3 = await v.show('2026-09');
+  t.same([q3.boxes.box1, q3.boxes.box4, q3.fileFirst], [0, 0, q1First]);
+
+  const q1 = await v.show('2026-03');
+  t.same([q1.boxes.box1, q1.fileFirst], [2_000, null], 'Q1 waits for nothing');
+  // The CLI says so under the boxes (it runs on the real clock, after June 2026).
+  const shown = await runCliInProcess(['--data', v.books.dataDir, 'vat', 'show', '2026-06']);
+  t.equal(shown.status, 0, shown.stderr);
+  t.match(shown.stdout, /^ {0,2}5 .*30\.00/m, 'box 5 £30.00');
+  t.match(
+    shown.stdout,
+    '\nFile 2026-03 (2026-01-01 to 2026-03-31) first: it holds VAT not yet filed.\nThis draft is 2026-06 alone, as filing will give it once 2026-03 is filed.\n',
+  );
+
+  await v.file('2026-03');
+  const after = await v.show('2026-06');
+  t.same(after.fileFirst, null, 'nothing waits once Q1 is filed');
+  t.same(after.boxes, q2.boxes, 'the same figures');
+  const filed = await v.file('2026-06');
+  t.same(filed.boxes, q2.boxes, 'and filing gives them');
+  t.same((await v.show('2026-06')).fileFirst, null, 'a filed return waits for nothing');
 });

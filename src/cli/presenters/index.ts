@@ -27,6 +27,8 @@ export interface Presented {
   readonly indent?: { readonly column: number; readonly depths: readonly number[] };
   /** Rows printed bold in the table: headings and totals. */
   readonly bold?: readonly number[];
+  /** Lines printed under the table (not in CSV): what the figures wait for. */
+  readonly notes?: readonly string[];
 }
 
 export interface Presenter {
@@ -90,7 +92,8 @@ export function renderTable(p: Presented, width?: number): string {
     if (i === 0 || p.money.includes(i)) return { keep: essential, shrink };
     return { keep: column.every((c) => c === '' || idLike.test(c)) ? 2 : 3, shrink };
   });
-  return `${chalk.bold(p.title)}\n${fittedTable([[...p.columns], ...body], plans, width, { right: p.money })}`;
+  const notes = (p.notes ?? []).map((n) => `${n}\n`).join('');
+  return `${chalk.bold(p.title)}\n${fittedTable([[...p.columns], ...body], plans, width, { right: p.money })}${notes}`;
 }
 
 /**

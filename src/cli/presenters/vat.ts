@@ -1,6 +1,6 @@
 /** The presenters of VAT: a return's nine boxes (draft or filed), the periods, the filed returns. */
 import { fileVatReturnOp, getVatReturnOp, listVatReturnsOp, vatPeriodReturnOp, vatPeriodsOp } from '../../engine/vat/vat-ops.js';
-import type { VatReturnView } from '../../engine/vat/returns.js';
+import type { ShownReturnView, VatReturnView } from '../../engine/vat/returns.js';
 import { presenter, type Cell, type Presented, type Presenter } from './index.js';
 
 const boxes = ['box1', 'box2', 'box3', 'box4', 'box5', 'box6', 'box7', 'box8', 'box9'] as const;
@@ -20,8 +20,21 @@ function returnTable(d: VatReturnView): Presented {
   };
 }
 
+/** A draft shown while an earlier period waits: the boxes, and which return is filed first. */
+function shownTable(d: ShownReturnView): Presented {
+  const first = d.fileFirst;
+  if (first === null) return returnTable(d);
+  return {
+    ...returnTable(d),
+    notes: [
+      `File ${first.periodKey} (${first.from} to ${first.to}) first: it holds VAT not yet filed.`,
+      `This draft is ${d.periodKey} alone, as filing will give it once ${first.periodKey} is filed.`,
+    ],
+  };
+}
+
 export const vatPresenters: readonly Presenter[] = [
-  presenter(vatPeriodReturnOp, returnTable),
+  presenter(vatPeriodReturnOp, shownTable),
   presenter(fileVatReturnOp, returnTable),
   presenter(getVatReturnOp, returnTable),
   presenter(vatPeriodsOp, (d) => ({

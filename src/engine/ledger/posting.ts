@@ -16,7 +16,7 @@ import { timestamp, type Clock } from '../clock.js';
 import { lineVat, type VatTreatment } from '../vat.js';
 import { actorOf, type Actor, type Ctx } from '../operation.js';
 import { checkDateOpen, closedRanges, type ClosedRange } from './periods.js';
-import { entryOfLine, type VatBooks, type VatEntryInput } from './vat-entries.js';
+import { chargesOutputVat, entryOfLine, refuseVatBeforeRegistration, type VatBooks, type VatEntryInput } from './vat-entries.js';
 import { bankLineRefusal } from './bank-line-account.js';
 import { findTransactionRow, loadTransaction, transactionViewOf, type TransactionView } from './transaction-view.js';
 import type { AccountsTable, LinesTable, OrgDb, TransactionsTable, VatEntriesTable } from '../../store/tables.js';
@@ -83,12 +83,17 @@ export interface Books {
 const linesMakeEntries = (input: Pick<TransactionInput, 'lines' | 'vatEntries'>): boolean =>
   input.vatEntries === undefined && input.lines.some((l) => l.vatRate != null && (l.vatTreatment === 'inclusive' || l.vatTreatment === 'exclusive'));
 
+/** Whether posting needs the VAT books: lines that make entries, or posted entries the caller states that charge output VAT (checked against the registration date). */
+const needsVatBooks = (input: Pick<TransactionInput, 'lines' | 'vatEntries' | 'status'>): boolean =>
+  linesMakeEntries(input) || (input.status === 'posted' && (input.vatEntries?.some(chargesOutputVat) ?? false));
+
 /** The VAT scheme and the VAT accounts, for the entries of lines. */
 async function loadVatBooks(trx: Kysely<OrgDb>): Promise<VatBooks> {
-  const org = await trx.selectFrom('organisation').select('vat_scheme').executeTakeFirst();
+  const org = await trx.selectFrom('organisation').select(['vat_scheme', 'vat_registration_date']).executeTakeFirst();
   const vatAccounts = await trx.selectFrom('accounts').select(['id', 'code']).where('code', 'in', ['2200', '2201']).execute();
   return {
     scheme: org?.vat_scheme ?? 'not_registered',
+    registrationDate: org?.vat_registration_date ?? null,
     vatAccountIds: { output: vatAccounts.find((a) => a.code === '2200')?.id, input: vatAccounts.find((a) => a.code === '2201')?.id },
   };
 }
@@ -212,6 +217,7 @@ export function prepare(books: Books, posting: Posting, input: TransactionInput,
     (vatBooks === null
       ? []
       : lines.flatMap((line, i) => entryOfLine(vatBooks, books.accounts.get(line.accountId)!, { ...line, vatAmount: lineRows[i]!.vat_amount }, i) ?? []));
+  if (vatBooks !== null && input.status === 'posted') refuseVatBeforeRegistration(vatBooks, input.date, entryInputs);
   const vatEntries = entryInputs.map((e, i): VatEntriesTable => {
     if (!Number.isSafeInteger(e.net) || !Number.isSafeInteger(e.vat)) throw new Error(`VAT entry ${i} of a transaction is not in whole pence`);
     return {
@@ -331,7 +337,7 @@ export async function insertPrepared(
 
 /** One transaction prepared against the books its lines name (their accounts and contacts, and the VAT books when a line makes an entry). */
 async function prepareAgainstBooks(trx: Kysely<OrgDb>, posting: Posting, input: TransactionInput, id?: string): Promise<Prepared> {
-  return prepare(await loadBooks(trx, input.lines, linesMakeEntries(input)), posting, input, id);
+  return prepare(await loadBooks(trx, input.lines, needsVatBooks(input)), posting, input, id);
 }
 
 /** Create one transaction (draft or posted); its view. */
@@ -539,7 +545,7 @@ export async function categoriseTransaction(trx: Kysely<OrgDb>, posting: Posting
     sourceId: row.source_id,
     lines,
   };
-  const books = await loadBooks(trx, lines, linesMakeEntries(input));
+  const books = await loadBooks(trx, lines, needsVatBooks(input));
   const prepared = asSent(at, () => prepare(books, posting, input, id));
   await trx.deleteFrom('lines').where('transaction_id', '=', id).execute();
   await trx.deleteFrom('vat_entries').where('transaction_id', '=', id).execute();

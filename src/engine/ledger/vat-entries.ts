@@ -25,6 +25,7 @@
  */
 import { AppError } from '../errors.js';
 import { lineVat, type VatTreatment } from '../vat.js';
+import { sterling } from '../money.js';
 import type { AccountsTable, OrganisationTable, VatEntriesTable } from '../../store/tables.js';
 
 /** An entry as a caller states it; posting checks it and gives it its ids and date. */
@@ -47,10 +48,34 @@ export const capitalPurchaseThreshold = 200_000;
 
 type Scheme = OrganisationTable['vat_scheme'];
 
-/** What entries need of the books: the scheme and the VAT accounts by code. */
+/** What entries need of the books: the scheme, the registration date and the VAT accounts by code. */
 export interface VatBooks {
   readonly scheme: Scheme;
+  readonly registrationDate: string | null;
   readonly vatAccountIds: { readonly output: string | undefined; readonly input: string | undefined };
+}
+
+/** Whether an entry charges output VAT: a sale's own VAT (an invoice's, a credit note's, a manual line's), not a payment's cash-basis share of it. */
+export const chargesOutputVat = (e: Pick<VatEntryInput, 'direction' | 'basis' | 'vat'>): boolean => e.direction === 'sale' && e.basis !== 'cash' && e.vat !== 0;
+
+/**
+ * Refuse (422) a sale dated before the VAT registration date that charges
+ * VAT: a business cannot charge VAT before it is registered, and no return
+ * would take it (its VAT would stay on 2200). The field is the line's
+ * vatRate when the entry describes a manual line, else the date.
+ */
+export function refuseVatBeforeRegistration(books: VatBooks, date: string, entries: readonly VatEntryInput[]): void {
+  const since = books.registrationDate;
+  if (since === null || date >= since || books.scheme === 'not_registered') return;
+  const e = entries.find(chargesOutputVat);
+  if (e === undefined) return;
+  const field = e.lineIndex === undefined ? 'date' : `lines[${e.lineIndex}].vatRate`;
+  throw new AppError(
+    'unprocessable_entity',
+    `${e.lineIndex === undefined ? '' : `${field}: `}a sale dated ${date} charges VAT (${sterling(Math.abs(e.vat))}), but the organisation registered for VAT on ${since}: ` +
+      'a business cannot charge VAT before it is registered; date the sale from then, or record it without VAT',
+    field,
+  );
 }
 
 /** The entry a manual line's VAT metadata makes, or null. */

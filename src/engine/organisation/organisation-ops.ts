@@ -6,6 +6,7 @@ import { businessTypes, loadOrganisation, vatSchemes } from './organisation.js';
 import { changeProfile, organisationSchema, organisationView, platformRowOf } from './profile.js';
 import { companyNumberField } from './company-number.js';
 import { vatNumberField } from './vat-number.js';
+import { refuseVatSettingsChange } from '../vat/settings-guard.js';
 import { changeSettings, flatRatePercent, settingsSchema, settingsView, vatBases, vatStaggers } from './settings.js';
 
 export const getOrganisation = defineOperation({
@@ -104,7 +105,10 @@ export const updateSettings = defineOperation({
   name: 'settings.update',
   summary: 'Change organisation settings (partial: fields left out stay as they are)',
   description:
-    'Changing vatScheme to flat_rate needs vatFlatRatePercent; leaving flat_rate clears it. ' + 'fiscalYearStart cannot change once a period has been closed.',
+    'Changing vatScheme to flat_rate needs vatFlatRatePercent; leaving flat_rate clears it. ' +
+    'fiscalYearStart cannot change once a period has been closed. ' +
+    'Once a VAT return is filed, vatStagger, vatPeriodMonth and vatRegistrationDate keep the periods they make (409 conflict); ' +
+    'vatScheme not_registered waits until every VAT entry is on a filed return (409 conflict).',
   access: 'all-scopes',
   method: 'PUT',
   path: '/organisation/settings',
@@ -131,7 +135,10 @@ export const updateSettings = defineOperation({
   },
   output: settingsSchema,
   async run(ctx, input) {
-    const row = await orgOf(ctx).write((trx) => changeSettings(trx, ctx.clock, input));
+    const row = await orgOf(ctx).write(async (trx) => {
+      await refuseVatSettingsChange(trx, ctx.clock, await loadOrganisation(trx), input);
+      return changeSettings(trx, ctx.clock, input);
+    });
     return { data: settingsView(row) };
   },
 });

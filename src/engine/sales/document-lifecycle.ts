@@ -111,13 +111,27 @@ export async function updateDocument(trx: Kysely<OrgDb>, k: Kind, posting: Posti
  * draft made while the business was not registered (lines with no rate,
  * and entries with no VAT) is refused until each line states its rate. One
  * dated before the registration date is a sale made unregistered and goes
- * as it is; with no registration date, every date counts as registered.
+ * as it is, but charges no VAT: a line at a rate that charges some is
+ * refused (its VAT would reach no return). With no registration date,
+ * every date counts as registered.
  */
-export async function refuseSaleWithoutRates(trx: Kysely<OrgDb>, k: Kind, row: InvoicesTable): Promise<void> {
+export async function refuseSaleAgainstRegistration(trx: Kysely<OrgDb>, k: Kind, row: InvoicesTable): Promise<void> {
   if (k.kind !== 'sales') return;
   const org = await loadOrganisation(trx);
-  if (org.vat_scheme === 'not_registered' || (org.vat_registration_date !== null && row.issue_date < org.vat_registration_date)) return;
+  if (org.vat_scheme === 'not_registered') return;
   const items = (await loadItems(trx, [row.id])).get(row.id) ?? [];
+  const name = `${k.noun} ${row.number ?? row.id}`;
+  if (org.vat_registration_date !== null && row.issue_date < org.vat_registration_date) {
+    const charged = items.findIndex((item) => item.vat_amount !== 0);
+    if (charged < 0) return;
+    const field = `items[${charged}].vatRate`;
+    throw new AppError(
+      'unprocessable_entity',
+      `${name} is dated ${row.issue_date}, before the organisation registered for VAT on ${org.vat_registration_date}, but ${field} charges ` +
+        `${items[charged]!.vat_rate}% VAT: a business cannot charge VAT before it is registered; date it from ${org.vat_registration_date}, or sell without VAT (zero, exempt or no rate)`,
+      field,
+    );
+  }
   const i = items.findIndex((item) => item.vat_rate_name === null);
   if (i < 0) return;
   const field = `items[${i}].vatRate`;
@@ -126,7 +140,7 @@ export async function refuseSaleWithoutRates(trx: Kysely<OrgDb>, k: Kind, row: I
   const before = org.vat_registration_date === null ? '; if the sale came before registering, set vatRegistrationDate in the settings' : '';
   throw new AppError(
     'unprocessable_entity',
-    `${k.noun} ${row.number ?? row.id} is dated ${row.issue_date} and the organisation registered for VAT${since}, but ${field} states no VAT rate ` +
+    `${name} is dated ${row.issue_date} and the organisation registered for VAT${since}, but ${field} states no VAT rate ` +
       `(the draft was made before registering): give each line its rate (update the draft), then send it${before}`,
     field,
   );
@@ -136,7 +150,7 @@ export async function refuseSaleWithoutRates(trx: Kysely<OrgDb>, k: Kind, row: I
 export async function issueDocument(trx: Kysely<OrgDb>, k: Kind, posting: Posting, id: string): Promise<InvoicesTable & { sent_at: string }> {
   const row = await findDocument(trx, k, id);
   refuseUnlessDraft(k, row, k.issued);
-  await refuseSaleWithoutRates(trx, k, row);
+  await refuseSaleAgainstRegistration(trx, k, row);
   await setTransactionStatus(trx, posting, row.transaction_id as string, 'posted');
   const now = timestamp(posting.clock);
   const changes = { status: k.issued, sent_at: now, updated_at: now };

@@ -18,7 +18,7 @@ import { postingOf } from '../ledger/posting.js';
 import { itemView, pricedItemSchema, type Priced } from './items.js';
 import { findContact } from './contacts.js';
 import { findDocument, invoiceStatuses, refuseUnlessDraft, salesInvoice as k } from './documents.js';
-import { issueDocument, refuseSaleWithoutRates, voidDocument } from './document-lifecycle.js';
+import { issueDocument, refuseSaleAgainstRegistration, voidDocument } from './document-lifecycle.js';
 import { invoiceView, type Invoice } from './document-view.js';
 import { sweepOverdue } from './overdue.js';
 import type { InvoicePdfData } from '../../pdf/invoice-data.js';
@@ -132,7 +132,7 @@ export async function emailDraft(ctx: Ctx, id: string): Promise<void> {
   const row = await findDocument(db, k, id);
   refuseUnlessDraft(k, row, 'sent');
   // Refused before the customer has it, rather than at sending once it has gone.
-  await refuseSaleWithoutRates(db, k, row);
+  await refuseSaleAgainstRegistration(db, k, row);
   await emailInvoice(ctx, row);
 }
 

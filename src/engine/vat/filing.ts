@@ -15,10 +15,11 @@ import { emit } from '../events.js';
 import { newId } from '../ids.js';
 import { timestamp, today } from '../clock.js';
 import { sterling } from '../money.js';
+import { addDays } from '../dates.js';
 import { loadOrganisation, type OrganisationRow } from '../organisation/organisation.js';
 import { createTransaction, type LineInput, type Posting } from '../ledger/posting.js';
-import { periodsUntil, type VatPeriod } from './periods.js';
-import { draftReturn, filedView, firstStart, periodOf, postedEntries, refuseIncomplete, registered, type Draft, type VatReturnView } from './returns.js';
+import type { VatPeriod } from './periods.js';
+import { draftReturn, filedView, firstStart, periodOf, refuseIncomplete, registered, waitingFor, type Draft, type VatReturnView } from './returns.js';
 import type { OrgDb, VatReturnsTable } from '../../store/tables.js';
 
 async function accountId(trx: Kysely<OrgDb>, code: string): Promise<string> {
@@ -37,24 +38,11 @@ async function settlementLines(trx: Kysely<OrgDb>, d: Draft): Promise<LineInput[
   return lines;
 }
 
-/**
- * Periods are filed in order: an earlier period not filed that holds VAT
- * entries not yet filed must be filed first. An earlier period with nothing
- * in it may be left (books started in acct after registration need not file
- * the empty returns before them).
- */
+/** Periods are filed in order: an earlier period not filed that holds VAT entries not yet filed comes first. */
 async function refuseOutOfOrder(trx: Kysely<OrgDb>, org: OrganisationRow, start: string, period: VatPeriod): Promise<void> {
-  const done = new Set((await trx.selectFrom('vat_returns').select('period_end').execute()).map((r) => r.period_end));
-  const earlier = periodsUntil(org, start, period.start).filter((p) => p.end < period.end && !done.has(p.end));
-  if (earlier.length === 0) return;
-  const waiting = await postedEntries(trx, org.vat_accounting_basis, start, earlier[earlier.length - 1]!.end)
-    .select('e.date')
-    .where('e.return_id', 'is', null)
-    .orderBy('e.date')
-    .limit(1)
-    .executeTakeFirst();
-  const first = waiting && earlier.find((p) => waiting.date <= p.end);
-  if (first) {
+  const waiting = await waitingFor(trx, org, start, period);
+  if (waiting) {
+    const { first } = waiting;
     throw new AppError(
       'vat_period_out_of_order',
       `file the VAT period ${first.start} to ${first.end} (${first.key}) first: it holds VAT entries not yet filed, and periods are filed in order`,
@@ -71,7 +59,7 @@ export async function fileReturn(trx: Kysely<OrgDb>, posting: Posting, key: stri
   if (now <= period.end)
     throw new AppError(
       'vat_period_not_ended',
-      `the VAT period ${period.start} to ${period.end} has not ended: file it from ${period.end} onwards, the day after`,
+      `the VAT period ${period.start} to ${period.end} has not ended: file it from ${addDays(period.end, 1)} onwards, the day after it ends`,
     );
   const start = await firstStart(trx, org, posting.clock);
   await refuseOutOfOrder(trx, org, start, period);

@@ -20,7 +20,7 @@ import { today, type Clock } from '../clock.js';
 import { instant, day, idOut } from '../output.js';
 import { pence } from '../schema.js';
 import { loadOrganisation, type OrganisationRow } from '../organisation/organisation.js';
-import { addYears } from '../dates.js';
+import { addDays, addYears } from '../dates.js';
 import { deriveBoxes, type BoxEntry, type Derived } from './boxes.js';
 import { firstPeriodStart, periodOfKey, periodsUntil, type VatPeriod } from './periods.js';
 import type { OrgDb, VatBasis, VatReturnsTable } from '../../store/tables.js';
@@ -113,19 +113,37 @@ export async function periodOf(db: Kysely<OrgDb>, org: OrganisationRow, clock: C
   return period;
 }
 
-/** The posted entries that count on `basis` (its own and manual lines'), dated from `from` to `to`. */
-export function postedEntries(db: Kysely<OrgDb>, basis: VatBasis, from: string, to: string) {
+/**
+ * The posted entries that count on `basis` (its own and manual lines'),
+ * dated from `from` to `to`; with `earlierPurchases`, purchases dated
+ * before `from` too: a return from the first period's start takes the VAT
+ * of purchases made before registering (HMRC's pre-registration input tax:
+ * goods still held, within 4 years; services, within 6 months; acct cannot
+ * tell which, so it takes them all), while sales before it charged none.
+ */
+export function postedEntries(db: Kysely<OrgDb>, basis: VatBasis, from: string, to: string, earlierPurchases = false) {
   return db
     .selectFrom('vat_entries as e')
     .innerJoin('transactions as t', 't.id', 'e.transaction_id')
     .where('t.status', '=', 'posted')
     .where('e.basis', 'in', [basis, 'both'])
-    .where('e.date', '>=', from)
+    .where((eb) => (earlierPurchases ? eb.or([eb('e.date', '>=', from), eb('e.direction', '=', 'purchase')]) : eb('e.date', '>=', from)))
     .where('e.date', '<=', to);
 }
 
-/** The entries a filing of `period` on `basis` would take: real ones (with ids) and the cash already counted of documents now counted whole. */
-export async function entriesFor(db: Kysely<OrgDb>, period: VatPeriod, basis: VatBasis, start: string): Promise<{ ids: string[]; entries: BoxEntry[] }> {
+/**
+ * The entries a filing of a return dated from `start` to `end` on `basis`
+ * would take: real ones (with ids; the earliest dated `earliest`) and the
+ * cash already counted of documents now counted whole. A return from the
+ * first period's start (`first`) takes purchases dated before it too.
+ */
+export async function entriesFor(
+  db: Kysely<OrgDb>,
+  basis: VatBasis,
+  start: string,
+  end: string,
+  first: string,
+): Promise<{ ids: string[]; entries: BoxEntry[]; earliest: string | null }> {
   const other = basis === 'accrual' ? 'cash' : 'accrual';
   const stampedOther = db
     .selectFrom('vat_entries as s')
@@ -133,7 +151,7 @@ export async function entriesFor(db: Kysely<OrgDb>, period: VatPeriod, basis: Va
     .where('s.basis', '=', other)
     .where('s.return_id', 'is not', null)
     .where('s.document_id', 'is not', null);
-  let query = postedEntries(db, basis, start, period.end)
+  let query = postedEntries(db, basis, start, end, start <= first)
     .select(['e.id', 'e.date', 'e.direction', 'e.net', 'e.vat', 'e.reclaimable', 'e.capital', 'e.vat_account_id', 'e.document_id'])
     .where('e.return_id', 'is', null);
   // Joining the cash basis: a document whose VAT an accrual return took is not counted again as it is paid.
@@ -149,10 +167,10 @@ export async function entriesFor(db: Kysely<OrgDb>, period: VatPeriod, basis: Va
         .select(['s.date', 's.direction', 's.net', 's.vat', 's.reclaimable', 's.capital', 's.vat_account_id'])
         .where('s.document_id', 'in', documents)
         .execute();
-      for (const c of counted) entries.push({ ...c, date: period.end, net: -c.net, vat: -c.vat });
+      for (const c of counted) entries.push({ ...c, date: end, net: -c.net, vat: -c.vat });
     }
   }
-  return { ids: taken.map((e) => e.id), entries };
+  return { ids: taken.map((e) => e.id), entries, earliest: taken[0]?.date ?? null };
 }
 
 /** Turnover dated before this day takes the flat rate one point lower: the day of registration's first anniversary. */
@@ -178,6 +196,34 @@ export async function refuseIncomplete(db: Kysely<OrgDb>, from: string, to: stri
   }
 }
 
+/**
+ * What a return of `period` waits for: the first earlier period not filed
+ * whose return would take entries (periods are filed in order), and the
+ * last earlier period not filed, the day after which a draft of `period`
+ * alone starts; null when no earlier period holds entries. An earlier
+ * period with nothing in it need not be filed first (books started in acct
+ * after registration need not file the empty returns before them).
+ */
+export async function waitingFor(
+  db: Kysely<OrgDb>,
+  org: OrganisationRow,
+  start: string,
+  period: VatPeriod,
+): Promise<{ readonly first: VatPeriod; readonly last: VatPeriod } | null> {
+  const done = new Set((await db.selectFrom('vat_returns').select('period_end').execute()).map((r) => r.period_end));
+  const earlier = periodsUntil(org, start, period.start).filter((p) => p.end < period.end && !done.has(p.end));
+  const last = earlier.at(-1);
+  if (last === undefined) return null;
+  const waiting = await postedEntries(db, org.vat_accounting_basis, start, last.end, true)
+    .select('e.date')
+    .where('e.return_id', 'is', null)
+    .orderBy('e.date')
+    .limit(1)
+    .executeTakeFirst();
+  const first = waiting && earlier.find((p) => waiting.date <= p.end);
+  return first ? { first, last } : null;
+}
+
 export interface Draft {
   readonly period: VatPeriod;
   readonly org: OrganisationRow & { vat_scheme: 'standard' | 'flat_rate' };
@@ -194,7 +240,8 @@ export interface Draft {
 export async function draftReturn(db: Kysely<OrgDb>, orgRow: OrganisationRow, clock: Clock, period: VatPeriod, from?: string): Promise<Draft> {
   const org = registered(orgRow);
   const basis = org.vat_accounting_basis;
-  const { ids, entries } = await entriesFor(db, period, basis, from ?? (await firstStart(db, org, clock)));
+  const first = await firstStart(db, org, clock);
+  const { ids, entries } = await entriesFor(db, basis, from ?? first, period.end, first);
   const derived = deriveBoxes(entries, { scheme: org.vat_scheme, flatRateBp: org.vat_flat_rate_bp, discountUntil: discountUntil(org) });
   return { period, org, basis, ids, derived };
 }
@@ -243,14 +290,33 @@ export function filedView(r: VatReturnsTable): VatReturnView {
   };
 }
 
-/** The return of a period: filed, or the draft. */
-export async function returnOfPeriod(db: Kysely<OrgDb>, clock: Clock, key: string): Promise<VatReturnView> {
+export const shownReturnSchema = vatReturnSchema.extend({
+  fileFirst: z
+    .strictObject({ periodKey: z.string(), from: day(), to: day() })
+    .nullable()
+    .describe(
+      'an earlier period holding VAT entries not yet filed, whose return is filed first (422 vat_period_out_of_order until then); ' +
+        'the draft is this period alone and leaves those entries to it; null when nothing waits',
+    ),
+});
+export type ShownReturnView = z.output<typeof shownReturnSchema>;
+
+/**
+ * The return of a period: filed, or the draft. While an earlier period
+ * holding entries is not filed, the draft is the period alone (from the day
+ * after the last earlier period not filed), as filing will give it once
+ * those are filed, and names the period to file first.
+ */
+export async function returnOfPeriod(db: Kysely<OrgDb>, clock: Clock, key: string): Promise<ShownReturnView> {
   const org = registered(await loadOrganisation(db));
   const period = await periodOf(db, org, clock, key);
   const filed = await db.selectFrom('vat_returns').selectAll().where('period_end', '=', period.end).executeTakeFirst();
-  if (filed) return filedView(filed);
+  if (filed) return { ...filedView(filed), fileFirst: null };
   await refuseIncomplete(db, period.start, period.end);
-  return draftView(await draftReturn(db, org, clock, period));
+  const waiting = await waitingFor(db, org, await firstStart(db, org, clock), period);
+  const draft = await draftReturn(db, org, clock, period, waiting ? addDays(waiting.last.end, 1) : undefined);
+  const fileFirst = waiting && { periodKey: waiting.first.key, from: waiting.first.start, to: waiting.first.end };
+  return { ...draftView(draft), fileFirst };
 }
 
 /** Every period from the first to the one holding today, newest first, with its return's state. */

@@ -6,7 +6,7 @@ import { found } from '../lookup.js';
 import { listPage, pageMetaSchema, pageQuery } from '../pagination.js';
 import { postingOf } from '../ledger/posting.js';
 import { fileReturn } from './filing.js';
-import { filedView, listPeriods, returnOfPeriod, vatPeriodSchema, vatReturnSchema } from './returns.js';
+import { filedView, listPeriods, returnOfPeriod, shownReturnSchema, vatPeriodSchema, vatReturnSchema } from './returns.js';
 
 const periodParams = { period: z.string().describe('the month the VAT period ends, YYYY-MM (2026-03 for January to March 2026)') };
 
@@ -30,12 +30,13 @@ export const vatPeriodReturnOp = defineOperation({
   summary: "A VAT period's return: the filed figures, or the draft that filing now would give",
   description:
     'The draft takes every posted entry not in a filed return dated up to the period end (corrections to filed periods included), ' +
-    'on the accounting basis now set. 422 incomplete_ledger while lines of the period are on suspense (9999).',
+    'on the accounting basis now set. While an earlier period holding VAT entries is not filed, the draft is the period alone ' +
+    'and fileFirst names the earlier period, whose return is filed first. 422 incomplete_ledger while lines of the period are on suspense (9999).',
   access: 'reports:read',
   method: 'GET',
   path: '/vat/periods/{period}',
   params: periodParams,
-  output: vatReturnSchema,
+  output: shownReturnSchema,
   async run(ctx, input) {
     return { data: await returnOfPeriod(orgOf(ctx).db, ctx.clock, input.period) };
   },

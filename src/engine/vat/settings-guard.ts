@@ -1,0 +1,103 @@
+/**
+ * What the VAT settings may become, given the returns: once a return is
+ * filed its period is fixed, so the settings that make the periods
+ * (vatStagger, vatPeriodMonth, vatRegistrationDate) keep them, or new
+ * periods would overlap filed ones and the same days could be filed twice
+ * (409 conflict). Leaving VAT (not_registered) waits until every VAT entry
+ * is on a filed return (409 conflict): with no returns after it, their VAT
+ * would stay on 2200 and 2201 for ever. The registration date cannot move
+ * past a sale that charged VAT (422). The organisation's settings call it
+ * before they change.
+ */
+import type { Kysely } from 'kysely';
+import { AppError } from '../errors.js';
+import type { Clock } from '../clock.js';
+import type { OrganisationRow } from '../organisation/organisation.js';
+import type { SettingsChange } from '../organisation/settings.js';
+import { periodEndOn, periodsUntil } from './periods.js';
+import { entriesFor, firstStart } from './returns.js';
+import type { OrgDb } from '../../store/tables.js';
+
+type Stagger = Pick<OrganisationRow, 'vat_stagger' | 'vat_period_month'>;
+
+/** Whether two staggers end their periods in the same months (quarters ending in March or in June are the same quarters). */
+function sameEnds(a: Stagger, b: Stagger): boolean {
+  for (let month = 1; month <= 12; month += 1) {
+    const day = `2001-${String(month).padStart(2, '0')}-01`;
+    if (periodEndOn(a, day) !== periodEndOn(b, day)) return false;
+  }
+  return true;
+}
+
+/** The field of `change` that would move the periods, or null when they stay. */
+function periodField(org: OrganisationRow, change: SettingsChange): 'vatStagger' | 'vatPeriodMonth' | 'vatRegistrationDate' | null {
+  if (change.vatRegistrationDate !== undefined && change.vatRegistrationDate !== org.vat_registration_date) return 'vatRegistrationDate';
+  const next = { vat_stagger: change.vatStagger ?? org.vat_stagger, vat_period_month: change.vatPeriodMonth ?? org.vat_period_month };
+  if (sameEnds(org, next)) return null;
+  return next.vat_stagger !== org.vat_stagger ? 'vatStagger' : 'vatPeriodMonth';
+}
+
+/** Refuse (409 conflict) a change of the periods once a return is filed. */
+async function refusePeriodChange(trx: Kysely<OrgDb>, org: OrganisationRow, change: SettingsChange): Promise<void> {
+  const field = periodField(org, change);
+  if (field === null) return;
+  const filed = await trx.selectFrom('vat_returns').select(['period_start', 'period_end']).orderBy('period_end', 'desc').limit(1).executeTakeFirst();
+  if (!filed) return;
+  throw new AppError(
+    'conflict',
+    `${field} cannot change: the VAT return for ${filed.period_start} to ${filed.period_end} is filed, and periods made by the new settings ` +
+      'would overlap the filed ones, so that the same days could be filed twice; filed returns fix the VAT periods',
+    field,
+  );
+}
+
+/** The latest day acct dates anything: every entry is on or before it. */
+const lastDay = '2999-12-31';
+
+/** Refuse (409 conflict) leaving VAT while entries wait for a return. */
+async function refuseDeregistration(trx: Kysely<OrgDb>, clock: Clock, org: OrganisationRow, change: SettingsChange): Promise<void> {
+  if (change.vatScheme !== 'not_registered' || org.vat_scheme === 'not_registered') return;
+  const first = await firstStart(trx, org, clock);
+  const { ids, earliest } = await entriesFor(trx, org.vat_accounting_basis, first, lastDay, first);
+  if (earliest === null) return;
+  const period = periodsUntil(org, first, earliest).at(-1)!;
+  const count = ids.length === 1 ? '1 VAT entry is' : `${ids.length} VAT entries are`;
+  throw new AppError(
+    'conflict',
+    `vatScheme cannot become not_registered: ${count} on no filed return, the first in the VAT period ${period.start} to ${period.end} (${period.key}); ` +
+      'file those returns first (the final one once its period has ended), then leave VAT: with no returns after it, their VAT would stay on 2200 and 2201',
+    'vatScheme',
+  );
+}
+
+/** Refuse (422) a registration date after a sale that charged VAT: a business charges none before it registers (its VAT would reach no return). */
+async function refuseRegistrationAfterSales(trx: Kysely<OrgDb>, org: OrganisationRow, change: SettingsChange): Promise<void> {
+  const since = change.vatRegistrationDate;
+  if (since === undefined || since === null || (org.vat_registration_date !== null && since <= org.vat_registration_date)) return;
+  const sale = await trx
+    .selectFrom('vat_entries as e')
+    .innerJoin('transactions as t', 't.id', 'e.transaction_id')
+    .select('e.date')
+    .where('t.status', '=', 'posted')
+    .where('e.direction', '=', 'sale')
+    .where('e.basis', '!=', 'cash')
+    .where('e.vat', '!=', 0)
+    .where('e.date', '<', since)
+    .orderBy('e.date')
+    .limit(1)
+    .executeTakeFirst();
+  if (!sale) return;
+  throw new AppError(
+    'unprocessable_entity',
+    `vatRegistrationDate cannot be ${since}: a sale dated ${sale.date} charged VAT, and a business charges none before it is registered ` +
+      `(its VAT would reach no return); the registration date is on or before ${sale.date}`,
+    'vatRegistrationDate',
+  );
+}
+
+/** Refuse a change of the VAT settings that the books cannot take. */
+export async function refuseVatSettingsChange(trx: Kysely<OrgDb>, clock: Clock, org: OrganisationRow, change: SettingsChange): Promise<void> {
+  await refusePeriodChange(trx, org, change);
+  await refuseDeregistration(trx, clock, org, change);
+  await refuseRegistrationAfterSales(trx, org, change);
+}
