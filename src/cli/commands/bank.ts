@@ -300,6 +300,15 @@ function addReconcile(group: Command): void {
             .map((s) => s.trim())
             .filter(Boolean),
         );
+        // An id the statement's lines do not hold (mistyped, already reconciled, another account's) would be dropped silently.
+        const stray = [...excluded].filter((x) => !open.lines.some((l) => l.transactionId === x));
+        if (stray.length > 0) {
+          throw new AppError(
+            'validation_error',
+            `${stray.join(', ')} ${stray.length === 1 ? 'is not an unreconciled line' : 'are not unreconciled lines'} of bank account ${id} up to ${flags.asOf} (acct bank-accounts unreconciled ${id} --as-of ${flags.asOf} lists them)`,
+            '--exclude',
+          );
+        }
         const chosen = open.lines.filter((l) => !excluded.has(l.transactionId));
         if (!globals.json) {
           const rows = open.lines.map((l) => [
