@@ -8,7 +8,7 @@
 import type { Kysely } from 'kysely';
 import { jsonSchemaOf, type JsonSchema, type RawInput } from '../engine/input.js';
 import { orgOf, type Operation } from '../engine/operation.js';
-import { hasNaturalKey, naturalKeyOf, resolveReference } from '../engine/references.js';
+import { hasNaturalKey, naturalKeyOf, resolveBankAccount, resolveReference } from '../engine/references.js';
 import type { OrgDb } from '../store/tables.js';
 import type { Cli } from './context.js';
 
@@ -28,6 +28,12 @@ function prefixOf(prop: JsonSchema | undefined): string | null {
     if (found !== null) return found;
   }
   return null;
+}
+
+/** Whether a property takes a bank account's id, which its ledger account's code may stand for. */
+function isBankAccount(prop: JsonSchema | undefined): boolean {
+  if (!prop) return false;
+  return prop['x-bank-account'] === true || (prop.anyOf ?? []).some(isBankAccount);
 }
 
 /** The item schema of an array of objects, or null. */
@@ -59,6 +65,11 @@ export async function resolveNaturalKeys(cli: Cli, op: Operation, raw: RawInput,
       const prop = schema.properties?.[field];
       const prefix = prefixOf(prop);
       if (prefix !== null && typeof value === 'string') out[field] = await resolve(prefix, value, field);
+      if (isBankAccount(prop) && (typeof value === 'string' || typeof value === 'number')) {
+        db ??= orgOf(await cli.ctx()).db;
+        const id = await resolveBankAccount(db, String(value), named(field));
+        out[field] = typeof value === 'number' && /^\d+$/.test(id) ? Number(id) : id;
+      }
       const items = objectItems(prop);
       if (items && Array.isArray(value)) {
         out[field] = await Promise.all(

@@ -110,6 +110,28 @@ const kinds: Readonly<Record<string, Kind>> = {
   },
 };
 
+/**
+ * The bank account `text` names by its ledger account's code (1200), as its
+ * id in text; else `text` itself, for the operation to read as an id. Two
+ * bank accounts over one ledger account make the code ambiguous (400, both listed).
+ */
+export async function resolveBankAccount(db: Kysely<OrgDb>, text: string, field: string): Promise<string> {
+  const rows = await db
+    .selectFrom('bank_accounts as b')
+    .innerJoin('accounts as a', 'a.id', 'b.account_id')
+    .select(['b.id', 'b.account_name', 'a.code'])
+    .where('a.code', '=', text.trim())
+    .orderBy('b.id')
+    .execute();
+  if (rows.length === 0) return text;
+  return pickOne(
+    rows.map((r) => ({ id: String(r.id), key: r.code, label: `bank account ${r.id} ${r.account_name}` })),
+    text.trim(),
+    'bank account',
+    field,
+  );
+}
+
 /** Whether ids with this prefix can be given by a natural key. */
 export const hasNaturalKey = (prefix: string): boolean => prefix in kinds;
 

@@ -57,6 +57,12 @@ export const intId = () =>
     .min(1)
     .max(2 ** 31 - 1);
 
+/**
+ * A bank account's id, marked `x-bank-account` in its JSON Schema so that
+ * the command line can take the code of its ledger account (1200) instead.
+ */
+export const bankAccountIdOf = () => intId().meta({ 'x-bank-account': true });
+
 /** A bound of a money field in pounds ("must be at most £100,000,000.00"): the message is read by people on both adapters. */
 function penceBound(issue: z.core.$ZodRawIssue): string | undefined {
   if (issue.code === 'too_big') return `must be ${issue.inclusive === false ? 'less than' : 'at most'} ${sterling(Number(issue.maximum))}`;

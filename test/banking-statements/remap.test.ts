@@ -67,7 +67,7 @@ t.test('a remap rows cannot be read through is a 400 naming the field', async (t
     [
       { columnMapping: { 0: 'date', 5: 'money' } },
       'columnMapping',
-      'columnMapping gives column 5 the role money; roles are date, description, amount, debit, credit, balance, reference, type, skip',
+      'columnMapping gives column 5 the role money; roles are date, description, amount, debit, credit, balance, reference, type, indicator, skip',
     ],
     [{ columnMapping: ['date', 'amount'] }, 'columnMapping', 'columnMapping must map column numbers ("0", "1" …) to roles'],
     [

@@ -104,6 +104,10 @@ t.test('import, inbox, accept, explain, categorise, reconcile', async (t) => {
   const off = await acct('bank', 'reconcile', '1200', '--statement-balance', '3,750.64', '--as-of', '2024-03-31');
   t.equal(off.status, 5);
   t.match(off.stderr, '£2,250.25 more on the statement; nothing was marked');
+  // An excluded id that is no unreconciled line of the account up to --as-of: refused, naming --exclude, nothing marked.
+  const stray = await acct('bank', 'reconcile', '1200', '--statement-balance', '1,500.39', '--as-of', '2024-03-31', '--exclude', 'txn_nonexistent');
+  t.equal(stray.status, 2);
+  t.match(stray.stderr, /txn_nonexistent is not an unreconciled line of bank account 1 up to 2024-03-31.*\(field --exclude\)/);
   const ok = await acct('bank', 'reconcile', '1200', '--statement-balance', '1,500.39', '--as-of', '2024-03-31');
   t.equal(ok.status, 0, ok.stderr);
   t.match(ok.stdout, 'Reconciled 8 line(s): the balance at 2024-03-31 is 1,500.39, as the statement says');

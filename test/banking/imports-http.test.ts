@@ -413,3 +413,53 @@ t.test('confirm with dryRun answers what confirm would do, or its refusal, and w
   const done = await confirmConserved(t, api, preview);
   t.match(done, { created: 8, categorised: 1 });
 });
+
+t.test('a Debit/Credit indicator column signs an unsigned amount: detected by its header, by a Type column of such values, and by remap', async (t) => {
+  const { api } = await world(t);
+  type Preview = { preview: { status: string; amount: number; error: string | null }[] };
+  const amounts = (preview: Preview) => preview.preview.filter((x) => x.status === 'valid').map((x) => x.amount);
+  const errorsOf = (preview: Preview) => preview.preview.filter((x) => x.status === 'error').map((x) => x.error);
+  const csv =
+    'Date,Description,Amount,Debit/Credit\n01/06/2026,Shop,12.00,Debit\n02/06/2026,Client,100.00,Credit\n03/06/2026,Odd,5.00,Pending\n04/06/2026,Fee,1.50,dr\n';
+  const r = await api.request('POST', '/v1/bank-imports/upload', { body: { file: csv, filename: 'indicator.csv' } });
+  t.equal(r.status, 201, JSON.stringify(r.body.error ?? ''));
+  t.match(r.body.data.schema, { amountModel: 'SIGNED_SINGLE', columnMapping: { 0: 'date', 1: 'description', 2: 'amount', 3: 'indicator' } });
+  // Shop: Debit 12.00 is £12.00 out; Client: Credit 100.00 is £100.00 in; Fee: dr 1.50 is £1.50 out.
+  t.same(amounts(r.body.data), [-1_200, 10_000, -150]);
+  // Pending is neither Debit nor Credit: a row error, not money in.
+  t.equal(r.body.data.errorRows, 1);
+  t.same(errorsOf(r.body.data), ['line 4: "Pending" is neither Debit nor Credit']);
+  const done = await confirmConserved(t, api, r.body.data);
+  t.match(done, { created: 3, rejected: 1 });
+
+  // A column headed Type whose values are all D or C (any case) is the indicator too; a minus against Credit is a row error.
+  const typed = 'Date,Description,Amount,Type\n05/06/2026,Rent,750.00,D\n06/06/2026,Sale,40.00,c\n07/06/2026,Refund,-3.00,C\n';
+  const u = await api.request('POST', '/v1/bank-imports/upload', { body: { file: typed, filename: 'typed.csv' } });
+  t.equal(u.status, 201, JSON.stringify(u.body.error ?? ''));
+  t.equal(u.body.data.schema.columnMapping[3], 'indicator');
+  // Rent: D 750.00 is −£750.00; Sale: c 40.00 is +£40.00.
+  t.same(amounts(u.body.data), [-75_000, 4_000]);
+  t.same(errorsOf(u.body.data), ['line 4: the amount "-3.00" has a minus sign, but the row says Credit']);
+
+  // A header acct does not know: read as skip, then remapped to the indicator.
+  const unknown = 'Date,Description,Amount,Dir\n08/06/2026,Shop,12.00,Debit\n09/06/2026,Client,100.00,Credit\n';
+  const up = await api.request('POST', '/v1/bank-imports/upload', { body: { file: unknown, filename: 'dir.csv' } });
+  t.equal(up.status, 201, JSON.stringify(up.body.error ?? ''));
+  t.equal(up.body.data.schema.columnMapping[3], 'skip');
+  t.same(amounts(up.body.data), [1_200, 10_000], 'read as signed while the column is skipped');
+  const remapped = await api.request('POST', `/v1/bank-imports/${up.body.data.importId}/remap`, {
+    body: { columnMapping: { 0: 'date', 1: 'description', 2: 'amount', 3: 'indicator' } },
+  });
+  t.equal(remapped.status, 200, JSON.stringify(remapped.body.error ?? ''));
+  // Shop: Debit 12.00 is −£12.00; Client: Credit 100.00 is +£100.00.
+  t.same(amounts(remapped.body.data), [-1_200, 10_000]);
+  // An indicator beside debit and credit columns, or with the amount's sign flipped, has nothing to sign: 400 naming the field.
+  const both = await api.request('POST', `/v1/bank-imports/${up.body.data.importId}/remap`, {
+    body: { columnMapping: { 0: 'date', 1: 'debit', 2: 'credit', 3: 'indicator' } },
+  });
+  t.match([both.status, both.body.error?.field], [400, 'columnMapping']);
+  const flipped = await api.request('POST', `/v1/bank-imports/${up.body.data.importId}/remap`, {
+    body: { columnMapping: { 0: 'date', 1: 'description', 2: 'amount', 3: 'indicator' }, amountModel: 'SIGN_FLIPPER' },
+  });
+  t.match([flipped.status, flipped.body.error?.field], [400, 'amountModel']);
+});

@@ -109,3 +109,20 @@ t.test('through the commander program', async (t) => {
   t.match(refusedDay.stderr, /this-month is a period: --issue-date takes one day/);
   t.same(await acctJson(t, dir, ['transactions', 'list']), before, 'nothing written');
 });
+
+t.test('the hand-written commands take dates as the generated ones do: acct post and bank reconcile --as-of', async (t) => {
+  const { dir } = await books(t);
+  const before = await acctJson(t, dir, ['transactions', 'list']);
+  const post = await runCliInProcess(['--data', dir, 'post', '31/03/2026', 'Stationery', '5100=12.00', '1200=-12.00']);
+  t.equal(post.status, 2);
+  t.equal(post.stderr, 'error validation_error: write dates as YYYY-MM-DD: 31/03/2026 is 2026-03-31 if it is day first, as in the UK (field <date>)\n');
+  const unreal = await runCliInProcess(['--data', dir, 'post', '2026-02-30', 'Stationery', '5100=12.00', '1200=-12.00']);
+  t.equal(unreal.stderr, 'error validation_error: 2026-02-30 is not a real date: February 2026 has 28 days (field <date>)\n');
+  const reconcile = await runCliInProcess(['--data', dir, 'bank', 'reconcile', '1200', '--statement-balance', '0', '--as-of', '31/03/2026']);
+  t.equal(reconcile.status, 2);
+  t.equal(reconcile.stderr, 'error validation_error: write dates as YYYY-MM-DD: 31/03/2026 is 2026-03-31 if it is day first, as in the UK (field --as-of)\n');
+  const garbled = await runCliInProcess(['--data', dir, 'bank', 'reconcile', '1200', '--statement-balance', '0', '--as-of', 'March']);
+  t.equal(garbled.status, 2);
+  t.match(garbled.stderr, /\(field --as-of\)\n$/, 'a date that is no date at all names the flag too');
+  t.same(await acctJson(t, dir, ['transactions', 'list']), before, 'nothing written');
+});

@@ -128,3 +128,15 @@ t.test('a quote and a credit note by their numbers, through convert, credit, all
   t.equal(unknown.status, 3);
   t.match(unknown.stderr, /not_found: no credit note "CN-0099"/);
 });
+
+t.test('a bank account by its ledger account code, as bank reconcile takes it', async (t) => {
+  const { dir } = await books(t);
+  const byCode = await acctJson(t, dir, ['bank-accounts', 'get', '1200']);
+  t.match(byCode, { id: 1, accountCode: '1200' }, 'bank-accounts get 1200: the primary bank account, over 1200 Bank Account');
+  t.match(await acctJson(t, dir, ['bank-accounts', 'get', '1']), { id: 1 }, 'the id still works');
+  const open = await acctJson(t, dir, ['bank-accounts', 'unreconciled', '1200', '--as-of', '2026-11-30']);
+  t.match(open, { lines: [] }, 'bank-accounts unreconciled 1200');
+  const none = await runCliInProcess(['--data', dir, 'bank-accounts', 'get', '1210']);
+  t.equal(none.status, 3, 'a code with no bank account over it is not found');
+  t.match(none.stderr, /not_found/);
+});

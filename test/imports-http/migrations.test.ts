@@ -205,6 +205,41 @@ t.test('the cash VAT basis: 422 CASH_VAT_UNSUPPORTED, nothing written; a cutover
   });
 });
 
+t.test('POST /migrations/run under an Idempotency-Key: the dry run and the refused run write nothing either, and the key replays', async (t) => {
+  const { books, api } = await world(t);
+  // The key's own record is the one row such a request leaves; every other table is counted.
+  const books0 = async () => ({ ...(await tally(books)), idempotency_keys: 0 });
+  const before = await books0();
+  const body = {
+    provider: 'freeagent',
+    ...freeagent,
+    cutoverDate: '2025-03-31',
+    mappings: { 'Freelance Design Fees': '5000' },
+    conflicts: 'split',
+    dryRun: true,
+  };
+  const headers = { 'Idempotency-Key': 'mig-dry-1' };
+  const dry = await api.request('POST', '/v1/migrations/run', { body, headers });
+  t.equal(dry.status, 200, JSON.stringify(dry.body.error ?? ''));
+  t.match(dry.body.data, { passed: true, committed: false, dryRun: true });
+  t.same(await books0(), before, 'the dry run under the key wrote nothing');
+  t.same(await trialBalanceAt(api, '2025-03-31'), {}, 'no opening balance posted');
+  t.equal((await api.request('GET', '/v1/migrations/active')).body.data, null, 'no migration left open');
+  const again = await api.request('POST', '/v1/migrations/run', { body, headers });
+  t.equal(again.headers.get('idempotent-replayed'), 'true', 'the key replays its dry run');
+  t.same(await books0(), before, 'and the replay wrote nothing');
+  // A refused run (a trial balance row left unmapped) under another key: 422 and nothing written.
+  const refused = { provider: 'freeagent', ...freeagent, cutoverDate: '2025-03-31' };
+  expectError(
+    t,
+    await api.request('POST', '/v1/migrations/run', { body: refused, headers: { 'Idempotency-Key': 'mig-refused-1' } }),
+    422,
+    'migration_gate_failed',
+  );
+  t.same(await books0(), before, 'the refused run under the key wrote nothing');
+  t.equal((await api.request('GET', '/v1/migrations/active')).body.data, null);
+});
+
 t.test('POST /migrations/run: the dry run reports and writes nothing; a refused run is 422 and writes nothing', async (t) => {
   const { books, api } = await world(t);
   const before = await tally(books);

@@ -12,6 +12,7 @@ import path from 'node:path';
 import chalk from 'chalk';
 import type { Command } from 'commander';
 import { AppError } from '../../engine/errors.js';
+import { checkDateText } from '../../engine/date-words.js';
 import { displayPounds, parsePounds } from '../../engine/money.js';
 import type { Operation } from '../../engine/operation.js';
 import { listBankAccountsOp, reconcileBankAccountOp, unreconciledOp } from '../../engine/banking/bank-account-ops.js';
@@ -270,6 +271,12 @@ function addExplain(group: Command): void {
     });
 }
 
+/** A refusal of reconcile's operations named by the flag typed (--as-of), not the API's field (asOf). */
+function asTyped(e: unknown): never {
+  if (e instanceof AppError && e.field === 'asOf') throw new AppError(e.code, e.message.replace('asOf', '--as-of'), '--as-of');
+  throw e;
+}
+
 function addReconcile(group: Command): void {
   const doc = handWritten.bankReconcile;
   group
@@ -283,15 +290,25 @@ function addReconcile(group: Command): void {
     .action(async (account: string, flags: { statementBalance: string; asOf: string; exclude?: string }, cmd: Command) => {
       const globals = cmd.optsWithGlobals<GlobalOptions>();
       await withCli(globals, async (cli) => {
+        checkDateText(flags.asOf, '--as-of');
         const id = String(await bankAccountId(cli, account));
-        const statementBalance = parsePounds(flags.statementBalance, 'statementBalance');
-        const open = await run(cli, unreconciledOp, raw(undefined, { id }, { asOf: flags.asOf }));
+        const statementBalance = parsePounds(flags.statementBalance, '--statement-balance');
+        const open = await run(cli, unreconciledOp, raw(undefined, { id }, { asOf: flags.asOf })).catch(asTyped);
         const excluded = new Set(
           (flags.exclude ?? '')
             .split(',')
             .map((s) => s.trim())
             .filter(Boolean),
         );
+        // An id the statement's lines do not hold (mistyped, already reconciled, another account's) would be dropped silently.
+        const stray = [...excluded].filter((x) => !open.lines.some((l) => l.transactionId === x));
+        if (stray.length > 0) {
+          throw new AppError(
+            'validation_error',
+            `${stray.join(', ')} ${stray.length === 1 ? 'is not an unreconciled line' : 'are not unreconciled lines'} of bank account ${id} up to ${flags.asOf} (acct bank-accounts unreconciled ${id} --as-of ${flags.asOf} lists them)`,
+            '--exclude',
+          );
+        }
         const chosen = open.lines.filter((l) => !excluded.has(l.transactionId));
         if (!globals.json) {
           const rows = open.lines.map((l) => [
@@ -318,7 +335,7 @@ function addReconcile(group: Command): void {
           cli,
           reconcileBankAccountOp,
           raw({ statementBalance, asOf: flags.asOf, transactionIds: chosen.map((l) => l.transactionId) }, { id }),
-        );
+        ).catch(asTyped);
         if (globals.json) cli.print(done);
         else
           process.stdout.write(

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { orgOf } from '../../engine/operation.js';
 import { createTransactionOp } from '../../engine/ledger/transaction-ops.js';
 import { AppError } from '../../engine/errors.js';
+import { checkDateText } from '../../engine/date-words.js';
 import { withCli, type GlobalOptions } from '../context.js';
 import { examplesText, handWritten } from '../help.js';
 import { postLines } from '../post-lines.js';
@@ -29,6 +30,8 @@ export function addPost(program: Command): void {
     .action(async (date: string, description: string, entries: string[], flags: { draft?: boolean; ref?: string; verbose?: boolean }, cmd: Command) => {
       const globals = cmd.optsWithGlobals<GlobalOptions>();
       await withCli(globals, async (cli) => {
+        // A day-first date gets the YYYY-MM-DD it means, as the generated commands' date flags give it.
+        checkDateText(date, '<date>');
         const lines = await postLines(orgOf(await cli.ctx()).db, entries);
         const body = { date, description, reference: flags.ref, status: flags.draft ? 'draft' : 'posted', lines };
         const result = await cli.run(createTransactionOp, { params: {}, query: {}, body }).catch((e: unknown) => {

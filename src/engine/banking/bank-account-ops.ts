@@ -1,12 +1,12 @@
 /** The operations of bank accounts (bank-accounts.ts): list, add, change, archive. Scopes: those of accounts. */
 import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';
-import { idOf, intId, isoDate, pence } from '../schema.js';
+import { bankAccountIdOf, idOf, isoDate, pence } from '../schema.js';
 import { postingOf } from '../ledger/posting.js';
 import { reconcileBankAccount, reconciledSchema, unreconciledLines, unreconciledSchema } from './reconcile.js';
 import { addBankAccount, archiveBankAccount, bankAccountSchema, bankAccountWithCode, changeBankAccount, listBankAccounts } from './bank-accounts.js';
 
-const params = { id: intId() };
+const params = { id: bankAccountIdOf() };
 
 const details = {
   bankName: z.string().trim().max(100).nullable().optional().describe('e.g. Starling, NatWest'),

@@ -1,7 +1,7 @@
 /** The operations of bank statement imports (bank-imports.ts): upload, list, get, remap, confirm, delete. */
 import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';
-import { idOf, intId } from '../schema.js';
+import { bankAccountIdOf, idOf, intId } from '../schema.js';
 import { postingOf } from '../ledger/posting.js';
 import { undone } from '../undone.js';
 import { amountModels, columnRoles } from './statements/types.js';
@@ -42,7 +42,7 @@ export const uploadImportOp = defineOperation({
   body: {
     file: z.string().min(1).describe('the statement’s text'),
     filename: z.string().max(255).optional(),
-    bankAccountId: intId().optional(),
+    bankAccountId: bankAccountIdOf().optional(),
     ...layout,
   },
   output: previewSchema,

@@ -4,6 +4,7 @@ import { defineOperation, orgOf } from '../operation.js';
 import { idOf, isoDate } from '../schema.js';
 import { idOut } from '../output.js';
 import { AppError } from '../errors.js';
+import { undone } from '../undone.js';
 import { postingOf } from '../ledger/posting.js';
 import { maxImportFileBytes } from './import-records.js';
 import { uploadContacts } from './contact-imports.js';
@@ -217,13 +218,6 @@ export const executeMigrationOp = defineOperation({
   },
 });
 
-/** Carries a run's report out of the write that is rolled back. */
-class RolledBack extends Error {
-  constructor(readonly report: MigrationRun) {
-    super('rolled back');
-  }
-}
-
 /** A migration refused and rolled back: the 422 the API answers, carrying the report so that the CLI can print the proof of what failed. */
 export class MigrationNotWritten extends AppError {
   constructor(readonly report: MigrationRun) {
@@ -255,18 +249,15 @@ export const runMigrationOp = defineOperation({
   output: migrationRunSchema,
   async run(ctx, input) {
     const { dryRun, ...files } = input;
-    try {
-      const report = await orgOf(ctx).write(async (trx) => {
-        const run = await runMigration(trx, postingOf(ctx), files, { dryRun, progress: ctx.progress });
-        if (dryRun || !run.passed) throw new RolledBack(run);
-        return { ...run, committed: true };
-      });
-      return { data: report };
-    } catch (e) {
-      if (!(e instanceof RolledBack)) throw e;
-      if (dryRun) return { data: e.report };
-      throw new MigrationNotWritten(e.report);
-    }
+    const posting = postingOf(ctx);
+    // A dry run is undone in a savepoint rather than by a throw: under an Idempotency-Key the write joins the key's transaction, which commits what a returning operation leaves.
+    const report = await orgOf(ctx).write(async (trx) => {
+      if (dryRun) return undone(trx, (t) => runMigration(t, posting, files, { dryRun, progress: ctx.progress }));
+      const run = await runMigration(trx, posting, files, { dryRun, progress: ctx.progress });
+      if (!run.passed) throw new MigrationNotWritten(run);
+      return { ...run, committed: true };
+    });
+    return { data: report };
   },
 });
 

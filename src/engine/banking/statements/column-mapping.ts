@@ -8,7 +8,7 @@ import { AppError } from '../../errors.js';
 import { dateFormatNames } from '../../tabular/date-formats.js';
 import { amountModels, columnRoles, type AmountModel, type ColumnMapping, type ColumnRole, type SchemaCorrection, type StatementSchema } from './types.js';
 
-const singleRoles: readonly ColumnRole[] = ['amount', 'debit', 'credit', 'balance'];
+const singleRoles: readonly ColumnRole[] = ['amount', 'debit', 'credit', 'balance', 'indicator'];
 
 function refuse(message: string, field: string): never {
   throw new AppError('validation_error', message, field);
@@ -40,6 +40,12 @@ export function checkSchema(schema: StatementSchema, width: number, detected: bo
   const twice = singleRoles.find((role) => count(role) > 1);
   if (twice) refuse(`columnMapping gives the role ${twice} to ${count(twice)} columns; one is allowed`, 'columnMapping');
   if (!amountModels.includes(schema.amountModel)) refuse(`amountModel must be one of ${amountModels.join(', ')}`, 'amountModel');
+  if (count('indicator') > 0) {
+    if (schema.amountModel === 'DUAL_COL_DR_CR' || count('amount') === 0)
+      refuse('columnMapping: an indicator column signs a single amount column; with debit and credit columns it has nothing to sign', 'columnMapping');
+    if (schema.amountModel === 'SIGN_FLIPPER')
+      refuse('amountModel SIGN_FLIPPER signs the amount column itself, and the indicator column signs it too: use SIGNED_SINGLE', 'amountModel');
+  }
   if (schema.amountModel === 'DUAL_COL_DR_CR' ? count('debit') === 0 || count('credit') === 0 : count('amount') === 0) {
     refuse(
       `amountModel ${schema.amountModel} needs ${schema.amountModel === 'DUAL_COL_DR_CR' ? 'a debit and a credit column' : 'an amount column'} in columnMapping`,
@@ -51,7 +57,7 @@ export function checkSchema(schema: StatementSchema, width: number, detected: bo
 
 function amountModelFor(mapping: ColumnMapping, detected: AmountModel): AmountModel {
   const roles = Object.values(mapping);
-  if (roles.includes('amount')) return detected === 'DUAL_COL_DR_CR' ? 'SIGNED_SINGLE' : detected;
+  if (roles.includes('amount')) return detected === 'DUAL_COL_DR_CR' || roles.includes('indicator') ? 'SIGNED_SINGLE' : detected;
   return roles.includes('debit') && roles.includes('credit') ? 'DUAL_COL_DR_CR' : detected;
 }
 

@@ -17,7 +17,25 @@ const headerRoles: readonly (readonly [RegExp, ColumnRole])[] = [
   [/^(description|transaction description|details|transaction details|narrative|memo|counter ?party|payee|name|merchant|particulars)$/, 'description'],
   [/^(reference|ref|payment reference|transaction reference|cheque number|check number)$/, 'reference'],
   [/^(type|transaction type)$/, 'type'],
+  [
+    /^((debit|dr|d) ?\/ ?(credit|cr|c)|(credit|cr|c) ?\/ ?(debit|dr|d)|debit or credit|credit or debit|(debit ?\/ ?credit |dr ?\/ ?cr |d ?\/ ?c )?indicator)$/,
+    'indicator',
+  ],
 ];
+
+/** Money out (-1) or in (+1) as an indicator cell says it (Debit, Credit, DR, CR, D, C in any case), or null. */
+export function indicatorSign(cell: string): -1 | 1 | null {
+  const word = cell.trim().toLowerCase();
+  if (word === 'debit' || word === 'dr' || word === 'd') return -1;
+  if (word === 'credit' || word === 'cr' || word === 'c') return 1;
+  return null;
+}
+
+/** A column whose every cell says Debit or Credit (a bank's "Type" column often does), with at least one filled. */
+export function isIndicatorColumn(values: readonly string[]): boolean {
+  const filled = values.filter((v) => v.trim() !== '');
+  return filled.length > 0 && filled.every((v) => indicatorSign(v) !== null);
+}
 
 export function normaliseHeaderCell(cell: string): string {
   return cell
@@ -88,7 +106,12 @@ export function rolesFromContent(rows: readonly (readonly string[])[], width: nu
     used = [debit, credit];
   } else if (money[0] !== undefined) {
     roles[money[0]] = 'amount';
-    amounts = rows.map((r) => pence(r, money[0]!));
+    const indicator = columns.findIndex((values, i) => roles[i] === 'skip' && isIndicatorColumn(values));
+    if (indicator >= 0) roles[indicator] = 'indicator';
+    amounts = rows.map((r) => {
+      const amount = pence(r, money[0]!);
+      return amount === null || indicator < 0 ? amount : (indicatorSign(r[indicator] ?? '') ?? 1) * Math.abs(amount);
+    });
     used = [money[0]];
   } else {
     return withDescription(roles, columns);

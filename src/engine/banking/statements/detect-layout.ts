@@ -5,7 +5,7 @@
  */
 import { parseAmountText } from '../../tabular/amount-text.js';
 import { balanceSteps } from './balance-proof.js';
-import { normaliseHeaderCell, roleOfHeader, rolesFromContent, rolesFromHeader } from './column-roles.js';
+import { isIndicatorColumn, normaliseHeaderCell, roleOfHeader, rolesFromContent, rolesFromHeader } from './column-roles.js';
 import { isBlank, type CsvRecord } from '../../tabular/csv-records.js';
 import { detectDateFormat, looksLikeDate } from '../../tabular/date-formats.js';
 import { layoutFingerprint } from './fingerprint.js';
@@ -84,6 +84,8 @@ function presetRoles(preset: BankPreset, header: readonly string[] | null, width
  */
 function amountModelOf(roles: readonly ColumnRole[], data: readonly CsvRecord[]): AmountModel {
   if (!roles.includes('amount')) return roles.includes('debit') && roles.includes('credit') ? 'DUAL_COL_DR_CR' : 'SIGNED_SINGLE';
+  // An indicator column signs the amounts, which carry no sign the balance could be checked against.
+  if (roles.includes('indicator')) return 'SIGNED_SINGLE';
   const [amountAt, balanceAt] = [roles.indexOf('amount'), roles.indexOf('balance')];
   if (balanceAt < 0) return 'SIGNED_SINGLE';
   const read = (cells: readonly string[], i: number): number | null => (cells[i] ? parseAmountText(cells[i]) : null);
@@ -117,12 +119,19 @@ export function dateFormatOf(data: readonly CsvRecord[], roles: Readonly<Record<
   return detectDateFormat(values, preferred);
 }
 
+/** A Type column whose every cell says Debit or Credit is the indicator beside a single amount column (when no column is headed as one). */
+function withIndicator(roles: readonly ColumnRole[], data: readonly CsvRecord[]): readonly ColumnRole[] {
+  if (roles.includes('indicator') || !roles.includes('amount')) return roles;
+  const at = roles.findIndex((role, i) => role === 'type' && isIndicatorColumn(data.map((r) => r.cells[i] ?? '')));
+  return at < 0 ? roles : roles.map((role, i) => (i === at ? 'indicator' : role));
+}
+
 export function detectLayout(records: readonly CsvRecord[], delimiter: string, hints: LayoutHints = {}): CsvLayout {
   const headerAt = findHeader(records, hints.hasHeader);
   const header = headerAt === null ? null : withoutTrailingEmpty(records[headerAt]!.cells);
   const data = dataRecords(records, headerAt);
   const width = header?.length ?? mostCommon(data.map((r) => r.cells.length));
-  const headerRoles = header === null ? null : rolesFromHeader(header);
+  const headerRoles = header === null ? null : withIndicator(rolesFromHeader(header), data);
   // Header names acct does not know ("When", "Net") leave the columns to be told from their cells.
   const contentRoles =
     headerRoles !== null && readable(headerRoles)

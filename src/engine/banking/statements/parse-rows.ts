@@ -6,6 +6,7 @@
 import { parseAmountText } from '../../tabular/amount-text.js';
 import { parseDateAs } from '../../tabular/date-formats.js';
 import type { CsvRecord } from '../../tabular/csv-records.js';
+import { indicatorSign } from './column-roles.js';
 import type { ColumnRole, RejectedRow, StatementRow, StatementSchema } from './types.js';
 
 export interface DataRecord extends CsvRecord {
@@ -36,7 +37,18 @@ export interface ParsedRows {
 
 /** Column indexes per role, in column order. */
 export function columnsByRole(schema: Pick<StatementSchema, 'columnMapping'>): Readonly<Record<ColumnRole, readonly number[]>> {
-  const byRole: Record<ColumnRole, number[]> = { date: [], description: [], amount: [], debit: [], credit: [], balance: [], reference: [], type: [], skip: [] };
+  const byRole: Record<ColumnRole, number[]> = {
+    date: [],
+    description: [],
+    amount: [],
+    debit: [],
+    credit: [],
+    balance: [],
+    reference: [],
+    type: [],
+    indicator: [],
+    skip: [],
+  };
   for (const [column, role] of Object.entries(schema.columnMapping)) byRole[role].push(Number(column));
   for (const list of Object.values(byRole)) list.sort((a, b) => a - b);
   return byRole;
@@ -72,6 +84,15 @@ function rowAmount(cells: readonly string[], schema: StatementSchema, byRole: Re
   }
   const amount = amountIn(cells, byRole.amount[0], 'an amount');
   if (amount === null) throw new Rejection('the row has no amount');
+  const indicator = byRole.indicator[0];
+  if (indicator !== undefined) {
+    // The indicator signs the amount (column-mapping.ts keeps it to SIGNED_SINGLE); a minus it contradicts is not guessed at.
+    const cell = (cells[indicator] ?? '').trim();
+    const sign = indicatorSign(cell);
+    if (sign === null) throw new Rejection(cell === '' ? 'the row says neither Debit nor Credit' : `${quote(cell)} is neither Debit nor Credit`);
+    if (amount < 0 && sign > 0) throw new Rejection(`the amount ${quote((cells[byRole.amount[0]!] ?? '').trim())} has a minus sign, but the row says Credit`);
+    return sign * Math.abs(amount);
+  }
   return schema.amountModel === 'SIGN_FLIPPER' && amount !== 0 ? -amount : amount;
 }
 

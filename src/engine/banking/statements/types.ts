@@ -4,8 +4,13 @@
  * import operations can preview, remap and confirm on top of it.
  */
 
-/** What each column of a CSV statement holds; `skip` columns are not read. */
-export const columnRoles = ['date', 'description', 'amount', 'debit', 'credit', 'balance', 'reference', 'type', 'skip'] as const;
+/**
+ * What each column of a CSV statement holds; `skip` columns are not read,
+ * nor is `type` (the bank's kind of transaction: card, direct debit …).
+ * `indicator` says Debit or Credit (DR/CR, D/C) of each row, and so signs
+ * an amount column that carries no sign of its own.
+ */
+export const columnRoles = ['date', 'description', 'amount', 'debit', 'credit', 'balance', 'reference', 'type', 'indicator', 'skip'] as const;
 export type ColumnRole = (typeof columnRoles)[number];
 
 /**
