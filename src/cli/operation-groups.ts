@@ -39,7 +39,7 @@ const groups: Readonly<Record<string, () => Promise<readonly Operation[]>>> = {
     return [m0.getOrganisation, m0.updateOrganisation];
   },
   settings: async () => {
-    const m0 = await import('../engine/organisation/organisation-ops.js');
+    const m0 = await import('../engine/settings/settings-ops.js');
     return [m0.getSettings, m0.updateSettings];
   },
   periods: async () => {

@@ -52,7 +52,7 @@ t.test('acct post refuses, naming the problem, and writes nothing', async (t) =>
     t.match(r.stderr, message);
   }
   const bad = await runCliInProcess(['--data', books.dataDir, 'post', '2026-02-30', 'Bad date', '5100=1', '1200=-1']);
-  t.match(bad.stderr, /invalid_date: <date> must be a date in YYYY-MM-DD format.*\(field <date>\)/);
+  t.match(bad.stderr, /validation_error: 2026-02-30 is not a real date: February 2026 has 28 days \(field <date>\)/, 'as the other commands say it');
   const list = await runCliInProcessJson(['--data', books.dataDir, '--json', 'transactions', 'list']);
   t.same(list.data, [], 'nothing was written');
 });

@@ -353,7 +353,9 @@ export async function seedBooks(ctx: Ctx, seed: number, o: SeedOptions): Promise
     }
     if (!lines && mode < 0.75) {
       const chosen = open.filter(() => chance(0.5));
-      if (chosen.length > 0 && sum(chosen.map((x) => x.net + x.vat)) > 0) {
+      // Lines worth more than is left (a discount line left out) are refused, as an amount over it is: not chosen.
+      const worth = sum(chosen.map((x) => x.net + x.vat));
+      if (chosen.length > 0 && worth > 0 && worth <= left) {
         body = { ...body, lineIds: chosen.map((x) => x.line.id) };
         lines = chosen.map((x) => ({ source: x.line, net: x.net, vat: x.vat }));
       }

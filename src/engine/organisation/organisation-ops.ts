@@ -1,13 +1,11 @@
-/** The operations of the organisation: its profile (GET and PUT /organisation) and settings (GET and PUT /organisation/settings). */
+/** The operations of the organisation's profile (GET and PUT /organisation); its settings' are in settings/settings-ops.ts. */
 import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';
-import { clearableText, isoDate, monthDay } from '../schema.js';
-import { businessTypes, loadOrganisation, vatSchemes } from './organisation.js';
+import { clearableText } from '../schema.js';
+import { businessTypes, loadOrganisation } from './organisation.js';
 import { changeProfile, organisationSchema, organisationView, platformRowOf } from './profile.js';
 import { companyNumberField } from './company-number.js';
 import { vatNumberField } from './vat-number.js';
-import { refuseVatSettingsChange } from '../vat/settings-guard.js';
-import { changeSettings, flatRatePercent, settingsSchema, settingsView, vatBases, vatStaggers } from './settings.js';
 
 export const getOrganisation = defineOperation({
   name: 'organisation.get',
@@ -71,74 +69,5 @@ export const updateOrganisation = defineOperation({
     const org = orgOf(ctx);
     const row = await org.write((trx) => changeProfile(trx, ctx.clock, input));
     return { data: organisationView(row, await platformRowOf(ctx.platform.db, org.id), org.mode, ctx.clock) };
-  },
-});
-
-export const getSettings = defineOperation({
-  name: 'settings.get',
-  summary: 'Show the organisation settings',
-  access: 'any-key',
-  method: 'GET',
-  path: '/organisation/settings',
-  output: settingsSchema,
-  async run(ctx) {
-    return { data: settingsView(await loadOrganisation(orgOf(ctx).db)) };
-  },
-});
-
-/**
- * A document-number prefix. Numbers become file names (a PDF's suggested
- * name, an e-mail attachment), so a prefix can name no other directory:
- * no dots, and no slash first. A slash may end it: the number follows, so
- * it still sits inside the document number (INV/2026/0001).
- */
-const prefix = () =>
-  z
-    .string()
-    .max(20)
-    .regex(/^(?:[A-Za-z0-9_-][A-Za-z0-9_/-]*)?$/, 'may contain only letters, digits, - _ and /, and may not start with /')
-    .describe('up to 20 letters, digits, - _ and / (not first), put before the number');
-
-const nextNumber = () => z.number().int().min(1).max(999_999_999).optional();
-
-export const updateSettings = defineOperation({
-  name: 'settings.update',
-  summary: 'Change organisation settings (partial: fields left out stay as they are)',
-  description:
-    'Changing vatScheme to flat_rate needs vatFlatRatePercent; leaving flat_rate clears it. ' +
-    'fiscalYearStart cannot change once a period has been closed. ' +
-    'Once a VAT return is filed, vatStagger, vatPeriodMonth and vatRegistrationDate keep the periods they make (409 conflict); ' +
-    'vatScheme not_registered waits until every VAT entry is on a filed return (409 conflict).',
-  access: 'all-scopes',
-  method: 'PUT',
-  path: '/organisation/settings',
-  body: {
-    currency: z
-      .string()
-      .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as GBP')
-      .optional(),
-    vatScheme: z.enum(vatSchemes).optional(),
-    vatFlatRatePercent: flatRatePercent().nullable().optional(),
-    vatRegistrationDate: isoDate().nullable().optional(),
-    vatStagger: z.enum(vatStaggers).optional(),
-    vatPeriodMonth: z.number().int().min(1).max(12).optional(),
-    vatAccountingBasis: z.enum(vatBases).optional(),
-    fiscalYearStart: monthDay().optional(),
-    invoicePrefix: prefix().optional(),
-    invoiceNextNumber: nextNumber(),
-    quotePrefix: prefix().optional(),
-    quoteNextNumber: nextNumber(),
-    creditNotePrefix: prefix().optional(),
-    creditNoteNextNumber: nextNumber(),
-    defaultPaymentTerms: z.number().int().min(0).max(365).optional(),
-    quoteValidityDays: z.number().int().min(1).max(365).optional(),
-  },
-  output: settingsSchema,
-  async run(ctx, input) {
-    const row = await orgOf(ctx).write(async (trx) => {
-      await refuseVatSettingsChange(trx, ctx.clock, await loadOrganisation(trx), input);
-      return changeSettings(trx, ctx.clock, input);
-    });
-    return { data: settingsView(row) };
   },
 });

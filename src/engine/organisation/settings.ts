@@ -1,7 +1,7 @@
 /**
  * Organisation settings: currency, VAT scheme, fiscal year start, and the
  * numbering of invoices, quotes and credit notes; as shown, and changing
- * them. The operations are in organisation-ops.ts.
+ * them. The operations are in settings/settings-ops.ts.
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
