@@ -51,6 +51,8 @@ t.test('Xero sales invoices: one row per line item, the further lines ignored, d
     currency: 'Currency',
     status: 'Status',
     type: 'Type',
+    // the document's VAT; TaxAmount, the line's, is not it
+    vat: 'TaxTotal',
   });
   t.same(file.rows, [
     {
@@ -64,6 +66,8 @@ t.test('Xero sales invoices: one row per line item, the further lines ignored, d
       gross: 144000,
       paid: 0,
       outstanding: 144000,
+      // TaxTotal 240.00
+      vat: 24000,
       currency: 'GBP',
     },
     {
@@ -77,6 +81,8 @@ t.test('Xero sales invoices: one row per line item, the further lines ignored, d
       gross: 60000,
       paid: 25000,
       outstanding: 35000,
+      // TaxTotal 100.00
+      vat: 10000,
       currency: 'GBP',
     },
     {
@@ -90,6 +96,8 @@ t.test('Xero sales invoices: one row per line item, the further lines ignored, d
       gross: 36000,
       paid: 0,
       outstanding: 36000,
+      // TaxTotal 60.00
+      vat: 6000,
       currency: 'GBP',
     },
   ]);
@@ -195,6 +203,7 @@ function checkFreeAgentInvoices(t: Test, file: DocumentFile): void {
     due: 'Due Value',
     currency: 'Currency',
     status: 'Status',
+    vat: 'Sales Tax Value',
   });
   t.same(
     file.rows.map((r) => [r.line, r.docNumber, r.reference, r.docDate, r.dueDate, r.gross, r.paid, r.outstanding]),
