@@ -221,8 +221,8 @@ t.test('Xero invoices: previewed, matched, confirmed to clear 1198; one active; 
   // Due before 1 April 2025: INV-0412 (13/02), INV-0418 (05/03), INV-0421 (03/03), INV-0425 (28/03): overdue; the rest sent.
   for (const n of ['INV-0412', 'INV-0418', 'INV-0421', 'INV-0425']) t.equal(invoices.get(n)?.status, 'overdue', `${n} overdue`);
   for (const n of ['INV-0427', 'INV-0429', 'INV-0431', 'INV-0433']) t.equal(invoices.get(n)?.status, 'sent', `${n} sent`);
-  // INV-0412 7,356.00 paid 3,000.00 due 4,356.00; INV-0421 2,880.00 − 1,440.00 = 1,440.00; INV-0433 1,152.00 − 500.00 = 652.00.
-  t.match(invoices.get('INV-0412'), { total: 735600, vatAmount: 0, amountPaid: 300000, amountDue: 435600, contactName: 'Hollybank Homes Ltd' });
+  // INV-0412 7,356.00 (VAT 1,226.00, its TaxTotal, kept for credit notes) paid 3,000.00 due 4,356.00; INV-0421 2,880.00 − 1,440.00 = 1,440.00; INV-0433 1,152.00 − 500.00 = 652.00.
+  t.match(invoices.get('INV-0412'), { total: 735600, vatAmount: 122600, amountPaid: 300000, amountDue: 435600, contactName: 'Hollybank Homes Ltd' });
   t.match(invoices.get('INV-0421'), { total: 288000, amountPaid: 144000, amountDue: 144000, contactName: 'Eleanor Whitfield' });
   t.match(invoices.get('INV-0433'), { total: 115200, amountPaid: 50000, amountDue: 65200 });
   t.match(invoices.get('INV-0425'), { total: 619200, amountPaid: 0, amountDue: 619200, contactName: 'Brightwater Lettings Ltd' });

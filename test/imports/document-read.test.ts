@@ -51,6 +51,8 @@ t.test('Xero sales invoices: one row per line item, the further lines ignored, d
     currency: 'Currency',
     status: 'Status',
     type: 'Type',
+    // the document's VAT; TaxAmount, the line's, is not it
+    vat: 'TaxTotal',
   });
   t.same(file.rows, [
     {
@@ -64,6 +66,8 @@ t.test('Xero sales invoices: one row per line item, the further lines ignored, d
       gross: 144000,
       paid: 0,
       outstanding: 144000,
+      // TaxTotal 240.00
+      vat: 24000,
       currency: 'GBP',
     },
     {
@@ -77,6 +81,8 @@ t.test('Xero sales invoices: one row per line item, the further lines ignored, d
       gross: 60000,
       paid: 25000,
       outstanding: 35000,
+      // TaxTotal 100.00
+      vat: 10000,
       currency: 'GBP',
     },
     {
@@ -90,6 +96,8 @@ t.test('Xero sales invoices: one row per line item, the further lines ignored, d
       gross: 36000,
       paid: 0,
       outstanding: 36000,
+      // TaxTotal 60.00
+      vat: 6000,
       currency: 'GBP',
     },
   ]);
@@ -195,6 +203,7 @@ function checkFreeAgentInvoices(t: Test, file: DocumentFile): void {
     due: 'Due Value',
     currency: 'Currency',
     status: 'Status',
+    vat: 'Sales Tax Value',
   });
   t.same(
     file.rows.map((r) => [r.line, r.docNumber, r.reference, r.docDate, r.dueDate, r.gross, r.paid, r.outstanding]),
@@ -572,3 +581,31 @@ t.test('property: any mix of rows, blank lines, BOM and line ends keeps every da
   );
   t.pass('row conservation held on every generated file');
 });
+
+t.test(
+  "a Xero line-item file with only TaxAmount reads no VAT (it is each line's), with a warning; a further line with another TaxTotal is an error naming vat",
+  async (t) => {
+    const lineOnly = [
+      '*ContactName,*InvoiceNumber,*InvoiceDate,*DueDate,Total,Description,LineAmount,TaxAmount',
+      // INV-1: lines 100.00 (VAT 20.00) + 50.00 (VAT 10.00) = 180.00 gross; the first line's 20.00 is not the document's 30.00
+      'Acme Ltd,INV-1,01/03/2025,31/03/2025,180.00,Design,100.00,20.00',
+      'Acme Ltd,INV-1,01/03/2025,31/03/2025,180.00,Hosting,50.00,10.00',
+    ].join('\n');
+    const file = readDocuments(lineOnly, 'receivables');
+    conserved(t, file, 2);
+    t.equal(file.columnMapping.vat, undefined);
+    t.equal(file.rows[0]?.vat, null);
+    t.match(file.warnings, [/TaxAmount is each line's VAT, not the document's/]);
+
+    const differing = [
+      xeroHeader,
+      'Acme Ltd,,INV-2,,01/03/2025,31/03/2025,180.00,30.00,0.00,180.00,Design,1,100.00,100.00,200,20% (VAT on Income),20.00,GBP,Sales invoice,Awaiting Payment',
+      'Acme Ltd,,INV-2,,01/03/2025,31/03/2025,180.00,25.00,0.00,180.00,Hosting,1,50.00,50.00,200,20% (VAT on Income),10.00,GBP,Sales invoice,Awaiting Payment',
+    ].join('\n');
+    const other = readDocuments(differing, 'receivables');
+    conserved(t, other, 2);
+    t.equal(other.rows[0]?.vat, 3000);
+    t.same(brief(other.errors), [[3, 'vat']]);
+    t.match(other.errors[0]?.reason, /different VAT: £25\.00 here, £30\.00 there/);
+  },
+);

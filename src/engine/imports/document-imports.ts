@@ -86,6 +86,7 @@ export const documentPreviewSchema = z.strictObject({
       gross: poundsText(),
       paid: poundsText(),
       outstanding: poundsText(),
+      vat: poundsText().nullable().describe('the VAT inside the gross, from the file; null when it gives none'),
       status: z.enum(['ready', 'duplicate', 'after_cutover']),
       error: z.string().nullable(),
       contact: z.strictObject({
@@ -263,6 +264,7 @@ export async function documentPreview(db: Kysely<OrgDb>, row: DataImportsTable):
       gross: pounds(r.gross),
       paid: pounds(r.paid),
       outstanding: pounds(r.outstanding),
+      vat: r.vat === null ? null : pounds(r.vat),
       status,
       error,
       contact: { contactId: match.contactId, contactName: match.contactName, outcome: match.outcome, confidence: match.confidence, reason: match.reason },
@@ -353,6 +355,7 @@ export async function confirmDocuments(
       issueDate: r.docDate,
       dueDate: r.dueDate,
       gross: r.gross,
+      vat: r.vat ?? 0,
       paid: r.paid,
       cutoverDate: balance.cutoverDate,
       source,

@@ -10,6 +10,8 @@
  *   reclaimed;
  * - not registered: no VAT facts; a bill line is posted gross, VAT inside
  *   the cost, so the bill's total is what the supplier charged.
+ * A line with VAT but no rate (a migrated document whose VAT is not 20% or
+ * 5% of its net) is posted the same way, its line and entry without a rate.
  */
 import type { Kysely } from 'kysely';
 import { loadOrganisation } from '../organisation/organisation.js';
@@ -64,6 +66,8 @@ export async function itemEntries(
     const vatInCost = purchase && (scheme === 'not_registered' || (scheme === 'flat_rate' && !capital));
     const amount = vatInCost ? item.lineTotal : item.net;
     if (!vatInCost) vatOnVatAccount += item.vatAmount;
+    // VAT at no one rate (a migrated document's, as its file gave it): the line states no rate, its entry none.
+    const noRate = item.vatRateName === null && item.vatAmount !== 0;
     const lineIndex = lines.length;
     if (amount !== 0) {
       lines.push({
@@ -71,7 +75,7 @@ export async function itemEntries(
         amount: sign * amount,
         contactId: to.contactId,
         description: item.description.slice(0, 500),
-        ...(scheme === 'not_registered'
+        ...(scheme === 'not_registered' || noRate
           ? {}
           : { vatRate: item.vatRate, vatTreatment: item.vatRateName === 'exempt' ? 'none' : vatInCost ? 'inclusive' : 'exclusive' }),
       });
@@ -82,7 +86,7 @@ export async function itemEntries(
         documentId: to.documentId,
         direction: purchase ? 'purchase' : 'sale',
         basis: 'accrual',
-        rate: item.vatRate,
+        rate: noRate ? null : item.vatRate,
         net: to.direction * item.net,
         vat: to.direction * item.vatAmount,
         reclaimable: !vatInCost,

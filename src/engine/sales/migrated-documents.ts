@@ -5,7 +5,11 @@
  * so a migrated document's entries move its gross from the clearing account
  * to the control account (debit 1100, credit 1198; a bill: debit 2198,
  * credit 2100) with no VAT: its VAT was accounted for in the software it
- * came from. What was paid before the cutover is a synthetic payment that
+ * came from. The VAT the file gives is kept on the document and its one
+ * line (net and VAT, at the rate it implies: standard or reduced when it is
+ * 20% or 5% of the net to the penny, else no rate), so that a credit note
+ * against it takes its share of the VAT back off the return, as one on an
+ * invoice raised here does. What was paid before the cutover is a synthetic payment that
  * moves back to the clearing account, because that money is already in the
  * trial balance's bank. Both are dated at the cutover. The document keeps
  * its number, dates and contact, and is open (sent or approved, overdue
@@ -16,10 +20,11 @@ import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import { timestamp, today } from '../clock.js';
 import { postHistory, removeTransaction, type Posting } from '../ledger/posting.js';
-import { saveItems } from './items.js';
+import { saveItems, vatPercent } from './items.js';
+import { divideRound } from './credit-lines.js';
 import { settle } from './settle.js';
 import { accountByCode, type Kind } from './documents.js';
-import type { InvoicesTable, OrgDb, PaymentsTable } from '../../store/tables.js';
+import type { InvoicesTable, OrgDb, PaymentsTable, VatRateName } from '../../store/tables.js';
 
 /** The migration clearing account of each kind: receivables 1198, payables 2198. */
 export const clearingCode = (k: Kind): string => (k.kind === 'sales' ? '1198' : '2198');
@@ -33,6 +38,8 @@ export interface MigratedDocument {
   readonly dueDate: string;
   /** Pence, VAT included. */
   readonly gross: number;
+  /** Pence of VAT inside the gross (0 ≤ vat < gross): 0 when the file gives none. */
+  readonly vat: number;
   /** Pence paid before the cutover. */
   readonly paid: number;
   /** The date its entries carry: the cutover. */
@@ -44,6 +51,18 @@ export interface MigratedDocument {
 export interface Migrated {
   readonly row: InvoicesTable;
   readonly payment: PaymentsTable | null;
+}
+
+/**
+ * The rate a migrated line's VAT implies: standard or reduced when the VAT
+ * is that rate of the net to the penny (rounded as a line here is); else
+ * no rate (also for no VAT), and a credit note shares the VAT in proportion.
+ */
+function impliedRate(net: number, vat: number): { vatRateName: VatRateName | null; vatRate: number } {
+  for (const name of ['standard', 'reduced'] as const) {
+    if (vat > 0 && Number(divideRound(BigInt(net) * BigInt(vatPercent[name]), 100n)) === vat) return { vatRateName: name, vatRate: vatPercent[name] };
+  }
+  return { vatRateName: null, vatRate: 0 };
 }
 
 /** Create one migrated invoice or bill with its clearing entries and, when part-paid, its synthetic payment. */
@@ -79,8 +98,8 @@ export async function createMigratedDocument(trx: Kysely<OrgDb>, k: Kind, postin
     paid_date: null,
     notes: `Brought forward from ${doc.source} at ${doc.cutoverDate}`.slice(0, 2000),
     reference: doc.reference,
-    subtotal: doc.gross,
-    vat_amount: 0,
+    subtotal: doc.gross - doc.vat,
+    vat_amount: doc.vat,
     total: doc.gross,
     amount_paid: 0,
     amount_credited: 0,
@@ -104,11 +123,10 @@ export async function createMigratedDocument(trx: Kysely<OrgDb>, k: Kind, postin
     {
       description: `Balance brought forward from ${doc.source}: ${k.noun} ${doc.number} of ${doc.issueDate}`.slice(0, 500),
       quantity: 1,
-      unitPrice: doc.gross,
-      vatRateName: null,
-      vatRate: 0,
-      net: doc.gross,
-      vatAmount: 0,
+      unitPrice: doc.gross - doc.vat,
+      ...impliedRate(doc.gross - doc.vat, doc.vat),
+      net: doc.gross - doc.vat,
+      vatAmount: doc.vat,
       lineTotal: doc.gross,
       accountId: null,
     },

@@ -11,7 +11,8 @@ import { findHeaderRow, headerKey, type Aliases, type HeaderRow } from '../../ta
 
 export type Direction = 'receivables' | 'payables';
 
-export type DocumentField = 'contact' | 'number' | 'reference' | 'date' | 'dueDate' | 'total' | 'paid' | 'due' | 'currency' | 'status' | 'type' | 'line';
+export type DocumentField =
+  'contact' | 'number' | 'reference' | 'date' | 'dueDate' | 'total' | 'paid' | 'due' | 'currency' | 'status' | 'type' | 'vat' | 'line';
 
 export const documentAliases: Aliases<DocumentField> = {
   contact: ['contactname', 'contact', 'customer', 'supplier', 'contact name', 'name', 'customer name', 'supplier name'],
@@ -25,6 +26,8 @@ export const documentAliases: Aliases<DocumentField> = {
   currency: ['currency', 'currency code'],
   status: ['status', 'invoice status'],
   type: ['type', 'transaction type'],
+  // The document's VAT: Xero's TaxTotal (its TaxAmount is each line's, see documentColumns), FreeAgent's Sales Tax Value, QuickBooks' VAT Amount.
+  vat: ['taxtotal', 'tax total', 'total tax', 'sales tax value', 'vat total', 'total vat', 'vat amount', 'vat', 'tax amount', 'sales tax', 'tax'],
   // Only tells a Xero export (one row per line item) from a file with one row per document, for the reasons given.
   line: ['lineamount', 'line amount', 'description', 'quantity', 'unitamount'],
 };
@@ -67,6 +70,12 @@ export function documentColumns(records: readonly CsvRecord[], direction: Direct
     throw new AppError('validation_error', `this file's contact column is ${contactHeader}, so it lists ${found}, not ${wanted}`, 'file');
   }
   const warnings: string[] = [];
+  // Xero's TaxAmount, in a file of one row per line item, is that line's VAT, not the document's.
+  if (header.columns.vat !== undefined && header.columns.line !== undefined && headerKey(columnMapping.vat ?? '') === 'taxamount') {
+    warnings.push(`${columnMapping.vat ?? ''} is each line's VAT, not the document's: no VAT is read, and credit notes on these documents carry none`);
+    delete header.columns.vat;
+    delete columnMapping.vat;
+  }
   if (header.columns.total === undefined)
     warnings.push(`no total column: each document's total is taken as its amount due (${columnMapping.due ?? ''}), nothing paid`);
   if (header.columns.dueDate === undefined) warnings.push('no due date column: each document is due on its own date');

@@ -18,11 +18,13 @@ export interface DocumentRow {
   readonly paid: number;
   /** Pence, > 0: gross − paid. */
   readonly outstanding: number;
+  /** Pence of VAT inside the gross, 0 ≤ vat < gross; null when the file gives none (no VAT column, or an empty cell). */
+  readonly vat: number | null;
   /** 'GBP' when the file has no currency column. */
   readonly currency: string;
 }
 
-export type DocumentIssueField = 'contact' | 'number' | 'date' | 'dueDate' | 'total' | 'paid' | 'due' | 'currency' | 'row';
+export type DocumentIssueField = 'contact' | 'number' | 'date' | 'dueDate' | 'total' | 'paid' | 'due' | 'currency' | 'vat' | 'row';
 
 export interface DocumentIssue {
   readonly rowIndex: number;

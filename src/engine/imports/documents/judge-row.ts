@@ -77,6 +77,8 @@ export function judgeRow(record: CsvRecord, context: RowContext): Judged {
   const currency = currencyOf(cell('currency'));
   if (currency !== 'GBP') return error('currency', `the ${noun} is in ${currency}: only sterling documents are migrated`);
   if (amounts.kind === 'bad') return error(amounts.field, amounts.reason);
+  const vat = vatOf(columns.vat === undefined ? '' : cell('vat'), amounts.gross);
+  if (typeof vat === 'string') return error('vat', vat);
   const reference = cell('reference');
   return {
     kind: 'valid',
@@ -89,9 +91,20 @@ export function judgeRow(record: CsvRecord, context: RowContext): Judged {
       gross: amounts.gross,
       paid: amounts.paid,
       outstanding: amounts.outstanding,
+      vat,
       currency,
     },
   };
+}
+
+/** The VAT of a document of `gross` pence from its cell: null when empty, else 0 ≤ VAT < gross, or the reason it is refused. */
+function vatOf(text: string, gross: number): number | null | string {
+  if (text === '') return null;
+  const vat = parseAmountText(text);
+  if (vat === null) return `the VAT ${text} is not an amount`;
+  if (vat < 0) return `the VAT ${sterling(vat)} is negative`;
+  if (vat >= gross) return `the VAT ${sterling(vat)} is not less than the total ${sterling(gross)}: the VAT is part of the total`;
+  return vat;
 }
 
 function dateOf(text: string, format: string | null): { date: string; error: null } | { date: null; error: string } {
@@ -109,7 +122,7 @@ function currencyOf(text: string): string {
 }
 
 /** The cells a further line of a document repeats: its totals and its dates. */
-const repeated = ['date', 'dueDate', 'total', 'paid', 'due'] as const;
+const repeated = ['date', 'dueDate', 'total', 'paid', 'due', 'vat'] as const;
 type RepeatedField = (typeof repeated)[number];
 
 /** The document a row with a number starts, which later rows may repeat as its further line items. */
@@ -150,7 +163,14 @@ const shown = (field: RepeatedField, text: string): string => {
   return pence === null ? `'${text}'` : sterling(pence);
 };
 
-const labels: Readonly<Record<RepeatedField, string>> = { date: 'date', dueDate: 'due date', total: 'total', paid: 'amount paid', due: 'amount due' };
+const labels: Readonly<Record<RepeatedField, string>> = {
+  date: 'date',
+  dueDate: 'due date',
+  total: 'total',
+  paid: 'amount paid',
+  due: 'amount due',
+  vat: 'VAT',
+};
 
 /** A further line of the head's document: ignored when its dates and totals repeat the head's, an error when they differ. */
 export function judgeLine(record: CsvRecord, head: Head, columns: Columns, lineItems: boolean): Judged {
