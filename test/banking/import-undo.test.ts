@@ -5,7 +5,8 @@
  * transaction ids cleared, lets a pending import of the same statement see
  * its rows as new again, and lets the statement be imported again without
  * duplicates. Refusals leave everything in place: a reconciled line (409
- * already_reconciled), a line dated before a closed period (422), a pending
+ * already_reconciled), a line dated before a closed period (422), a line
+ * counted in a filed VAT return (422 vat_return_filed), a pending
  * import (409: delete it), undoing twice (409 already_voided), another
  * organisation's import (404). Figures worked by hand from
  * fixtures/bank-statements/starling.csv.
@@ -173,4 +174,32 @@ t.test('a pending import is deleted, not undone; another organisation’s import
   expectError(t, await api.request('POST', `/v1/bank-imports/${importId}/undo`, { key: other.apiKey }), 404, 'not_found');
   t.equal(await bankImportTransactions(api), 8);
   expectError(t, await api.request('POST', '/v1/bank-imports/dimp_nothing/undo'), 400, 'invalid_id');
+});
+
+t.test('undo refused while a line is counted in a filed VAT return: 422 vat_return_filed; nothing moves', async (t) => {
+  // 10 April 2026: the quarter January to March 2026 (period 2026-03) has ended and can be filed.
+  const books = await newBooks(t, { clock: '2026-04-10T10:00:00Z', organisation: { vatScheme: 'standard' } });
+  const api = await serveBooks(t, books);
+  const accounts = (await api.request('GET', '/v1/accounts?flat=true')).body.data.accounts as { id: string; code: string }[];
+  const file = 'Date,Description,Amount\n05/02/2026,OFFICE CHAIRS LTD,-144.00\n';
+  const up = await api.request('POST', '/v1/bank-imports/upload', { body: { file, filename: 'february.csv' } });
+  t.equal(up.status, 201, JSON.stringify(up.body.error ?? ''));
+  const importId = up.body.data.importId as string;
+  t.equal((await api.request('POST', `/v1/bank-imports/${importId}/confirm`, { body: {} })).status, 200);
+  const chairs = (await api.request('GET', `/v1/bank-imports/${importId}`)).body.data.rows[0].transactionId as string;
+  const categorised = await api.request('PATCH', `/v1/transactions/${chairs}/categorise`, {
+    body: { accountId: accounts.find((a) => a.code === '5100')!.id, vatRate: 20, vatTreatment: 'inclusive' },
+  });
+  t.equal(categorised.status, 200, JSON.stringify(categorised.body.error ?? ''));
+  const filed = await api.request('POST', '/v1/vat/periods/2026-03/file');
+  t.equal(filed.status, 201, JSON.stringify(filed.body.error ?? ''));
+
+  expectError(t, await api.request('POST', `/v1/bank-imports/${importId}/undo`), 422, 'vat_return_filed', {
+    message: new RegExp(`transaction ${chairs} is counted in the VAT return filed for 2026-01-01 to 2026-03-31`),
+  });
+  t.equal((await api.request('GET', `/v1/transactions/${chairs}`)).status, 200, 'the line stays');
+  const detail = (await api.request('GET', `/v1/bank-imports/${importId}`)).body.data;
+  t.match(detail, { status: 'completed', undoneAt: null, rows: [{ transactionId: chairs }] });
+  // £144.00 out of 1200, on 5100 since categorised: nothing moved.
+  t.match((await api.request('GET', `/v1/accounts/${accounts.find((a) => a.code === '1200')!.id}/balance`)).body.data.balance, { net: -14_400 });
 });
