@@ -99,7 +99,7 @@ const groups: Readonly<Record<string, () => Promise<readonly Operation[]>>> = {
   },
   'bank-imports': async () => {
     const m0 = await import('../engine/banking/bank-import-ops.js');
-    return [m0.uploadImportOp, m0.listImportsOp, m0.getImportOp, m0.remapImportOp, m0.confirmImportOp, m0.deleteImportOp];
+    return [m0.uploadImportOp, m0.listImportsOp, m0.getImportOp, m0.remapImportOp, m0.confirmImportOp, m0.deleteImportOp, m0.undoImportOp];
   },
   import: async () => {
     const m0 = await import('../engine/imports/import-ops.js');

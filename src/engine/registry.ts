@@ -88,7 +88,7 @@ import {
   testRulesOp,
   updateRuleOp,
 } from './banking/rule-ops.js';
-import { confirmImportOp, deleteImportOp, getImportOp, listImportsOp, remapImportOp, uploadImportOp } from './banking/bank-import-ops.js';
+import { confirmImportOp, deleteImportOp, getImportOp, listImportsOp, remapImportOp, undoImportOp, uploadImportOp } from './banking/bank-import-ops.js';
 import { addDirectorOp, getDirectorOp, listDirectorsOp, resignDirectorOp, updateDirectorOp } from './company/director-ops.js';
 import { addDlaOp, balanceOp, balancesOp, listDlaOp, s455SummaryOp, snapshotOp, snapshotsOp } from './company/dla-ops.js';
 import {
@@ -175,6 +175,7 @@ export const operations: readonly Operation[] = [
   remapImportOp,
   confirmImportOp,
   deleteImportOp,
+  undoImportOp,
   createAccount,
   updateAccount,
   deleteAccount,

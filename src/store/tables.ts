@@ -655,6 +655,9 @@ export interface BankImportsTable {
   created_at: string;
   updated_at: string;
   completed_at: string | null;
+  /** When a completed import was undone (migration 0024): its transactions removed, its rows kept with their transaction ids cleared. */
+  undone_at: string | null;
+  undone_by: string | null;
 }
 
 export type BankImportRowStatus = 'valid' | 'duplicate' | 'error' | 'created' | 'skipped';

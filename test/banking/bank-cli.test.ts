@@ -203,3 +203,49 @@ t.test('bank import --dry-run says what the import would do, and exits as it wou
   const txns = (await runCliInProcessJson(['--data', dir, '--json', 'transactions', 'list'])).data as unknown[];
   t.equal(txns.length, 1, 'one transaction: the coffee');
 });
+
+t.test('bank-imports undo takes a statement back out of the books; it imports again without duplicates', async (t) => {
+  const { dir } = await books(t);
+  const acct = (...args: string[]) => runCliInProcess(['--data', dir, ...args]);
+  const trialBalance = async () => {
+    const r = await runCliInProcessJson(['--data', dir, '--json', 'report', 'trial-balance', '--as-of', '2024-03-31']);
+    t.equal(r.status, 0, r.stderr);
+    const tb = r.data as { accounts: { code: string; debit: number; credit: number }[]; totals: { debit: number; credit: number } };
+    return { accounts: tb.accounts.map((a) => [a.code, a.debit, a.credit]), totals: tb.totals };
+  };
+  const empty = { accounts: [], totals: { debit: 0, credit: 0 } };
+  t.same(await trialBalance(), empty, 'nothing before the import');
+
+  const first = await acct('bank', 'import', statement('starling.csv'));
+  t.equal(first.status, 0, first.stderr);
+  const importId = /as (bimp_\w+)/.exec(first.stdout)![1]!;
+  t.match(first.stdout, `(acct bank-imports undo ${importId} removes them all)`);
+  // The eight rows sum to +1,500.39 on 1200; HMRC VAT's 1,234.56 goes to 2202 by the seed rule; suspense holds the
+  // other side of the other seven: −(1,500.39 + 1,234.56) = −2,734.95. Debits 1,500.39 + 1,234.56 = 2,734.95.
+  t.same(await trialBalance(), {
+    accounts: [
+      ['1200', 150_039, 0],
+      ['2202', 123_456, 0],
+      ['9999', 0, 273_495],
+    ],
+    totals: { debit: 273_495, credit: 273_495 },
+  });
+
+  const undo = await acct('bank-imports', 'undo', importId);
+  t.equal(undo.status, 0, undo.stderr);
+  t.same(await trialBalance(), empty, 'undone: the trial balance is as before the import');
+  const listed = (await runCliInProcessJson(['--data', dir, '--json', 'bank-imports', 'list'])).data as { id: string; status: string }[];
+  t.same(
+    listed.map((i) => [i.id, i.status]),
+    [[importId, 'undone']],
+  );
+
+  const twice = await acct('bank-imports', 'undo', importId);
+  t.equal(twice.status, 4, 'already_voided is a 409: exit 4');
+  t.match(twice.stderr, 'already undone');
+
+  const again = await acct('bank', 'import', statement('starling.csv'));
+  t.equal(again.status, 0, again.stderr);
+  t.match(again.stdout, 'Created 8 transactions (1 categorised by rules, 7 on suspense 9999), skipped 0 duplicates, rejected 0: 8 rows in all');
+  t.equal(((await runCliInProcessJson(['--data', dir, '--json', 'transactions', 'list'])).data as unknown[]).length, 8, 'eight transactions, once');
+});

@@ -1,7 +1,7 @@
 /**
  * Import batches over HTTP: GET /v1/imports and /v1/imports/{id}, POST
- * /v1/imports/{id}/undo with its refusals (reconciled 409, closed period
- * 422, undone twice 409), another organisation's batch (404), malformed ids
+ * /v1/imports/{id}/undo with its refusals (reconciled 409, in or before a
+ * closed period 422, undone twice 409), another organisation's batch (404), malformed ids
  * (invalid_id), and imported transactions changed through the transactions
  * API like manual ones. The journals are imported by the CLI (in-process).
  */
@@ -165,6 +165,28 @@ t.test('undo refused: a reconciled transaction is 409 already_reconciled, one in
   t.equal(r.status, 200);
   t.equal(r.body.data.transactionsRemoved, 1);
   t.equal(await transactionTotal(api), 3, 'the first batch is still all there');
+});
+
+t.test('undo refused for a batch dated before a closed period (closed too): 422 naming its first transaction', async (t) => {
+  const { books, api, acc } = await ledger(t);
+  // 2025-03-01 is in FY 2024/25, before FY 2025/26; 1200: +20000.
+  const id = await importJournal(
+    t,
+    books,
+    entry('2025-03-01', 'Old sale', [
+      ['1200', 20000],
+      ['4000', -20000],
+    ]),
+    'old.jsonl',
+  );
+  const old = await transactionsOf(t, api, 'Old sale');
+  await closeFy2025(t, api);
+  expectError(t, await api.request('POST', `/v1/imports/${id}/undo`), 422, 'unprocessable_entity', {
+    message: `transaction ${old} of import ${id}: 2025-03-01 is before FY 2025/26, which is closed`,
+  });
+  t.equal(await transactionTotal(api), 1, 'nothing removed');
+  t.equal((await balanceOf(api, acc['1200']!)).net, 20000);
+  t.match((await api.request('GET', `/v1/imports/${id}`)).body.data, { status: 'imported', undoneAt: null });
 });
 
 t.test("another organisation's batch behaves as nonexistent (404) and stays; malformed ids are 400 invalid_id", async (t) => {

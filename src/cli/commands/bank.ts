@@ -125,6 +125,7 @@ function addImport(group: Command): void {
           );
           if (confirmed.created - confirmed.categorised > 0)
             lines.push(chalk.dim('  (acct bank inbox lists the lines on suspense; acct bank accept takes the rules’ suggestions)'));
+          if (confirmed.created > 0) lines.push(chalk.dim(`  (acct bank-imports undo ${preview.importId} removes them all)`));
         } else {
           lines.push(`Would create ${confirmed.created}, skip ${confirmed.skipped} duplicates, reject ${confirmed.rejected}: nothing imported (--dry-run)`);
         }

@@ -1,4 +1,4 @@
-/** The operations of bank statement imports (bank-imports.ts): upload, list, get, remap, confirm, delete. */
+/** The operations of bank statement imports (bank-imports.ts): upload, list, get, remap, confirm, delete, undo (bank-import-undo.ts). */
 import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';
 import { bankAccountIdOf, idOf, intId } from '../schema.js';
@@ -19,6 +19,7 @@ import {
   remapImport,
   uploadStatement,
 } from './bank-imports.js';
+import { undoBankImport, undoneImportSchema } from './bank-import-undo.js';
 
 const params = { id: idOf('bimp') };
 
@@ -125,7 +126,7 @@ export const confirmImportOp = defineOperation({
 
 export const deleteImportOp = defineOperation({
   name: 'bank-imports.delete',
-  summary: 'Delete a pending import (a completed one stays: 409)',
+  summary: 'Delete a pending import (a completed one stays: 409; undo it instead)',
   access: 'bank-imports:write',
   method: 'DELETE',
   path: '/bank-imports/{id}',
@@ -134,5 +135,22 @@ export const deleteImportOp = defineOperation({
   async run(ctx, input) {
     await orgOf(ctx).write((trx) => deleteImport(trx, input.id));
     return { data: { id: input.id, deleted: true as const } };
+  },
+});
+
+export const undoImportOp = defineOperation({
+  name: 'bank-imports.undo',
+  summary: 'Undo a completed import: remove every transaction it created, unless one is reconciled, in a closed period or in a filed VAT return',
+  description:
+    'All or none: a reconciled transaction is 409 already_reconciled, one dated in a closed period (or before one) 422, one counted in a filed VAT return 422 vat_return_filed, each naming the transaction. ' +
+    'Categorised and edited transactions go too. The import stays on record, status undone, its rows with their transaction ids cleared; ' +
+    'the same statement may then be imported again without its rows marked duplicates. A pending import is deleted instead (409); undoing twice is 409 already_voided.',
+  access: 'bank-imports:write',
+  method: 'POST',
+  path: '/bank-imports/{id}/undo',
+  params,
+  output: undoneImportSchema,
+  async run(ctx, input) {
+    return { data: await orgOf(ctx).write((trx) => undoBankImport(trx, postingOf(ctx), input.id)) };
   },
 });

@@ -10,6 +10,7 @@
  * Confirm refuses a statement whose balances do not reconcile (422
  * balance_mismatch) and duplicates nobody decided about (422
  * unresolved_conflicts). Rows in the file = created + skipped + rejected.
+ * A completed import may be undone (bank-import-undo.ts).
  */
 import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
@@ -102,13 +103,18 @@ export const importRowSchema = z.strictObject({
 });
 export type ImportRowView = z.output<typeof importRowSchema>;
 
+export const importStatuses = ['pending', 'completed', 'undone'] as const;
+
+/** An import's status as the API shows it: an undone import stays completed in its status column, marked by undone_at. */
+export const importStatus = (row: Pick<ImportRow, 'status' | 'undone_at'>): (typeof importStatuses)[number] => (row.undone_at === null ? row.status : 'undone');
+
 export const importSummarySchema = z.strictObject({
   id: idOut('bimp'),
   bankAccountId: z.number().int(),
   accountId: z.string().describe('the bank account’s ledger account'),
   bankName: z.string().nullable(),
   filename: z.string().nullable(),
-  status: z.enum(['pending', 'completed']),
+  status: z.enum(importStatuses).describe('undone: completed, then its transactions removed (POST /bank-imports/{id}/undo); its rows stay'),
   totalRows: z.number().int().describe('data rows in the file: valid + duplicates + rejected'),
   validRows: z.number().int(),
   duplicates: z.number().int(),
@@ -119,6 +125,7 @@ export const importSummarySchema = z.strictObject({
   dateRange: z.strictObject({ from: day(), to: day() }).nullable(),
   createdAt: instant(),
   completedAt: instant().nullable(),
+  undoneAt: instant().nullable(),
 });
 
 export const importDetailSchema = z.strictObject({
@@ -160,6 +167,7 @@ async function earlierRows(db: Kysely<OrgDb>, ledgerAccountId: string, range: Da
     .selectAll('bank_import_rows')
     .where('bank_accounts.account_id', '=', ledgerAccountId)
     .where('bank_imports.status', '=', 'completed')
+    .where('bank_imports.undone_at', 'is', null)
     .where('bank_import_rows.status', '=', 'created')
     .where('bank_import_rows.date', '>=', range.from)
     .where('bank_import_rows.date', '<=', range.to)
@@ -319,6 +327,8 @@ export async function uploadStatement(trx: Kysely<OrgDb>, posting: Posting, uplo
       created_by: posting.actor.id,
       created_at: now,
       updated_at: now,
+      undone_at: null,
+      undone_by: null,
     })
     .execute();
   await insertRows(trx, await rowsOf(trx, id, bank.account_id, reading));
@@ -326,7 +336,7 @@ export async function uploadStatement(trx: Kysely<OrgDb>, posting: Posting, uplo
 }
 
 function pending(row: ImportRow, what: string): void {
-  if (row.status !== 'pending') throw new AppError('conflict', `bank import ${row.id} is completed and cannot be ${what}`);
+  if (row.status !== 'pending') throw new AppError('conflict', `bank import ${row.id} is ${importStatus(row)} and cannot be ${what}`);
 }
 
 /** Read a pending import's statement again with the user's corrections (columnMapping, amountModel, dateFormat, hasHeader). */
@@ -349,6 +359,21 @@ export async function remapImport(trx: Kysely<OrgDb>, posting: Posting, id: stri
     .where('id', '=', id)
     .execute();
   await insertRows(trx, await rowsOf(trx, id, (await findBankAccount(trx, row.bank_account_id)).account_id, reading));
+}
+
+/** Mark again the rows of the pending imports into ledger account `bank` whose dates overlap `row`'s, after `row` created or removed transactions. */
+export async function markOverlapping(trx: Kysely<OrgDb>, row: ImportRow, bank: string): Promise<void> {
+  if (!row.date_from || !row.date_to) return;
+  const others = await trx
+    .selectFrom('bank_imports')
+    .innerJoin('bank_accounts', 'bank_accounts.id', 'bank_imports.bank_account_id')
+    .selectAll('bank_imports')
+    .where('bank_imports.status', '=', 'pending')
+    .where('bank_accounts.account_id', '=', bank)
+    .where('bank_imports.date_from', '<=', row.date_to)
+    .where('bank_imports.date_to', '>=', row.date_from)
+    .execute();
+  for (const other of others) await markDuplicates(trx, other);
 }
 
 /** Delete a pending import and its rows; a completed one stays (409). */
@@ -419,7 +444,7 @@ export async function confirmImport(
   progress?: (done: number, total: number) => void,
 ): Promise<Confirmed> {
   const row = await findImport(trx, id);
-  if (row.status !== 'pending') throw new AppError('conflict', `bank import ${id} is completed already`);
+  if (row.status !== 'pending') throw new AppError('conflict', `bank import ${id} is ${importStatus(row)} already`);
   await markDuplicates(trx, row);
   const proof = JSON.parse(row.balance_proof_json ?? 'null') as z.output<typeof balanceProofSchema> | null;
   if (proof?.status === 'FAIL') {
@@ -499,18 +524,7 @@ export async function confirmImport(
     .where('id', '=', id)
     .execute();
   // The other pending imports of these dates now show the rows this one created as duplicates.
-  if (row.date_from && row.date_to) {
-    const others = await trx
-      .selectFrom('bank_imports')
-      .innerJoin('bank_accounts', 'bank_accounts.id', 'bank_imports.bank_account_id')
-      .selectAll('bank_imports')
-      .where('bank_imports.status', '=', 'pending')
-      .where('bank_accounts.account_id', '=', bank.account_id)
-      .where('bank_imports.date_from', '<=', row.date_to)
-      .where('bank_imports.date_to', '>=', row.date_from)
-      .execute();
-    for (const other of others) await markDuplicates(trx, other);
-  }
+  await markOverlapping(trx, row, bank.account_id);
   return { importId: id, created: created.size, skipped, rejected, total: rows.length, categorised: prepared.filter((p) => p.categorised).length };
 }
 
@@ -563,7 +577,7 @@ async function counts(db: Kysely<OrgDb>, id: string): Promise<Record<BankImportR
   return out;
 }
 
-async function summaryOf(db: Kysely<OrgDb>, row: ImportRow): Promise<z.output<typeof importSummarySchema>> {
+export async function summaryOf(db: Kysely<OrgDb>, row: ImportRow): Promise<z.output<typeof importSummarySchema>> {
   const bank = await findBankAccount(db, row.bank_account_id);
   const n = await counts(db, row.id);
   return {
@@ -572,7 +586,7 @@ async function summaryOf(db: Kysely<OrgDb>, row: ImportRow): Promise<z.output<ty
     accountId: bank.account_id,
     bankName: bank.bank_name,
     filename: row.filename,
-    status: row.status,
+    status: importStatus(row),
     totalRows: row.total_rows,
     validRows: n.valid,
     duplicates: n.duplicate,
@@ -583,6 +597,7 @@ async function summaryOf(db: Kysely<OrgDb>, row: ImportRow): Promise<z.output<ty
     dateRange: row.date_from && row.date_to ? { from: row.date_from, to: row.date_to } : null,
     createdAt: row.created_at,
     completedAt: row.completed_at,
+    undoneAt: row.undone_at,
   };
 }
 

@@ -602,8 +602,9 @@ export async function removeTransaction(trx: Kysely<OrgDb>, id: string, what?: s
 
 /**
  * Remove every transaction another feature made under one source (all of an
- * import), draft or posted, all or none: one reconciled (409) or dated in a
- * closed period (422) keeps them all, and is named. How many were removed.
+ * import), draft or posted, all or none: one reconciled (409), dated in a
+ * closed period or before one (422), or counted in a filed VAT return (422
+ * vat_return_filed) keeps them all, and is named. How many were removed.
  */
 export async function removeTransactionsOf(trx: Kysely<OrgDb>, sourceType: string, sourceId: string): Promise<number> {
   const ofSource = trx
@@ -626,12 +627,12 @@ export async function removeTransactionsOf(trx: Kysely<OrgDb>, sourceType: strin
     .where('vat_entries.return_id', 'is not', null)
     .executeTakeFirst();
   if (filed) await refuseFiled(trx, filed.id, `removed, so none of ${source} can be`);
-  // One look per closed period rather than a date check per row: an import may hold a million transactions.
+  // One look for the first transaction on or before the last closed day rather than a date check per row (an import may
+  // hold a million transactions): a date before a closed period is as closed as one inside it.
   const closed = await closedRanges(trx);
-  for (const range of closed) {
-    const inside = await ofSource.where('date', '>=', range.start_date).where('date', '<=', range.end_date).executeTakeFirst();
-    if (inside) checkDateOpen(closed, inside.date, `transaction ${inside.id} of ${source}`);
-  }
+  const lastClosed = closed.reduce<string | undefined>((last, r) => (last === undefined || r.end_date > last ? r.end_date : last), undefined);
+  const shut = lastClosed === undefined ? undefined : await ofSource.where('date', '<=', lastClosed).executeTakeFirst();
+  if (shut) checkDateOpen(closed, shut.date, `transaction ${shut.id} of ${source}`);
   // Lines go by ON DELETE CASCADE; the triggers of account_days and row_counts follow.
   const result = await trx.deleteFrom('transactions').where('source_type', '=', sourceType).where('source_id', '=', sourceId).executeTakeFirst();
   return Number(result.numDeletedRows);
