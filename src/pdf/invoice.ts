@@ -58,10 +58,11 @@ export function invoiceDocument(data: InvoicePdfData): TDocumentDefinitions {
 /**
  * Whether the document is a VAT invoice (or credit note): whether its lines
  * carry VAT rates, as they do when it is made while the business is
- * registered, not whether the business is registered now. A copy printed
- * after registering, or after leaving VAT, is the document as issued.
+ * registered (or VAT, as an imported one's may at no single rate), not
+ * whether the business is registered now. A copy printed after
+ * registering, or after leaving VAT, is the document as issued.
  */
-const isVatDocument = (data: InvoicePdfData): boolean => data.invoice.items.some((line) => line.vatRateName !== null);
+const isVatDocument = (data: InvoicePdfData): boolean => data.invoice.items.some((line) => line.vatRateName !== null || line.vatAmount !== 0);
 
 const banners: Readonly<Record<string, { readonly text: string; readonly color: string }>> = {
   paid: { text: 'PAID', color: '#1b7f3b' },
@@ -133,7 +134,8 @@ function parties(data: InvoicePdfData, registered: boolean): Content {
 }
 
 function rateLabel(line: InvoicePdfLine): string {
-  if (line.vatRateName === null) return 'No VAT';
+  // An imported document's one line can carry VAT at no single rate (a mix of rates in the old system).
+  if (line.vatRateName === null) return line.vatAmount === 0 ? 'No VAT' : 'Mixed';
   return line.vatRateName === 'exempt' ? 'Exempt' : `${formatQuantity(line.vatRate)}%`;
 }
 
@@ -207,7 +209,13 @@ function vatSummary(data: InvoicePdfData): Content {
   const byLabel = new Map<string, RateTotal>();
   for (const line of data.invoice.items) {
     const label = rateLabel(line);
-    const entry = byLabel.get(label) ?? { label, rate: line.vatRate, exempt: line.vatRateName === 'exempt' || line.vatRateName === null, net: 0, vat: 0 };
+    const entry = byLabel.get(label) ?? {
+      label,
+      rate: line.vatRate,
+      exempt: line.vatRateName === 'exempt' || (line.vatRateName === null && line.vatAmount === 0),
+      net: 0,
+      vat: 0,
+    };
     entry.net += line.netAmount;
     entry.vat += line.vatAmount;
     byLabel.set(label, entry);

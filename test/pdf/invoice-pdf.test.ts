@@ -380,3 +380,25 @@ t.test('a line with no VAT rate (sold before registering) reads No VAT, summed a
   const summary = text.slice(text.indexOf('VAT summary'));
   t.match(summary, /20%\s+£300\.00\s+£60\.00[\s\S]*0%\s+£20\.00\s+£0\.00[\s\S]*No VAT\s+£50\.00\s+£0\.00/, 'No VAT comes last');
 });
+
+t.test('an imported invoice whose one line carries VAT at no single rate is a VAT invoice: Mixed, its VAT shown', async (t) => {
+  // Imported from the old software: £1,000.00 net with £150.50 VAT (a mix of rates there), total £1,150.50.
+  const data: InvoicePdfData = {
+    ...websiteInvoice,
+    invoice: {
+      ...websiteInvoice.invoice,
+      invoiceNumber: 'XR-101',
+      subtotal: 100000,
+      vatAmount: 15050,
+      total: 115050,
+      amountPaid: 0,
+      amountDue: 115050,
+      items: [line('Imported invoice XR-101', 1, 100000, null, 0, 100000, 15050)],
+      payments: [],
+    },
+  };
+  const { text } = await render(t, data);
+  t.match(text, row('Imported invoice XR-101', '1', '£1,000.00', 'Mixed', '£1,000.00', '£150.50'), 'the VAT column, not No VAT beside £150.50');
+  t.match(text, row('Subtotal', '£1,000.00'));
+  t.match(text.slice(text.indexOf('VAT summary')), /Mixed\s+£1,000\.00\s+£150\.50/);
+});
