@@ -30,7 +30,7 @@ export interface ExportRange {
 interface Dialect {
   accountName(a: Account): string;
   preamble(accounts: readonly Account[], names: ReadonlyMap<string, string>, firstDate: string): string;
-  header(date: string, description: string, meta: { txn?: string; ref?: string | null }): string;
+  header(date: string, description: string, meta: { txn?: string; ref?: string | null; reconciled?: boolean }): string;
   posting(account: string, pence: number): string;
 }
 
@@ -56,7 +56,9 @@ const hledger: Dialect = {
     `; Exported by acct: posted transactions only, amounts in GBP\n${accounts
       .map((a) => `account ${names.get(a.id)}  ; type:${hledgerRoots[a.account_type][1]}\n`)
       .join('')}\n`,
-  header: (date, description, meta) => `${date} * ${clean(description)}${meta.txn ? `  ; txn:${meta.txn}${meta.ref ? `, ref:${clean(meta.ref)}` : ''}` : ''}\n`,
+  // Cleared (*) is hledger's mark for what the bank has confirmed: a transaction reconciled, and the opening balances; others go unmarked, so -C gives the reconciled balance.
+  header: (date, description, meta) =>
+    `${date}${meta.reconciled === false ? '' : ' *'} ${clean(description)}${meta.txn ? `  ; txn:${meta.txn}${meta.ref ? `, ref:${clean(meta.ref)}` : ''}` : ''}\n`,
   posting: (account, pence) => `    ${account}  ${pence < 0 ? `-£${formatPounds(-pence)}` : `£${formatPounds(pence)}`}\n`,
 };
 
@@ -123,7 +125,15 @@ export async function exportJournal(db: Kysely<OrgDb>, format: ExportFormat, ran
     .selectFrom('lines')
     .innerJoin('transactions', 'transactions.id', 'lines.transaction_id')
     .where('lines.posted', '=', 1)
-    .select(['transactions.id', 'transactions.date', 'transactions.description', 'transactions.reference', 'lines.account_id', 'lines.amount'])
+    .select([
+      'transactions.id',
+      'transactions.date',
+      'transactions.description',
+      'transactions.reference',
+      'transactions.is_reconciled',
+      'lines.account_id',
+      'lines.amount',
+    ])
     .orderBy('transactions.date')
     .orderBy('transactions.created_at')
     .orderBy('transactions.id')
@@ -136,7 +146,7 @@ export async function exportJournal(db: Kysely<OrgDb>, format: ExportFormat, ran
       if (row.id !== current) {
         if (current !== '') write('\n');
         current = row.id;
-        write(dialect.header(row.date, row.description, { txn: row.id, ref: row.reference }));
+        write(dialect.header(row.date, row.description, { txn: row.id, ref: row.reference, reconciled: row.is_reconciled === 1 }));
       }
       write(dialect.posting(names.get(row.account_id) as string, row.amount));
     }
