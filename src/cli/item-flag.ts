@@ -31,16 +31,42 @@ export function hasItems(op: Operation): boolean {
   return items !== undefined && typesOf(items).has('array');
 }
 
+/** The UK rates by the percentage people write for them: a rate is given by its name, and a percentage is refused naming it. */
+const rateNameOfPercent: Readonly<Record<string, string>> = { '20': 'standard', '5': 'reduced', '0': 'zero' };
+const rateNames = 'standard (20%), reduced (5%), zero (0%) or exempt';
+const looksNumeric = (part: string | undefined): boolean => part !== undefined && /^-?£?[\d.,]+$/.test(part);
+
+/**
+ * Refuse a percentage where the rate goes ("x;1;1;20", "x;1;1;20%;4100"):
+ * read as it stands, 20 would be the price (or an account code) and the
+ * error would be about something else. A bare number counts only when it is
+ * one of the UK rates (20, 5, 0) and a quantity and a price stand before it;
+ * one written with % always.
+ */
+function refusePercentRate(parts: readonly string[], field: string): void {
+  const accountLast = /^acc_/.test(parts[parts.length - 1] ?? '') || /^\d{3,6}$/.test(parts[parts.length - 1] ?? '');
+  for (const at of accountLast ? [parts.length - 1, parts.length - 2] : [parts.length - 1]) {
+    const match = /^(\d+(?:\.\d+)?)\s*(%?)$/.exec(parts[at] ?? '');
+    if (!match || at < 3 || !looksNumeric(parts[at - 1]) || !looksNumeric(parts[at - 2])) continue;
+    const percent = String(Number(match[1]));
+    const name = rateNameOfPercent[percent];
+    if (name === undefined && match[2] !== '%') continue;
+    const hint = name === undefined ? `write ${rateNames}` : `for ${percent}% write ${name} (the rates are ${rateNames})`;
+    throw new AppError('validation_error', `${field}: ${parts[at]} is not a VAT rate name: ${hint}`, `${field} vatRate`);
+  }
+}
+
 /** One --item value as an item of the API (unit price in pence); a refusal names it as typed (`--item 2 quantity`). */
 export function parseItemFlag(value: string, index: number): Record<string, unknown> {
   const field = `--item ${index + 1}`;
   const parts = value.split(';').map((p) => p.trim());
+  refusePercentRate(parts, field);
   const last = parts[parts.length - 1] ?? '';
   // An account after the rate: an id, or a code (digits) after a rate or an empty rate, so that it is never read as a price.
   const accountId =
     parts.length >= 5 && (/^acc_/.test(last) || (/^\d{3,6}$/.test(last) && vatRates.has(parts[parts.length - 2] ?? '-'))) ? parts.pop() : undefined;
   if (accountId !== undefined && parts[parts.length - 1] === '') parts.pop();
-  const rated = !/^-?£?[\d.,]+$/.test(parts[parts.length - 1] ?? '');
+  const rated = !looksNumeric(parts[parts.length - 1]);
   if (parts.length < (rated ? 4 : 3)) {
     throw new AppError('validation_error', `--item ${JSON.stringify(value)}: expected "description;quantity;unit price;vatRate"`, field);
   }

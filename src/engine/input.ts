@@ -94,6 +94,7 @@ export interface RawInput {
 /** Validate each part of a request against the operation's schemas and merge them. */
 export function parseOperationInput(op: Operation, raw: RawInput): Record<string, unknown> {
   const params: Record<string, unknown> = parseWith(op.schemas.params, coerceText(op.schemas.params, raw.params));
+  refuseUnknownQuery(op.schemas.query, raw.query);
   const query: Record<string, unknown> = parseWith(op.schemas.query, coerceText(op.schemas.query, raw.query));
   let body: Record<string, unknown> = {};
   if (op.schemas.body) {
@@ -104,6 +105,20 @@ export function parseOperationInput(op: Operation, raw: RawInput): Record<string
     body = parseWith(op.schemas.body, sent);
   } else refuseBody(raw.body);
   return { ...body, ...query, ...params };
+}
+
+/**
+ * A query parameter the operation does not take is refused, as an unknown
+ * body field is, rather than ignored: a misspelt filter (from for fromDate)
+ * would otherwise answer the whole list as if it had been applied. The
+ * message names the parameters it does take.
+ */
+function refuseUnknownQuery(schema: z.ZodObject, sent: Record<string, unknown>): void {
+  const known = Object.keys(schema.shape);
+  const unknown = Object.keys(sent).find((name) => !known.includes(name));
+  if (unknown === undefined) return;
+  const takes = known.length === 0 ? 'it takes none' : `it takes ${known.join(', ')}`;
+  throw new AppError('validation_error', `${unknown} is not a query parameter of this request: ${takes}`, unknown);
 }
 
 /**

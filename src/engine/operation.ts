@@ -208,7 +208,7 @@ export interface Operation<D = unknown> {
   readonly upload: { readonly field: string; readonly filename: string; readonly maxBytes?: number } | null;
   readonly dryRun: string | null;
   readonly signed: { readonly header: string } | null;
-  /** Path parameters, query and body schemas; the body rejects unknown fields. */
+  /** Path parameters, query and body schemas; the query and the body reject unknown fields. */
   readonly schemas: {
     readonly params: z.ZodObject;
     readonly query: z.ZodObject;
@@ -249,7 +249,7 @@ export function defineOperation<P extends Shape = {}, Q extends Shape = {}, B ex
     get schemas() {
       schemas ??= {
         params: z.object(spec.params ?? {}),
-        query: z.object(spec.query ?? {}),
+        query: z.strictObject(spec.query ?? {}),
         body: spec.body ? z.strictObject(spec.body) : null,
         output: spec.output as z.ZodType<z.output<O>>,
         meta: spec.meta ?? null,

@@ -20,7 +20,7 @@ import { fingerprintOf, runIdempotent } from '../engine/integration/idempotency.
 import type { RequestLogWriter } from '../engine/integration/request-log-writer.js';
 import { keyCreationLimit, planLimits, RateLimiter, SharedRateLimiter, type Limiter } from './rate-limit.js';
 import type { Store } from '../store/store.js';
-import { defaultBodyLimit, maxUploadBytes, readJsonBody, readSignedBody, readUploadBody } from './body.js';
+import { defaultBodyLimit, maxUploadBytes, readJsonBody, readSignedBody, readUploadBody, uploadQueryFields } from './body.js';
 import { envelopeOf, send, sendError, sendFile, sendSuccess } from './envelope.js';
 import { prefixes, routeOf, routeOrder } from './routes.js';
 import { idempotencyHeader, idempotencyKeyOf, idempotencyPath } from './idempotency.js';
@@ -176,6 +176,9 @@ export function createApp(options: AppOptions): Polka {
           : op.upload
             ? await readUploadBody(req, Math.max(bodyLimit, op.upload.maxBytes ?? maxUploadBytes), op.upload, op.schemas.body)
             : await readJsonBody(req, bodyLimit);
+      // The query fields an upload sent as the raw body took as body fields are not the operation's query parameters.
+      const bodyFields = op.upload && op.schemas.body ? new Set(uploadQueryFields(req, op.upload, op.schemas.body)) : new Set<string>();
+      const query = Object.fromEntries(Object.entries(req.query).filter(([k]) => !bodyFields.has(k)));
       const pool = options.pdfPool;
       const org = principal?.organisationId;
       const ctx: Ctx = {
@@ -205,7 +208,7 @@ export function createApp(options: AppOptions): Polka {
         let input: Record<string, unknown> | undefined;
         let refusal: AppError | undefined;
         try {
-          input = parseOperationInput(op, { params: req.params, query: req.query, body });
+          input = parseOperationInput(op, { params: req.params, query, body });
         } catch (e) {
           refusal = appErrorOf(e);
           if (refusal.status >= 500) throw e;
@@ -215,7 +218,7 @@ export function createApp(options: AppOptions): Polka {
         send(res, stored.status, stored.body, stored.replayed ? { 'idempotent-replayed': 'true' } : {});
         return;
       }
-      const result = await op.run(ctx, parseOperationInput(op, { params: req.params, query: req.query, body }));
+      const result = await op.run(ctx, parseOperationInput(op, { params: req.params, query, body }));
       if (result.file) sendFile(res, result.file);
       else sendSuccess(res, op.status, result);
     } catch (e) {

@@ -124,8 +124,16 @@ export async function readUploadBody(
   const type = mediaType(req);
   if (type === '' || type === 'application/json') return readJsonBody(req, limit);
   if (type === 'multipart/form-data') return readMultipart(req, limit, upload, schema);
-  const fields = Object.fromEntries(Object.entries(req.query ?? {}).filter(([k]) => k in schema.shape && k !== upload.field));
+  const taken = new Set(uploadQueryFields(req, upload, schema));
+  const fields = Object.fromEntries(Object.entries(req.query ?? {}).filter(([k]) => taken.has(k)));
   return { ...coerceFields(schema, fields), [upload.field]: await readText(req, limit) };
+}
+
+/** The query fields an upload sent as the raw body takes as its other body fields (none when the body is JSON or multipart). */
+export function uploadQueryFields(req: IncomingMessage & { query?: Record<string, unknown> }, upload: UploadSpec, schema: z.ZodObject): string[] {
+  const type = mediaType(req);
+  if (type === '' || type === 'application/json' || type === 'multipart/form-data') return [];
+  return Object.keys(req.query ?? {}).filter((k) => k in schema.shape && k !== upload.field);
 }
 
 /** Text fields coerced by schema; a field holding a JSON object (a columnMapping) parsed. */

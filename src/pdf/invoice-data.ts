@@ -75,4 +75,6 @@ export interface InvoicePdfData {
   readonly creditNote?: CreditNotePdf;
   /** Present when the primary bank account has payment details. */
   readonly bankDetails?: PdfBankDetails;
+  /** Made from the test books (a test key, `acct --test`): the PDF is marked TEST so it cannot pass as a real document. */
+  readonly testBooks?: boolean;
 }

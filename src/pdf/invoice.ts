@@ -24,7 +24,7 @@ export function invoiceDocument(data: InvoicePdfData): TDocumentDefinitions {
     info: {
       title: invoice.invoiceNumber,
       author: data.organisation.name,
-      subject: `${noun} ${invoice.invoiceNumber}`,
+      subject: data.testBooks ? `${testNotice(noun)}: ${noun} ${invoice.invoiceNumber}` : `${noun} ${invoice.invoiceNumber}`,
       creator: 'acct',
       producer: 'acct',
     },
@@ -37,7 +37,10 @@ export function invoiceDocument(data: InvoicePdfData): TDocumentDefinitions {
       banner: { fontSize: 18, bold: true },
     },
     footer: (page: number, pages: number): Content => ({
-      text: `${data.organisation.name} · ${noun} ${invoice.invoiceNumber} · Page ${page} of ${pages}`,
+      text: [
+        ...(data.testBooks ? [{ text: `${testNotice(noun)} · `, bold: true, color: testBanner.color }] : []),
+        `${data.organisation.name} · ${noun} ${invoice.invoiceNumber} · Page ${page} of ${pages}`,
+      ],
       alignment: 'center',
       fontSize: 7,
       color: '#666666',
@@ -70,6 +73,10 @@ const banners: Readonly<Record<string, { readonly text: string; readonly color: 
   draft: { text: 'DRAFT', color: '#666666' },
 };
 
+/** The mark of a document made from the test books, above its status banner and in every page's footer. */
+const testBanner = { text: 'TEST', color: '#d35400' } as const;
+const testNotice = (noun: string): string => `Test books — not a real ${noun.toLowerCase()}`;
+
 function header(data: InvoicePdfData, registered: boolean): Content {
   const org = data.organisation;
   const seller: Content[] = [{ text: org.name, style: 'seller' }, ...address(org).map((line) => ({ text: line }))];
@@ -81,7 +88,8 @@ function header(data: InvoicePdfData, registered: boolean): Content {
   if (org.business_type === 'limited_company' && org.company_number) {
     seller.push({ text: `Company number: ${org.company_number}` });
   }
-  const banner = banners[data.invoice.status];
+  const status = banners[data.invoice.status];
+  const marks = [...(data.testBooks ? [testBanner] : []), ...(status ? [status] : [])];
   return {
     columns: [
       { width: '*', stack: seller },
@@ -89,7 +97,7 @@ function header(data: InvoicePdfData, registered: boolean): Content {
         width: 'auto',
         stack: [
           { text: data.creditNote ? 'CREDIT NOTE' : 'INVOICE', style: 'title', alignment: 'right' },
-          ...(banner ? [{ text: banner.text, color: banner.color, style: 'banner', alignment: 'right' as const }] : []),
+          ...marks.map((mark) => ({ text: mark.text, color: mark.color, style: 'banner', alignment: 'right' as const })),
         ],
       },
     ],

@@ -84,7 +84,7 @@ t.test('Starling: the statement’s lines on the bank and suspense; HMRC VAT by 
   const done = await confirmConserved(t, api, preview);
   t.match(done, { created: 8, skipped: 0, rejected: 0, categorised: 1 });
 
-  const txns = await api.request('GET', '/v1/transactions?limit=100&sort=date&order=asc');
+  const txns = await api.request('GET', '/v1/transactions?limit=100&sort=date');
   const fromImport = txns.body.data.filter((x: { sourceType: string }) => x.sourceType === 'bank_import');
   t.equal(fromImport.length, 8);
   const detail = await api.request('GET', `/v1/bank-imports/${preview.importId}`);

@@ -45,6 +45,18 @@ t.test('a bad --item is a usage error (exit 2) naming the field, and nothing is 
       'Consulting;1;12.345;standard',
       /validation_error: --item 1 unit price must be an amount in pounds such as 120\.00, not 12\.345 \(field --item 1 unit price\)/,
     ],
+    // A percentage where the rate goes: rates are names. Read as it stood, 20 was the price and the error was "vatRate is required".
+    [
+      'x;1;1;20',
+      /validation_error: --item 1: 20 is not a VAT rate name: for 20% write standard \(the rates are standard \(20%\), reduced \(5%\), zero \(0%\) or exempt\) \(field --item 1 vatRate\)/,
+    ],
+    ['Fuel;2;45.00;5', /--item 1: 5 is not a VAT rate name: for 5% write reduced .* \(field --item 1 vatRate\)/],
+    ['Books;2;10.00;0', /--item 1: 0 is not a VAT rate name: for 0% write zero .* \(field --item 1 vatRate\)/],
+    ['Work;1;100.00;20%;4000', /--item 1: 20% is not a VAT rate name: for 20% write standard .* \(field --item 1 vatRate\)/],
+    [
+      'Work;1;100.00;17.5%',
+      /--item 1: 17\.5% is not a VAT rate name: write standard \(20%\), reduced \(5%\), zero \(0%\) or exempt \(field --item 1 vatRate\)/,
+    ],
   ];
   for (const [item, message] of cases) {
     const r = await runCliInProcess(['--data', dir, 'invoices', 'create', '--contact-id', contactId, '--item', item], { env: noSmtp });

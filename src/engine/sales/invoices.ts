@@ -81,11 +81,15 @@ export async function invoicePdfData(db: Kysely<OrgDb>, row: InvoicesTable): Pro
   };
 }
 
-/** Render the PDF, with the context's renderer if it has one; pdfmake is loaded on first use, not by every command that loads the registry. */
+/**
+ * Render the PDF, with the context's renderer if it has one; pdfmake is loaded on first use, not by every command that loads the registry.
+ * Every PDF made from the test books is marked so: they keep an organisation profile of their own, which may carry the real VAT number.
+ */
 export async function invoicePdf(ctx: Ctx, data: InvoicePdfData): Promise<Uint8Array> {
-  if (ctx.renderPdf) return ctx.renderPdf(data);
+  const marked: InvoicePdfData = orgOf(ctx).mode === 'test' ? { ...data, testBooks: true } : data;
+  if (ctx.renderPdf) return ctx.renderPdf(marked);
   const { invoicePdf: render } = await import('../../pdf/invoice.js');
-  return render(data);
+  return render(marked);
 }
 
 export const pdfFile = (number: string, bytes: Uint8Array) => ({ contentType: 'application/pdf', filename: `${number}.pdf`, bytes });
