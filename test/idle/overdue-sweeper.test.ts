@@ -9,6 +9,7 @@ import t from 'tap';
 import { eventually, generousMs, movingClock, newBooks, serveBooks, type Api, type Books } from '../helpers/index.js';
 import { OverdueSweeper } from '../../src/engine/sales/overdue.js';
 import { moreOrganisations, storeOver } from './support.js';
+import type { SqliteStore } from '../../src/store/sqlite-store.js';
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -33,16 +34,20 @@ async function sentInvoice(api: Api, dueDate: string): Promise<string> {
 
 /**
  * The invoice's stored status once it is `want` or `ms` have passed, read
- * from the file through the test's own store: a GET would sweep the books
- * itself. The sweeps are every 100 ms, but only a sweep moves an invoice: a
- * wait of 20 s (the default) is long enough for a loaded machine and still
- * ends in a failure when no sweep is going to look at the books; 0 reads
- * the status now.
+ * from the file through the server's store: a GET would sweep the books
+ * itself, and a read through another store would open and close the file
+ * beside the server, which the server may take for another process's write
+ * (and open the books again, failing the idle check now and then). The
+ * sweeps are every 100 ms, but only a sweep moves an invoice: a wait of
+ * 20 s (the default) is long enough for a loaded machine and still ends in
+ * a failure when no sweep is going to look at the books; 0 reads the status
+ * now.
  */
-async function statusWithin(books: Books, id: string, want: string, ms = generousMs): Promise<string> {
-  const db = books.store.org(books.organisationId, 'live').db;
+async function statusWithin(store: SqliteStore, books: Books, id: string, want: string, ms = generousMs): Promise<string> {
   return eventually(
-    async () => (await db.selectFrom('invoices').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status as string,
+    async () =>
+      (await store.org(books.organisationId, 'live').db.selectFrom('invoices').select('status').where('id', '=', id).executeTakeFirstOrThrow())
+        .status as string,
     (status) => status === want,
     ms,
   );
@@ -70,7 +75,7 @@ t.test('everything at start and each new day; in between only the books issued i
     'the first sweep moved the invoice due yesterday',
   );
   t.equal(looked.length, 8, 'and gave each of the 8 sets of books to the pass that follows it, once');
-  t.equal(await statusWithin(books, pastDue, 'overdue', 0), 'overdue');
+  t.equal(await statusWithin(store, books, pastDue, 'overdue', 0), 'overdue');
 
   opened.length = 0;
   await delay(700);
@@ -79,7 +84,7 @@ t.test('everything at start and each new day; in between only the books issued i
   // Issued here: the store's trigger announces it, and the next sweep opens those books alone.
   const issuedHere = await sentInvoice(api, '2026-03-09');
   opened.length = 0;
-  t.equal(await statusWithin(books, issuedHere, 'overdue'), 'overdue', 'an invoice sent past its due date by this process is overdue at the next sweep');
+  t.equal(await statusWithin(store, books, issuedHere, 'overdue'), 'overdue', 'an invoice sent past its due date by this process is overdue at the next sweep');
   t.ok(
     opened.every((o) => o === `${books.organisationId} live`),
     `no other books were opened (${opened.length} opened: our live books, if the cache had closed them)`,
@@ -88,7 +93,7 @@ t.test('everything at start and each new day; in between only the books issued i
   // Issued by another process: no trigger here, found by the files' change instead.
   const issuedElsewhere = await sentInvoice(apiElsewhere, '2026-03-08');
   t.equal(
-    await statusWithin(books, issuedElsewhere, 'overdue'),
+    await statusWithin(store, books, issuedElsewhere, 'overdue'),
     'overdue',
     'an invoice sent past its due date by another process is overdue at the next sweep',
   );
@@ -96,10 +101,10 @@ t.test('everything at start and each new day; in between only the books issued i
   // Due today: not overdue today, overdue at the first sweep after London's midnight.
   const dueToday = await sentInvoice(api, '2026-03-10');
   await delay(400);
-  t.equal(await statusWithin(books, dueToday, 'overdue', 0), 'sent', 'due today is not overdue');
+  t.equal(await statusWithin(store, books, dueToday, 'overdue', 0), 'sent', 'due today is not overdue');
   opened.length = 0;
   clock.advance(12 * 3600_000 + 30_000); // 00:00:30 on 11 March in London
-  t.equal(await statusWithin(books, dueToday, 'overdue'), 'overdue', 'overdue once the day after its due date begins');
+  t.equal(await statusWithin(store, books, dueToday, 'overdue'), 'overdue', 'overdue once the day after its due date begins');
   // That sweep goes on to the other books, which only a new day's sweep opens: seen within the wait, or never.
   const reopened = await eventually(
     () => new Set(opened).size,
@@ -120,5 +125,5 @@ t.test('an interval of 0 sweeps only at start', async (t) => {
   t.equal(await sweeper.start(), 0, 'nothing to move at start');
   const id = await sentInvoice(api, '2026-03-09');
   await delay(300);
-  t.equal(await statusWithin(books, id, 'overdue', 0), 'sent', 'no sweep after the one at start');
+  t.equal(await statusWithin(store, books, id, 'overdue', 0), 'sent', 'no sweep after the one at start');
 });

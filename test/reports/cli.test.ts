@@ -91,7 +91,8 @@ t.test('acct export writes a journal of the posted ledger', async (t) => {
       // Income and expenses before 2026-01-01 closed: sales £1,000.00 − cost of sales £300.00 = £700.00 profit.
       '    equity:3100 Retained Earnings  -£700.00',
       '',
-      '2026-01-20 * Rent  ; txn:',
+      // Not reconciled: not cleared (hledger's *).
+      '2026-01-20 Rent  ; txn:',
     ].join('\n'),
   );
   t.notMatch(r.stdout, 'Draft');
