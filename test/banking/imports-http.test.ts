@@ -143,6 +143,16 @@ t.test('a wrong closing balance is refused at confirm; nothing is posted', async
   t.equal((await api.request('GET', `/v1/bank-imports/${preview.importId}`)).status, 404);
 });
 
+t.test('a statement with a header and no rows is refused at upload, naming the file; no import is kept', async (t) => {
+  const { api } = await world(t);
+  const r = await api.request('POST', '/v1/bank-imports/upload', {
+    body: { file: 'Date,Counter Party,Reference,Type,Amount (GBP),Balance (GBP),Spending Category,Notes\n', filename: 'empty.csv' },
+  });
+  t.equal(r.status, 400);
+  t.match(r.body.error, { code: 'validation_error', field: 'file', message: 'empty.csv holds no transactions: only a header, or nothing to read' });
+  t.equal((await api.request('GET', '/v1/bank-imports')).body.data.length, 0, 'no import');
+});
+
 t.test('raw text/csv and multipart uploads; remap; 409 once completed; 413 past the limit', async (t) => {
   const { api } = await world(t);
   const raw = await api.request('POST', '/v1/bank-imports/upload?bankAccountId=1&filename=hsbc.csv', {

@@ -305,6 +305,9 @@ export async function uploadStatement(trx: Kysely<OrgDb>, posting: Posting, uplo
   const { file, filename } = upload;
   const correction = { columnMapping: upload.columnMapping, amountModel: upload.amountModel, dateFormat: upload.dateFormat, hasHeader: upload.hasHeader };
   const reading = readStatement(file, { filename, schema: Object.fromEntries(Object.entries(correction).filter(([, v]) => v !== undefined)) });
+  // A file with a header and nothing under it (an export of an empty range) would make an import of nothing, kept for ever.
+  if (reading.totalRows === 0)
+    throw new AppError('validation_error', `${filename ?? 'the file'} holds no transactions: only a header, or nothing to read`, 'file');
   const now = timestamp(posting.clock);
   const id = newId('bimp', posting.clock.now());
   await trx
