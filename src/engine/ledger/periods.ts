@@ -52,9 +52,9 @@ function periodOf(range: DateRange, clock: Clock, closed: ClosedPeriodsTable | u
   };
 }
 
-/** The closed period that closes a year ending `endDate`: itself, or the first closed after it. */
-function closingOf(rows: readonly ClosedPeriodsTable[], endDate: string): ClosedPeriodsTable | undefined {
-  return rows.filter((r) => r.end_date >= endDate).sort((a, b) => (a.end_date < b.end_date ? -1 : 1))[0];
+/** The closed period that closes `date` (a year's end, or any day): the first closed period ending on or after it. */
+function closingOf<R extends Pick<ClosedPeriodsTable, 'end_date'>>(rows: readonly R[], date: string): R | undefined {
+  return rows.filter((r) => r.end_date >= date).sort((a, b) => (a.end_date < b.end_date ? -1 : 1))[0];
 }
 
 async function closedRows(db: Kysely<OrgDb>): Promise<ClosedPeriodsTable[]> {
@@ -107,7 +107,7 @@ export async function closedRanges(db: Kysely<OrgDb>): Promise<ClosedRange[]> {
 
 /** Refuse a date inside one of the given closed periods, or before one (422); `of` names what carries the date (a transaction of a batch). */
 export function checkDateOpen(ranges: readonly ClosedRange[], date: string, of?: string): void {
-  const closing = ranges.filter((r) => r.end_date >= date).sort((a, b) => (a.end_date < b.end_date ? -1 : 1))[0];
+  const closing = closingOf(ranges, date);
   if (closing) {
     const name = periodName({ startDate: closing.start_date, endDate: closing.end_date });
     const where = closing.start_date <= date ? `falls in ${name}, which is closed` : `is before ${name}, which is closed, and so closes the years before it`;
