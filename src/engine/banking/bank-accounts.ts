@@ -12,7 +12,6 @@ import { found } from '../lookup.js';
 import { instant } from '../output.js';
 import { addAccount } from '../ledger/accounts.js';
 import type { AccountsTable, BankAccountsTable, OrgDb } from '../../store/tables.js';
-import type { PdfBankDetails } from '../../pdf/invoice-data.js';
 
 export type BankAccountRow = Selectable<BankAccountsTable>;
 
@@ -261,17 +260,4 @@ export async function archiveBankAccount(trx: Kysely<OrgDb>, clock: Clock, id: n
     .where('id', '=', id)
     .execute();
   return bankAccountWithCode(trx, id);
-}
-
-/** What invoice and credit note PDFs print of the primary bank account: nothing until it has a sort code and account number or an IBAN. */
-export async function pdfBankDetails(db: Kysely<OrgDb>, organisationName: string): Promise<PdfBankDetails | undefined> {
-  const row = await primaryBankAccount(db);
-  if (!row || ((row.sort_code === null || row.account_number === null) && row.iban === null)) return undefined;
-  return {
-    accountName: row.holder_name ?? organisationName,
-    bankName: row.bank_name,
-    sortCode: row.sort_code,
-    accountNumber: row.account_number,
-    iban: row.iban,
-  };
 }

@@ -7,7 +7,7 @@ import { findContact } from './contacts.js';
 import { salesCredit } from './credit-kinds.js';
 import { creditNoteView } from './credit-note-views.js';
 import type { InvoicePdfData } from '../../pdf/invoice-data.js';
-import { pdfBankDetails } from '../banking/bank-accounts.js';
+import { pdfBankDetails } from './pdf-bank-details.js';
 import type { CreditNotesTable, OrgDb } from '../../store/tables.js';
 
 export async function creditNotePdfData(db: Kysely<OrgDb>, row: CreditNotesTable): Promise<InvoicePdfData> {

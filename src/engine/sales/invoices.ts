@@ -22,7 +22,7 @@ import { issueDocument, refuseSaleAgainstRegistration, voidDocument } from './do
 import { invoiceView, type Invoice } from './document-view.js';
 import { sweepOverdue } from './overdue.js';
 import type { InvoicePdfData } from '../../pdf/invoice-data.js';
-import { pdfBankDetails } from '../banking/bank-accounts.js';
+import { pdfBankDetails } from './pdf-bank-details.js';
 import type { InvoicesTable, OrgDb } from '../../store/tables.js';
 
 /** An invoice worked out and not stored. */
