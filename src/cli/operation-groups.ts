@@ -79,9 +79,14 @@ const groups: Readonly<Record<string, () => Promise<readonly Operation[]>>> = {
     return [m0.listRulesOp, m0.globalRulesOp, m0.createRuleOp, m0.updateRuleOp, m0.deleteRuleOp, m0.reorderRulesOp, m0.testRulesOp, m0.categoriseRowOp];
   },
   transactions: async () => {
-    const [m0, m1] = await Promise.all([import('../engine/banking/rule-ops.js'), import('../engine/ledger/transaction-ops.js')]);
+    const [m0, m1, m2] = await Promise.all([
+      import('../engine/banking/rule-ops.js'),
+      import('../engine/ledger/transaction-ops.js'),
+      import('../engine/banking/match-ops.js'),
+    ]);
     return [
       m0.suggestCategoryOp,
+      m2.matchBankLineOp,
       m1.createTransactionOp,
       m1.getTransaction,
       m1.listTransactions,

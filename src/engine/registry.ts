@@ -88,6 +88,7 @@ import {
   testRulesOp,
   updateRuleOp,
 } from './banking/rule-ops.js';
+import { matchBankLineOp } from './banking/match-ops.js';
 import { confirmImportOp, deleteImportOp, getImportOp, listImportsOp, remapImportOp, undoImportOp, uploadImportOp } from './banking/bank-import-ops.js';
 import { addDirectorOp, getDirectorOp, listDirectorsOp, resignDirectorOp, updateDirectorOp } from './company/director-ops.js';
 import { addDlaOp, balanceOp, balancesOp, listDlaOp, s455SummaryOp, snapshotOp, snapshotsOp } from './company/dla-ops.js';
@@ -168,6 +169,7 @@ export const operations: readonly Operation[] = [
   testRulesOp,
   categoriseRowOp,
   suggestCategoryOp,
+  matchBankLineOp,
   inboxOp,
   uploadImportOp,
   listImportsOp,

@@ -675,6 +675,9 @@ export interface BankImportRowsTable {
   error: string | null;
   duplicate_of: number | null;
   transaction_id: string | null;
+  /** What the row was matched to (migration 0025): an invoice or bill it paid, or an entry already on the bank account. */
+  matched_kind: 'invoice' | 'bill' | 'transaction' | null;
+  matched_id: string | null;
 }
 
 /** A categorisation rule of this organisation (migration 0021); global rules ship in fixtures/categorisation. */

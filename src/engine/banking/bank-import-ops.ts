@@ -20,6 +20,7 @@ import {
   uploadStatement,
 } from './bank-imports.js';
 import { undoBankImport, undoneImportSchema } from './bank-import-undo.js';
+import { matchTarget } from './bank-matches.js';
 
 const params = { id: idOf('bimp') };
 
@@ -101,7 +102,8 @@ export const confirmImportOp = defineOperation({
   name: 'bank-imports.confirm',
   summary: 'Post a pending import: one transaction a row, the bank line and its other side (a rule’s account, else suspense 9999)',
   description:
-    'rows (row ids) chooses the rows to create, else every valid row; rows not created are skipped. While rows duplicate an earlier import (marked again at confirm against the imports completed since the upload), confirm needs duplicates skip or import (or rows): 422 unresolved_conflicts. A statement whose balances do not reconcile is 422 balance_mismatch. rowAccountMap and defaultAccountId name accounts over the rules: not the bank’s own account, nor the receivables or payables control account. 409 once completed.',
+    'rows (row ids) chooses the rows to create, else every valid row; rows not created are skipped. While rows duplicate an earlier import (marked again at confirm against the imports completed since the upload), confirm needs duplicates skip or import (or rows): 422 unresolved_conflicts. A statement whose balances do not reconcile is 422 balance_mismatch. rowAccountMap and defaultAccountId name accounts over the rules: not the bank’s own account, nor the receivables or payables control account. ' +
+    'matches (or acceptMatches, taking the rows’ suggestedMatch) records a row as the payment of an open invoice or bill, or ties it to an entry already on the bank account: no second entry. 409 once completed.',
   access: 'bank-imports:write',
   method: 'POST',
   path: '/bank-imports/{id}/confirm',
@@ -111,6 +113,11 @@ export const confirmImportOp = defineOperation({
     duplicates: z.enum(['skip', 'import']).optional(),
     defaultAccountId: idOf('acc').optional(),
     rowAccountMap: z.record(z.string().regex(/^\d+$/), idOf('acc')).optional(),
+    matches: z
+      .record(z.string().regex(/^\d+$/), matchTarget())
+      .optional()
+      .describe('row id → the invoice (inv_…) or bill (bill_…) the row pays, recorded as its payment, or the entry (txn_…) already holding its money'),
+    acceptMatches: z.boolean().default(false).describe('take each chosen row’s suggestedMatch where neither matches nor rowAccountMap names the row'),
     dryRun: z.boolean().default(false).describe('check everything and answer what confirm would do (or its refusal); write nothing, the import stays pending'),
   },
   output: confirmedSchema,

@@ -4,7 +4,9 @@
  * through posting, categorised ones and drafts included, all or none. The
  * import and its rows stay on record, marked undone, the rows' transaction
  * ids cleared, so that they no longer make the same statement's rows
- * duplicates: it may be imported again.
+ * duplicates: it may be imported again. Payments of invoices and bills its
+ * rows were matched to go too (the documents are owed again); entries its
+ * rows were matched to stay, since the import did not make them.
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -12,6 +14,10 @@ import { AppError } from '../errors.js';
 import { timestamp } from '../clock.js';
 import { removeTransactionsOf, type Posting } from '../ledger/posting.js';
 import { findBankAccount } from './bank-accounts.js';
+import { paymentOfEntry } from './bank-matches.js';
+import { purchaseBill, salesInvoice } from '../sales/documents.js';
+import { removePayment } from '../sales/payments.js';
+import { announceRemoval } from '../sales/receipt-events.js';
 import { findImport, importStatus, importSummarySchema, markOverlapping, summaryOf } from './bank-imports.js';
 import type { OrgDb } from '../../store/tables.js';
 
@@ -23,9 +29,27 @@ export async function undoBankImport(trx: Kysely<OrgDb>, posting: Posting, id: s
   const row = await findImport(trx, id);
   if (row.undone_at !== null) throw new AppError('already_voided', `bank import ${id} was already undone at ${row.undone_at}`);
   if (row.status === 'pending') throw new AppError('conflict', `bank import ${id} is ${importStatus(row)}: it created nothing to undo; delete it instead`);
+  const paying = await trx
+    .selectFrom('bank_import_rows')
+    .select(['transaction_id', 'matched_kind'])
+    .where('import_id', '=', id)
+    .where('matched_kind', 'in', ['invoice', 'bill'])
+    .where('transaction_id', 'is not', null)
+    .orderBy('row_index')
+    .execute();
   // The rows let go of their transactions first: they refer to them. A refusal below rolls this back with the rest.
   await trx.updateTable('bank_import_rows').set({ transaction_id: null }).where('import_id', '=', id).where('transaction_id', 'is not', null).execute();
-  const removed = await removeTransactionsOf(trx, 'bank_import', id);
+  // Payments the rows recorded go as payments do, the documents owed again; entries the rows were matched to stay.
+  let removed = 0;
+  for (const r of paying) {
+    const payment = await paymentOfEntry(trx, r.transaction_id!);
+    if (!payment) continue;
+    const k = r.matched_kind === 'invoice' ? salesInvoice : purchaseBill;
+    const gone = await removePayment(trx, k, posting, payment.invoice_id, payment.id);
+    if (k === salesInvoice) await announceRemoval(trx, posting.clock, gone.payment, gone.document);
+    removed += 1;
+  }
+  removed += await removeTransactionsOf(trx, 'bank_import', id);
   const now = timestamp(posting.clock);
   const change = { undone_at: now, undone_by: posting.actor.id, updated_at: now };
   await trx.updateTable('bank_imports').set(change).where('id', '=', id).execute();

@@ -6,10 +6,13 @@
  * inside one file are kept), or rejected with their reason. It can be
  * remapped or deleted while pending; confirming posts one transaction a
  * row chosen, sourceType bank_import: the bank line, and the other side on
- * the account a rule (or the caller) gives it, else suspense (9999).
+ * the account a rule (or the caller) gives it, else suspense (9999); or,
+ * for a row matched (bank-matches.ts), the payment of the invoice or bill
+ * it pays, or nothing new when an entry already holds its money.
  * Confirm refuses a statement whose balances do not reconcile (422
  * balance_mismatch) and duplicates nobody decided about (422
- * unresolved_conflicts). Rows in the file = created + skipped + rejected.
+ * unresolved_conflicts). Rows in the file = created + matched + skipped +
+ * rejected.
  * A completed import may be undone (bank-import-undo.ts).
  */
 import type { Kysely, Selectable } from 'kysely';
@@ -44,6 +47,7 @@ import {
 } from './statements/read-statement.js';
 import { amountModels, columnRoles } from './statements/types.js';
 import { noBalanceProof } from './statements/balance-proof.js';
+import { matchedTo, matchedToSchema, matchSchema, settleLine, suggestMatches, type BankLine } from './bank-matches.js';
 import type { BankImportRowsTable, BankImportsTable, OrgDb } from '../../store/tables.js';
 
 type ImportRow = Selectable<BankImportsTable>;
@@ -74,7 +78,8 @@ export const balanceProofSchema = z.strictObject({
   firstBreak: z.strictObject({ rowIndex: z.number().int(), expected: pence(), found: pence() }).nullable(),
 });
 
-const rowStatuses = ['valid', 'duplicate', 'error', 'created', 'skipped'] as const;
+/** matched: confirmed onto an entry already in the books (kept as created with matched_kind transaction: the column's check predates it). */
+const rowStatuses = ['valid', 'duplicate', 'error', 'created', 'matched', 'skipped'] as const;
 
 const suggestedSchema = z
   .strictObject({
@@ -100,6 +105,8 @@ export const importRowSchema = z.strictObject({
   duplicateMatch: z.strictObject({ importId: z.string(), rowIndex: z.number().int(), transactionId: z.string().nullable() }).nullable(),
   transactionId: z.string().nullable(),
   suggestedAccount: suggestedSchema,
+  suggestedMatch: matchSchema.nullable().describe('while pending: the open invoice or bill the row seems to pay, or the entry already holding its money'),
+  matchedTo: matchedToSchema.nullable().describe('once confirmed: the invoice or bill the row paid, or the entry it was matched to'),
 });
 export type ImportRowView = z.output<typeof importRowSchema>;
 
@@ -120,7 +127,8 @@ export const importSummarySchema = z.strictObject({
   duplicates: z.number().int(),
   errorRows: z.number().int(),
   ignoredRows: z.number().int().describe('blank lines and lines above the header'),
-  createdRows: z.number().int(),
+  createdRows: z.number().int().describe('rows that made an entry: on an account, on suspense, or an invoice’s or bill’s payment'),
+  matchedRows: z.number().int().describe('rows matched to an entry already in the books: nothing new posted'),
   skippedRows: z.number().int(),
   dateRange: z.strictObject({ from: day(), to: day() }).nullable(),
   createdAt: instant(),
@@ -235,6 +243,8 @@ async function rowsOf(db: Kysely<OrgDb>, importId: string, ledgerAccountId: stri
       error: null,
       duplicate_of: match?.id ?? null,
       transaction_id: null,
+      matched_kind: null,
+      matched_id: null,
     };
   });
   for (const r of rejected) {
@@ -250,6 +260,8 @@ async function rowsOf(db: Kysely<OrgDb>, importId: string, ledgerAccountId: stri
       error: `line ${r.line}: ${r.reason}`,
       duplicate_of: null,
       transaction_id: null,
+      matched_kind: null,
+      matched_id: null,
     });
   }
   return rows.sort((a, b) => a.row_index - b.row_index);
@@ -282,7 +294,7 @@ async function markDuplicates(trx: Kysely<OrgDb>, row: ImportRow): Promise<void>
 }
 
 async function insertRows(trx: Kysely<OrgDb>, rows: readonly NewRow[]): Promise<void> {
-  // SQLite allows 32,766 parameters a statement; a row has 11.
+  // SQLite allows 32,766 parameters a statement; a row has 13.
   for (let i = 0; i < rows.length; i += 2000)
     await trx
       .insertInto('bank_import_rows')
@@ -394,14 +406,20 @@ export interface Confirmation {
   readonly defaultAccountId?: string | undefined;
   /** Row id → account, over the rules. */
   readonly rowAccountMap?: Readonly<Record<string, string>> | undefined;
+  /** Row id → the invoice or bill it pays, or the entry already holding its money (bank-matches.ts). */
+  readonly matches?: Readonly<Record<string, string>> | undefined;
+  /** Take the suggested match of every chosen row neither map names. */
+  readonly acceptMatches?: boolean | undefined;
 }
 
 export const confirmedSchema = z.strictObject({
   importId: idOut('bimp'),
-  created: z.number().int(),
+  created: z.number().int().describe('rows that made an entry, payments included'),
+  paid: z.number().int().describe('of those created: payments of the invoices and bills the rows were matched to'),
+  matched: z.number().int().describe('rows matched to an entry already in the books'),
   skipped: z.number().int().describe('duplicates and rows not chosen'),
   rejected: z.number().int().describe('rows that could not be read'),
-  total: z.number().int().describe('rows in the file: created + skipped + rejected'),
+  total: z.number().int().describe('rows in the file: created + matched + skipped + rejected'),
   categorised: z.number().int().describe('rows posted to an account rather than to suspense'),
 });
 export type Confirmed = z.output<typeof confirmedSchema>;
@@ -427,6 +445,41 @@ function chosenRows(rows: readonly RowRow[], input: Confirmation): RowRow[] {
     );
   }
   return rows.filter((r) => r.status === 'valid' || (r.status === 'duplicate' && input.duplicates === 'import'));
+}
+
+/** A statement row as the bank line it is. */
+const bankLineOf = (r: RowRow): BankLine => ({ date: r.date ?? '', amount: r.amount ?? 0, description: r.description ?? '', reference: r.reference });
+
+/**
+ * What each chosen row is matched to, by row id: the caller's matches (each
+ * a chosen row), then, with acceptMatches, the suggestion of every other
+ * chosen row no map names.
+ */
+async function matchTargets(
+  trx: Kysely<OrgDb>,
+  bank: string,
+  rows: readonly RowRow[],
+  chosen: readonly RowRow[],
+  input: Confirmation,
+): Promise<Map<number, string>> {
+  const chosenIds = new Set(chosen.map((r) => r.id));
+  const targets = new Map<number, string>();
+  for (const [rowId, target] of Object.entries(input.matches ?? {})) {
+    const r = rows.find((x) => String(x.id) === rowId)!;
+    if (!chosenIds.has(r.id)) {
+      const why = r.status === 'duplicate' ? 'it duplicates an earlier import’s row and is skipped' : 'it is not among rows';
+      throw new AppError('validation_error', `matches: row ${r.row_index} is not created by this confirm: ${why}`, 'matches');
+    }
+    targets.set(r.id, target);
+  }
+  if (input.acceptMatches !== true) return targets;
+  const open = chosen.filter((r) => !targets.has(r.id) && input.rowAccountMap?.[String(r.id)] === undefined);
+  const suggested = await suggestMatches(trx, bank, open.map(bankLineOf), new Set(targets.values()));
+  open.forEach((r, i) => {
+    const match = suggested[i];
+    if (match) targets.set(r.id, match.id);
+  });
+  return targets;
 }
 
 /** The account of a row of bank account `bank`: the caller's map, else the rules' decision, else the default, else suspense. */
@@ -464,6 +517,16 @@ export async function confirmImport(
     if (!rows.some((r) => String(r.id) === rowId))
       throw new AppError('validation_error', `rowAccountMap: ${rowId} is not a row of this import`, 'rowAccountMap');
   }
+  for (const [rowId, target] of Object.entries(input.matches ?? {})) {
+    const matched = rows.find((r) => String(r.id) === rowId);
+    if (!matched) throw new AppError('validation_error', `matches: ${rowId} is not a row of this import`, 'matches');
+    if (input.rowAccountMap?.[rowId] !== undefined)
+      throw new AppError(
+        'validation_error',
+        `matches: row ${matched.row_index} is in rowAccountMap too: a row goes to an account or is matched to ${target}, not both`,
+        'matches',
+      );
+  }
   const bank = await findBankAccount(trx, row.bank_account_id);
   const rules = await categoriser(trx);
   const named: [string | undefined, string][] = [
@@ -476,32 +539,35 @@ export async function confirmImport(
     if (refusal) throw new AppError('validation_error', `${field}: ${refusal}`, field);
   }
   const chosen = chosenRows(rows, input);
+  const targets = await matchTargets(trx, bank.account_id, rows, chosen, input);
   const suspense = await suspenseAccountId(trx);
   if (suspense === undefined) throw new Error('the chart has no suspense account 9999');
   const books = await loadBooks(trx);
-  const prepared = chosen.map((r) => {
-    const other = accountOf(r, bank.account_id, input, rules, suspense);
-    const amount = r.amount ?? 0;
-    const txn: TransactionInput = {
-      date: r.date ?? '',
-      description: r.description || `Bank line ${r.row_index}`,
-      reference: r.reference,
-      status: 'posted',
-      sourceType: 'bank_import',
-      sourceId: id,
-      lines: [
-        { accountId: bank.account_id, amount },
-        { accountId: other, amount: -amount },
-      ],
-    };
-    try {
-      return { row: r, prepared: prepare(books, posting, txn), categorised: other !== suspense };
-    } catch (e) {
-      if (!(e instanceof AppError)) throw e;
-      const field = input.rowAccountMap?.[String(r.id)] !== undefined ? 'rowAccountMap' : other === input.defaultAccountId ? 'defaultAccountId' : 'rows';
-      throw new AppError(e.code, `row ${r.row_index}: ${e.message}`, field);
-    }
-  });
+  const prepared = chosen
+    .filter((r) => !targets.has(r.id))
+    .map((r) => {
+      const other = accountOf(r, bank.account_id, input, rules, suspense);
+      const amount = r.amount ?? 0;
+      const txn: TransactionInput = {
+        date: r.date ?? '',
+        description: r.description || `Bank line ${r.row_index}`,
+        reference: r.reference,
+        status: 'posted',
+        sourceType: 'bank_import',
+        sourceId: id,
+        lines: [
+          { accountId: bank.account_id, amount },
+          { accountId: other, amount: -amount },
+        ],
+      };
+      try {
+        return { row: r, prepared: prepare(books, posting, txn), categorised: other !== suspense };
+      } catch (e) {
+        if (!(e instanceof AppError)) throw e;
+        const field = input.rowAccountMap?.[String(r.id)] !== undefined ? 'rowAccountMap' : other === input.defaultAccountId ? 'defaultAccountId' : 'rows';
+        throw new AppError(e.code, `row ${r.row_index}: ${e.message}`, field);
+      }
+    });
   // In slices, so that a long statement can say how far it is.
   for (let i = 0; i < prepared.length; i += 1000) {
     await insertPrepared(
@@ -516,22 +582,57 @@ export async function confirmImport(
   for (const [rowId, txn] of created) {
     await trx.updateTable('bank_import_rows').set({ status: 'created', transaction_id: txn }).where('id', '=', rowId).execute();
   }
+  // Matched rows in the file's order, each row's link written before the next is settled: no entry is matched twice.
+  let paid = 0;
+  let matched = 0;
+  for (const r of chosen) {
+    const target = targets.get(r.id);
+    if (target === undefined) continue;
+    const settled = await settleLine(trx, posting, bank.account_id, bankLineOf(r), target, 'matches').catch((e: unknown) => {
+      if (!(e instanceof AppError)) throw e;
+      throw new AppError(e.code, `matches: row ${r.row_index}: ${e.message.replace(/^matches: /, '')}`, 'matches');
+    });
+    await trx
+      .updateTable('bank_import_rows')
+      .set({ status: 'created', transaction_id: settled.transactionId, matched_kind: settled.kind, matched_id: settled.id })
+      .where('id', '=', r.id)
+      .execute();
+    if (settled.kind === 'transaction') matched += 1;
+    else paid += 1;
+  }
   // Every other readable row is skipped, in one statement; rejected rows stay rejected.
   await trx.updateTable('bank_import_rows').set({ status: 'skipped' }).where('import_id', '=', id).where('status', 'in', ['valid', 'duplicate']).execute();
   const rejected = rows.filter((r) => r.status === 'error').length;
-  const skipped = rows.length - created.size - rejected;
+  const skipped = rows.length - created.size - paid - matched - rejected;
   const now = timestamp(posting.clock);
   await trx
     .updateTable('bank_imports')
-    .set({ status: 'completed', file_text: null, created_rows: created.size, skipped_rows: skipped, completed_at: now, updated_at: now })
+    .set({ status: 'completed', file_text: null, created_rows: created.size + paid, skipped_rows: skipped, completed_at: now, updated_at: now })
     .where('id', '=', id)
     .execute();
   // The other pending imports of these dates now show the rows this one created as duplicates.
   await markOverlapping(trx, row, bank.account_id);
-  return { importId: id, created: created.size, skipped, rejected, total: rows.length, categorised: prepared.filter((p) => p.categorised).length };
+  return {
+    importId: id,
+    created: created.size + paid,
+    paid,
+    matched,
+    skipped,
+    rejected,
+    total: rows.length,
+    categorised: prepared.filter((p) => p.categorised).length,
+  };
 }
 
-/** The rows of an import into ledger account `bank` as the API shows them, with the rules' suggestion for those not yet created. */
+/** A row's status as the API shows it: one matched to an entry is kept as created (matched_kind transaction). */
+const rowStatus = (r: RowRow): ImportRowView['status'] => (r.status === 'created' && r.matched_kind === 'transaction' ? 'matched' : r.status);
+
+/**
+ * The rows of an import into ledger account `bank` as the API shows them:
+ * for those not yet created (given `rules`, the import pending) the rules'
+ * suggested account and the suggested match; for the others what they were
+ * matched to.
+ */
 async function rowViews(db: Kysely<OrgDb>, bank: string, rows: readonly RowRow[], rules: Categoriser | null): Promise<ImportRowView[]> {
   const dupIds = rows.flatMap((r) => (r.duplicate_of === null ? [] : [r.duplicate_of]));
   const matches = new Map(
@@ -540,7 +641,11 @@ async function rowViews(db: Kysely<OrgDb>, bank: string, rows: readonly RowRow[]
       : await db.selectFrom('bank_import_rows').select(['id', 'import_id', 'row_index', 'transaction_id']).where('id', 'in', dupIds).execute()
     ).map((m) => [m.id, m]),
   );
-  return rows.map((r) => {
+  const open = rules === null ? [] : rows.filter((r) => r.status === 'valid' || r.status === 'duplicate');
+  const suggestions = await suggestMatches(db, bank, open.map(bankLineOf));
+  const suggestedMatches = new Map(open.map((r, i) => [r.id, suggestions[i] ?? null]));
+  const matchedTos = await matchedTo(db, rows);
+  return rows.map((r, i) => {
     const match = r.duplicate_of === null ? undefined : matches.get(r.duplicate_of);
     let suggested: ImportRowView['suggestedAccount'] = null;
     if (rules && (r.status === 'valid' || r.status === 'duplicate')) {
@@ -559,24 +664,26 @@ async function rowViews(db: Kysely<OrgDb>, bank: string, rows: readonly RowRow[]
       reference: r.reference,
       amount: r.amount,
       balance: r.balance,
-      status: r.status,
+      status: rowStatus(r),
       error: r.error,
       duplicateMatch: match ? { importId: match.import_id, rowIndex: match.row_index, transactionId: match.transaction_id } : null,
       transactionId: r.transaction_id,
       suggestedAccount: suggested,
+      suggestedMatch: suggestedMatches.get(r.id) ?? null,
+      matchedTo: matchedTos[i] ?? null,
     };
   });
 }
 
-async function counts(db: Kysely<OrgDb>, id: string): Promise<Record<BankImportRowsTable['status'], number>> {
+async function counts(db: Kysely<OrgDb>, id: string): Promise<Record<ImportRowView['status'], number>> {
   const rows = await db
     .selectFrom('bank_import_rows')
-    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+    .select(['status', 'matched_kind', (eb) => eb.fn.countAll<number>().as('n')])
     .where('import_id', '=', id)
-    .groupBy('status')
+    .groupBy(['status', 'matched_kind'])
     .execute();
-  const out = { valid: 0, duplicate: 0, error: 0, created: 0, skipped: 0 };
-  for (const r of rows) out[r.status] = Number(r.n);
+  const out = { valid: 0, duplicate: 0, error: 0, created: 0, matched: 0, skipped: 0 };
+  for (const r of rows) out[r.status === 'created' && r.matched_kind === 'transaction' ? 'matched' : r.status] += Number(r.n);
   return out;
 }
 
@@ -596,6 +703,7 @@ export async function summaryOf(db: Kysely<OrgDb>, row: ImportRow): Promise<z.ou
     errorRows: n.error,
     ignoredRows: row.ignored_rows,
     createdRows: row.created_rows,
+    matchedRows: n.matched,
     skippedRows: row.skipped_rows,
     dateRange: row.date_from && row.date_to ? { from: row.date_from, to: row.date_to } : null,
     createdAt: row.created_at,

@@ -2,7 +2,8 @@
  * The scorer's suggestion for transactions with a line on the suspense
  * account (9999): the bank line read as the bank showed it (its
  * description, reference and amount on the bank-controlled account), and
- * the inbox of every such transaction, oldest first.
+ * the inbox of every such transaction, oldest first; and the invoice, bill
+ * or entry the line seems to be (bank-matches.ts).
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -12,6 +13,7 @@ import { suspenseAccountId } from '../ledger/posting.js';
 import { findTransactionRow } from '../ledger/transaction-view.js';
 import { provenances, ruleFields, type BankLineInput } from '../categorisation/rule.js';
 import { decisionSchema, decisionView, type Categoriser } from './rules-store.js';
+import { matchSchema, suggestMatches, type Match } from './bank-matches.js';
 import type { OrgDb, TransactionsTable } from '../../store/tables.js';
 
 export const suggestionSchema = z.strictObject({
@@ -25,6 +27,9 @@ export const suggestionSchema = z.strictObject({
   matchedOn: z.enum(ruleFields).nullable(),
   ruleType: z.enum(provenances).nullable(),
   decision: decisionSchema,
+  suggestedMatch: matchSchema
+    .nullable()
+    .describe('the open invoice or bill the line seems to pay, or the entry already holding its money: POST /transactions/{id}/match'),
 });
 export type Suggestion = z.output<typeof suggestionSchema>;
 
@@ -55,7 +60,7 @@ async function bankAmounts(db: Kysely<OrgDb>, ids: readonly string[], suspense: 
   return out;
 }
 
-function suggestion(rules: Categoriser, row: TransactionsTable, bank: BankSide): Suggestion {
+function suggestion(rules: Categoriser, row: TransactionsTable, bank: BankSide, match: Match | null): Suggestion {
   const line: BankLineInput = { description: row.description, reference: row.reference ?? undefined, amount: bank.amount };
   const decision = rules.decide(line, bank.accounts);
   const known = decision.kind === 'Known' ? decision.evidence : null;
@@ -70,13 +75,38 @@ function suggestion(rules: Categoriser, row: TransactionsTable, bank: BankSide):
     matchedOn: known?.matchedField ?? null,
     ruleType: known?.provenance ?? null,
     decision: decisionView(decision, rules.accounts),
+    suggestedMatch: bank.onSuspense ? match : null,
   };
+}
+
+/** The suggested match of each line on suspense with one bank account, bank account by bank account; null for the others. */
+async function matchesOf(db: Kysely<OrgDb>, rows: readonly TransactionsTable[], amounts: ReadonlyMap<string, BankSide>): Promise<(Match | null)[]> {
+  const out: (Match | null)[] = rows.map(() => null);
+  const byBank = new Map<string, number[]>();
+  rows.forEach((r, i) => {
+    const side = amounts.get(r.id)!;
+    const banks = [...new Set(side.accounts)];
+    if (side.onSuspense && banks.length === 1) byBank.set(banks[0]!, [...(byBank.get(banks[0]!) ?? []), i]);
+  });
+  const own = new Set(rows.map((r) => r.id));
+  for (const [bank, at] of byBank) {
+    const lines = at.map((i) => ({
+      date: rows[i]!.date,
+      amount: amounts.get(rows[i]!.id)!.amount,
+      description: rows[i]!.description,
+      reference: rows[i]!.reference,
+    }));
+    const found = await suggestMatches(db, bank, lines, own);
+    at.forEach((i, n) => (out[i] = found[n] ?? null));
+  }
+  return out;
 }
 
 export async function suggestionFor(db: Kysely<OrgDb>, rules: Categoriser, id: string): Promise<Suggestion> {
   const row = await findTransactionRow(db, id);
   const amounts = await bankAmounts(db, [id], await suspenseAccountId(db));
-  return suggestion(rules, row, amounts.get(id)!);
+  const [match] = await matchesOf(db, [row], amounts);
+  return suggestion(rules, row, amounts.get(id)!, match ?? null);
 }
 
 /** Every posted transaction with a line on suspense, oldest first, with the rules' suggestion. */
@@ -98,5 +128,6 @@ export async function inbox(db: Kysely<OrgDb>, rules: Categoriser, limit: number
     rows.map((r) => r.id),
     suspense,
   );
-  return rows.map((r) => suggestion(rules, r, amounts.get(r.id)!));
+  const matches = await matchesOf(db, rows, amounts);
+  return rows.map((r, i) => suggestion(rules, r, amounts.get(r.id)!, matches[i] ?? null));
 }

@@ -21,6 +21,7 @@ import { invoiceSchema, invoiceSummary, invoiceSummarySchema, invoiceView } from
 import { listDocuments, listQuery } from './document-list.js';
 import { paymentSchema, paymentView } from './payment-view.js';
 import { paymentBody, recordPayment, removePayment } from './payments.js';
+import { announceReceipt, announceRemoval } from './receipt-events.js';
 import { sweepBeforeList, sweepOverdue, sweptBeforeGet } from './overdue.js';
 import { emailDraft, invoicePdf, invoicePdfData, moveInvoice, pdfFile, previewSchema, previewView, send, voidInvoice } from './invoices.js';
 
@@ -210,17 +211,7 @@ export const recordInvoicePayment = defineOperation({
   async run(ctx, input) {
     const payment = await orgOf(ctx).write(async (trx) => {
       const { payment, document } = await recordPayment(trx, k, postingOf(ctx), input.id, input);
-      const view = await invoiceView(trx, document);
-      const received = {
-        id: payment.id,
-        invoiceId: payment.invoice_id,
-        amount: payment.amount,
-        date: payment.date,
-        method: payment.method,
-        createdAt: payment.created_at,
-      };
-      await emit(trx, ctx.clock, 'payment.received', { ...received, invoiceNumber: document.number, amountDue: view.amountDue });
-      if (document.status === 'paid') await emit(trx, ctx.clock, 'invoice.paid', view);
+      const view = await announceReceipt(trx, ctx.clock, payment, document);
       return { ...paymentView(payment), invoiceStatus: view.status, amountDue: view.amountDue };
     });
     return { data: payment };
@@ -246,9 +237,7 @@ export const removeInvoicePayment = defineOperation({
   async run(ctx, input) {
     const data = await orgOf(ctx).write(async (trx) => {
       const { payment, document } = await removePayment(trx, k, postingOf(ctx), input.id, input.paymentId);
-      const view = await invoiceView(trx, document);
-      const removed = { ...paymentView(payment), invoiceNumber: view.invoiceNumber, invoiceStatus: view.status, amountDue: view.amountDue };
-      await emit(trx, ctx.clock, 'payment.removed', removed);
+      const removed = await announceRemoval(trx, ctx.clock, payment, document);
       return { ...removed, deleted: true as const };
     });
     return { data };

@@ -1,0 +1,353 @@
+/**
+ * Matching a bank line to what the books already hold of its money, as
+ * Xero's Match and FreeAgent's explanations do:
+ * - an open invoice (money in) or bill (money out): the line is recorded
+ *   as its payment, on the line's date, for the line's amount, through the
+ *   line's bank account (payments.ts), so the document is paid and aged
+ *   debtors and creditors agree with the bank;
+ * - an entry already on the same bank account for the same money (a
+ *   payment recorded by hand before the statement came): the statement row
+ *   points at it, and no second entry doubles the bank balance.
+ * A line is matched as a statement is confirmed (bank-imports.ts), or
+ * later, when it waits on suspense (matchBankEntry).
+ *
+ * Suggestions, each candidate suggested once, lines in order: an entry not
+ * yet on a statement, of the same amount on the same bank account, dated
+ * within 14 days (the nearest); else the open document due exactly the
+ * amount that the line names by number, else by its contact's name, else
+ * the only one.
+ */
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { AppError } from '../errors.js';
+import { addDays, daysBetween } from '../dates.js';
+import { sterling } from '../money.js';
+import { day } from '../output.js';
+import { pence } from '../schema.js';
+import { removeTransaction, setReconciled, suspenseAccountId, type Posting } from '../ledger/posting.js';
+import { findTransactionRow, loadTransaction } from '../ledger/transaction-view.js';
+import { amountDue, findDocument, purchaseBill, salesInvoice, type Kind } from '../sales/documents.js';
+import { announceReceipt } from '../sales/receipt-events.js';
+import { recordPayment } from '../sales/payments.js';
+import type { BankImportRowsTable, OrgDb } from '../../store/tables.js';
+
+export const matchKinds = ['invoice', 'bill', 'transaction'] as const;
+export type MatchKind = (typeof matchKinds)[number];
+
+/** How far apart a line and an entry of the same money may be dated for the entry to be suggested. */
+export const matchWindowDays = 14;
+
+const kindOfPrefix: Readonly<Record<string, MatchKind>> = { inv: 'invoice', bill: 'bill', txn: 'transaction' };
+
+/** What a line may be matched to: an invoice's, a bill's or an entry's id. */
+export const matchTarget = () =>
+  z
+    .string()
+    .regex(/^(inv|bill|txn)_[0-9A-Za-z]{1,64}$/, 'must be an invoice (inv_…), bill (bill_…) or entry (txn_…) id')
+    .describe('an invoice (inv_…) or bill (bill_…) the line pays, or an entry (txn_…) already on the bank account for the same money');
+
+export const matchSchema = z.strictObject({
+  kind: z.enum(matchKinds),
+  id: z.string(),
+  number: z.string().nullable().describe('the invoice or bill number; null for an entry'),
+  contactName: z.string().nullable(),
+  date: day().describe('the document’s issue date, or the entry’s date'),
+  amount: pence().describe('what is due on the document, or what the entry moves through the bank account (money in positive)'),
+  description: z.string(),
+});
+export type Match = z.output<typeof matchSchema>;
+
+export const matchedToSchema = z.strictObject({ kind: z.enum(matchKinds), id: z.string(), number: z.string().nullable() });
+export type MatchedTo = z.output<typeof matchedToSchema>;
+
+/** A bank line as the statement gave it: money in positive, out negative. */
+export interface BankLine {
+  readonly date: string;
+  readonly amount: number;
+  readonly description: string;
+  readonly reference: string | null;
+}
+
+/** Entries on statements still on record: rows of imports not undone that point at them. */
+const onStatements = (db: Kysely<OrgDb>) =>
+  db
+    .selectFrom('bank_import_rows')
+    .innerJoin('bank_imports', 'bank_imports.id', 'bank_import_rows.import_id')
+    .select('bank_import_rows.transaction_id')
+    .where('bank_imports.undone_at', 'is', null)
+    .where('bank_import_rows.transaction_id', 'is not', null);
+
+/** Posted entries on ledger account `bank` between two dates that no statement row holds, with what they move through it. */
+async function entryCandidates(db: Kysely<OrgDb>, bank: string, from: string, to: string): Promise<Match[]> {
+  const rows = await db
+    .selectFrom('lines')
+    .innerJoin('transactions', 'transactions.id', 'lines.transaction_id')
+    .select(['transactions.id', 'transactions.date', 'transactions.description'])
+    .select((eb) => eb.fn.sum<number>('lines.amount').as('amount'))
+    .where('lines.account_id', '=', bank)
+    .where('lines.posted', '=', 1)
+    .where('lines.date', '>=', from)
+    .where('lines.date', '<=', to)
+    .where('transactions.source_type', '!=', 'bank_import')
+    .where('transactions.id', 'not in', onStatements(db))
+    .groupBy(['transactions.id', 'transactions.date', 'transactions.description'])
+    .orderBy('transactions.date')
+    .orderBy('transactions.id')
+    .execute();
+  return rows.map((r) => ({
+    kind: 'transaction',
+    id: r.id,
+    number: null,
+    contactName: null,
+    date: r.date,
+    amount: Number(r.amount),
+    description: r.description,
+  }));
+}
+
+/** Open invoices and bills, with what is due on each (an invoice's positive, a bill's negative, as the bank would see it). */
+async function documentCandidates(db: Kysely<OrgDb>): Promise<Match[]> {
+  const rows = await db
+    .selectFrom('invoices')
+    .innerJoin('contacts', 'contacts.id', 'invoices.contact_id')
+    .selectAll('invoices')
+    .select('contacts.name as contact_name')
+    .where('invoices.status', 'in', ['sent', 'approved', 'overdue'])
+    .orderBy('invoices.issue_date')
+    .orderBy('invoices.id')
+    .execute();
+  return rows.map((r) => ({
+    kind: r.kind === 'sales' ? 'invoice' : 'bill',
+    id: r.id,
+    number: r.number,
+    contactName: r.contact_name,
+    date: r.issue_date,
+    amount: (r.kind === 'sales' ? 1 : -1) * amountDue(r),
+    description: `${r.kind === 'sales' ? 'Invoice' : 'Bill'} ${r.number ?? r.id} to ${r.contact_name}`,
+  }));
+}
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Whether `text` names `word` as a whole word, ignoring case ("INV-1042" in "Acme INV-1042", not in "INV-10420"). */
+const names = (text: string, word: string | null) =>
+  word !== null && word.trim() !== '' && new RegExp(`(?<![0-9A-Za-z])${escaped(word.trim())}(?![0-9A-Za-z])`, 'i').test(text);
+
+/** The document among `candidates` a line most likely pays: named by number, else by contact, else the only one. */
+function likeliestDocument(line: BankLine, candidates: readonly Match[]): Match | undefined {
+  const text = `${line.description} ${line.reference ?? ''}`;
+  const byNumber = candidates.filter((c) => names(text, c.number));
+  if (byNumber.length > 0) return byNumber[0];
+  const byContact = candidates.filter((c) => names(text, c.contactName));
+  if (byContact.length === 1) return byContact[0];
+  return candidates.length === 1 ? candidates[0] : undefined;
+}
+
+/**
+ * The suggested match of each line of ledger account `bank`, in order, or
+ * null; `exclude` holds ids not to suggest (taken by the caller already).
+ */
+export async function suggestMatches(
+  db: Kysely<OrgDb>,
+  bank: string,
+  lines: readonly BankLine[],
+  exclude: ReadonlySet<string> = new Set(),
+): Promise<(Match | null)[]> {
+  if (lines.length === 0) return [];
+  const dates = lines.map((l) => l.date).sort();
+  const entries = await entryCandidates(db, bank, addDays(dates[0]!, -matchWindowDays), addDays(dates[dates.length - 1]!, matchWindowDays));
+  const documents = await documentCandidates(db);
+  const used = new Set(exclude);
+  return lines.map((line) => {
+    const near = entries
+      .filter((e) => !used.has(e.id) && e.amount === line.amount && Math.abs(daysBetween(e.date, line.date)) <= matchWindowDays)
+      .sort((a, b) => Math.abs(daysBetween(a.date, line.date)) - Math.abs(daysBetween(b.date, line.date)));
+    const match =
+      near[0] ??
+      likeliestDocument(
+        line,
+        documents.filter((d) => !used.has(d.id) && d.amount === line.amount && d.amount !== 0 && d.date <= line.date),
+      );
+    if (match === undefined) return null;
+    used.add(match.id);
+    return match;
+  });
+}
+
+export interface Settled {
+  readonly kind: MatchKind;
+  readonly id: string;
+  /** The entry that now holds the line's money: the payment's, or the entry matched. */
+  readonly transactionId: string;
+  readonly paymentId: string | null;
+}
+
+/** The statement row, if any, that holds entry `id`. */
+async function rowHolding(db: Kysely<OrgDb>, id: string): Promise<{ import_id: string; row_index: number } | undefined> {
+  return db
+    .selectFrom('bank_import_rows')
+    .innerJoin('bank_imports', 'bank_imports.id', 'bank_import_rows.import_id')
+    .select(['bank_import_rows.import_id', 'bank_import_rows.row_index'])
+    .where('bank_imports.undone_at', 'is', null)
+    .where('bank_import_rows.transaction_id', '=', id)
+    .executeTakeFirst();
+}
+
+/** What an entry moves through ledger account `bank`. */
+async function throughBank(db: Kysely<OrgDb>, id: string, bank: string): Promise<number> {
+  const row = await db
+    .selectFrom('lines')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount'), eb.val(0)).as('total'))
+    .where('transaction_id', '=', id)
+    .where('account_id', '=', bank)
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+/**
+ * Settle a line of ledger account `bank` against `target`: record it as the
+ * invoice's or bill's payment, or take the entry as the line's own. Refusals
+ * name `field`.
+ */
+export async function settleLine(trx: Kysely<OrgDb>, posting: Posting, bank: string, line: BankLine, target: string, field: string): Promise<Settled> {
+  const kind = kindOfPrefix[target.slice(0, target.indexOf('_'))];
+  if (kind === undefined) throw new AppError('validation_error', `${field}: ${target} is not an invoice, bill or entry id`, field);
+  if (kind === 'transaction') {
+    const entry = await findTransactionRow(trx, target).catch((e: unknown) => {
+      throw e instanceof AppError ? new AppError(e.code, e.message, field) : e;
+    });
+    if (entry.status !== 'posted')
+      throw new AppError('unprocessable_entity', `${field}: entry ${target} is a draft; only a posted entry holds the bank’s money`, field);
+    const held = await rowHolding(trx, target);
+    if (held) throw new AppError('conflict', `${field}: entry ${target} is row ${held.row_index} of bank import ${held.import_id} already`, field);
+    const moved = await throughBank(trx, target, bank);
+    if (moved !== line.amount) {
+      throw new AppError(
+        'unprocessable_entity',
+        `${field}: entry ${target} moves ${sterling(moved)} through the bank account, the line ${sterling(line.amount)}: match it to an entry of the same money`,
+        field,
+      );
+    }
+    return { kind, id: target, transactionId: target, paymentId: null };
+  }
+  const k: Kind = kind === 'invoice' ? salesInvoice : purchaseBill;
+  if ((kind === 'invoice') !== line.amount > 0) {
+    throw new AppError(
+      'unprocessable_entity',
+      `${field}: the line is ${sterling(Math.abs(line.amount))} ${line.amount > 0 ? 'into' : 'out of'} the bank, which cannot pay ${k.noun === 'invoice' ? 'an invoice' : 'a bill'} (${target})`,
+      field,
+    );
+  }
+  try {
+    await findDocument(trx, k, target);
+    const { payment, document } = await recordPayment(trx, k, posting, target, {
+      amount: Math.abs(line.amount),
+      date: line.date,
+      method: 'bank_transfer',
+      reference: line.reference,
+      accountId: bank,
+    });
+    if (k === salesInvoice) await announceReceipt(trx, posting.clock, payment, document);
+    return { kind, id: target, transactionId: payment.transaction_id, paymentId: payment.id };
+  } catch (e) {
+    if (!(e instanceof AppError)) throw e;
+    throw new AppError(e.code, e.message.startsWith(`${field}:`) ? e.message : `${field}: ${e.message}`, field);
+  }
+}
+
+/** Point the statement rows that held entry `from` at what settled them. */
+async function relinkRows(trx: Kysely<OrgDb>, rowIds: readonly number[], settled: Settled): Promise<void> {
+  if (rowIds.length === 0) return;
+  await trx
+    .updateTable('bank_import_rows')
+    .set({ transaction_id: settled.transactionId, matched_kind: settled.kind, matched_id: settled.id })
+    .where('id', 'in', rowIds)
+    .execute();
+}
+
+export const matchedEntrySchema = z.strictObject({
+  removedTransactionId: z.string().describe('the bank line’s own entry, on suspense, now gone'),
+  transactionId: z.string().describe('the entry that holds the line’s money now: the payment’s, or the entry matched'),
+  paymentId: z.string().nullable(),
+  matchedTo: matchedToSchema,
+  amount: pence().describe('the bank line: money in positive, out negative'),
+  date: day(),
+});
+export type MatchedEntry = z.output<typeof matchedEntrySchema>;
+
+/** The bank line of a posted entry waiting on suspense: its bank account and amount. */
+async function bankLineOf(trx: Kysely<OrgDb>, id: string): Promise<{ bank: string; line: BankLine; reconciled: boolean }> {
+  const row = await findTransactionRow(trx, id);
+  if (row.status !== 'posted') throw new AppError('unprocessable_entity', `transaction ${id} is a draft: only a posted bank line can be matched`);
+  const suspense = await suspenseAccountId(trx);
+  const view = await loadTransaction(trx, id);
+  if (!view.lines.some((l) => l.accountId === suspense))
+    throw new AppError('unprocessable_entity', `transaction ${id} has no line on the suspense account 9999: it is categorised already`);
+  const banks = await trx
+    .selectFrom('accounts')
+    .select('id')
+    .where('control_type', '=', 'bank')
+    .where(
+      'id',
+      'in',
+      view.lines.map((l) => l.accountId),
+    )
+    .execute();
+  const bankIds = [...new Set(banks.map((b) => b.id))];
+  if (bankIds.length !== 1 || view.lines.some((l) => l.accountId !== suspense && l.accountId !== bankIds[0])) {
+    throw new AppError('unprocessable_entity', `transaction ${id} is not a bank line on suspense: one bank account line and its suspense line`);
+  }
+  const bank = bankIds[0]!;
+  const amount = view.lines.filter((l) => l.accountId === bank).reduce((sum, l) => sum + l.amount, 0);
+  return { bank, line: { date: row.date, amount, description: row.description, reference: row.reference }, reconciled: row.is_reconciled === 1 };
+}
+
+/**
+ * Match bank line `id`, waiting on suspense, to `target`: its own entry
+ * goes, and the invoice's or bill's payment, or the entry matched, holds its
+ * money; its statement row points there, and a reconciled line stays
+ * reconciled. All or none.
+ */
+export async function matchBankEntry(trx: Kysely<OrgDb>, posting: Posting, id: string, target: string, field: string): Promise<MatchedEntry> {
+  if (target === id) throw new AppError('validation_error', `${field}: a bank line cannot be matched to itself`, field);
+  const { bank, line, reconciled } = await bankLineOf(trx, id);
+  const rows = await trx.selectFrom('bank_import_rows').select('id').where('transaction_id', '=', id).execute();
+  const rowIds = rows.map((r) => r.id);
+  // The rows let go of the entry first: they refer to it. A refusal below rolls this back with the rest.
+  if (rowIds.length > 0) await trx.updateTable('bank_import_rows').set({ transaction_id: null }).where('id', 'in', rowIds).execute();
+  if (reconciled) await setReconciled(trx, posting, id, false);
+  await removeTransaction(trx, id, `bank line ${id}`);
+  const settled = await settleLine(trx, posting, bank, line, target, field);
+  if (reconciled) {
+    const now = await findTransactionRow(trx, settled.transactionId);
+    if (now.is_reconciled !== 1) await setReconciled(trx, posting, settled.transactionId, true);
+  }
+  await relinkRows(trx, rowIds, settled);
+  return {
+    removedTransactionId: id,
+    transactionId: settled.transactionId,
+    paymentId: settled.paymentId,
+    matchedTo: (await matchedTo(trx, [{ matched_kind: settled.kind, matched_id: settled.id }]))[0]!,
+    amount: line.amount,
+    date: line.date,
+  };
+}
+
+/** What rows were matched to, with the documents' numbers, in order; null for a row not matched. */
+export async function matchedTo(db: Kysely<OrgDb>, rows: readonly Pick<BankImportRowsTable, 'matched_kind' | 'matched_id'>[]): Promise<(MatchedTo | null)[]> {
+  const documentIds = [
+    ...new Set(rows.flatMap((r) => ((r.matched_kind === 'invoice' || r.matched_kind === 'bill') && r.matched_id !== null ? [r.matched_id] : []))),
+  ];
+  const numbers = new Map(
+    documentIds.length === 0
+      ? []
+      : (await db.selectFrom('invoices').select(['id', 'number']).where('id', 'in', documentIds).execute()).map((d) => [d.id, d.number]),
+  );
+  return rows.map((r) =>
+    r.matched_kind === null || r.matched_id === null ? null : { kind: r.matched_kind, id: r.matched_id, number: numbers.get(r.matched_id) ?? null },
+  );
+}
+
+/** A payment a statement row made, to be removed when its import is undone. */
+export async function paymentOfEntry(db: Kysely<OrgDb>, transactionId: string): Promise<{ id: string; invoice_id: string } | undefined> {
+  return db.selectFrom('payments').select(['id', 'invoice_id']).where('transaction_id', '=', transactionId).executeTakeFirst();
+}
