@@ -164,17 +164,19 @@ export const handWritten = {
   },
   bankImport: {
     name: 'bank import',
-    usage: 'bank import FILE [--account CODE] [--duplicates skip|import] [--dry-run]',
+    usage: 'bank import FILE [--account CODE] [--duplicates skip|import] [--match] [--dry-run]',
     summary: 'Import a bank statement (CSV of any UK bank, OFX or QFX): a summary of created, duplicate and rejected rows',
     description:
       'Reads the statement (the layout is detected: a known bank, the date format, one signed amount or debit and credit ' +
       'columns), checks its running balance, and posts one transaction a row on the bank account: the other side on the ' +
       'account a categorisation rule gives, else on suspense (9999) until categorised. Rows an earlier import created (the same ' +
       'date, description and amount) are skipped unless --duplicates import; identical rows inside one file are kept. A statement ' +
-      'whose balances do not reconcile is refused (balance_mismatch) and leaves nothing behind. Rows in the file = created + ' +
-      'skipped + rejected; each rejected row is named with its reason. A progress bar shows on a terminal. ' +
+      'whose balances do not reconcile is refused (balance_mismatch) and leaves nothing behind. With --match, a row that pays an ' +
+      'open invoice or bill (due exactly its amount, named by number or contact) is recorded as its payment, and a row whose money ' +
+      'is already in the books (a payment recorded by hand, the same amount within 14 days) is matched to that entry rather than ' +
+      'posted again. Rows in the file = created + matched + skipped + rejected; each rejected row is named with its reason. A progress bar shows on a terminal. ' +
       'To remap columns, use the bank-imports commands (upload, remap, confirm).',
-    examples: ['acct bank import ~/Downloads/starling.csv', 'acct bank import statement.ofx --account 1210', 'acct bank import march.csv --dry-run'],
+    examples: ['acct bank import ~/Downloads/starling.csv', 'acct bank import statement.ofx --account 1210', 'acct bank import march.csv --match --dry-run'],
   },
   bankCategorise: {
     name: 'bank categorise',
@@ -197,6 +199,16 @@ export const handWritten = {
     summary: 'After a rule change, categorise the suspense lines the rules now know (--dry-run shows what would change)',
     description: 'Every line still on suspense is decided again by the rules as they are now; lines already categorised stay as they are.',
     examples: ['acct bank recategorise --dry-run', 'acct bank recategorise'],
+  },
+  bankMatch: {
+    name: 'bank match',
+    usage: 'bank match TXN [--invoice NUMBER | --bill NUMBER | --entry TXN] | bank match --all [--dry-run]',
+    summary: 'Match a bank line on suspense to the invoice or bill it pays, or to the entry already holding its money',
+    description:
+      'An invoice or bill gets a payment of the line’s amount on the line’s date through its bank account, and the line’s own ' +
+      'entry goes; an entry (a payment recorded by hand) must move the same money through the same bank account, and the line ' +
+      'goes as its duplicate. With no target the line’s suggestion is taken (acct bank inbox shows them); --all takes every suggestion.',
+    examples: ['acct bank match txn_01hx… --invoice INV-1042', 'acct bank match txn_01hx… --bill RENT-03', 'acct bank match --all --dry-run'],
   },
   bankExplain: {
     name: 'bank explain',

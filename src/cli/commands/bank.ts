@@ -28,7 +28,11 @@ import { examplesText, groupSummaries, handWritten } from '../help.js';
 import { fittedTable } from '../render.js';
 import { essential, tableWidth } from '../fit-table.js';
 import { progressBar } from '../progress.js';
-import { suggestionText } from '../presenters/banking.js';
+import { matchText, suggestionText } from '../presenters/banking.js';
+import { matchBankLineOp } from '../../engine/banking/match-ops.js';
+import type { Match, MatchedEntry } from '../../engine/banking/bank-matches.js';
+import { resolveReference } from '../../engine/references.js';
+import { orgOf } from '../../engine/operation.js';
 
 const raw = (body: unknown = undefined, params: Record<string, string> = {}, query: Record<string, unknown> = {}) => ({ params, query, body });
 
@@ -57,6 +61,7 @@ async function accountIdOf(cli: Cli, named: string): Promise<string> {
 interface ImportFlags {
   account?: string;
   duplicates?: 'skip' | 'import';
+  match?: boolean;
   dryRun?: boolean;
 }
 
@@ -67,6 +72,7 @@ function addImport(group: Command): void {
     .argument('<file>', 'a CSV, OFX or QFX statement, or - for standard input')
     .option('--account <code>', 'the bank account, by its ledger code (1200) or id (default: the primary one)')
     .option('--duplicates <what>', 'rows an earlier import already created: skip (default) or import')
+    .option('--match', 'record rows that pay an open invoice or bill as their payments, and match rows already in the books to their entries')
     .option('--dry-run', 'check the statement as the import would and show the summary; import nothing')
     .description(doc.summary)
     .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
@@ -98,7 +104,7 @@ function addImport(group: Command): void {
           confirmed = await run(
             cli,
             confirmImportOp,
-            raw({ duplicates: flags.duplicates ?? 'skip', dryRun }, { id: preview.importId }),
+            raw({ duplicates: flags.duplicates ?? 'skip', acceptMatches: flags.match === true, dryRun }, { id: preview.importId }),
             bar ? { progress: bar.update } : undefined,
           );
         } catch (e) {
@@ -118,16 +124,26 @@ function addImport(group: Command): void {
           `  balance proof: ${preview.balanceProof.status}${preview.balanceProof.closingBalance === null ? '' : `, closing balance ${displayPounds(preview.balanceProof.closingBalance)}`}`,
         ];
         for (const row of detail?.rows.filter((r) => r.status === 'error') ?? []) lines.push(chalk.yellow(`  rejected row ${row.rowIndex}: ${row.error}`));
+        const suspense = confirmed.created - confirmed.categorised - confirmed.paid;
+        const matched =
+          confirmed.paid + confirmed.matched > 0
+            ? `; ${confirmed.paid} paid invoices or bills, ${confirmed.matched} matched to entries already in the books`
+            : '';
         if (!dryRun) {
           lines.push(
-            `Created ${confirmed.created} transactions (${confirmed.categorised} categorised by rules, ${confirmed.created - confirmed.categorised} on suspense 9999), ` +
+            `Created ${confirmed.created} transactions (${confirmed.categorised} categorised by rules, ${suspense} on suspense 9999${matched}), ` +
               `skipped ${confirmed.skipped} duplicates, rejected ${confirmed.rejected}: ${confirmed.total} rows in all, as ${preview.importId}`,
           );
-          if (confirmed.created - confirmed.categorised > 0)
-            lines.push(chalk.dim('  (acct bank inbox lists the lines on suspense; acct bank accept takes the rules’ suggestions)'));
-          if (confirmed.created > 0) lines.push(chalk.dim(`  (acct bank-imports undo ${preview.importId} removes them all)`));
+          if (suspense > 0)
+            lines.push(
+              chalk.dim('  (acct bank inbox lists the lines on suspense; acct bank accept takes the rules’ suggestions, acct bank match the matches)'),
+            );
+          if (confirmed.created + confirmed.matched > 0) lines.push(chalk.dim(`  (acct bank-imports undo ${preview.importId} removes them all)`));
         } else {
-          lines.push(`Would create ${confirmed.created}, skip ${confirmed.skipped} duplicates, reject ${confirmed.rejected}: nothing imported (--dry-run)`);
+          lines.push(
+            `Would create ${confirmed.created}${confirmed.paid > 0 ? ` (${confirmed.paid} paying invoices or bills)` : ''}` +
+              `${confirmed.matched > 0 ? `, match ${confirmed.matched} to entries already in the books` : ''}, skip ${confirmed.skipped} duplicates, reject ${confirmed.rejected}: nothing imported (--dry-run)`,
+          );
         }
         process.stdout.write(`${lines.join('\n')}\n`);
       });
@@ -231,6 +247,102 @@ function addRecategorise(group: Command): void {
       const globals = cmd.optsWithGlobals<GlobalOptions>();
       await withCli(globals, async (cli) => {
         await suggestionsApplied(cli, 0, flags.dryRun === true);
+      });
+    });
+}
+
+interface MatchFlags {
+  invoice?: string;
+  bill?: string;
+  entry?: string;
+  all?: boolean;
+  dryRun?: boolean;
+}
+
+/** The match body a line's flags name, natural keys resolved (INV-1042, a bill's number); null for its suggestion. */
+async function matchBody(cli: Cli, flags: MatchFlags): Promise<Record<string, string> | null> {
+  const named = (
+    [
+      ['--invoice', 'invoiceId', 'inv', flags.invoice],
+      ['--bill', 'billId', 'bill', flags.bill],
+      ['--entry', 'transactionId', 'txn', flags.entry],
+    ] as const
+  ).filter(([, , , v]) => v !== undefined);
+  if (named.length === 0) return null;
+  if (named.length > 1)
+    throw new AppError('validation_error', `name one of --invoice, --bill or --entry, not ${named.map(([f]) => f).join(' and ')}`, named[1]![0]);
+  const [flag, field, prefix, text] = named[0]!;
+  return { [field]: await resolveReference(orgOf(await cli.ctx()).db, prefix, text!, flag) };
+}
+
+const flagOfField: Readonly<Record<string, string>> = { invoiceId: '--invoice', billId: '--bill', transactionId: '--entry' };
+
+/** A refusal of the match operation named by the flag typed (--bill), not the API's field (billId). */
+function asFlags(e: unknown): never {
+  const flag = e instanceof AppError && e.field !== undefined ? flagOfField[e.field] : undefined;
+  if (e instanceof AppError && flag !== undefined) throw new AppError(e.code, e.message.replace(new RegExp(`^${e.field}: `), `${flag}: `), flag);
+  throw e;
+}
+
+/** The body that takes suggestion `m`. */
+const bodyOf = (m: Match): Record<string, string> => ({ [m.kind === 'invoice' ? 'invoiceId' : m.kind === 'bill' ? 'billId' : 'transactionId']: m.id });
+
+function addMatch(group: Command): void {
+  const doc = handWritten.bankMatch;
+  group
+    .command('match')
+    .argument('[transaction]', 'the bank line on suspense (txn_…); every line with a suggestion with --all')
+    .option('--invoice <number>', 'the invoice the money in pays (INV-1042, or its id)')
+    .option('--bill <number>', 'the bill the money out pays (the supplier’s number, or its id)')
+    .option('--entry <transaction>', 'the entry already in the books for this money (txn_…)')
+    .option('--all', 'take the suggestion of every line on suspense that has one')
+    .option('--dry-run', 'with --all: show what would be matched; change nothing')
+    .description(doc.summary)
+    .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
+    .action(async (transaction: string | undefined, flags: MatchFlags, cmd: Command) => {
+      const globals = cmd.optsWithGlobals<GlobalOptions>();
+      await withCli(globals, async (cli) => {
+        if ((transaction === undefined) === (flags.all !== true))
+          throw new AppError('validation_error', 'name a bank line (txn_…) or --all, one of the two', transaction === undefined ? 'transaction' : 'all');
+        if (flags.all === true) {
+          if (flags.invoice ?? flags.bill ?? flags.entry)
+            throw new AppError('validation_error', '--all takes each line’s suggestion: --invoice, --bill and --entry name one line’s', 'all');
+          const chosen = (await suspenseLines(cli)).filter((s) => s.suggestedMatch !== null);
+          const done: MatchedEntry[] = [];
+          if (flags.dryRun !== true)
+            for (const s of chosen) done.push(await run(cli, matchBankLineOp, raw(bodyOf(s.suggestedMatch!), { id: s.transactionId })));
+          if (globals.json) {
+            cli.print(flags.dryRun === true ? { wouldMatch: chosen.map((s) => ({ transactionId: s.transactionId, suggestedMatch: s.suggestedMatch })) } : done);
+            return;
+          }
+          const rows = chosen.map((s) => [s.transactionId, s.date, s.description, displayPounds(s.amount), matchText(s.suggestedMatch!)]);
+          if (rows.length > 0)
+            process.stdout.write(
+              fittedTable(
+                [['line', 'date', 'description', 'amount', 'matched to'], ...rows],
+                [2, essential, essential, essential, essential].map((keep, i) => ({ keep, shrink: i === 2 || i === 4 })),
+                tableWidth(globals.wide),
+                { right: [3] },
+              ),
+            );
+          process.stdout.write(`${flags.dryRun === true ? 'Would match' : 'Matched'} ${chosen.length} line(s)\n`);
+          return;
+        }
+        const line = transaction!;
+        let body = await matchBody(cli, flags);
+        if (body === null) {
+          const s = await run(cli, suggestCategoryOp, raw(undefined, { id: line }));
+          if (s.suggestedMatch === null)
+            throw new AppError('validation_error', `${line} has no suggested match: name --invoice, --bill or --entry`, 'transaction');
+          body = bodyOf(s.suggestedMatch);
+        }
+        const done = await run(cli, matchBankLineOp, raw(body, { id: line })).catch(asFlags);
+        if (globals.json) cli.print(done);
+        else
+          process.stdout.write(
+            `Matched ${done.date} ${displayPounds(done.amount)} to ${matchText(done.matchedTo)}` +
+              `${done.paymentId === null ? '' : ` (payment ${done.paymentId})`}; the line’s entry on suspense is gone\n`,
+          );
       });
     });
 }
@@ -352,6 +464,7 @@ export function addBank(program: Command): void {
   addImport(group);
   addCategorise(group);
   addAccept(group);
+  addMatch(group);
   addRecategorise(group);
   addExplain(group);
   addReconcile(group);

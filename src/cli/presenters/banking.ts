@@ -3,6 +3,7 @@ import { listBankAccountsOp } from '../../engine/banking/bank-account-ops.js';
 import { listImportsOp } from '../../engine/banking/bank-import-ops.js';
 import { inboxOp } from '../../engine/banking/rule-ops.js';
 import type { Suggestion } from '../../engine/banking/suggest.js';
+import type { Match } from '../../engine/banking/bank-matches.js';
 import type { BankAccount } from '../../engine/banking/bank-accounts.js';
 import type { importSummarySchema } from '../../engine/banking/bank-imports.js';
 import type { z } from 'zod';
@@ -16,6 +17,12 @@ export function suggestionText(s: Pick<Suggestion, 'decision' | 'confidence'>): 
   const d = s.decision;
   if (d.kind === 'Known') return `${d.account.code} ${d.account.name} (${Math.round((s.confidence ?? 0) * 100)}%, ${d.evidence.rule.name})`;
   return `unknown: ${d.reason}`;
+}
+
+/** What a line is (or would be) matched to: "invoice INV-1042 (Acme Ltd)", "bill RENT-03", "entry txn_… of 2024-03-28". */
+export function matchText(m: Pick<Match, 'kind' | 'id' | 'number'> & Partial<Pick<Match, 'contactName' | 'date'>>): string {
+  if (m.kind === 'transaction') return `entry ${m.id}${m.date === undefined ? '' : ` of ${m.date}`}`;
+  return `${m.kind} ${m.number ?? m.id}${m.contactName ? ` (${m.contactName})` : ''}`;
 }
 
 export const bankingPresenters: readonly Presenter[] = [
@@ -34,6 +41,7 @@ export const bankingPresenters: readonly Presenter[] = [
     ['status', 'status'],
     ['rows', 'totalRows'],
     ['created', 'createdRows'],
+    ['matched', 'matchedRows'],
     ['skipped', 'skippedRows'],
     ['rejected', 'errorRows'],
     ['from', 'dateRange', (r: Range) => r?.from ?? null],
@@ -44,6 +52,6 @@ export const bankingPresenters: readonly Presenter[] = [
     ['date', 'date'],
     ['description', 'description'],
     ['amount', 'amount'],
-    ['suggestion', 'decision', (_d: Suggestion['decision'], s: Suggestion) => suggestionText(s)],
+    ['suggestion', 'decision', (_d: Suggestion['decision'], s: Suggestion) => (s.suggestedMatch ? `match ${matchText(s.suggestedMatch)}` : suggestionText(s))],
   ]),
 ];

@@ -1,0 +1,113 @@
+/**
+ * Matching bank lines on the command line (the commander program, in
+ * process), with the Starling statement (fixtures/bank-statements/
+ * starling.csv) against INV-1042 (£1,000.00 + £200.00 VAT, Acme Widgets
+ * Ltd) and the rent bill RENT-03 (£850.00, Smith, Jones & Co):
+ * - `acct bank import --match --dry-run` says what it would pay, and
+ *   imports nothing; `acct bank import --match` pays both;
+ * - imported without --match, `acct bank inbox` shows the matches,
+ *   `acct bank match TXN --bill …` on money in is refused naming --bill,
+ *   `acct bank match TXN --invoice INV-1042` pays the invoice by its number,
+ *   `acct bank match --all` takes the rest.
+ */
+import t from 'tap';
+import type { Test } from 'tap';
+import { fileURLToPath } from 'node:url';
+import { runCliInProcess, runCliInProcessJson } from '../helpers/index.js';
+import { init } from '../cli/support.js';
+import { projectFile } from '../../src/paths.js';
+
+const starling = fileURLToPath(projectFile('fixtures/bank-statements/starling.csv'));
+
+async function world(t: Test) {
+  const dir = t.testdir();
+  await init(t, dir);
+  const acct = (...args: string[]) => runCliInProcess(['--data', dir, ...args]);
+  const ok = async (...args: string[]) => {
+    const r = await acct(...args);
+    t.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
+    return r.stdout;
+  };
+  const json = async (...args: string[]) => {
+    const r = await runCliInProcessJson(['--data', dir, '--json', ...args]);
+    t.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
+    return r.data as never;
+  };
+  await ok('settings', 'update', '--invoice-next-number', '1042');
+  await ok('contacts', 'create', '--contact-type', 'customer', '--name', 'Acme Widgets Ltd');
+  await ok('contacts', 'create', '--contact-type', 'supplier', '--name', 'Smith, Jones & Co');
+  await ok('invoices', 'create', '--contact-id', 'Acme', '--issue-date', '2024-02-20', '--due-date', '2024-03-21', '--item', 'Design work;1;1000.00;standard');
+  await ok('invoices', 'send', 'INV-1042');
+  await ok(
+    'bills',
+    'create',
+    '--contact-id',
+    'Smith',
+    '--bill-number',
+    'RENT-03',
+    '--issue-date',
+    '2024-03-01',
+    '--due-date',
+    '2024-03-31',
+    '--item',
+    'Rent, March;1;850.00;exempt;5100',
+  );
+  await ok('bills', 'approve', 'RENT-03');
+  return { acct, ok, json };
+}
+
+async function owed(json: (...args: string[]) => Promise<never>): Promise<[number, number]> {
+  const invoice = (await json('invoices', 'get', 'INV-1042')) as { amountDue: number };
+  const bill = (await json('bills', 'get', 'RENT-03')) as { amountDue: number };
+  return [invoice.amountDue, bill.amountDue];
+}
+
+t.test('acct bank import --match pays the invoice and the bill; --dry-run imports nothing', async (t) => {
+  const { ok, json } = await world(t);
+  const dry = await ok('bank', 'import', starling, '--match', '--dry-run');
+  // 8 rows: 6 posted (HMRC by the seed rule, 3 Pret, the fee, Client Two's 2,400.00 with no invoice) + 2 payments.
+  t.match(
+    dry,
+    'Would create 8 (2 paying invoices or bills), skip 0 duplicates, reject 0: nothing imported (--dry-run)',
+  );
+  t.same(await owed(json), [120_000, 85_000], 'the dry run paid nothing');
+  const done = await ok('bank', 'import', starling, '--match');
+  // On suspense: 8 created − 1 categorised − 2 payments = 5.
+  t.match(done, 'Created 8 transactions (1 categorised by rules, 5 on suspense 9999; 2 paid invoices or bills, 0 matched to entries already in the books)');
+  t.same(await owed(json), [0, 0], 'INV-1042 and RENT-03 paid by the statement');
+});
+
+t.test('acct bank inbox shows the matches; acct bank match takes a number, refuses by the flag typed, and --all the rest', async (t) => {
+  const { acct, ok, json } = await world(t);
+  await ok('bank', 'import', starling);
+  const inbox = await ok('bank', 'inbox');
+  t.match(inbox, /Acme Widgets Ltd\s+1,200\.00\s+match invoice INV-1042 \(Acme Widgets Ltd\)/);
+  t.match(inbox, /Smith, Jones & Co\s+-850\.00\s+match bill RENT-03 \(Smith, Jones & Co\)/);
+  const lines = (await json('bank', 'inbox')) as { transactionId: string; amount: number }[];
+  const acme = lines.find((l) => l.amount === 120_000)!.transactionId;
+
+  const wrong = await acct('bank', 'match', acme, '--bill', 'RENT-03');
+  t.equal(wrong.status, 5, 'a 422: exit 5');
+  t.match(wrong.stderr, '--bill: the line is £1,200.00 into the bank, which cannot pay a bill');
+  const both = await acct('bank', 'match', acme, '--invoice', 'INV-1042', '--bill', 'RENT-03');
+  t.equal(both.status, 2);
+  t.match(both.stderr, 'name one of --invoice, --bill or --entry, not --invoice and --bill');
+  const neither = await acct('bank', 'match');
+  t.equal(neither.status, 2);
+  t.match(neither.stderr, 'name a bank line (txn_…) or --all');
+  t.same(await owed(json), [120_000, 85_000], 'the refusals paid nothing');
+
+  t.match(
+    await ok('bank', 'match', acme, '--invoice', 'INV-1042'),
+    /^Matched 2024-03-02 1,200\.00 to invoice INV-1042 \(payment pay_\w+\); the line’s entry on suspense is gone\n$/,
+  );
+  t.same(await owed(json), [0, 85_000]);
+  const dry = await ok('bank', 'match', '--all', '--dry-run');
+  t.match(dry, /Smith, Jones & Co\s+-850\.00\s+bill RENT-03 \(Smith, Jones & Co\)/);
+  t.match(dry, 'Would match 1 line(s)');
+  t.same(await owed(json), [0, 85_000], 'the dry run paid nothing');
+  t.match(await ok('bank', 'match', '--all'), 'Matched 1 line(s)');
+  t.same(await owed(json), [0, 0]);
+  // 8 lines − HMRC (categorised by the seed rule) − the two matched = 5 left on suspense.
+  t.equal(((await json('bank', 'inbox')) as unknown[]).length, 5);
+});
