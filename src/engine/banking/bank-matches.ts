@@ -154,18 +154,27 @@ export async function suggestMatches(
 ): Promise<(Match | null)[]> {
   if (lines.length === 0) return [];
   const dates = lines.map((l) => l.date).sort();
-  const entries = await entryCandidates(db, bank, addDays(dates[0]!, -matchWindowDays), addDays(dates[dates.length - 1]!, matchWindowDays));
-  const documents = await documentCandidates(db);
+  const byAmount = (candidates: readonly Match[]) => {
+    const out = new Map<number, Match[]>();
+    for (const c of candidates) {
+      const same = out.get(c.amount);
+      if (same) same.push(c);
+      else out.set(c.amount, [c]);
+    }
+    return out;
+  };
+  // By amount: a statement of 100,000 rows against thousands of entries looks each row's amount up once.
+  const entries = byAmount(await entryCandidates(db, bank, addDays(dates[0]!, -matchWindowDays), addDays(dates[dates.length - 1]!, matchWindowDays)));
+  const documents = byAmount((await documentCandidates(db)).filter((d) => d.amount !== 0));
   const used = new Set(exclude);
   return lines.map((line) => {
-    const near = entries
-      .filter((e) => !used.has(e.id) && e.amount === line.amount && Math.abs(daysBetween(e.date, line.date)) <= matchWindowDays)
-      .sort((a, b) => Math.abs(daysBetween(a.date, line.date)) - Math.abs(daysBetween(b.date, line.date)));
+    const distance = (m: Match) => Math.abs(daysBetween(m.date, line.date));
+    const near = (entries.get(line.amount) ?? []).filter((e) => !used.has(e.id) && distance(e) <= matchWindowDays).sort((a, b) => distance(a) - distance(b));
     const match =
       near[0] ??
       likeliestDocument(
         line,
-        documents.filter((d) => !used.has(d.id) && d.amount === line.amount && d.amount !== 0 && d.date <= line.date),
+        (documents.get(line.amount) ?? []).filter((d) => !used.has(d.id) && d.date <= line.date),
       );
     if (match === undefined) return null;
     used.add(match.id);
