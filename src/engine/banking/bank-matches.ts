@@ -12,8 +12,9 @@
  * later, when it waits on suspense (matchBankEntry).
  *
  * Suggestions, each candidate suggested once, lines in order: an entry not
- * yet on a statement, of the same amount on the same bank account, dated
- * within 14 days (the nearest); else the open document due exactly the
+ * yet on a statement of the bank account, of the same amount on it, dated
+ * within 14 days (the nearest: a payment by hand, or a transfer another
+ * bank account's statement made); else the open document due exactly the
  * amount that the line names by number, else by its contact's name, else
  * the only one.
  */
@@ -68,16 +69,25 @@ export interface BankLine {
   readonly reference: string | null;
 }
 
-/** Entries on statements still on record: rows of imports not undone that point at them. */
-const onStatements = (db: Kysely<OrgDb>) =>
+/**
+ * The rows of statements of ledger account `bank` still on record (imports
+ * not undone) that hold an entry. Another bank account's statement holding
+ * it does not count: a transfer between two accounts is on both statements.
+ */
+const rowsOfStatements = (db: Kysely<OrgDb>, bank: string) =>
   db
     .selectFrom('bank_import_rows')
     .innerJoin('bank_imports', 'bank_imports.id', 'bank_import_rows.import_id')
-    .select('bank_import_rows.transaction_id')
+    .innerJoin('bank_accounts', 'bank_accounts.id', 'bank_imports.bank_account_id')
+    .where('bank_accounts.account_id', '=', bank)
     .where('bank_imports.undone_at', 'is', null)
     .where('bank_import_rows.transaction_id', 'is not', null);
 
-/** Posted entries on ledger account `bank` between two dates that no statement row holds, with what they move through it. */
+/**
+ * Posted entries on ledger account `bank` between two dates that no
+ * statement of it holds, with what they move through it: those a person
+ * made, and those another bank account's statement made (a transfer).
+ */
 async function entryCandidates(db: Kysely<OrgDb>, bank: string, from: string, to: string): Promise<Match[]> {
   const rows = await db
     .selectFrom('lines')
@@ -88,8 +98,7 @@ async function entryCandidates(db: Kysely<OrgDb>, bank: string, from: string, to
     .where('lines.posted', '=', 1)
     .where('lines.date', '>=', from)
     .where('lines.date', '<=', to)
-    .where('transactions.source_type', '!=', 'bank_import')
-    .where('transactions.id', 'not in', onStatements(db))
+    .where('transactions.id', 'not in', rowsOfStatements(db, bank).select('bank_import_rows.transaction_id'))
     .groupBy(['transactions.id', 'transactions.date', 'transactions.description'])
     .orderBy('transactions.date')
     .orderBy('transactions.id')
@@ -190,13 +199,10 @@ export interface Settled {
   readonly paymentId: string | null;
 }
 
-/** The statement row, if any, that holds entry `id`. */
-async function rowHolding(db: Kysely<OrgDb>, id: string): Promise<{ import_id: string; row_index: number } | undefined> {
-  return db
-    .selectFrom('bank_import_rows')
-    .innerJoin('bank_imports', 'bank_imports.id', 'bank_import_rows.import_id')
+/** The row of a statement of ledger account `bank`, if any, that holds entry `id`. */
+async function rowHolding(db: Kysely<OrgDb>, bank: string, id: string): Promise<{ import_id: string; row_index: number } | undefined> {
+  return rowsOfStatements(db, bank)
     .select(['bank_import_rows.import_id', 'bank_import_rows.row_index'])
-    .where('bank_imports.undone_at', 'is', null)
     .where('bank_import_rows.transaction_id', '=', id)
     .executeTakeFirst();
 }
@@ -226,7 +232,7 @@ export async function settleLine(trx: Kysely<OrgDb>, posting: Posting, bank: str
     });
     if (entry.status !== 'posted')
       throw new AppError('unprocessable_entity', `${field}: entry ${target} is a draft; only a posted entry holds the bank’s money`, field);
-    const held = await rowHolding(trx, target);
+    const held = await rowHolding(trx, bank, target);
     if (held) throw new AppError('conflict', `${field}: entry ${target} is row ${held.row_index} of bank import ${held.import_id} already`, field);
     const moved = await throughBank(trx, target, bank);
     if (moved !== line.amount) {
@@ -359,4 +365,22 @@ export async function matchedTo(db: Kysely<OrgDb>, rows: readonly Pick<BankImpor
 /** A payment a statement row made, to be removed when its import is undone. */
 export async function paymentOfEntry(db: Kysely<OrgDb>, transactionId: string): Promise<{ id: string; invoice_id: string } | undefined> {
   return db.selectFrom('payments').select(['id', 'invoice_id']).where('transaction_id', '=', transactionId).executeTakeFirst();
+}
+
+/** A row of another statement that holds one of the entries import `id` made (a transfer matched on the other account's statement). */
+export async function entryHeldElsewhere(
+  db: Kysely<OrgDb>,
+  id: string,
+): Promise<{ transaction_id: string | null; import_id: string; row_index: number } | undefined> {
+  return db
+    .selectFrom('bank_import_rows')
+    .innerJoin('bank_imports', 'bank_imports.id', 'bank_import_rows.import_id')
+    .innerJoin('transactions', 'transactions.id', 'bank_import_rows.transaction_id')
+    .select(['bank_import_rows.transaction_id', 'bank_import_rows.import_id', 'bank_import_rows.row_index'])
+    .where('transactions.source_type', '=', 'bank_import')
+    .where('transactions.source_id', '=', id)
+    .where('bank_import_rows.import_id', '!=', id)
+    .where('bank_imports.undone_at', 'is', null)
+    .orderBy('bank_import_rows.id')
+    .executeTakeFirst();
 }
