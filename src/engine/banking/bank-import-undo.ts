@@ -7,7 +7,8 @@
  * duplicates: it may be imported again. Payments of invoices and bills its
  * rows were matched to go too (the documents are owed again); entries its
  * rows were matched to stay, since the import did not make them. An import
- * whose entry another statement holds (a transfer) waits for that one (409).
+ * whose entry another statement holds (a transfer) waits for that one (409,
+ * as posting refuses to remove an entry a statement's row holds).
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -15,7 +16,7 @@ import { AppError } from '../errors.js';
 import { timestamp } from '../clock.js';
 import { removeTransactionsOf, type Posting } from '../ledger/posting.js';
 import { findBankAccount } from './bank-accounts.js';
-import { entryHeldElsewhere, paymentOfEntry } from './bank-matches.js';
+import { paymentOfEntry } from './bank-matches.js';
 import { purchaseBill, salesInvoice } from '../sales/documents.js';
 import { removePayment } from '../sales/payments.js';
 import { announceRemoval } from '../sales/receipt-events.js';
@@ -30,13 +31,6 @@ export async function undoBankImport(trx: Kysely<OrgDb>, posting: Posting, id: s
   const row = await findImport(trx, id);
   if (row.undone_at !== null) throw new AppError('already_voided', `bank import ${id} was already undone at ${row.undone_at}`);
   if (row.status === 'pending') throw new AppError('conflict', `bank import ${id} is ${importStatus(row)}: it created nothing to undo; delete it instead`);
-  const held = await entryHeldElsewhere(trx, id);
-  if (held) {
-    throw new AppError(
-      'conflict',
-      `transaction ${held.transaction_id} of bank import ${id} is row ${held.row_index} of bank import ${held.import_id} too (a transfer matched on the other statement): undo that import first`,
-    );
-  }
   const paying = await trx
     .selectFrom('bank_import_rows')
     .select(['transaction_id', 'matched_kind'])

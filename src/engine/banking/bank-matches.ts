@@ -366,21 +366,3 @@ export async function matchedTo(db: Kysely<OrgDb>, rows: readonly Pick<BankImpor
 export async function paymentOfEntry(db: Kysely<OrgDb>, transactionId: string): Promise<{ id: string; invoice_id: string } | undefined> {
   return db.selectFrom('payments').select(['id', 'invoice_id']).where('transaction_id', '=', transactionId).executeTakeFirst();
 }
-
-/** A row of another statement that holds one of the entries import `id` made (a transfer matched on the other account's statement). */
-export async function entryHeldElsewhere(
-  db: Kysely<OrgDb>,
-  id: string,
-): Promise<{ transaction_id: string | null; import_id: string; row_index: number } | undefined> {
-  return db
-    .selectFrom('bank_import_rows')
-    .innerJoin('bank_imports', 'bank_imports.id', 'bank_import_rows.import_id')
-    .innerJoin('transactions', 'transactions.id', 'bank_import_rows.transaction_id')
-    .select(['bank_import_rows.transaction_id', 'bank_import_rows.import_id', 'bank_import_rows.row_index'])
-    .where('transactions.source_type', '=', 'bank_import')
-    .where('transactions.source_id', '=', id)
-    .where('bank_import_rows.import_id', '!=', id)
-    .where('bank_imports.undone_at', 'is', null)
-    .orderBy('bank_import_rows.id')
-    .executeTakeFirst();
-}

@@ -362,6 +362,33 @@ function refuseReconciled(row: TransactionsTable, what: string): void {
   if (row.is_reconciled === 1) throw new AppError('already_reconciled', `transaction ${row.id} is reconciled and cannot be ${what}`);
 }
 
+/**
+ * A transaction a bank statement's row holds (the entry the row made, or the
+ * payment or entry it was matched to) stays while the import does (409
+ * conflict): the statement's money would leave the books with it. Undoing
+ * the import lets go of its rows first. `id`: one transaction, or every one of a source.
+ */
+async function refuseOnStatement(trx: Kysely<OrgDb>, id: string | { readonly sourceType: string; readonly sourceId: string }, what: string): Promise<void> {
+  const rows = trx
+    .selectFrom('bank_import_rows')
+    .innerJoin('transactions', 'transactions.id', 'bank_import_rows.transaction_id')
+    .select(['bank_import_rows.transaction_id', 'bank_import_rows.import_id', 'bank_import_rows.row_index']);
+  const held = await (
+    typeof id === 'string'
+      ? rows.where('transactions.id', '=', id)
+      : rows.where('transactions.source_type', '=', id.sourceType).where('transactions.source_id', '=', id.sourceId)
+  )
+    .orderBy('bank_import_rows.id')
+    .limit(1)
+    .executeTakeFirst();
+  if (held) {
+    throw new AppError(
+      'conflict',
+      `transaction ${held.transaction_id} is row ${held.row_index} of bank import ${held.import_id} and cannot be ${what}: the statement's money would leave the books; undo that import first`,
+    );
+  }
+}
+
 /** A transaction whose VAT a filed return counted, or which settles one, stays as it is (422 vat_return_filed). */
 async function refuseFiled(trx: Kysely<OrgDb>, id: string, what: string): Promise<void> {
   const filed = await trx
@@ -577,6 +604,7 @@ export async function deleteTransaction(trx: Kysely<OrgDb>, id: string): Promise
   refuseReconciled(row, 'deleted');
   if (row.status !== 'draft') throw new AppError('unprocessable_entity', `transaction ${id} is posted and cannot be deleted; revert it to draft first`);
   checkDateOpen(await closedRanges(trx), row.date);
+  await refuseOnStatement(trx, id, 'deleted');
   await trx.deleteFrom('transactions').where('id', '=', id).execute();
 }
 
@@ -593,6 +621,7 @@ export async function removeTransaction(trx: Kysely<OrgDb>, id: string, what?: s
     refuseReconciled(row, 'deleted');
     await checkCurrentDateOpen(trx, row, release);
     await refuseFiled(trx, id, 'removed');
+    await refuseOnStatement(trx, id, 'removed');
   } catch (e) {
     if (what === undefined || !(e instanceof AppError)) throw e;
     throw new AppError(e.code, `${what} cannot be removed: ${e.message}`, e.field);
@@ -603,8 +632,9 @@ export async function removeTransaction(trx: Kysely<OrgDb>, id: string, what?: s
 /**
  * Remove every transaction another feature made under one source (all of an
  * import), draft or posted, all or none: one reconciled (409), dated in a
- * closed period or before one (422), or counted in a filed VAT return (422
- * vat_return_filed) keeps them all, and is named. How many were removed.
+ * closed period or before one (422), counted in a filed VAT return (422
+ * vat_return_filed), or held by a bank statement's row (409) keeps them
+ * all, and is named. How many were removed.
  */
 export async function removeTransactionsOf(trx: Kysely<OrgDb>, sourceType: string, sourceId: string): Promise<number> {
   const ofSource = trx
@@ -627,6 +657,7 @@ export async function removeTransactionsOf(trx: Kysely<OrgDb>, sourceType: strin
     .where('vat_entries.return_id', 'is not', null)
     .executeTakeFirst();
   if (filed) await refuseFiled(trx, filed.id, `removed, so none of ${source} can be`);
+  await refuseOnStatement(trx, { sourceType, sourceId }, `removed, so none of ${source} can be`);
   // One look for the first transaction on or before the last closed day rather than a date check per row (an import may
   // hold a million transactions): a date before a closed period is as closed as one inside it.
   const closed = await closedRanges(trx);
