@@ -66,10 +66,7 @@ t.test('acct bank import --match pays the invoice and the bill; --dry-run import
   const { ok, json } = await world(t);
   const dry = await ok('bank', 'import', starling, '--match', '--dry-run');
   // 8 rows: 6 posted (HMRC by the seed rule, 3 Pret, the fee, Client Two's 2,400.00 with no invoice) + 2 payments.
-  t.match(
-    dry,
-    'Would create 8 (2 paying invoices or bills), skip 0 duplicates, reject 0: nothing imported (--dry-run)',
-  );
+  t.match(dry, 'Would create 8 (2 paying invoices or bills), skip 0 duplicates, reject 0: nothing imported (--dry-run)');
   t.same(await owed(json), [120_000, 85_000], 'the dry run paid nothing');
   const done = await ok('bank', 'import', starling, '--match');
   // On suspense: 8 created − 1 categorised − 2 payments = 5.

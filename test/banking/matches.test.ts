@@ -221,24 +221,24 @@ t.test(
     await ok(t, api, 'DELETE', `/v1/bank-imports/${again.importId}`, undefined, 200);
 
     // A payment a statement row holds stays while the import does: 409, and nothing changes.
-  const acmePayment = (await ok(t, api, 'GET', `/v1/invoices/${w.inv1042.id}`)).payments[0].id as string;
-  const heldPayment = await api.request('DELETE', `/v1/invoices/${w.inv1042.id}/payments/${acmePayment}`);
-  expectError(t, heldPayment, 409, 'conflict', { message: new RegExp(`is row 1 of bank import ${up.importId} and cannot be removed`) });
-  const handPayment = (await ok(t, api, 'GET', `/v1/invoices/${w.inv1043.id}`)).payments[0].id as string;
-  const heldByHand = await api.request('DELETE', `/v1/invoices/${w.inv1043.id}/payments/${handPayment}`);
-  expectError(t, heldByHand, 409, 'conflict', { message: new RegExp(`is row 8 of bank import ${up.importId} and cannot be removed`) });
-  t.same(await trialBalance(api), matched, 'the refusals changed nothing');
+    const acmePayment = (await ok(t, api, 'GET', `/v1/invoices/${w.inv1042.id}`)).payments[0].id as string;
+    const heldPayment = await api.request('DELETE', `/v1/invoices/${w.inv1042.id}/payments/${acmePayment}`);
+    expectError(t, heldPayment, 409, 'conflict', { message: new RegExp(`is row 1 of bank import ${up.importId} and cannot be removed`) });
+    const handPayment = (await ok(t, api, 'GET', `/v1/invoices/${w.inv1043.id}`)).payments[0].id as string;
+    const heldByHand = await api.request('DELETE', `/v1/invoices/${w.inv1043.id}/payments/${handPayment}`);
+    expectError(t, heldByHand, 409, 'conflict', { message: new RegExp(`is row 8 of bank import ${up.importId} and cannot be removed`) });
+    t.same(await trialBalance(api), matched, 'the refusals changed nothing');
 
-  const undone = await ok(t, api, 'POST', `/v1/bank-imports/${up.importId}/undo`, undefined, 200);
+    const undone = await ok(t, api, 'POST', `/v1/bank-imports/${up.importId}/undo`, undefined, 200);
     // 5 lines + 2 payments removed; the entry by hand stays.
     t.equal(undone.transactionsRemoved, 7);
     t.same(await trialBalance(api), before, 'undo puts the books back, the entry by hand kept');
     t.match(await ok(t, api, 'GET', `/v1/invoices/${w.inv1042.id}`), { amountDue: 120_000, status: 'overdue' }, 'INV-1042 owed again (due 21 March 2024)');
     t.match(await ok(t, api, 'GET', `/v1/bills/${w.bill}`), { amountDue: 85_000 }, 'the rent owed again');
     t.match(await ok(t, api, 'GET', `/v1/transactions/${w.handTxn}`), { sourceType: 'payment' }, 'the entry by hand is still there');
-  // Undone, the statement holds the payment by hand no more: it may go. 1200 −2,400.00, 1100 +2,400.00.
-  await ok(t, api, 'DELETE', `/v1/invoices/${w.inv1043.id}/payments/${handPayment}`, undefined, 200);
-  t.match(Object.fromEntries((await trialBalance(api)).map(([code, debit, credit]) => [code, debit - credit])), { '1100': 360_000, '1200': 100_000 });
+    // Undone, the statement holds the payment by hand no more: it may go. 1200 −2,400.00, 1100 +2,400.00.
+    await ok(t, api, 'DELETE', `/v1/invoices/${w.inv1043.id}/payments/${handPayment}`, undefined, 200);
+    t.match(Object.fromEntries((await trialBalance(api)).map(([code, debit, credit]) => [code, debit - credit])), { '1100': 360_000, '1200': 100_000 });
   },
 );
 

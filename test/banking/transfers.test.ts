@@ -40,7 +40,11 @@ t.test('a transfer on both statements is posted once: the second statement’s l
   await ok(t, api, 'PATCH', `/v1/transactions/${transfer}/categorise`, { accountId: saver.accountId }, 200);
 
   const second = await ok(t, api, 'POST', '/v1/bank-imports/upload', { file: savings, filename: 'savings.csv', bankAccountId: saver.id });
-  t.match(second.preview[0].suggestedMatch, { kind: 'transaction', id: transfer, amount: 50_000, date: '2024-03-10' }, 'the transfer the current account’s statement made');
+  t.match(
+    second.preview[0].suggestedMatch,
+    { kind: 'transaction', id: transfer, amount: 50_000, date: '2024-03-10' },
+    'the transfer the current account’s statement made',
+  );
   const done = await ok(t, api, 'POST', `/v1/bank-imports/${second.importId}/confirm`, { acceptMatches: true }, 200);
   t.match(done, { created: 0, matched: 1, total: 1 });
   // 1200: −500.00 + 1,500.00 = 1,000.00; 1201: +500.00 once; suspense: the client's 1,500.00 on its other side.
