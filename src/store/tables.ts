@@ -836,7 +836,15 @@ export interface MigrationsTable {
   abandoned_at: string | null;
 }
 
+/** The VAT scheme in force from a day (migration 0026): empty until the scheme first changes. */
+export interface VatSchemesTable {
+  from_date: string;
+  scheme: 'standard' | 'flat_rate';
+  flat_rate_bp: number | null;
+}
+
 export interface OrgDb {
+  vat_schemes: VatSchemesTable;
   organisation: OrganisationTable;
   vat_entries: VatEntriesTable;
   vat_returns: VatReturnsTable;

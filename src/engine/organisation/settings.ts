@@ -88,6 +88,8 @@ export interface SettingsChange {
   readonly currency?: string;
   readonly vatScheme?: VatScheme;
   readonly vatFlatRatePercent?: number | null;
+  /** The first day of the VAT period from which a change of scheme takes effect (vat/schemes.ts); not a column. */
+  readonly vatSchemeFrom?: string;
   readonly vatRegistrationDate?: string | null;
   readonly vatStagger?: VatStagger;
   readonly vatPeriodMonth?: number;

@@ -13,6 +13,7 @@ import { loadOrganisation } from '../organisation/organisation.js';
 import { deriveBoxes } from '../vat/boxes.js';
 import { descriptionsOf, discountUntil, postedEntries, refuseIncomplete, registered, vatReturnSchema as returnSchema } from '../vat/returns.js';
 import { periodSchema } from './balances.js';
+import { schemeOn } from '../vat/schemes.js';
 import type { OrgDb } from '../../store/tables.js';
 
 export const vatReturnSchema = returnSchema
@@ -21,7 +22,8 @@ export const vatReturnSchema = returnSchema
 export type VatReturn = z.output<typeof vatReturnSchema>;
 
 export async function vatReturn(db: Kysely<OrgDb>, from: string, to: string): Promise<VatReturn> {
-  const org = registered(await loadOrganisation(db));
+  // A range over a change of scheme is taken under the scheme in force on its first day; a return's period never spans one.
+  const org = await schemeOn(db, registered(await loadOrganisation(db)), from);
   await refuseIncomplete(db, from, to);
   const basis = org.vat_accounting_basis;
   const entries = await postedEntries(db, basis, from, to)

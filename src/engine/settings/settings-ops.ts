@@ -45,7 +45,9 @@ export const updateSettings = defineOperation({
     'Changing vatScheme to flat_rate needs vatFlatRatePercent; leaving flat_rate clears it. ' +
     'fiscalYearStart cannot change once a period has been closed. ' +
     'Once a VAT return is filed, vatStagger, vatPeriodMonth and vatRegistrationDate keep the periods they make (409 conflict); ' +
-    'vatScheme not_registered waits until every VAT entry is on a filed return (409 conflict).',
+    'vatScheme not_registered waits until every VAT entry is on a filed return (409 conflict). ' +
+    'A change between standard and flat_rate, or of vatFlatRatePercent, takes effect from the start of the VAT period holding today, or of the period vatSchemeFrom names ' +
+    '(after the last filed one: 409); the returns before it keep the scheme in force then.',
   access: 'all-scopes',
   method: 'PUT',
   path: '/organisation/settings',
@@ -56,6 +58,11 @@ export const updateSettings = defineOperation({
       .optional(),
     vatScheme: z.enum(vatSchemes).optional(),
     vatFlatRatePercent: flatRatePercent().nullable().optional(),
+    vatSchemeFrom: isoDate()
+      .optional()
+      .describe(
+        'with a change between standard and flat_rate (or of the flat rate): the first day of the VAT period it takes effect from; default the period holding today',
+      ),
     vatRegistrationDate: isoDate().nullable().optional(),
     vatStagger: z.enum(vatStaggers).optional(),
     vatPeriodMonth: z.number().int().min(1).max(12).optional(),

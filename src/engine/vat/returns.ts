@@ -23,6 +23,7 @@ import { loadOrganisation, type OrganisationRow } from '../organisation/organisa
 import { addDays, addYears } from '../dates.js';
 import { deriveBoxes, type BoxEntry, type Derived } from './boxes.js';
 import { firstPeriodStart, periodOfKey, periodsUntil, type VatPeriod } from './periods.js';
+import { schemeOn } from './schemes.js';
 import type { OrgDb, VatBasis, VatReturnsTable } from '../../store/tables.js';
 
 export const boxDescriptions = {
@@ -238,7 +239,7 @@ export interface Draft {
  * period whose draft takes what is dated before.
  */
 export async function draftReturn(db: Kysely<OrgDb>, orgRow: OrganisationRow, clock: Clock, period: VatPeriod, from?: string): Promise<Draft> {
-  const org = registered(orgRow);
+  const org = await schemeOn(db, registered(orgRow), period.start);
   const basis = org.vat_accounting_basis;
   const first = await firstStart(db, org, clock);
   const { ids, entries } = await entriesFor(db, basis, from ?? first, period.end, first);

@@ -6,8 +6,9 @@
  * (409 conflict). Leaving VAT (not_registered) waits until every VAT entry
  * is on a filed return (409 conflict): with no returns after it, their VAT
  * would stay on 2200 and 2201 for ever. The registration date cannot move
- * past a sale that charged VAT (422). The organisation's settings call it
- * before they change.
+ * past a sale that charged VAT (422). A change of scheme is recorded from
+ * the period it takes effect (schemes.ts). The organisation's settings
+ * call it before they change.
  */
 import type { Kysely } from 'kysely';
 import { AppError } from '../errors.js';
@@ -16,6 +17,7 @@ import type { OrganisationRow } from '../organisation/organisation.js';
 import type { SettingsChange } from '../organisation/settings.js';
 import { periodEndOn, periodsUntil } from './periods.js';
 import { entriesFor, firstStart } from './returns.js';
+import { recordSchemeChange } from './schemes.js';
 import type { OrgDb } from '../../store/tables.js';
 
 type Stagger = Pick<OrganisationRow, 'vat_stagger' | 'vat_period_month'>;
@@ -100,4 +102,5 @@ export async function refuseVatSettingsChange(trx: Kysely<OrgDb>, clock: Clock, 
   await refusePeriodChange(trx, org, change);
   await refuseDeregistration(trx, clock, org, change);
   await refuseRegistrationAfterSales(trx, org, change);
+  await recordSchemeChange(trx, clock, org, change, await firstStart(trx, org, clock));
 }

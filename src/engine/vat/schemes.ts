@@ -1,0 +1,100 @@
+/**
+ * Which VAT scheme a period's return is made under. A change between the
+ * standard and flat rate schemes (or of the flat rate) takes effect from
+ * the start of a VAT period, as HMRC starts and ends the Flat Rate Scheme
+ * (VAT Notice 733): by default the period holding today, or the period
+ * start named (vatSchemeFrom: an earlier one not yet filed, to backdate; a
+ * later one, to schedule). The periods before keep the scheme they were
+ * made under. The organisation's row holds the latest scheme; the
+ * vat_schemes table (empty until a change follows VAT entries dated before
+ * it: until then the scheme is in force throughout) the scheme in force
+ * from each day.
+ */
+import type { Kysely } from 'kysely';
+import { AppError } from '../errors.js';
+import { addDays } from '../dates.js';
+import { today, type Clock } from '../clock.js';
+import { flatRateBasisPoints, type SettingsChange } from '../organisation/settings.js';
+import type { OrganisationRow } from '../organisation/organisation.js';
+import { periodEnding, periodEndOn } from './periods.js';
+import type { OrgDb } from '../../store/tables.js';
+
+type Registered = OrganisationRow & { vat_scheme: 'standard' | 'flat_rate' };
+
+/** `org` with the scheme (and flat rate) in force on `date`. */
+export async function schemeOn<O extends Registered>(db: Kysely<OrgDb>, org: O, date: string): Promise<O> {
+  const row = await db.selectFrom('vat_schemes').selectAll().where('from_date', '<=', date).orderBy('from_date', 'desc').limit(1).executeTakeFirst();
+  return row ? { ...org, vat_scheme: row.scheme, vat_flat_rate_bp: row.flat_rate_bp } : org;
+}
+
+const registeredScheme = (s: OrganisationRow['vat_scheme']): s is 'standard' | 'flat_rate' => s === 'standard' || s === 'flat_rate';
+
+/**
+ * Record a change of the VAT scheme between standard and flat rate (or of
+ * the flat rate) from the start of a VAT period: the period holding today,
+ * or `vatSchemeFrom`, which must start a period (400) after the last one
+ * filed (409). A vatSchemeFrom with no such change is 400. Called before
+ * the settings change, in the same transaction.
+ */
+export async function recordSchemeChange(trx: Kysely<OrgDb>, clock: Clock, org: OrganisationRow, change: SettingsChange, firstStart: string): Promise<void> {
+  const scheme = change.vatScheme ?? org.vat_scheme;
+  const bp =
+    scheme !== 'flat_rate'
+      ? null
+      : change.vatFlatRatePercent === undefined
+        ? org.vat_flat_rate_bp
+        : change.vatFlatRatePercent === null
+          ? null
+          : flatRateBasisPoints(change.vatFlatRatePercent);
+  const changes = registeredScheme(org.vat_scheme) && registeredScheme(scheme) && (scheme !== org.vat_scheme || bp !== org.vat_flat_rate_bp);
+  const named = change.vatSchemeFrom;
+  if (!changes) {
+    if (named !== undefined)
+      throw new AppError(
+        'validation_error',
+        'vatSchemeFrom: only with a change between the standard and flat_rate schemes, or of vatFlatRatePercent',
+        'vatSchemeFrom',
+      );
+    return;
+  }
+  // A flat rate scheme with no rate is refused by the settings themselves.
+  if (bp === null && scheme === 'flat_rate') return;
+  const now = today(clock);
+  const current = periodEnding(org, periodEndOn(org, now < firstStart ? firstStart : now), firstStart).start;
+  const from = named ?? current;
+  const dayBefore = addDays(from, -1);
+  if (from !== firstStart && (from < firstStart || periodEndOn(org, dayBefore) !== dayBefore)) {
+    throw new AppError(
+      'validation_error',
+      `vatSchemeFrom: ${from} does not start a VAT period: a scheme changes from the first day of one (${current} starts the period holding today)`,
+      'vatSchemeFrom',
+    );
+  }
+  const filed = await trx
+    .selectFrom('vat_returns')
+    .select(['period_start', 'period_end'])
+    .where('period_end', '>=', from)
+    .orderBy('period_end')
+    .limit(1)
+    .executeTakeFirst();
+  if (filed) {
+    throw new AppError(
+      'conflict',
+      `vatSchemeFrom: the VAT return for ${filed.period_start} to ${filed.period_end} is filed under the scheme in force then; a change takes effect after the last filed period`,
+      'vatSchemeFrom',
+    );
+  }
+  const history = await trx.selectFrom('vat_schemes').select('from_date').limit(1).executeTakeFirst();
+  if (!history) {
+    // Nothing dated before it was made under the old scheme (a scheme set just after setting up): the new one is in force throughout.
+    const before = await trx.selectFrom('vat_entries').select('id').where('date', '<', from).limit(1).executeTakeFirst();
+    if (!before) return;
+    await trx
+      .insertInto('vat_schemes')
+      .values({ from_date: '1900-01-01', scheme: org.vat_scheme as 'standard' | 'flat_rate', flat_rate_bp: org.vat_flat_rate_bp })
+      .execute();
+  }
+  // A change from a day replaces any made from that day or later.
+  await trx.deleteFrom('vat_schemes').where('from_date', '>=', from).where('from_date', '!=', '1900-01-01').execute();
+  await trx.insertInto('vat_schemes').values({ from_date: from, scheme, flat_rate_bp: bp }).execute();
+}

@@ -1,0 +1,88 @@
+/**
+ * A change between the standard and flat rate schemes takes effect from the
+ * start of a VAT period (VAT Notice 733), and the periods before keep the
+ * scheme they were made under: switching on 15 September 2026 must not
+ * turn the ended, unfiled June–August return into a flat rate one.
+ *
+ * The books: registered 2024-03-01 (so no first-year discount in 2026),
+ * quarters ending February, May, August and November; today 2026-09-15.
+ *   Mar–May 2026: invoice £1,000 + £200 VAT; bill £100 + £20 VAT on 5100;
+ *     standard: box 1 = 20000, box 4 = 2000, box 5 = 18000; filed.
+ *   Jun–Aug 2026: invoice £2,000 + £400 VAT; bill £500 + £100 VAT on 5100;
+ *     standard: box 1 = 40000, box 4 = 10000, box 5 = 30000,
+ *     box 6 = 200000, box 7 = 50000.
+ *     flat rate 14.5% (backdated): box 6 = gross turnover 240000,
+ *     box 1 = 14.5% × 240000 = 34800, box 4 = 0 (no capital purchase).
+ *   Sep–Nov 2026: invoice £1,000 + £200 VAT on 10 September:
+ *     flat rate 14.5%: box 1 = 14.5% × 120000 = 17400, box 6 = 120000;
+ *     standard: box 1 = 20000, box 6 = 100000.
+ */
+import t from 'tap';
+import type { Test } from 'tap';
+import { vatBooks, type VatBooks } from './support.js';
+import { expectError } from '../http/support.js';
+
+const standard = { vatScheme: 'standard', vatRegistrationDate: '2024-03-01', vatStagger: 'quarterly', vatPeriodMonth: 2 } as const;
+
+async function books(t: Test): Promise<VatBooks> {
+  const v = await vatBooks(t, standard, '2026-09-15T10:00:00Z');
+  await v.invoice('2026-04-10', [{ unitPrice: 100_000 }]);
+  await v.bill('2026-04-12', [{ unitPrice: 10_000, account: '5100' }]);
+  await v.invoice('2026-07-01', [{ unitPrice: 200_000 }]);
+  await v.bill('2026-07-05', [{ unitPrice: 50_000, account: '5100' }]);
+  return v;
+}
+
+const toFlat = (v: VatBooks, extra: Record<string, unknown> = {}) =>
+  v.api.request('PUT', '/v1/organisation/settings', { body: { vatScheme: 'flat_rate', vatFlatRatePercent: 14.5, ...extra } });
+
+const summerStandard = { box1: 40_000, box2: 0, box3: 40_000, box4: 10_000, box5: 30_000, box6: 200_000, box7: 50_000, box8: 0, box9: 0 };
+
+t.test('a switch to flat rate today takes effect from the period holding today: the ended summer quarter stays standard', async (t) => {
+  const v = await books(t);
+  const spring = await v.file('2026-05');
+  t.same([spring.boxes.box1, spring.boxes.box4, spring.boxes.box5], [20_000, 2_000, 18_000], 'spring filed under standard');
+
+  // Refusals first, each leaving the settings as they are.
+  expectError(t, await toFlat(v, { vatSchemeFrom: '2026-09-15' }), 400, 'validation_error', { field: 'vatSchemeFrom' }); // not a period start
+  expectError(t, await toFlat(v, { vatSchemeFrom: '2026-03-01' }), 409, 'conflict', { message: /2026-03-01 to 2026-05-31 is filed/ });
+  const alone = await v.api.request('PUT', '/v1/organisation/settings', { body: { vatSchemeFrom: '2026-09-01' } });
+  expectError(t, alone, 400, 'validation_error', { field: 'vatSchemeFrom' }); // no change of scheme
+  t.equal((await v.api.request('GET', '/v1/organisation/settings')).body.data.vatScheme, 'standard', 'the refusals changed nothing');
+  t.same((await v.show('2026-08')).boxes, summerStandard);
+
+  const switched = await toFlat(v);
+  t.equal(switched.status, 200, JSON.stringify(switched.body.error ?? ''));
+  const summer = await v.show('2026-08');
+  t.equal(summer['scheme'], 'standard', 'Jun–Aug ended before the switch');
+  t.same(summer.boxes, summerStandard);
+
+  await v.invoice('2026-09-10', [{ unitPrice: 100_000 }]);
+  const autumn = await v.show('2026-11');
+  t.equal(autumn['scheme'], 'flat_rate');
+  t.equal(autumn['flatRatePercent'], 14.5);
+  t.same([autumn.boxes.box1, autumn.boxes.box4, autumn.boxes.box6], [17_400, 0, 120_000], '14.5% × £1,200.00');
+
+  const filed = await v.file('2026-08');
+  t.equal(filed['scheme'], 'standard', 'filed as it was made');
+  t.same(filed.boxes, summerStandard);
+  const report = await v.api.request('GET', '/v1/reports/vat?from=2026-06-01&to=2026-08-31');
+  t.equal(report.body.data.scheme, 'standard', 'the VAT report of the summer too');
+});
+
+t.test('vatSchemeFrom backdates the switch to an unfiled period, or schedules it for a later one', async (t) => {
+  const back = await books(t);
+  t.equal((await toFlat(back, { vatSchemeFrom: '2026-06-01' })).status, 200);
+  const summer = await back.show('2026-08');
+  t.equal(summer['scheme'], 'flat_rate', 'backdated to 1 June');
+  t.same([summer.boxes.box1, summer.boxes.box4, summer.boxes.box6], [34_800, 0, 240_000], '14.5% × £2,400.00');
+  t.equal((await back.show('2026-05'))['scheme'], 'standard', 'spring stays standard');
+
+  const later = await books(t);
+  t.equal((await toFlat(later, { vatSchemeFrom: '2026-12-01' })).status, 200);
+  await later.invoice('2026-09-10', [{ unitPrice: 100_000 }]);
+  const autumn = await later.show('2026-11');
+  t.equal(autumn['scheme'], 'standard', 'Sep–Nov stays standard: the scheme changes on 1 December');
+  t.same([autumn.boxes.box1, autumn.boxes.box6], [20_000, 100_000]);
+  t.equal((await later.show('2027-02'))['scheme'], 'flat_rate');
+});
