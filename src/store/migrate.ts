@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type Database from 'better-sqlite3';
 import { projectFile } from '../paths.js';
+import { AppError } from '../engine/errors.js';
 
 export type MigrationSet = 'platform' | 'org';
 export type SqlDialect = 'sqlite' | 'postgres';
@@ -83,7 +84,8 @@ export function migrate(db: Database.Database, set: MigrationSet): void {
   try {
     const from = current();
     if (from > latest) {
-      throw new Error(`${db.name} is at schema version ${from}, newer than this acct knows (${latest}); upgrade acct`);
+      // Not a bug of this acct: a newer one wrote the file. Said plainly (503, exit 1), not as an internal error with its stack.
+      throw new AppError('service_unavailable', `${db.name} is at schema version ${from}, newer than this acct knows (${latest}); upgrade acct`);
     }
     for (const m of list.slice(from)) db.exec(m.sql);
     db.pragma(`user_version = ${latest}`);

@@ -99,3 +99,16 @@ t.test('a command that needs an organisation, on an empty data directory, is not
   t.equal(r.stdout, '');
   t.equal(r.stderr, `error not_found: no organisation in ${dir}: run acct init first\n`);
 });
+
+t.test('books written by a newer acct are refused in plain words, exit 1, no stack', async (t) => {
+  const { dir, organisationId } = await books(t);
+  const { default: Database } = await import('better-sqlite3');
+  const file = `${dir}/orgs/${organisationId}/live.sqlite`;
+  const db = new Database(file);
+  db.pragma('user_version = 999');
+  db.close();
+  const r = runCli(['--data', dir, 'report', 'trial-balance']);
+  t.equal(r.status, 1);
+  t.equal(r.stdout, '');
+  t.match(r.stderr, /^error service_unavailable: \S+live\.sqlite is at schema version 999, newer than this acct knows \(\d+\); upgrade acct\n$/);
+});
