@@ -78,7 +78,8 @@ export async function ensureSchema(pool: pg.Pool, schema: string, set: SchemaSet
       await client.query('create table if not exists acct_schema_version (version bigint not null)');
       const { rows } = await client.query<{ version: string }>('select version from acct_schema_version');
       const from = rows.length === 0 ? 0 : Number(rows[0]!.version);
-      if (from > latest) throw new AppError('service_unavailable', `schema ${schema} is at version ${from}, newer than this acct knows (${latest}); upgrade acct`);
+      if (from > latest)
+        throw new AppError('service_unavailable', `schema ${schema} is at version ${from}, newer than this acct knows (${latest}); upgrade acct`);
       for (const m of list.slice(from)) await client.query(m.sql);
       if (from < latest) {
         await client.query(storeObjects(set));
