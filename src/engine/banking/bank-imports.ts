@@ -458,14 +458,14 @@ const bankLineOf = (r: RowRow): BankLine => ({ date: r.date ?? '', amount: r.amo
 async function matchTargets(
   trx: Kysely<OrgDb>,
   bank: string,
-  rows: readonly RowRow[],
+  byId: ReadonlyMap<string, RowRow>,
   chosen: readonly RowRow[],
   input: Confirmation,
 ): Promise<Map<number, string>> {
   const chosenIds = new Set(chosen.map((r) => r.id));
   const targets = new Map<number, string>();
   for (const [rowId, target] of Object.entries(input.matches ?? {})) {
-    const r = rows.find((x) => String(x.id) === rowId)!;
+    const r = byId.get(rowId)!;
     if (!chosenIds.has(r.id)) {
       const why = r.status === 'duplicate' ? 'it duplicates an earlier import’s row and is skipped' : 'it is not among rows';
       throw new AppError('validation_error', `matches: row ${r.row_index} is not created by this confirm: ${why}`, 'matches');
@@ -513,12 +513,13 @@ export async function confirmImport(
     );
   }
   const rows = await trx.selectFrom('bank_import_rows').selectAll().where('import_id', '=', id).orderBy('row_index').execute();
+  // By id: a statement of 100,000 rows may come with a map naming thousands of them.
+  const byId = new Map(rows.map((r) => [String(r.id), r]));
   for (const rowId of Object.keys(input.rowAccountMap ?? {})) {
-    if (!rows.some((r) => String(r.id) === rowId))
-      throw new AppError('validation_error', `rowAccountMap: ${rowId} is not a row of this import`, 'rowAccountMap');
+    if (!byId.has(rowId)) throw new AppError('validation_error', `rowAccountMap: ${rowId} is not a row of this import`, 'rowAccountMap');
   }
   for (const [rowId, target] of Object.entries(input.matches ?? {})) {
-    const matched = rows.find((r) => String(r.id) === rowId);
+    const matched = byId.get(rowId);
     if (!matched) throw new AppError('validation_error', `matches: ${rowId} is not a row of this import`, 'matches');
     if (input.rowAccountMap?.[rowId] !== undefined)
       throw new AppError(
@@ -539,7 +540,7 @@ export async function confirmImport(
     if (refusal) throw new AppError('validation_error', `${field}: ${refusal}`, field);
   }
   const chosen = chosenRows(rows, input);
-  const targets = await matchTargets(trx, bank.account_id, rows, chosen, input);
+  const targets = await matchTargets(trx, bank.account_id, byId, chosen, input);
   const suspense = await suspenseAccountId(trx);
   if (suspense === undefined) throw new Error('the chart has no suspense account 9999');
   const books = await loadBooks(trx);
