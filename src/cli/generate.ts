@@ -41,6 +41,8 @@ export interface Flag {
   readonly part: 'query' | 'body';
   readonly description: string;
   readonly boolean: boolean;
+  /** A list (comma-separated): given more than once, the values add up (--scopes a --scopes b is a,b) rather than the last one winning. */
+  readonly list: boolean;
   /** Money: the flag takes pounds (450.00, 1,234.56, £1,234.56) and the API gets pence. */
   readonly pounds: boolean;
   /** Whether `null` clears the field. */
@@ -74,6 +76,7 @@ export function flagsOf(op: Operation): Flag[] {
         field,
         part,
         boolean,
+        list: types.has('array'),
         pounds,
         nullable: types.has('null'),
         names,
@@ -147,6 +150,7 @@ function commandFor(parent: Command, op: Operation, operations: readonly Operati
   for (const p of pathParams(op.path)) cmd.argument(`<${p}>`, naturalKeyHelp(paramProps[p]) ?? '');
   for (const f of flags) {
     const option = new AcctOption(f.flag, f.description).withValues(f.values);
+    if (f.list) option.argParser((value: string, previous: string | undefined) => (previous === undefined ? value : `${previous},${value}`));
     cmd.addOption(option);
     for (const old of f.names.slice(1)) cmd.addOption(hiddenAlias(f.flag.replace(`--${f.names[0]}`, `--${old}`), option));
   }

@@ -18,6 +18,10 @@ t.test('keys create prints the key once, with its scopes', async (t) => {
   t.equal(created.isActive, true);
   t.equal(r.stdout.split(created.key).length, 2, 'the key appears once');
 
+  // A list flag given twice adds up: the second --scopes does not silently replace the first.
+  const twice = await acctJson(t, dir, ['keys', 'create', '--name', 'Twice', '--scopes', 'reports:read', '--scopes', 'invoices:write,accounts:read']);
+  t.strictSame(twice.scopes, ['accounts:read', 'invoices:write', 'reports:read']);
+
   const all = await acctJson(t, dir, ['keys', 'create', '--name', 'Everything']);
   t.equal(all.scopes.length, 17, 'no scopes given: all of them');
   t.not(all.key, created.key);
