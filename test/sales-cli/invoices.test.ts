@@ -76,7 +76,9 @@ t.test('send, pay, the PDF to a file and the list table', async (t) => {
   const dir = t.testdir();
   await init(t, dir);
   const contactId = await customerOk(t, dir);
-  const { id } = await acctOk(t, dir, ['invoices', 'create', '--contact-id', contactId, ...twoItems, '--issue-date', '2026-11-01']);
+  // Due far ahead: the CLI runs on the real clock, and a due date past today would make the invoice overdue, not sent.
+  const dates = ['--issue-date', '2026-11-01', '--due-date', '2099-12-01'];
+  const { id } = await acctOk(t, dir, ['invoices', 'create', '--contact-id', contactId, ...twoItems, ...dates]);
 
   t.match(await acctOk(t, dir, ['invoices', 'send', id]), { id, invoiceNumber: 'INV-0001', status: 'sent', emailed: false });
   // --amount is in pounds: £500.00 = 50000p paid of £920.00, leaving £420.00 = 42000p
