@@ -27,7 +27,7 @@ import { day } from '../output.js';
 import { pence } from '../schema.js';
 import { removeTransaction, setReconciled, suspenseAccountId, type Posting } from '../ledger/posting.js';
 import { findTransactionRow, loadTransaction } from '../ledger/transaction-view.js';
-import { amountDue, findDocument, purchaseBill, salesInvoice, type Kind } from '../sales/documents.js';
+import { amountDue, purchaseBill, salesInvoice, type Kind } from '../sales/documents.js';
 import { announceReceipt } from '../sales/receipt-events.js';
 import { recordPayment } from '../sales/payments.js';
 import type { BankImportRowsTable, OrgDb } from '../../store/tables.js';
@@ -253,7 +253,6 @@ export async function settleLine(trx: Kysely<OrgDb>, posting: Posting, bank: str
     );
   }
   try {
-    await findDocument(trx, k, target);
     const { payment, document } = await recordPayment(trx, k, posting, target, {
       amount: Math.abs(line.amount),
       date: line.date,
