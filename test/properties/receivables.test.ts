@@ -27,11 +27,13 @@ import assert from 'node:assert/strict';
 import t from 'tap';
 import fc from 'fast-check';
 import { addDays } from '../../src/engine/dates.js';
-import type { Reply } from '../helpers/index.js';
+import { testDatabaseUrl, type Reply } from '../helpers/index.js';
 import { checkStoredLedger, clock, openBench, openLedger, rowCounts, show, type Ledger } from './support.js';
 
 const seed = Number(process.env['ACCT_RECEIVABLES_SEED'] ?? 20261121);
-const numRuns = Number(process.env['ACCT_RECEIVABLES_RUNS'] ?? 30);
+// Fewer sequences on PostgreSQL, where each request's queries are round trips (30 took 2 to 5 minutes there, in
+// CI past its 300 s limit): that pass checks the store behaves the same, the SQLite pass the rules in depth.
+const numRuns = Number(process.env['ACCT_RECEIVABLES_RUNS'] ?? (testDatabaseUrl() ? 15 : 30));
 const today = clock.slice(0, 10);
 
 type Kind = 'sales' | 'purchase';
