@@ -6,7 +6,7 @@
  * directory records the URL, so the real bin/acct given `--data` finds the
  * same books.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import pg from 'pg';
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
@@ -77,6 +77,25 @@ export async function userTables<DB>(db: Kysely<DB>): Promise<string[]> {
 export async function rowsInOrder<DB>(db: Kysely<DB>, table: string): Promise<unknown[]> {
   const query = onPostgres(db) ? sql`select * from ${sql.table(table)} t order by t::text` : sql`select * from ${sql.table(table)} order by rowid`;
   return (await query.execute(db)).rows;
+}
+
+/**
+ * A digest of each table's rows, by table name: equal digests, equal rows. On
+ * PostgreSQL one query for them all, since each query there is a round trip.
+ */
+export async function tableDigests<DB>(db: Kysely<DB>, tables: readonly string[]): Promise<Map<string, string>> {
+  if (tables.length === 0) return new Map();
+  if (onPostgres(db)) {
+    const each = tables.map(
+      (name) =>
+        sql`select ${sql.lit(name)} as name, md5(coalesce(string_agg(t::text, chr(10) order by t::text), '')) as digest from ${sql.table(name)} t`,
+    );
+    const r = await sql<{ name: string; digest: string }>`${sql.join(each, sql` union all `)}`.execute(db);
+    return new Map(r.rows.map((row) => [row.name, row.digest]));
+  }
+  const out = new Map<string, string>();
+  for (const name of tables) out.set(name, createHash('sha256').update(JSON.stringify(await rowsInOrder(db, name))).digest('hex'));
+  return out;
 }
 
 /**
