@@ -87,14 +87,19 @@ export async function tableDigests<DB>(db: Kysely<DB>, tables: readonly string[]
   if (tables.length === 0) return new Map();
   if (onPostgres(db)) {
     const each = tables.map(
-      (name) =>
-        sql`select ${sql.lit(name)} as name, md5(coalesce(string_agg(t::text, chr(10) order by t::text), '')) as digest from ${sql.table(name)} t`,
+      (name) => sql`select ${sql.lit(name)} as name, md5(coalesce(string_agg(t::text, chr(10) order by t::text), '')) as digest from ${sql.table(name)} t`,
     );
     const r = await sql<{ name: string; digest: string }>`${sql.join(each, sql` union all `)}`.execute(db);
     return new Map(r.rows.map((row) => [row.name, row.digest]));
   }
   const out = new Map<string, string>();
-  for (const name of tables) out.set(name, createHash('sha256').update(JSON.stringify(await rowsInOrder(db, name))).digest('hex'));
+  for (const name of tables)
+    out.set(
+      name,
+      createHash('sha256')
+        .update(JSON.stringify(await rowsInOrder(db, name)))
+        .digest('hex'),
+    );
   return out;
 }
 
