@@ -266,8 +266,8 @@ t.test('lines waiting on suspense: the inbox suggests, POST /transactions/{id}/m
 
   const inbox = (await ok(t, api, 'GET', '/v1/bank/inbox')) as { transactionId: string; suggestedMatch: Row['suggestedMatch'] }[];
   const suggestionOf = (id: string) => inbox.find((s) => s.transactionId === id)?.suggestedMatch ?? null;
-  t.match(suggestionOf(line(1)), { kind: 'invoice', id: w.inv1042.id, number: 'INV-1042' });
-  t.match(suggestionOf(line(2)), { kind: 'bill', id: w.bill, number: 'RENT-03' });
+  t.match(suggestionOf(line(1)), { kind: 'invoice', id: w.inv1042.id, number: 'INV-1042', description: 'Invoice INV-1042 to Acme Widgets Ltd' });
+  t.match(suggestionOf(line(2)), { kind: 'bill', id: w.bill, number: 'RENT-03', description: 'Bill RENT-03 from Smith, Jones & Co' });
   t.match(suggestionOf(line(8)), { kind: 'transaction', id: w.handTxn });
   t.equal(suggestionOf(line(3)), null, 'nothing for a coffee');
 

@@ -132,7 +132,7 @@ async function documentCandidates(db: Kysely<OrgDb>): Promise<Match[]> {
     contactName: r.contact_name,
     date: r.issue_date,
     amount: (r.kind === 'sales' ? 1 : -1) * amountDue(r),
-    description: `${r.kind === 'sales' ? 'Invoice' : 'Bill'} ${r.number ?? r.id} to ${r.contact_name}`,
+    description: r.kind === 'sales' ? `Invoice ${r.number ?? r.id} to ${r.contact_name}` : `Bill ${r.number ?? r.id} from ${r.contact_name}`,
   }));
 }
 
@@ -289,7 +289,7 @@ export const matchedEntrySchema = z.strictObject({
 export type MatchedEntry = z.output<typeof matchedEntrySchema>;
 
 /** The bank line of a posted entry waiting on suspense: its bank account and amount. */
-async function bankLineOf(trx: Kysely<OrgDb>, id: string): Promise<{ bank: string; line: BankLine; reconciled: boolean }> {
+async function suspenseLineOf(trx: Kysely<OrgDb>, id: string): Promise<{ bank: string; line: BankLine; reconciled: boolean }> {
   const row = await findTransactionRow(trx, id);
   if (row.status !== 'posted') throw new AppError('unprocessable_entity', `transaction ${id} is a draft: only a posted bank line can be matched`);
   const suspense = await suspenseAccountId(trx);
@@ -323,7 +323,7 @@ async function bankLineOf(trx: Kysely<OrgDb>, id: string): Promise<{ bank: strin
  */
 export async function matchBankEntry(trx: Kysely<OrgDb>, posting: Posting, id: string, target: string, field: string): Promise<MatchedEntry> {
   if (target === id) throw new AppError('validation_error', `${field}: a bank line cannot be matched to itself`, field);
-  const { bank, line, reconciled } = await bankLineOf(trx, id);
+  const { bank, line, reconciled } = await suspenseLineOf(trx, id);
   const rows = await trx.selectFrom('bank_import_rows').select('id').where('transaction_id', '=', id).execute();
   const rowIds = rows.map((r) => r.id);
   // The rows let go of the entry first: they refer to it. A refusal below rolls this back with the rest.
