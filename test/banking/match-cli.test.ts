@@ -13,8 +13,7 @@
 import t from 'tap';
 import type { Test } from 'tap';
 import { fileURLToPath } from 'node:url';
-import { runCliInProcess, runCliInProcessJson } from '../helpers/index.js';
-import { init } from '../cli/support.js';
+import { cliOn, init } from '../cli/support.js';
 import { projectFile } from '../../src/paths.js';
 
 const starling = fileURLToPath(projectFile('fixtures/bank-statements/starling.csv'));
@@ -22,17 +21,7 @@ const starling = fileURLToPath(projectFile('fixtures/bank-statements/starling.cs
 async function world(t: Test) {
   const dir = t.testdir();
   await init(t, dir);
-  const acct = (...args: string[]) => runCliInProcess(['--data', dir, ...args]);
-  const ok = async (...args: string[]) => {
-    const r = await acct(...args);
-    t.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
-    return r.stdout;
-  };
-  const json = async (...args: string[]) => {
-    const r = await runCliInProcessJson(['--data', dir, '--json', ...args]);
-    t.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
-    return r.data as never;
-  };
+  const { acct, ok, json } = cliOn(t, dir);
   await ok('settings', 'update', '--invoice-next-number', '1042');
   await ok('contacts', 'create', '--contact-type', 'customer', '--name', 'Acme Widgets Ltd');
   await ok('contacts', 'create', '--contact-type', 'supplier', '--name', 'Smith, Jones & Co');

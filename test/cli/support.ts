@@ -44,6 +44,26 @@ export async function acctJson(t: Test, dir: string, args: readonly string[], op
   return r.data;
 }
 
+/**
+ * The CLI on the books in `dir`, in-process: `acct` as it ran, `ok` its
+ * stdout (the test fails when it exits non-zero), `json` its --json output
+ * parsed (the same).
+ */
+export function cliOn(t: Test, dir: string) {
+  const acct = (...args: string[]) => runCliInProcess(['--data', dir, ...args]);
+  const ok = async (...args: string[]): Promise<string> => {
+    const r = await acct(...args);
+    t.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
+    return r.stdout;
+  };
+  const json = async (...args: string[]): Promise<never> => {
+    const r = await runCliInProcessJson(['--data', dir, '--json', ...args]);
+    t.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
+    return r.data as never;
+  };
+  return { acct, ok, json };
+}
+
 export const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Resolve once nothing listens on the URL's port any more (connections refused); reject after `ms` (a generous 20 s unless told). */

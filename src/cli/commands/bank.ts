@@ -173,29 +173,28 @@ function addCategorise(group: Command): void {
     });
 }
 
-/** Every suspense line, page by page (500 a time). */
+/** Every suspense line, oldest first, read page by page (500 a time) before anything is changed. */
 async function suspenseLines(cli: Cli): Promise<Suggestion[]> {
-  return run(cli, inboxOp, raw(undefined, {}, { limit: '500' }));
+  const all: Suggestion[] = [];
+  for (let page = 1; ; page++) {
+    const lines = await run(cli, inboxOp, raw(undefined, {}, { limit: String(inboxPage), page: String(page) }));
+    all.push(...lines);
+    if (lines.length < inboxPage) return all;
+  }
 }
+const inboxPage = 500;
 
 /** Categorise the lines the rules know, above `min` confidence; what was (or would be) done. */
 async function applySuggestions(cli: Cli, min: number, dryRun: boolean): Promise<{ moved: Suggestion[]; left: number }> {
   const moved: Suggestion[] = [];
   let left = 0;
-  const seen = new Set<string>();
-  for (;;) {
-    const lines = (await suspenseLines(cli)).filter((s) => !seen.has(s.transactionId));
-    if (lines.length === 0) break;
-    for (const s of lines) {
-      seen.add(s.transactionId);
-      if (s.decision.kind !== 'Known' || (s.confidence ?? 0) < min) {
-        left++;
-        continue;
-      }
-      if (!dryRun) await run(cli, categoriseOp, raw({ accountId: s.decision.account.id }, { id: s.transactionId }));
-      moved.push(s);
+  for (const s of await suspenseLines(cli)) {
+    if (s.decision.kind !== 'Known' || (s.confidence ?? 0) < min) {
+      left++;
+      continue;
     }
-    if (dryRun) break;
+    if (!dryRun) await run(cli, categoriseOp, raw({ accountId: s.decision.account.id }, { id: s.transactionId }));
+    moved.push(s);
   }
   return { moved, left };
 }
@@ -307,7 +306,11 @@ function addMatch(group: Command): void {
         if (flags.all === true) {
           if (flags.invoice ?? flags.bill ?? flags.entry)
             throw new AppError('validation_error', '--all takes each line’s suggestion: --invoice, --bill and --entry name one line’s', 'all');
-          const chosen = (await suspenseLines(cli)).filter((s) => s.suggestedMatch !== null);
+          // Each page suggests a document or entry once; across pages the oldest line takes it (the rest are left).
+          const taken = new Set<string>();
+          const chosen = (await suspenseLines(cli)).filter(
+            (s) => s.suggestedMatch !== null && !taken.has(s.suggestedMatch.id) && taken.add(s.suggestedMatch.id),
+          );
           const done: MatchedEntry[] = [];
           if (flags.dryRun !== true)
             for (const s of chosen) done.push(await run(cli, matchBankLineOp, raw(bodyOf(s.suggestedMatch!), { id: s.transactionId })));

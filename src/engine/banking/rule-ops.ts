@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';
 import { idOf, intId, pence } from '../schema.js';
+import { pageOffset } from '../pagination.js';
 import { maxNameLength, maxPriority, maxValueLength } from '../categorisation/validate.js';
 import { ruleFields, ruleOperators } from '../categorisation/rule.js';
 import { extractKeyword } from '../categorisation/keyword.js';
@@ -231,10 +232,13 @@ export const inboxOp = defineOperation({
   access: 'transactions:read',
   method: 'GET',
   path: '/bank/inbox',
-  query: { limit: z.number().int().min(1).max(500).default(100) },
+  query: {
+    limit: z.number().int().min(1).max(500).default(100),
+    page: z.number().int().min(1).default(1).describe('1 for the oldest `limit` lines, 2 for the next, and so on; a short page is the last'),
+  },
   output: z.array(suggestionSchema),
   async run(ctx, input) {
     const db = orgOf(ctx).db;
-    return { data: await inbox(db, await categoriser(db), input.limit) };
+    return { data: await inbox(db, await categoriser(db), input.limit, pageOffset(input.page, input.limit)) };
   },
 });

@@ -109,8 +109,8 @@ export async function suggestionFor(db: Kysely<OrgDb>, rules: Categoriser, id: s
   return suggestion(rules, row, amounts.get(id)!, match ?? null);
 }
 
-/** Every posted transaction with a line on suspense, oldest first, with the rules' suggestion. */
-export async function inbox(db: Kysely<OrgDb>, rules: Categoriser, limit: number): Promise<Suggestion[]> {
+/** The posted transactions with a line on suspense, oldest first, `limit` of them from `offset`, with the rules' suggestion. */
+export async function inbox(db: Kysely<OrgDb>, rules: Categoriser, limit: number, offset = 0): Promise<Suggestion[]> {
   const suspense = await suspenseAccountId(db);
   if (suspense === undefined) return [];
   const rows = await db
@@ -122,6 +122,7 @@ export async function inbox(db: Kysely<OrgDb>, rules: Categoriser, limit: number
     .orderBy('created_at')
     .orderBy('id')
     .limit(limit)
+    .offset(offset)
     .execute();
   const amounts = await bankAmounts(
     db,
