@@ -315,7 +315,7 @@ async function everyPage(cli: Cli, op: Operation, raw: RawInput, join: (pages: r
  * by one list of it (an account's ledger: its entries) keeps the first
  * page's other fields, which cover the whole range, and joins that list.
  */
-async function everyNumberedPage(cli: Cli, op: Operation, raw: RawInput): Promise<Result> {
+export async function everyNumberedPage(cli: Cli, op: Operation, raw: RawInput): Promise<Result> {
   const limit = String(largestPage(op) ?? 100);
   const size = pageSizeField(op.schemas.meta) ?? 'limit';
   const rows: unknown[] = [];

@@ -62,11 +62,14 @@ t.test('acct bank accept and acct bank match --all reach the lines after the fir
   t.match(await ok('bank', 'match', '--all'), 'Matched 1 line(s)');
   t.match(await json('invoices', 'get', 'INV-1042'), { status: 'paid', amountDue: 0 });
 
-  // The inbox pages: 505 corner-shop lines left, 500 on the first page and 5 on the second.
-  t.equal(((await json('bank', 'inbox', '--limit', '500')) as unknown[]).length, 500);
-  const second = (await json('bank', 'inbox', '--limit', '500', '--page', '2')) as { description: string }[];
+  // The inbox pages: 505 corner-shop lines left; every one without --page or --limit, else one page with its meta.
+  t.equal(((await json('bank', 'inbox')) as unknown[]).length, 505);
+  const first = (await json('bank', 'inbox', '--limit', '500')) as { data: unknown[]; meta: unknown };
+  t.same([first.data.length, first.meta], [500, { total: 505, page: 1, limit: 500, hasMore: true }]);
+  const second = (await json('bank', 'inbox', '--limit', '500', '--page', '2')) as { data: { description: string }[]; meta: unknown };
   t.same(
-    second.map((l) => l.description),
+    second.data.map((l) => l.description),
     ['Corner Shop 501', 'Corner Shop 502', 'Corner Shop 503', 'Corner Shop 504', 'Corner Shop 505'],
   );
+  t.same(second.meta, { total: 505, page: 2, limit: 500, hasMore: false });
 });

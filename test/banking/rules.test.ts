@@ -7,6 +7,7 @@
  */
 import t from 'tap';
 import { newBooks, serveBooks, type Api } from '../helpers/index.js';
+import { expectError } from '../http/support.js';
 
 async function world(t: Parameters<typeof newBooks>[0]) {
   const api = await serveBooks(t, await newBooks(t, { clock: '2026-11-21T10:00:00Z' }));
@@ -235,6 +236,13 @@ t.test('global rules list; suggest-category and the inbox read suspense lines', 
       [mystery, 'Unknown'],
     ],
   );
+  t.same(inbox.body.meta, { total: 2, page: 1, limit: 100, hasMore: false }, 'convention A: two lines, 100 a page by default');
+  const second = await api.request('GET', '/v1/bank/inbox?limit=1&page=2');
+  t.same(
+    [second.body.data.map((i: { transactionId: string }) => i.transactionId), second.body.meta],
+    [[mystery], { total: 2, page: 2, limit: 1, hasMore: false }],
+  );
+  expectError(t, await api.request('GET', '/v1/bank/inbox?limit=501'), 400, 'validation_error', { field: 'limit' });
 
   const reader = (await api.request('POST', '/v1/api-keys', { body: { name: 'r', scopes: ['bank-imports:read'] } })).body.data.key as string;
   t.equal((await api.request('GET', '/v1/categorisation-rules', { key: reader })).status, 200);

@@ -24,6 +24,7 @@ import { listAccounts } from '../../engine/ledger/account-ops.js';
 import { scoreDimensions } from '../../engine/categorisation/score.js';
 import type { Suggestion } from '../../engine/banking/suggest.js';
 import { withCli, type Cli, type GlobalOptions } from '../context.js';
+import { everyNumberedPage } from '../generate.js';
 import { examplesText, groupSummaries, handWritten } from '../help.js';
 import { fittedTable } from '../render.js';
 import { essential, tableWidth } from '../fit-table.js';
@@ -173,16 +174,10 @@ function addCategorise(group: Command): void {
     });
 }
 
-/** Every suspense line, oldest first, read page by page (500 a time) before anything is changed. */
+/** Every suspense line, oldest first, read page by page before anything is changed. */
 async function suspenseLines(cli: Cli): Promise<Suggestion[]> {
-  const all: Suggestion[] = [];
-  for (let page = 1; ; page++) {
-    const lines = await run(cli, inboxOp, raw(undefined, {}, { limit: String(inboxPage), page: String(page) }));
-    all.push(...lines);
-    if (lines.length < inboxPage) return all;
-  }
+  return (await everyNumberedPage(cli, inboxOp, raw(undefined))).data as Suggestion[];
 }
-const inboxPage = 500;
 
 /** Categorise the lines the rules know, above `min` confidence; what was (or would be) done. */
 async function applySuggestions(cli: Cli, min: number, dryRun: boolean): Promise<{ moved: Suggestion[]; left: number }> {

@@ -7,7 +7,8 @@
 import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';
 import { idOf, intId, pence } from '../schema.js';
-import { pageOffset } from '../pagination.js';
+import { pageMetaSchema } from '../pagination.js';
+import { listOf } from '../output.js';
 import { maxNameLength, maxPriority, maxValueLength } from '../categorisation/validate.js';
 import { ruleFields, ruleOperators } from '../categorisation/rule.js';
 import { extractKeyword } from '../categorisation/keyword.js';
@@ -232,13 +233,13 @@ export const inboxOp = defineOperation({
   access: 'transactions:read',
   method: 'GET',
   path: '/bank/inbox',
-  query: {
-    limit: z.number().int().min(1).max(500).default(100),
-    page: z.number().int().min(1).default(1).describe('1 for the oldest `limit` lines, 2 for the next, and so on; a short page is the last'),
-  },
-  output: z.array(suggestionSchema),
+  // Convention A, with pages of up to 500 lines: a statement's worth at a time.
+  query: { page: z.number().int().min(1).default(1), limit: z.number().int().min(1).max(500).default(100) },
+  output: listOf(suggestionSchema),
+  meta: pageMetaSchema,
   async run(ctx, input) {
     const db = orgOf(ctx).db;
-    return { data: await inbox(db, await categoriser(db), input.limit, pageOffset(input.page, input.limit)) };
+    const { rows, meta } = await inbox(db, await categoriser(db), input);
+    return { data: rows, meta };
   },
 });

@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { pence } from '../schema.js';
 import { day } from '../output.js';
+import { listPage, pageMeta, type Page } from '../pagination.js';
 import { suspenseAccountId } from '../ledger/posting.js';
 import { findTransactionRow } from '../ledger/transaction-view.js';
 import { provenances, ruleFields, type BankLineInput } from '../categorisation/rule.js';
@@ -109,26 +110,20 @@ export async function suggestionFor(db: Kysely<OrgDb>, rules: Categoriser, id: s
   return suggestion(rules, row, amounts.get(id)!, match ?? null);
 }
 
-/** The posted transactions with a line on suspense, oldest first, `limit` of them from `offset`, with the rules' suggestion. */
-export async function inbox(db: Kysely<OrgDb>, rules: Categoriser, limit: number, offset = 0): Promise<Suggestion[]> {
+/** A page of the posted transactions with a line on suspense, oldest first, each with the rules' suggestion. */
+export async function inbox(db: Kysely<OrgDb>, rules: Categoriser, page: { readonly page: number; readonly limit: number }): Promise<Page<Suggestion>> {
   const suspense = await suspenseAccountId(db);
-  if (suspense === undefined) return [];
-  const rows = await db
+  if (suspense === undefined) return { rows: [], meta: pageMeta(0, page.page, page.limit) };
+  const onSuspense = db
     .selectFrom('transactions')
-    .selectAll()
     .where('id', 'in', db.selectFrom('lines').select('transaction_id').where('account_id', '=', suspense))
-    .where('status', '=', 'posted')
-    .orderBy('date')
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+    .where('status', '=', 'posted');
+  const { rows, meta } = await listPage(onSuspense, (q) => q.selectAll().orderBy('date').orderBy('created_at').orderBy('id'), page);
   const amounts = await bankAmounts(
     db,
     rows.map((r) => r.id),
     suspense,
   );
   const matches = await matchesOf(db, rows, amounts);
-  return rows.map((r, i) => suggestion(rules, r, amounts.get(r.id)!, matches[i] ?? null));
+  return { rows: rows.map((r, i) => suggestion(rules, r, amounts.get(r.id)!, matches[i] ?? null)), meta };
 }
