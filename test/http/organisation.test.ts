@@ -25,6 +25,7 @@ t.test('GET /organisation shows the profile, nested address, settings and subscr
     vatScheme: 'standard',
     vatRegistered: true,
     vatFlatRatePercent: null,
+    vatSchemeFrom: null,
     vatRegistrationDate: null,
     vatStagger: 'quarterly',
     vatPeriodMonth: 3,

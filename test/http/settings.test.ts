@@ -10,6 +10,7 @@ const defaults = {
   vatScheme: 'standard',
   vatRegistered: true,
   vatFlatRatePercent: null,
+  vatSchemeFrom: null,
   vatRegistrationDate: null,
   vatStagger: 'quarterly',
   vatPeriodMonth: 3,

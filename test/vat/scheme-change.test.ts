@@ -48,11 +48,13 @@ t.test('a switch to flat rate today takes effect from the period holding today: 
   expectError(t, await toFlat(v, { vatSchemeFrom: '2026-03-01' }), 409, 'conflict', { message: /2026-03-01 to 2026-05-31 is filed/ });
   const alone = await v.api.request('PUT', '/v1/organisation/settings', { body: { vatSchemeFrom: '2026-09-01' } });
   expectError(t, alone, 400, 'validation_error', { field: 'vatSchemeFrom' }); // no change of scheme
-  t.equal((await v.api.request('GET', '/v1/organisation/settings')).body.data.vatScheme, 'standard', 'the refusals changed nothing');
+  t.match((await v.api.request('GET', '/v1/organisation/settings')).body.data, { vatScheme: 'standard', vatSchemeFrom: null }, 'the refusals changed nothing');
   t.same((await v.show('2026-08')).boxes, summerStandard);
 
   const switched = await toFlat(v);
   t.equal(switched.status, 200, JSON.stringify(switched.body.error ?? ''));
+  // Today, 15 September, is in the quarter from 1 September.
+  t.match(switched.body.data, { vatScheme: 'flat_rate', vatFlatRatePercent: 14.5, vatSchemeFrom: '2026-09-01' }, 'the settings say from when');
   const summer = await v.show('2026-08');
   t.equal(summer['scheme'], 'standard', 'Jun–Aug ended before the switch');
   t.same(summer.boxes, summerStandard);
@@ -80,6 +82,8 @@ t.test('vatSchemeFrom backdates the switch to an unfiled period, or schedules it
 
   const later = await books(t);
   t.equal((await toFlat(later, { vatSchemeFrom: '2026-12-01' })).status, 200);
+  const scheduled = await later.api.request('GET', '/v1/organisation');
+  t.match(scheduled.body.data.settings, { vatScheme: 'flat_rate', vatSchemeFrom: '2026-12-01' }, 'scheduled: the scheme shown is the one from 1 December');
   await later.invoice('2026-09-10', [{ unitPrice: 100_000 }]);
   const autumn = await later.show('2026-11');
   t.equal(autumn['scheme'], 'standard', 'Sep–Nov stays standard: the scheme changes on 1 December');

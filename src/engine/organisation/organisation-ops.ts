@@ -4,6 +4,7 @@ import { defineOperation, orgOf } from '../operation.js';
 import { clearableText } from '../schema.js';
 import { businessTypes, loadOrganisation } from './organisation.js';
 import { changeProfile, organisationSchema, organisationView, platformRowOf } from './profile.js';
+import { schemeChangedFrom } from './settings.js';
 import { companyNumberField } from './company-number.js';
 import { vatNumberField } from './vat-number.js';
 
@@ -17,7 +18,7 @@ export const getOrganisation = defineOperation({
   async run(ctx) {
     const org = orgOf(ctx);
     const row = await loadOrganisation(org.db);
-    return { data: organisationView(row, await platformRowOf(ctx.platform.db, org.id), org.mode, ctx.clock) };
+    return { data: organisationView(row, await schemeChangedFrom(org.db), await platformRowOf(ctx.platform.db, org.id), org.mode, ctx.clock) };
   },
 });
 
@@ -68,6 +69,6 @@ export const updateOrganisation = defineOperation({
   async run(ctx, input) {
     const org = orgOf(ctx);
     const row = await org.write((trx) => changeProfile(trx, ctx.clock, input));
-    return { data: organisationView(row, await platformRowOf(ctx.platform.db, org.id), org.mode, ctx.clock) };
+    return { data: organisationView(row, await schemeChangedFrom(org.db), await platformRowOf(ctx.platform.db, org.id), org.mode, ctx.clock) };
   },
 });

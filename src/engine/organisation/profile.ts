@@ -69,7 +69,8 @@ export const organisationSchema = z.strictObject({
 });
 export type Organisation = z.output<typeof organisationSchema>;
 
-export function organisationView(row: OrganisationRow, platformRow: OrganisationsRow, mode: Mode, clock: Clock): Organisation {
+/** The organisation as shown; `schemeFrom` is settings' schemeChangedFrom. */
+export function organisationView(row: OrganisationRow, schemeFrom: string | null, platformRow: OrganisationsRow, mode: Mode, clock: Clock): Organisation {
   return {
     id: row.id,
     name: row.name,
@@ -87,7 +88,7 @@ export function organisationView(row: OrganisationRow, platformRow: Organisation
       postalCode: row.postal_code,
       country: row.country,
     },
-    settings: settingsView(row),
+    settings: settingsView(row, schemeFrom),
     mode,
     subscription: subscriptionView(platformRow, row.business_type, clock),
     createdAt: row.created_at,

@@ -9,7 +9,7 @@ import { defineOperation, orgOf } from '../operation.js';
 import { isoDate, monthDay } from '../schema.js';
 import { loadOrganisation, vatSchemes } from '../organisation/organisation.js';
 import { refuseVatSettingsChange } from '../vat/settings-guard.js';
-import { changeSettings, flatRatePercent, settingsSchema, settingsView, vatBases, vatStaggers } from '../organisation/settings.js';
+import { changeSettings, flatRatePercent, schemeChangedFrom, settingsSchema, settingsView, vatBases, vatStaggers } from '../organisation/settings.js';
 
 export const getSettings = defineOperation({
   name: 'settings.get',
@@ -19,7 +19,8 @@ export const getSettings = defineOperation({
   path: '/organisation/settings',
   output: settingsSchema,
   async run(ctx) {
-    return { data: settingsView(await loadOrganisation(orgOf(ctx).db)) };
+    const db = orgOf(ctx).db;
+    return { data: settingsView(await loadOrganisation(db), await schemeChangedFrom(db)) };
   },
 });
 
@@ -79,10 +80,10 @@ export const updateSettings = defineOperation({
   },
   output: settingsSchema,
   async run(ctx, input) {
-    const row = await orgOf(ctx).write(async (trx) => {
+    const data = await orgOf(ctx).write(async (trx) => {
       await refuseVatSettingsChange(trx, ctx.clock, await loadOrganisation(trx), input);
-      return changeSettings(trx, ctx.clock, input);
+      return settingsView(await changeSettings(trx, ctx.clock, input), await schemeChangedFrom(trx));
     });
-    return { data: settingsView(row) };
+    return { data };
   },
 });
