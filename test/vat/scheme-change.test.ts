@@ -90,3 +90,22 @@ t.test('vatSchemeFrom backdates the switch to an unfiled period, or schedules it
   t.same([autumn.boxes.box1, autumn.boxes.box6], [20_000, 100_000]);
   t.equal((await later.show('2027-02'))['scheme'], 'flat_rate');
 });
+
+t.test('registering again after leaving VAT takes the scheme chosen then, not the one in force when the books left', async (t) => {
+  const v = await books(t);
+  t.equal((await toFlat(v, { vatSchemeFrom: '2026-06-01' })).status, 200);
+  await v.file('2026-05');
+  await v.file('2026-08');
+  const left = await v.api.request('PUT', '/v1/organisation/settings', { body: { vatScheme: 'not_registered' } });
+  t.equal(left.status, 200, JSON.stringify(left.body.error ?? ''));
+  t.match(left.body.data, { vatScheme: 'not_registered', vatSchemeFrom: null }, 'no scheme, so no date');
+
+  const back = await v.api.request('PUT', '/v1/organisation/settings', { body: { vatScheme: 'standard' } });
+  t.equal(back.status, 200, JSON.stringify(back.body.error ?? ''));
+  t.match(back.body.data, { vatScheme: 'standard', vatSchemeFrom: '2026-09-01' }, 'standard from the period holding today, 15 September');
+  await v.invoice('2026-09-10', [{ unitPrice: 100_000 }]);
+  const autumn = await v.show('2026-11');
+  // Standard: box 1 = 20% × £1,000.00 = £200.00, box 6 = £1,000.00; the flat rate would be 14.5% × £1,200.00 = £174.00.
+  t.equal(autumn['scheme'], 'standard', 'before, the flat rate recorded from June held on');
+  t.same([autumn.boxes.box1, autumn.boxes.box6], [20_000, 100_000]);
+});

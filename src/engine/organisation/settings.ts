@@ -64,7 +64,7 @@ export function settingsView(row: OrganisationRow, schemeFrom: string | null): S
     vatScheme: row.vat_scheme,
     vatRegistered: row.vat_scheme !== 'not_registered',
     vatFlatRatePercent: row.vat_flat_rate_bp === null ? null : row.vat_flat_rate_bp / 100,
-    vatSchemeFrom: schemeFrom,
+    vatSchemeFrom: row.vat_scheme === 'not_registered' ? null : schemeFrom,
     vatRegistrationDate: row.vat_registration_date,
     vatStagger: row.vat_stagger,
     vatPeriodMonth: row.vat_period_month,

@@ -33,8 +33,9 @@ const registeredScheme = (s: OrganisationRow['vat_scheme']): s is 'standard' | '
  * Record a change of the VAT scheme between standard and flat rate (or of
  * the flat rate) from the start of a VAT period: the period holding today,
  * or `vatSchemeFrom`, which must start a period (400) after the last one
- * filed (409). A vatSchemeFrom with no such change is 400. Called before
- * the settings change, in the same transaction.
+ * filed (409). A vatSchemeFrom with no such change is 400. Registering
+ * again after leaving VAT is recorded the same way once schemes have been.
+ * Called before the settings change, in the same transaction.
  */
 export async function recordSchemeChange(trx: Kysely<OrgDb>, clock: Clock, org: OrganisationRow, change: SettingsChange, firstStart: string): Promise<void> {
   const scheme = change.vatScheme ?? org.vat_scheme;
@@ -46,7 +47,11 @@ export async function recordSchemeChange(trx: Kysely<OrgDb>, clock: Clock, org: 
         : change.vatFlatRatePercent === null
           ? null
           : flatRateBasisPoints(change.vatFlatRatePercent);
-  const changes = registeredScheme(org.vat_scheme) && registeredScheme(scheme) && (scheme !== org.vat_scheme || bp !== org.vat_flat_rate_bp);
+  const history = await trx.selectFrom('vat_schemes').select('from_date').limit(1).executeTakeFirst();
+  // Registering again after leaving VAT is a change too once there is a history: the schemes it records would otherwise
+  // hold for the new registration's periods (leaving waits for every entry's return to be filed, so none before is moved).
+  const changes =
+    registeredScheme(scheme) && (registeredScheme(org.vat_scheme) ? scheme !== org.vat_scheme || bp !== org.vat_flat_rate_bp : history !== undefined);
   const named = change.vatSchemeFrom;
   if (!changes) {
     if (named !== undefined)
@@ -84,7 +89,6 @@ export async function recordSchemeChange(trx: Kysely<OrgDb>, clock: Clock, org: 
       'vatSchemeFrom',
     );
   }
-  const history = await trx.selectFrom('vat_schemes').select('from_date').limit(1).executeTakeFirst();
   if (!history) {
     // Nothing dated before it was made under the old scheme (a scheme set just after setting up): the new one is in force throughout.
     const before = await trx.selectFrom('vat_entries').select('id').where('date', '<', from).limit(1).executeTakeFirst();
