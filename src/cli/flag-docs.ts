@@ -174,7 +174,12 @@ function exampleOf(field: string, prop: JsonSchema, pounds: boolean, enumValues:
     const itemEnum = variants(items).flatMap((v) => (v.enum ?? []).map(String));
     if (itemEnum.length > 0) return itemEnum.slice(0, 2).join(',');
     const itemPrefix = keyword(items, 'x-id-prefix', isString);
-    if (itemPrefix !== undefined) return `${itemPrefix}_…,${itemPrefix}_…`;
+    if (itemPrefix !== undefined) {
+      const key = keyWords[itemPrefix];
+      return key && itemPrefix !== 'cont'
+        ? `${key.example},${key.example.replace(/\d$/, (d) => String((Number(d) + 1) % 10))}`
+        : `${itemPrefix}_…,${itemPrefix}_…`;
+    }
   }
   const format = keyword(prop, 'format', isString);
   if (format === 'email' || field === 'email') return 'jo@example.com';
@@ -212,6 +217,8 @@ function formatWords(field: string, prop: JsonSchema, types: Set<string>, pounds
   if (isDateProp(prop)) words.push(dateHelp(field));
   const key = naturalKeyHelp(prop);
   if (key !== null) words.push(key);
+  const itemKey = types.has('array') ? naturalKeyHelp(prop.items) : null;
+  if (itemKey !== null) words.push(`each: ${itemKey}`);
   const itemsEnum = types.has('array') ? variants(prop.items ?? {}).flatMap((v) => (v.enum ?? []).map(String)) : [];
   if (types.has('boolean')) words.push('true or false (the flag alone: true)');
   else if (pounds) words.push('in pounds');

@@ -202,13 +202,20 @@ export const handWritten = {
   },
   bankMatch: {
     name: 'bank match',
-    usage: 'bank match TXN [--invoice NUMBER | --bill NUMBER | --entry TXN] | bank match --all [--dry-run]',
+    usage: 'bank match TXN [--invoice NUMBER… | --bill NUMBER… | --entry TXN] | bank match --all [--dry-run]',
     summary: 'Match a bank line on suspense to the invoice or bill it pays, or to the entry already holding its money',
     description:
       'An invoice or bill gets a payment of the line’s amount on the line’s date through its bank account, and the line’s own ' +
       'entry goes; an entry (a payment recorded by hand) must move the same money through the same bank account, and the line ' +
-      'goes as its duplicate. With no target the line’s suggestion is taken (acct bank inbox shows them); --all takes every suggestion.',
-    examples: ['acct bank match txn_01hx… --invoice INV-1042', 'acct bank match txn_01hx… --bill RENT-03', 'acct bank match --all --dry-run'],
+      'goes as its duplicate. A statement’s line paying several invoices or bills names each (--invoice INV-1042 --invoice INV-1043, ' +
+      'or INV-1042,INV-1043): in that order each is paid what is due until the money runs out, the last perhaps in part. ' +
+      'With no target the line’s suggestion is taken (acct bank inbox shows them); --all takes every suggestion.',
+    examples: [
+      'acct bank match txn_01hx… --invoice INV-1042',
+      'acct bank match txn_01hx… --invoice INV-1042,INV-1043',
+      'acct bank match txn_01hx… --bill RENT-03',
+      'acct bank match --all --dry-run',
+    ],
   },
   bankExplain: {
     name: 'bank explain',

@@ -70,6 +70,12 @@ export async function resolveNaturalKeys(cli: Cli, op: Operation, raw: RawInput,
         const id = await resolveBankAccount(db, String(value), named(field));
         out[field] = typeof value === 'number' && /^\d+$/.test(id) ? Number(id) : id;
       }
+      const itemPrefix = prefixOf(prop?.items);
+      if (itemPrefix !== null && Array.isArray(value)) {
+        const ids: unknown[] = [];
+        for (const [i, item] of value.entries()) ids.push(typeof item === 'string' ? await resolve(itemPrefix, item, `${field}[${i}]`) : item);
+        out[field] = ids;
+      }
       const items = objectItems(prop);
       if (items && Array.isArray(value)) {
         out[field] = await Promise.all(

@@ -563,6 +563,8 @@ export interface PaymentsTable {
   reference: string | null;
   account_id: string;
   transaction_id: string;
+  /** In an entry holding several payments (one bank line paying several documents), the control-account line that is this one; else null (migration 0027). */
+  line_id: string | null;
   created_by: string;
   created_at: string;
 }

@@ -10,6 +10,9 @@
  *   `acct bank match TXN --invoice INV-1042` pays the invoice by its number,
  *   `acct bank match --all` takes the rest.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import t from 'tap';
 import type { Test } from 'tap';
 import { fileURLToPath } from 'node:url';
@@ -96,4 +99,39 @@ t.test('acct bank inbox shows the matches; acct bank match takes a number, refus
   t.same(await owed(json), [0, 0]);
   // 8 lines − HMRC (categorised by the seed rule) − the two matched = 5 left on suspense.
   t.equal(((await json('bank', 'inbox')) as unknown[]).length, 5);
+});
+
+t.test('acct bank match pays several invoices from one line: --invoice repeated or comma-separated, refusals named by the flag', async (t) => {
+  const { acct, ok, json } = await world(t);
+  // INV-1043 to Acme for £250.00 + £50.00 VAT = £300.00; with INV-1042's £1,200.00, £1,500.00 due.
+  await ok('invoices', 'create', '--contact-id', 'Acme', '--issue-date', '2024-02-21', '--due-date', '2024-03-21', '--item', 'Logo;1;250.00;standard');
+  await ok('invoices', 'send', 'INV-1043');
+  const statement = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'acct-match-')), 'two-invoices.csv');
+  t.teardown(() => fs.rmSync(path.dirname(statement), { recursive: true, force: true }));
+  fs.writeFileSync(
+    statement,
+    [
+      'Date,Counter Party,Reference,Type,Amount (GBP),Balance (GBP),Spending Category,Notes',
+      '02/03/2024,Acme Widgets Ltd,INV-1042 INV-1043,FASTER PAYMENT,2000.00,2000.00,INCOME,',
+      '03/03/2024,Acme Widgets Ltd,INV-1042 INV-1043,FASTER PAYMENT,1500.00,3500.00,INCOME,',
+    ].join('\n'),
+  );
+  await ok('bank', 'import', statement);
+  const lines = (await json('bank', 'inbox')) as { transactionId: string; amount: number }[];
+  const line = (amount: number) => lines.find((l) => l.amount === amount)!.transactionId;
+
+  const tooMuch = await acct('bank', 'match', line(200_000), '--invoice', 'INV-1042', '--invoice', 'INV-1043');
+  t.equal(tooMuch.status, 5, 'a 422: exit 5');
+  t.match(tooMuch.stderr, '--invoice: the line is £2,000.00, more than the £1,500.00 due on INV-1042, INV-1043 in all');
+  const due = async () => [
+    ((await json('invoices', 'get', 'INV-1042')) as { amountDue: number }).amountDue,
+    ((await json('invoices', 'get', 'INV-1043')) as { amountDue: number }).amountDue,
+  ];
+  t.same(await due(), [120_000, 30_000], 'the refusal paid nothing');
+
+  t.match(
+    await ok('bank', 'match', line(150_000), '--invoice', 'INV-1042,INV-1043'),
+    /^Matched 2024-03-03 1,500\.00 to invoice INV-1042 \(1,200\.00, payment pay_\w+\), invoice INV-1043 \(300\.00, payment pay_\w+\); the line’s entry on suspense is gone\n$/,
+  );
+  t.same(await due(), [0, 0], 'both paid by the one line');
 });

@@ -246,30 +246,48 @@ function addRecategorise(group: Command): void {
 }
 
 interface MatchFlags {
-  invoice?: string;
-  bill?: string;
+  invoice?: string[];
+  bill?: string[];
   entry?: string;
   all?: boolean;
   dryRun?: boolean;
 }
 
+/** A flag given once or more, each time one value or several separated by commas (--invoice INV-1 --invoice INV-2, or INV-1,INV-2). */
+const several = (value: string, before: string[] | undefined): string[] => [
+  ...(before ?? []),
+  ...value
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== ''),
+];
+
 /** The match body a line's flags name, natural keys resolved (INV-1042, a bill's number); null for its suggestion. */
-async function matchBody(cli: Cli, flags: MatchFlags): Promise<Record<string, string> | null> {
+async function matchBody(cli: Cli, flags: MatchFlags): Promise<Record<string, string | string[]> | null> {
   const named = (
     [
       ['--invoice', 'invoiceId', 'inv', flags.invoice],
       ['--bill', 'billId', 'bill', flags.bill],
-      ['--entry', 'transactionId', 'txn', flags.entry],
+      ['--entry', 'transactionId', 'txn', flags.entry === undefined ? undefined : [flags.entry]],
     ] as const
   ).filter(([, , , v]) => v !== undefined);
   if (named.length === 0) return null;
   if (named.length > 1)
     throw new AppError('validation_error', `name one of --invoice, --bill or --entry, not ${named.map(([f]) => f).join(' and ')}`, named[1]![0]);
-  const [flag, field, prefix, text] = named[0]!;
-  return { [field]: await resolveReference(orgOf(await cli.ctx()).db, prefix, text!, flag) };
+  const [flag, field, prefix, texts] = named[0]!;
+  const db = orgOf(await cli.ctx()).db;
+  const ids: string[] = [];
+  for (const text of texts!) ids.push(await resolveReference(db, prefix, text, flag));
+  return ids.length === 1 ? { [field]: ids[0]! } : { [`${field}s`]: ids };
 }
 
-const flagOfField: Readonly<Record<string, string>> = { invoiceId: '--invoice', billId: '--bill', transactionId: '--entry' };
+const flagOfField: Readonly<Record<string, string>> = {
+  invoiceId: '--invoice',
+  invoiceIds: '--invoice',
+  billId: '--bill',
+  billIds: '--bill',
+  transactionId: '--entry',
+};
 
 /** A refusal of the match operation named by the flag typed (--bill), not the API's field (billId). */
 function asFlags(e: unknown): never {
@@ -286,8 +304,8 @@ function addMatch(group: Command): void {
   group
     .command('match')
     .argument('[transaction]', 'the bank line on suspense (txn_…); every line with a suggestion with --all')
-    .option('--invoice <number>', 'the invoice the money in pays (INV-1042, or its id)')
-    .option('--bill <number>', 'the bill the money out pays (the supplier’s number, or its id)')
+    .option('--invoice <number>', 'the invoice the money in pays (INV-1042, or its id); again, or INV-1042,INV-1043, for several', several)
+    .option('--bill <number>', 'the bill the money out pays (the supplier’s number, or its id); again, or comma-separated, for several', several)
     .option('--entry <transaction>', 'the entry already in the books for this money (txn_…)')
     .option('--all', 'take the suggestion of every line on suspense that has one')
     .option('--dry-run', 'with --all: show what would be matched; change nothing')
@@ -327,7 +345,7 @@ function addMatch(group: Command): void {
           return;
         }
         const line = transaction!;
-        let body = await matchBody(cli, flags);
+        let body: Record<string, string | string[]> | null = await matchBody(cli, flags);
         if (body === null) {
           const s = await run(cli, suggestCategoryOp, raw(undefined, { id: line }));
           if (s.suggestedMatch === null)
@@ -338,8 +356,11 @@ function addMatch(group: Command): void {
         if (globals.json) cli.print(done);
         else
           process.stdout.write(
-            `Matched ${done.date} ${displayPounds(done.amount)} to ${matchText(done.matchedTo)}` +
-              `${done.paymentId === null ? '' : ` (payment ${done.paymentId})`}; the line’s entry on suspense is gone\n`,
+            `Matched ${done.date} ${displayPounds(done.amount)} to ${
+              done.payments.length > 1
+                ? done.payments.map((p) => `${matchText(p)} (${displayPounds(p.amount)}, payment ${p.paymentId})`).join(', ')
+                : `${matchText(done.matchedTo)}${done.paymentId === null ? '' : ` (payment ${done.paymentId})`}`
+            }; the line’s entry on suspense is gone\n`,
           );
       });
     });

@@ -116,7 +116,10 @@ export const confirmImportOp = defineOperation({
     matches: z
       .record(z.string().regex(/^\d+$/), matchTarget())
       .optional()
-      .describe('row id → the invoice (inv_…) or bill (bill_…) the row pays, recorded as its payment, or the entry (txn_…) already holding its money'),
+      .describe(
+        'row id → the invoice (inv_…) or bill (bill_…) the row pays, recorded as its payment, or the entry (txn_…) already holding its money; ' +
+          'or a list of invoices or bills the row pays together, in order, each paid what is due until the money runs out',
+      ),
     acceptMatches: z.boolean().default(false).describe('take each chosen row’s suggestedMatch where neither matches nor rowAccountMap names the row'),
     dryRun: z.boolean().default(false).describe('check everything and answer what confirm would do (or its refusal); write nothing, the import stays pending'),
   },

@@ -16,9 +16,8 @@ import { AppError } from '../errors.js';
 import { timestamp } from '../clock.js';
 import { removeTransactionsOf, type Posting } from '../ledger/posting.js';
 import { findBankAccount } from './bank-accounts.js';
-import { paymentOfEntry } from './bank-matches.js';
-import { purchaseBill, salesInvoice } from '../sales/documents.js';
-import { removePayment } from '../sales/payments.js';
+import { salesInvoice } from '../sales/documents.js';
+import { removePaymentsOfEntry } from '../sales/payments.js';
 import { announceRemoval } from '../sales/receipt-events.js';
 import { findImport, importStatus, importSummarySchema, markOverlapping, summaryOf } from './bank-imports.js';
 import type { OrgDb } from '../../store/tables.js';
@@ -33,7 +32,7 @@ export async function undoBankImport(trx: Kysely<OrgDb>, posting: Posting, id: s
   if (row.status === 'pending') throw new AppError('conflict', `bank import ${id} is ${importStatus(row)}: it created nothing to undo; delete it instead`);
   const paying = await trx
     .selectFrom('bank_import_rows')
-    .select(['transaction_id', 'matched_kind'])
+    .select('transaction_id')
     .where('import_id', '=', id)
     .where('matched_kind', 'in', ['invoice', 'bill'])
     .where('transaction_id', 'is not', null)
@@ -44,12 +43,9 @@ export async function undoBankImport(trx: Kysely<OrgDb>, posting: Posting, id: s
   // Payments the rows recorded go as payments do, the documents owed again; entries the rows were matched to stay.
   let removed = 0;
   for (const r of paying) {
-    const payment = await paymentOfEntry(trx, r.transaction_id!);
-    if (!payment) continue;
-    const k = r.matched_kind === 'invoice' ? salesInvoice : purchaseBill;
-    const gone = await removePayment(trx, k, posting, payment.invoice_id, payment.id);
-    if (k === salesInvoice) await announceRemoval(trx, posting.clock, gone.payment, gone.document);
-    removed += 1;
+    const gone = await removePaymentsOfEntry(trx, posting, r.transaction_id!);
+    for (const g of gone) if (g.kind === salesInvoice) await announceRemoval(trx, posting.clock, g.payment, g.document);
+    if (gone.length > 0) removed += 1;
   }
   removed += await removeTransactionsOf(trx, 'bank_import', id);
   const now = timestamp(posting.clock);

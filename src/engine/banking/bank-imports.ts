@@ -47,7 +47,7 @@ import {
 } from './statements/read-statement.js';
 import { amountModels, columnRoles } from './statements/types.js';
 import { noBalanceProof } from './statements/balance-proof.js';
-import { matchedTo, matchedToSchema, matchSchema, settleLine, suggestMatches, type BankLine } from './bank-matches.js';
+import { matchedTo, matchedToSchema, matchSchema, paidSchema, paymentsOfEntries, settleLine, suggestMatches, type BankLine } from './bank-matches.js';
 import type { BankImportRowsTable, BankImportsTable, OrgDb } from '../../store/tables.js';
 
 type ImportRow = Selectable<BankImportsTable>;
@@ -106,7 +106,10 @@ export const importRowSchema = z.strictObject({
   transactionId: z.string().nullable(),
   suggestedAccount: suggestedSchema,
   suggestedMatch: matchSchema.nullable().describe('while pending: the open invoice or bill the row seems to pay, or the entry already holding its money'),
-  matchedTo: matchedToSchema.nullable().describe('once confirmed: the invoice or bill the row paid, or the entry it was matched to'),
+  matchedTo: matchedToSchema
+    .nullable()
+    .describe('once confirmed: the invoice or bill the row paid (the first, when it paid several), or the entry it was matched to'),
+  payments: z.array(paidSchema).describe('once confirmed: each invoice or bill the row paid, with its payment; empty otherwise'),
 });
 export type ImportRowView = z.output<typeof importRowSchema>;
 
@@ -407,7 +410,7 @@ export interface Confirmation {
   /** Row id → account, over the rules. */
   readonly rowAccountMap?: Readonly<Record<string, string>> | undefined;
   /** Row id → the invoice or bill it pays, or the entry already holding its money (bank-matches.ts). */
-  readonly matches?: Readonly<Record<string, string>> | undefined;
+  readonly matches?: Readonly<Record<string, string | readonly string[]>> | undefined;
   /** Take the suggested match of every chosen row neither map names. */
   readonly acceptMatches?: boolean | undefined;
 }
@@ -461,9 +464,9 @@ async function matchTargets(
   byId: ReadonlyMap<string, RowRow>,
   chosen: readonly RowRow[],
   input: Confirmation,
-): Promise<Map<number, string>> {
+): Promise<Map<number, string | readonly string[]>> {
   const chosenIds = new Set(chosen.map((r) => r.id));
-  const targets = new Map<number, string>();
+  const targets = new Map<number, string | readonly string[]>();
   for (const [rowId, target] of Object.entries(input.matches ?? {})) {
     const r = byId.get(rowId)!;
     if (!chosenIds.has(r.id)) {
@@ -474,7 +477,7 @@ async function matchTargets(
   }
   if (input.acceptMatches !== true) return targets;
   const open = chosen.filter((r) => !targets.has(r.id) && input.rowAccountMap?.[String(r.id)] === undefined);
-  const suggested = await suggestMatches(trx, bank, open.map(bankLineOf), new Set(targets.values()));
+  const suggested = await suggestMatches(trx, bank, open.map(bankLineOf), new Set([...targets.values()].flat()));
   open.forEach((r, i) => {
     const match = suggested[i];
     if (match) targets.set(r.id, match.id);
@@ -524,7 +527,7 @@ export async function confirmImport(
     if (input.rowAccountMap?.[rowId] !== undefined)
       throw new AppError(
         'validation_error',
-        `matches: row ${matched.row_index} is in rowAccountMap too: a row goes to an account or is matched to ${target}, not both`,
+        `matches: row ${matched.row_index} is in rowAccountMap too: a row goes to an account or is matched to ${[target].flat().join(', ')}, not both`,
         'matches',
       );
   }
@@ -646,6 +649,8 @@ async function rowViews(db: Kysely<OrgDb>, bank: string, rows: readonly RowRow[]
   const suggestions = await suggestMatches(db, bank, open.map(bankLineOf));
   const suggestedMatches = new Map(open.map((r, i) => [r.id, suggestions[i] ?? null]));
   const matchedTos = await matchedTo(db, rows);
+  const paying = rows.flatMap((r) => ((r.matched_kind === 'invoice' || r.matched_kind === 'bill') && r.transaction_id !== null ? [r.transaction_id] : []));
+  const payments = await paymentsOfEntries(db, paying);
   return rows.map((r, i) => {
     const match = r.duplicate_of === null ? undefined : matches.get(r.duplicate_of);
     let suggested: ImportRowView['suggestedAccount'] = null;
@@ -672,6 +677,7 @@ async function rowViews(db: Kysely<OrgDb>, bank: string, rows: readonly RowRow[]
       suggestedAccount: suggested,
       suggestedMatch: suggestedMatches.get(r.id) ?? null,
       matchedTo: matchedTos[i] ?? null,
+      payments: r.transaction_id === null ? [] : (payments.get(r.transaction_id) ?? []),
     };
   });
 }

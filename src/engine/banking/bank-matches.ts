@@ -29,8 +29,8 @@ import { removeTransaction, setReconciled, suspenseAccountId, type Posting } fro
 import { findTransactionRow, loadTransaction } from '../ledger/transaction-view.js';
 import { amountDue, purchaseBill, salesInvoice, type Kind } from '../sales/documents.js';
 import { announceReceipt } from '../sales/receipt-events.js';
-import { recordPayment } from '../sales/payments.js';
-import type { BankImportRowsTable, OrgDb } from '../../store/tables.js';
+import { payableDocument, recordPayments } from '../sales/payments.js';
+import type { BankImportRowsTable, InvoicesTable, OrgDb } from '../../store/tables.js';
 
 export const matchKinds = ['invoice', 'bill', 'transaction'] as const;
 export type MatchKind = (typeof matchKinds)[number];
@@ -40,12 +40,22 @@ export const matchWindowDays = 14;
 
 const kindOfPrefix: Readonly<Record<string, MatchKind>> = { inv: 'invoice', bill: 'bill', txn: 'transaction' };
 
-/** What a line may be matched to: an invoice's, a bill's or an entry's id. */
+/** What a line may be matched to: an invoice's, a bill's or an entry's id, or several invoices' or bills' ids (one line paying several). */
 export const matchTarget = () =>
-  z
-    .string()
-    .regex(/^(inv|bill|txn)_[0-9A-Za-z]{1,64}$/, 'must be an invoice (inv_…), bill (bill_…) or entry (txn_…) id')
-    .describe('an invoice (inv_…) or bill (bill_…) the line pays, or an entry (txn_…) already on the bank account for the same money');
+  z.union([
+    z
+      .string()
+      .regex(/^(inv|bill|txn)_[0-9A-Za-z]{1,64}$/, 'must be an invoice (inv_…), bill (bill_…) or entry (txn_…) id')
+      .describe('an invoice (inv_…) or bill (bill_…) the line pays, or an entry (txn_…) already on the bank account for the same money'),
+    z
+      .array(z.string().regex(/^(inv|bill)_[0-9A-Za-z]{1,64}$/, 'must be an invoice (inv_…) or bill (bill_…) id'))
+      .min(1)
+      .max(maxDocuments)
+      .describe('several invoices or bills, of one kind, the line pays in the order named: each paid what is due until the money runs out'),
+  ]);
+
+/** The most documents one bank line may pay. */
+export const maxDocuments = 100;
 
 export const matchSchema = z.strictObject({
   kind: z.enum(matchKinds),
@@ -197,7 +207,18 @@ export interface Settled {
   /** The entry that now holds the line's money: the payment's, or the entry matched. */
   readonly transactionId: string;
   readonly paymentId: string | null;
+  /** Each document the line pays, with its payment: one, or several (one bank line paying several); none for an entry. */
+  readonly payments: readonly Paid[];
 }
+
+export const paidSchema = z.strictObject({
+  paymentId: z.string(),
+  kind: z.enum(['invoice', 'bill']),
+  id: z.string(),
+  number: z.string().nullable(),
+  amount: pence().describe('what the payment pays of the document'),
+});
+export type Paid = z.output<typeof paidSchema>;
 
 /** The row of a statement of ledger account `bank`, if any, that holds entry `id`. */
 async function rowHolding(db: Kysely<OrgDb>, bank: string, id: string): Promise<{ import_id: string; row_index: number } | undefined> {
@@ -223,7 +244,22 @@ async function throughBank(db: Kysely<OrgDb>, id: string, bank: string): Promise
  * invoice's or bill's payment, or take the entry as the line's own. Refusals
  * name `field`.
  */
-export async function settleLine(trx: Kysely<OrgDb>, posting: Posting, bank: string, line: BankLine, target: string, field: string): Promise<Settled> {
+export async function settleLine(
+  trx: Kysely<OrgDb>,
+  posting: Posting,
+  bank: string,
+  line: BankLine,
+  target: string | readonly string[],
+  field: string,
+): Promise<Settled> {
+  if (typeof target !== 'string') {
+    const kinds = new Set(target.map((t) => kindOfPrefix[t.slice(0, t.indexOf('_'))]));
+    if (target.length === 0 || kinds.size !== 1 || !(kinds.has('invoice') || kinds.has('bill')))
+      throw new AppError('validation_error', `${field}: name invoices (inv_…) or bills (bill_…), all of one kind`, field);
+    const twice = target.find((id, i) => target.indexOf(id) !== i);
+    if (twice !== undefined) throw new AppError('validation_error', `${field}: ${twice} is named twice: the line pays each document once`, field);
+    return payDocuments(trx, posting, bank, line, target, field);
+  }
   const kind = kindOfPrefix[target.slice(0, target.indexOf('_'))];
   if (kind === undefined) throw new AppError('validation_error', `${field}: ${target} is not an invoice, bill or entry id`, field);
   if (kind === 'transaction') {
@@ -242,26 +278,68 @@ export async function settleLine(trx: Kysely<OrgDb>, posting: Posting, bank: str
         field,
       );
     }
-    return { kind, id: target, transactionId: target, paymentId: null };
+    return { kind, id: target, transactionId: target, paymentId: null, payments: [] };
   }
+  return payDocuments(trx, posting, bank, line, [target], field);
+}
+
+/**
+ * Record bank line `line` as the payment of the invoices or bills `targets`
+ * (all of one kind), in the order named: each is paid what is due on it
+ * until the line's money runs out, so the last may be paid in part. One
+ * entry holds the payments (payments.ts). Refused (422) when the line is
+ * more than they are due in all, or runs out before a document named.
+ */
+async function payDocuments(trx: Kysely<OrgDb>, posting: Posting, bank: string, line: BankLine, targets: readonly string[], field: string): Promise<Settled> {
+  const kind = kindOfPrefix[targets[0]!.slice(0, targets[0]!.indexOf('_'))] as 'invoice' | 'bill';
   const k: Kind = kind === 'invoice' ? salesInvoice : purchaseBill;
   if ((kind === 'invoice') !== line.amount > 0) {
     throw new AppError(
       'unprocessable_entity',
-      `${field}: the line is ${sterling(Math.abs(line.amount))} ${line.amount > 0 ? 'into' : 'out of'} the bank, which cannot pay ${k.noun === 'invoice' ? 'an invoice' : 'a bill'} (${target})`,
+      `${field}: the line is ${sterling(Math.abs(line.amount))} ${line.amount > 0 ? 'into' : 'out of'} the bank, which cannot pay ${k.noun === 'invoice' ? 'an invoice' : 'a bill'} (${targets.join(', ')})`,
       field,
     );
   }
   try {
-    const { payment, document } = await recordPayment(trx, k, posting, target, {
-      amount: Math.abs(line.amount),
+    const parts: { id: string; amount: number }[] = [];
+    let left = Math.abs(line.amount);
+    if (targets.length > 1) {
+      const rows: InvoicesTable[] = [];
+      for (const id of targets) rows.push(await payableDocument(trx, k, id));
+      for (const row of rows) {
+        const amount = Math.min(amountDue(row), left);
+        if (amount === 0) {
+          throw new AppError(
+            'unprocessable_entity',
+            `the line’s ${sterling(Math.abs(line.amount))} is spent before ${k.noun} ${row.number ?? row.id}: name only the ${k.noun}s it pays`,
+          );
+        }
+        parts.push({ id: row.id, amount });
+        left -= amount;
+      }
+      if (left > 0) {
+        const due = Math.abs(line.amount) - left;
+        throw new AppError(
+          'unprocessable_entity',
+          `the line is ${sterling(Math.abs(line.amount))}, more than the ${sterling(due)} due on ${rows.map((r) => r.number ?? r.id).join(', ')} in all`,
+        );
+      }
+    } else parts.push({ id: targets[0]!, amount: left });
+    const recorded = await recordPayments(trx, k, posting, parts, {
       date: line.date,
       method: 'bank_transfer',
       reference: line.reference,
       accountId: bank,
     });
-    if (k === salesInvoice) await announceReceipt(trx, posting.clock, payment, document);
-    return { kind, id: target, transactionId: payment.transaction_id, paymentId: payment.id };
+    if (k === salesInvoice) for (const { payment, document } of recorded) await announceReceipt(trx, posting.clock, payment, document);
+    const first = recorded[0]!.payment;
+    return {
+      kind,
+      id: first.invoice_id,
+      transactionId: first.transaction_id,
+      paymentId: first.id,
+      payments: recorded.map(({ payment, document }) => ({ paymentId: payment.id, kind, id: document.id, number: document.number, amount: payment.amount })),
+    };
   } catch (e) {
     if (!(e instanceof AppError)) throw e;
     throw new AppError(e.code, e.message.startsWith(`${field}:`) ? e.message : `${field}: ${e.message}`, field);
@@ -281,8 +359,9 @@ async function relinkRows(trx: Kysely<OrgDb>, rowIds: readonly number[], settled
 export const matchedEntrySchema = z.strictObject({
   removedTransactionId: z.string().describe('the bank line’s own entry, on suspense, now gone'),
   transactionId: z.string().describe('the entry that holds the line’s money now: the payment’s, or the entry matched'),
-  paymentId: z.string().nullable(),
-  matchedTo: matchedToSchema,
+  paymentId: z.string().nullable().describe('the payment recorded (the first, when the line pays several documents); null for an entry'),
+  payments: z.array(paidSchema).describe('each invoice or bill the line pays, in the order named, with its payment; empty for an entry'),
+  matchedTo: matchedToSchema.describe('what the line is matched to: the entry, or the (first) document it pays'),
   amount: pence().describe('the bank line: money in positive, out negative'),
   date: day(),
 });
@@ -321,11 +400,25 @@ async function suspenseLineOf(trx: Kysely<OrgDb>, id: string): Promise<{ bank: s
  * money; its statement row points there, and a reconciled line stays
  * reconciled. All or none.
  */
-export async function matchBankEntry(trx: Kysely<OrgDb>, posting: Posting, id: string, target: string, field: string): Promise<MatchedEntry> {
+export async function matchBankEntry(
+  trx: Kysely<OrgDb>,
+  posting: Posting,
+  id: string,
+  target: string | readonly string[],
+  field: string,
+): Promise<MatchedEntry> {
   if (target === id) throw new AppError('validation_error', `${field}: a bank line cannot be matched to itself`, field);
   const { bank, line, reconciled } = await suspenseLineOf(trx, id);
   const rows = await trx.selectFrom('bank_import_rows').select('id').where('transaction_id', '=', id).execute();
   const rowIds = rows.map((r) => r.id);
+  // Several payments in one entry go together, as the statement holding them is undone (removePayment refuses one alone).
+  if (typeof target !== 'string' && target.length > 1 && rowIds.length === 0) {
+    throw new AppError(
+      'unprocessable_entity',
+      `${field}: transaction ${id} is on no bank statement: only a statement’s line can pay several documents; record the payments one by one instead`,
+      field,
+    );
+  }
   // The rows let go of the entry first: they refer to it. A refusal below rolls this back with the rest.
   if (rowIds.length > 0) await trx.updateTable('bank_import_rows').set({ transaction_id: null }).where('id', 'in', rowIds).execute();
   if (reconciled) await setReconciled(trx, posting, id, false);
@@ -340,6 +433,7 @@ export async function matchBankEntry(trx: Kysely<OrgDb>, posting: Posting, id: s
     removedTransactionId: id,
     transactionId: settled.transactionId,
     paymentId: settled.paymentId,
+    payments: [...settled.payments],
     matchedTo: (await matchedTo(trx, [{ matched_kind: settled.kind, matched_id: settled.id }]))[0]!,
     amount: line.amount,
     date: line.date,
@@ -361,7 +455,27 @@ export async function matchedTo(db: Kysely<OrgDb>, rows: readonly Pick<BankImpor
   );
 }
 
-/** A payment a statement row made, to be removed when its import is undone. */
-export async function paymentOfEntry(db: Kysely<OrgDb>, transactionId: string): Promise<{ id: string; invoice_id: string } | undefined> {
-  return db.selectFrom('payments').select(['id', 'invoice_id']).where('transaction_id', '=', transactionId).executeTakeFirst();
+/** The payments each of the entries `transactionIds` holds, by entry, with their documents: what statement rows paid. */
+export async function paymentsOfEntries(db: Kysely<OrgDb>, transactionIds: readonly string[]): Promise<Map<string, Paid[]>> {
+  const out = new Map<string, Paid[]>();
+  const rows = [];
+  // A slice at a time: a long statement's ids would pass the databases' limits on a statement's parameters.
+  for (let i = 0; i < transactionIds.length; i += 1000) {
+    rows.push(
+      ...(await db
+        .selectFrom('payments')
+        .innerJoin('invoices', 'invoices.id', 'payments.invoice_id')
+        .select(['payments.id', 'payments.transaction_id', 'payments.amount', 'invoices.id as document_id', 'invoices.kind', 'invoices.number'])
+        .where('payments.transaction_id', 'in', transactionIds.slice(i, i + 1000))
+        .orderBy('payments.id')
+        .execute()),
+    );
+  }
+  for (const r of rows) {
+    const paid: Paid = { paymentId: r.id, kind: r.kind === 'sales' ? 'invoice' : 'bill', id: r.document_id, number: r.number, amount: r.amount };
+    const of = out.get(r.transaction_id);
+    if (of) of.push(paid);
+    else out.set(r.transaction_id, [paid]);
+  }
+  return out;
 }

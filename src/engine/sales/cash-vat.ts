@@ -109,12 +109,21 @@ async function accrualEntries(db: Kysely<OrgDb>, documentIds: readonly string[])
   return db.selectFrom('vat_entries').select(entryColumns).where('basis', '=', 'accrual').where('document_id', 'in', documentIds).execute();
 }
 
-/** The cash entries the given transactions hold, grouped. */
-async function recorded(db: Kysely<OrgDb>, transactionIds: readonly string[], only?: string): Promise<Groups> {
-  const groups: Groups = new Map();
+/**
+ * The cash entries the given transactions hold, grouped (added to
+ * `groups`): only those of document `only`, or of the lines `lines`, when given.
+ */
+async function recorded(
+  db: Kysely<OrgDb>,
+  transactionIds: readonly string[],
+  only?: string,
+  groups: Groups = new Map(),
+  lines?: readonly string[],
+): Promise<Groups> {
   if (transactionIds.length === 0) return groups;
   let q = db.selectFrom('vat_entries').select(entryColumns).where('basis', '=', 'cash').where('transaction_id', 'in', transactionIds);
   if (only !== undefined) q = q.where('document_id', '=', only);
+  if (lines !== undefined) q = q.where('line_id', 'in', lines);
   for (const r of await q.execute()) if (r.document_id !== null) add(groups, r.document_id, factsOf(r));
   return groups;
 }
@@ -237,7 +246,7 @@ export async function documentShares(db: Kysely<OrgDb>, doc: InvoicesTable, now:
 
   // The cluster's transactions: the document's payments, its credit notes and the journals of credit allocated to it.
   const [payments, creditNotes, journals] = await Promise.all([
-    db.selectFrom('payments').select('transaction_id as id').where('invoice_id', '=', doc.id).execute(),
+    db.selectFrom('payments').select(['transaction_id as id', 'line_id']).where('invoice_id', '=', doc.id).execute(),
     db.selectFrom('credit_notes').select('transaction_id as id').where('invoice_id', '=', doc.id).where('transaction_id', 'is not', null).execute(),
     db
       .selectFrom('transactions')
@@ -246,8 +255,19 @@ export async function documentShares(db: Kysely<OrgDb>, doc: InvoicesTable, now:
       .where('source_id', 'in', (eb) => eb.selectFrom('credit_allocations').select('id').where('invoice_id', '=', doc.id))
       .execute(),
   ]);
-  const ids = [...payments, ...creditNotes, ...journals].map((r) => r.id).filter((id): id is string => id !== null);
-  return trueUp(targets, await recorded(db, ids));
+  // A payment's entry may hold other documents' payments too (one bank line paying several): there only the entries of its own line count.
+  const ids = [...payments.filter((p) => p.line_id === null), ...creditNotes, ...journals].map((r) => r.id).filter((id): id is string => id !== null);
+  const shared = payments.flatMap((p) => (p.line_id === null ? [] : [p]));
+  const held = await recorded(db, ids);
+  if (shared.length > 0)
+    await recorded(
+      db,
+      shared.map((p) => p.id),
+      undefined,
+      held,
+      shared.map((p) => p.line_id!),
+    );
+  return trueUp(targets, held);
 }
 
 /** The cash entries of a refund of credit (`refund`, 0 to true up only): the part of the note's entries its refunds carry, less what they hold. */

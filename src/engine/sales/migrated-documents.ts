@@ -155,6 +155,7 @@ export async function createMigratedDocument(trx: Kysely<OrgDb>, k: Kind, postin
     reference: 'Paid before the migration',
     account_id: clearing.id,
     transaction_id: paidTransactionId,
+    line_id: null,
     created_by: posting.actor.id,
     created_at: now,
   };

@@ -12,10 +12,10 @@ import { newId } from '../ids.js';
 import { timestamp } from '../clock.js';
 import { idOf, isoDate, pence } from '../schema.js';
 import { sterling } from '../money.js';
-import { createTransaction, removeTransaction, type Posting } from '../ledger/posting.js';
+import { createTransaction, maxReferenceLength, removeTransaction, type Posting } from '../ledger/posting.js';
 import { settle, type Settled } from './settle.js';
 import { documentShares } from './cash-vat.js';
-import { accountByCode, amountDue, findDocument, openStatuses, type Kind } from './documents.js';
+import { accountByCode, amountDue, findDocument, openStatuses, purchaseBill, salesInvoice, type Kind } from './documents.js';
 import type { TransactionView } from '../ledger/transaction-view.js';
 import type { VatEntryInput } from '../ledger/vat-entries.js';
 import type { AccountsTable, InvoicesTable, OrgDb, PaymentsTable } from '../../store/tables.js';
@@ -64,6 +64,17 @@ export interface BankMovement {
 
 /** Post money between a bank account and the contact's side of the control account (1100 or 2100). */
 export async function postBankMovement(trx: Kysely<OrgDb>, k: Kind, posting: Posting, move: BankMovement): Promise<TransactionView> {
+  return postBankMovements(trx, k, posting, move, [{ contactId: move.contactId, toBank: move.toBank }]);
+}
+
+/** One bank line for the sum of `parts`, and a control-account line for each: a single bank movement settling several documents. */
+async function postBankMovements(
+  trx: Kysely<OrgDb>,
+  k: Kind,
+  posting: Posting,
+  move: BankMovement,
+  parts: readonly { readonly contactId: string; readonly toBank: number }[],
+): Promise<TransactionView> {
   const control = await accountByCode(trx, k.controlCode);
   return createTransaction(trx, posting, {
     date: move.date,
@@ -75,9 +86,15 @@ export async function postBankMovement(trx: Kysely<OrgDb>, k: Kind, posting: Pos
     vatEntries: move.vatEntries,
     lines: [
       { accountId: move.bankId, amount: move.toBank, contactId: move.contactId },
-      { accountId: control.id, amount: -move.toBank, contactId: move.contactId },
+      ...parts.map((p) => ({ accountId: control.id, amount: -p.toBank, contactId: p.contactId })),
     ],
   });
+}
+
+/** A payment entry's reference when the payer gave none: the document's number, or the numbers of several when they fit. */
+function referenceOf(rows: readonly InvoicesTable[]): string | null {
+  const numbers = rows.flatMap((r) => (r.number === null ? [] : [r.number])).join(' ');
+  return rows.length > 1 && numbers.length <= maxReferenceLength ? numbers : rows[0]!.number;
 }
 
 export interface Recorded {
@@ -85,50 +102,102 @@ export interface Recorded {
   readonly document: InvoicesTable;
 }
 
-/** Record a payment and post it; the document becomes paid when nothing is left due. */
-export async function recordPayment(trx: Kysely<OrgDb>, k: Kind, posting: Posting, id: string, input: PaymentInput): Promise<Recorded> {
-  const row = await findDocument(trx, k, id);
+/** A document that can be paid: issued (sent or approved) or overdue; paid (already_paid), void (already_voided) and drafts (422) are refused. */
+export async function payableDocument(db: Kysely<OrgDb>, k: Kind, id: string): Promise<InvoicesTable> {
+  const row = await findDocument(db, k, id);
   const name = row.number ?? row.id;
   if (row.status === 'paid') throw new AppError('already_paid', `${k.noun} ${name} is already paid`);
   if (row.status === 'void') throw new AppError('already_voided', `${k.noun} ${name} is void`);
   if (!openStatuses(k).includes(row.status)) {
     throw new AppError('unprocessable_entity', `${k.noun} ${name} is a draft: ${k.noun === 'invoice' ? 'send' : 'approve'} it before recording payments`);
   }
-  const due = amountDue(row);
-  if (input.amount > due) {
-    throw new AppError('unprocessable_entity', `payment of ${sterling(input.amount)} is more than the ${sterling(due)} due on ${k.noun} ${name}`);
+  return row;
+}
+
+/** Record a payment and post it; the document becomes paid when nothing is left due. */
+export async function recordPayment(trx: Kysely<OrgDb>, k: Kind, posting: Posting, id: string, input: PaymentInput): Promise<Recorded> {
+  return (await recordPayments(trx, k, posting, [{ id, amount: input.amount }], input))[0]!;
+}
+
+/**
+ * Record payments of several documents of one kind made by one movement of
+ * money (a customer settling two invoices in one transfer): one entry, the
+ * bank's line for the sum and a control-account line for each, and a
+ * payment of each document that the entry holds. Each is refused as one
+ * payment would be (paid, void, a draft, more than is due, before its issue
+ * date).
+ */
+export async function recordPayments(
+  trx: Kysely<OrgDb>,
+  k: Kind,
+  posting: Posting,
+  parts: readonly { readonly id: string; readonly amount: number }[],
+  input: Omit<PaymentInput, 'amount'>,
+): Promise<Recorded[]> {
+  const rows: InvoicesTable[] = [];
+  for (const part of parts) {
+    const row = await payableDocument(trx, k, part.id);
+    const due = amountDue(row);
+    if (part.amount > due) {
+      throw new AppError(
+        'unprocessable_entity',
+        `payment of ${sterling(part.amount)} is more than the ${sterling(due)} due on ${k.noun} ${row.number ?? row.id}`,
+      );
+    }
+    if (input.date < row.issue_date)
+      throw new AppError('validation_error', `date ${input.date} is before the ${k.noun}'s issue date ${row.issue_date}`, 'date');
+    rows.push(row);
   }
-  if (input.date < row.issue_date) throw new AppError('validation_error', `date ${input.date} is before the ${k.noun}'s issue date ${row.issue_date}`, 'date');
   const bank = await bankAccount(trx, input.accountId);
-  const paymentId = newId('pay', posting.clock.now());
-  const contact = await trx.selectFrom('contacts').select('name').where('id', '=', row.contact_id).executeTakeFirst();
-  const txn = await postBankMovement(trx, k, posting, {
-    bankId: bank.id,
-    // Money in for an invoice (bank debit), out for a bill (bank credit).
-    toBank: -k.lineSign * input.amount,
-    contactId: row.contact_id,
-    date: input.date,
-    description: k.kind === 'sales' ? `Payment for invoice ${name} from ${contact?.name ?? ''}` : `Payment of bill ${name} to ${contact?.name ?? ''}`,
-    reference: input.reference ?? row.number,
-    sourceType: 'payment',
-    sourceId: paymentId,
-    vatEntries: await documentShares(trx, row, { payment: input.amount }),
-  });
-  const payment: PaymentsTable = {
-    id: paymentId,
-    invoice_id: id,
-    amount: input.amount,
-    date: input.date,
-    method: input.method,
-    reference: input.reference ?? null,
-    account_id: bank.id,
-    transaction_id: txn.id,
-    created_by: posting.actor.id,
-    created_at: timestamp(posting.clock),
-  };
-  await trx.insertInto('payments').values(payment).execute();
-  const { row: document } = await settle(trx, k, posting.clock, id);
-  return { payment, document };
+  const paymentIds = parts.map(() => newId('pay', posting.clock.now()));
+  const contactIds = [...new Set(rows.map((r) => r.contact_id))];
+  const contacts = await trx.selectFrom('contacts').select(['id', 'name']).where('id', 'in', contactIds).execute();
+  const from = contactIds.map((c) => contacts.find((r) => r.id === c)?.name ?? '').join(', ');
+  const names = rows.map((r) => r.number ?? r.id).join(', ');
+  const several = rows.length > 1 ? `${k.noun}s` : k.noun;
+  // In an entry of several, each document's VAT shares name its own control-account line (the bank's is line 0), so that its later shares count only its own.
+  const vatEntries = [];
+  for (const [i, row] of rows.entries())
+    for (const e of await documentShares(trx, row, { payment: parts[i]!.amount })) vatEntries.push(rows.length > 1 ? { ...e, lineIndex: i + 1 } : e);
+  // Money in for an invoice (bank debit), out for a bill (bank credit).
+  const toBank = (amount: number) => -k.lineSign * amount;
+  const txn = await postBankMovements(
+    trx,
+    k,
+    posting,
+    {
+      bankId: bank.id,
+      toBank: toBank(parts.reduce((sum, p) => sum + p.amount, 0)),
+      contactId: rows[0]!.contact_id,
+      date: input.date,
+      description: k.kind === 'sales' ? `Payment for ${several} ${names} from ${from}` : `Payment of ${several} ${names} to ${from}`,
+      reference: input.reference ?? referenceOf(rows),
+      sourceType: 'payment',
+      sourceId: paymentIds[0]!,
+      vatEntries,
+    },
+    rows.map((r, i) => ({ contactId: r.contact_id, toBank: toBank(parts[i]!.amount) })),
+  );
+  const recorded: Recorded[] = [];
+  for (const [i, row] of rows.entries()) {
+    const payment: PaymentsTable = {
+      id: paymentIds[i]!,
+      invoice_id: row.id,
+      amount: parts[i]!.amount,
+      date: input.date,
+      method: input.method,
+      reference: input.reference ?? null,
+      account_id: bank.id,
+      transaction_id: txn.id,
+      line_id: rows.length > 1 ? txn.lines[i + 1]!.id : null,
+      created_by: posting.actor.id,
+      created_at: timestamp(posting.clock),
+    };
+    await trx.insertInto('payments').values(payment).execute();
+    const { row: document } = await settle(trx, k, posting.clock, row.id);
+    recorded.push({ payment, document });
+  }
+  return recorded;
 }
 
 export interface Removed {
@@ -141,14 +210,45 @@ export interface Removed {
 /**
  * Remove one payment of a document: its ledger entry is deleted (refused
  * when reconciled, 409, or dated in a closed period, 422) and the
- * document's amounts and status are worked out again.
+ * document's amounts and status are worked out again. A payment whose entry
+ * holds other documents' payments too (one bank line paying several) is
+ * refused (409): the entry goes with all of them, as its bank import is undone.
  */
 export async function removePayment(trx: Kysely<OrgDb>, k: Kind, posting: Posting, id: string, paymentId: string): Promise<Removed> {
   const row = await findDocument(trx, k, id);
   const payment = await trx.selectFrom('payments').selectAll().where('id', '=', paymentId).where('invoice_id', '=', id).executeTakeFirst();
   if (!payment) throw new AppError('not_found', `payment ${paymentId} not found on ${k.noun} ${row.number ?? row.id}`);
+  const others = await trx.selectFrom('payments').select('id').where('transaction_id', '=', payment.transaction_id).where('id', '<>', paymentId).execute();
+  if (others.length > 0) {
+    throw new AppError(
+      'conflict',
+      `payment ${paymentId} is one of ${others.length + 1} that entry ${payment.transaction_id} holds (one bank line paying several documents): it goes with the others, as its bank import is undone`,
+    );
+  }
   await removeTransaction(trx, payment.transaction_id, `payment ${paymentId}`);
   await trx.deleteFrom('payments').where('id', '=', paymentId).execute();
   const { row: document, change } = await settle(trx, k, posting.clock, id);
   return { payment, document, change };
+}
+
+/** Remove entry `transactionId` and every payment it holds (one, or several of one bank line); the documents are owed again. */
+export async function removePaymentsOfEntry(trx: Kysely<OrgDb>, posting: Posting, transactionId: string): Promise<(Removed & { readonly kind: Kind })[]> {
+  const payments = await trx
+    .selectFrom('payments')
+    .innerJoin('invoices', 'invoices.id', 'payments.invoice_id')
+    .selectAll('payments')
+    .select('invoices.kind')
+    .where('payments.transaction_id', '=', transactionId)
+    .orderBy('payments.id')
+    .execute();
+  if (payments.length === 0) return [];
+  await removeTransaction(trx, transactionId, `payment ${payments.map((p) => p.id).join(', ')}`);
+  await trx.deleteFrom('payments').where('transaction_id', '=', transactionId).execute();
+  const removed: (Removed & { readonly kind: Kind })[] = [];
+  for (const { kind, ...payment } of payments) {
+    const k = kind === salesInvoice.kind ? salesInvoice : purchaseBill;
+    const { row: document, change } = await settle(trx, k, posting.clock, payment.invoice_id);
+    removed.push({ kind: k, payment, document, change });
+  }
+  return removed;
 }
