@@ -127,7 +127,14 @@ t.test('acct bank match pays several invoices from one line: --invoice repeated 
     ((await json('invoices', 'get', 'INV-1042')) as { amountDue: number }).amountDue,
     ((await json('invoices', 'get', 'INV-1043')) as { amountDue: number }).amountDue,
   ];
-  t.same(await due(), [120_000, 30_000], 'the refusal paid nothing');
+  // The generated command takes the numbers in its id list too.
+  const generated = await acct('transactions', 'match', line(200_000), '--invoice-ids', 'INV-1042,INV-1043');
+  t.equal(generated.status, 5, 'a 422: exit 5');
+  t.match(generated.stderr, '--invoice-ids: the line is £2,000.00, more than the £1,500.00 due on INV-1042, INV-1043 in all');
+  const unknown = await acct('transactions', 'match', line(200_000), '--invoice-ids', 'INV-1042,INV-9999');
+  t.equal(unknown.status, 3, 'no such invoice: not found, exit 3');
+  t.match(unknown.stderr, 'INV-9999');
+  t.same(await due(), [120_000, 30_000], 'the refusals paid nothing');
 
   t.match(
     await ok('bank', 'match', line(150_000), '--invoice', 'INV-1042,INV-1043'),
