@@ -119,6 +119,11 @@ t.test('acct bank match pays several invoices from one line: --invoice repeated 
   await ok('bank', 'import', statement);
   const lines = (await json('bank', 'inbox')) as { transactionId: string; amount: number }[];
   const line = (amount: number) => lines.find((l) => l.amount === amount)!.transactionId;
+  // The £1,500.00 names both and is due exactly what they are; the £2,000.00 names both too but is not.
+  const inbox = await ok('bank', 'inbox');
+  t.match(inbox, /1,500\.00\s+match invoices INV-1042, INV-1043 \(Acme Widgets Ltd\)/);
+  t.notMatch(inbox, /2,000\.00\s+match/);
+  t.match(await ok('bank', 'match', '--all', '--dry-run'), 'Would match 1 line(s)');
 
   const tooMuch = await acct('bank', 'match', line(200_000), '--invoice', 'INV-1042', '--invoice', 'INV-1043');
   t.equal(tooMuch.status, 5, 'a 422: exit 5');

@@ -262,3 +262,55 @@ t.test('at confirm, matches takes a list for a row paying several; a refusal lea
   ]);
   t.match(await ok(t, c, 'GET', `/v1/invoices/${w.b}`), { amountPaid: 18_000, amountDue: 6_000 });
 });
+
+t.test('a statement line naming invoices due exactly its amount together is suggested them; a line posted by hand is not', async (t) => {
+  const c = await cashBooks(t);
+  const a = await invoiceSent(t, c, [item({ unitPrice: 10_000 })], '2026-04-01');
+  const b = await invoiceSent(t, c, [item({ unitPrice: 20_000 })], '2026-04-02');
+  // The same words on a line posted by hand, 17 days earlier (outside the 14 days in which the statement's line would be taken
+  // for it): it may pay one document at most, so it is suggested nothing.
+  const byHand = await ok(
+    t,
+    c,
+    'POST',
+    '/v1/transactions',
+    {
+      date: '2026-04-03',
+      description: 'Harbour Cafe INV-0001, INV-0002',
+      lines: [
+        { accountId: c.acc['1200'], amount: 36_000 },
+        { accountId: c.acc['9999'], amount: -36_000 },
+      ],
+    },
+    201,
+  );
+  // £120.00 + £240.00 = £360.00 names both and pays both; £300.00 naming both pays neither exactly.
+  const file = [
+    'Date,Counter Party,Reference,Type,Amount (GBP),Balance (GBP),Spending Category,Notes',
+    '20/04/2026,Harbour Cafe Ltd,"INV-0001, INV-0002",FASTER PAYMENT,360.00,360.00,INCOME,',
+    '21/04/2026,Harbour Cafe Ltd,INV-0001 INV-0002,FASTER PAYMENT,300.00,660.00,INCOME,',
+  ].join('\n');
+  const up = await ok(t, c, 'POST', '/v1/bank-imports/upload', { file, filename: 'starling.csv' }, 201);
+  const preview = up.preview as { suggestedMatch: Record<string, unknown> | null }[];
+  const together = {
+    kind: 'invoice',
+    id: a.id,
+    number: 'INV-0001, INV-0002',
+    contactName: 'Harbour Cafe Ltd',
+    date: '2026-04-02',
+    amount: 36_000,
+    description: 'Invoices INV-0001, INV-0002 to Harbour Cafe Ltd',
+    documents: [
+      { id: a.id, number: 'INV-0001' },
+      { id: b.id, number: 'INV-0002' },
+    ],
+  };
+  t.same(preview[0]!.suggestedMatch, together, 'the £360.00 row: both');
+  t.equal(preview[1]!.suggestedMatch, null, 'the £300.00 row: no exact sum, no suggestion');
+  const inbox = (await ok(t, c, 'GET', '/v1/bank/inbox')) as { transactionId: string; suggestedMatch: unknown }[];
+  t.equal(inbox.find((s) => s.transactionId === byHand.id)?.suggestedMatch, null, 'the line by hand: nothing');
+
+  const done = await ok(t, c, 'POST', `/v1/bank-imports/${up.importId}/confirm`, { acceptMatches: true });
+  t.match(done, { paid: 1 });
+  for (const id of [a.id, b.id]) t.match(await ok(t, c, 'GET', `/v1/invoices/${id}`), { status: 'paid', amountDue: 0 });
+});

@@ -31,7 +31,7 @@ import { essential, tableWidth } from '../fit-table.js';
 import { progressBar } from '../progress.js';
 import { matchText, suggestionText } from '../presenters/banking.js';
 import { matchBankLineOp } from '../../engine/banking/match-ops.js';
-import type { Match, MatchedEntry } from '../../engine/banking/bank-matches.js';
+import { targetOf, type Match, type MatchedEntry } from '../../engine/banking/bank-matches.js';
 import { resolveReference } from '../../engine/references.js';
 import { orgOf } from '../../engine/operation.js';
 
@@ -296,8 +296,12 @@ function asFlags(e: unknown): never {
   throw e;
 }
 
-/** The body that takes suggestion `m`. */
-const bodyOf = (m: Match): Record<string, string> => ({ [m.kind === 'invoice' ? 'invoiceId' : m.kind === 'bill' ? 'billId' : 'transactionId']: m.id });
+/** The body that takes suggestion `m`: one document or entry, or the several documents it pays. */
+function bodyOf(m: Match): Record<string, string | string[]> {
+  const target = targetOf(m);
+  const field = m.kind === 'invoice' ? 'invoiceId' : m.kind === 'bill' ? 'billId' : 'transactionId';
+  return { [typeof target === 'string' ? field : `${field}s`]: target };
+}
 
 function addMatch(group: Command): void {
   const doc = handWritten.bankMatch;
@@ -321,9 +325,12 @@ function addMatch(group: Command): void {
             throw new AppError('validation_error', '--all takes each line’s suggestion: --invoice, --bill and --entry name one line’s', 'all');
           // Each page suggests a document or entry once; across pages the oldest line takes it (the rest are left).
           const taken = new Set<string>();
-          const chosen = (await suspenseLines(cli)).filter(
-            (s) => s.suggestedMatch !== null && !taken.has(s.suggestedMatch.id) && taken.add(s.suggestedMatch.id),
-          );
+          const chosen = (await suspenseLines(cli)).filter((s) => {
+            const ids = s.suggestedMatch === null ? [] : [s.suggestedMatch.id, ...s.suggestedMatch.documents.map((d) => d.id)];
+            if (ids.length === 0 || ids.some((id) => taken.has(id))) return false;
+            for (const id of ids) taken.add(id);
+            return true;
+          });
           const done: MatchedEntry[] = [];
           if (flags.dryRun !== true)
             for (const s of chosen) done.push(await run(cli, matchBankLineOp, raw(bodyOf(s.suggestedMatch!), { id: s.transactionId })));

@@ -20,9 +20,9 @@ export function suggestionText(s: Pick<Suggestion, 'decision' | 'confidence'>): 
 }
 
 /** What a line is (or would be) matched to: "invoice INV-1042 (Acme Ltd)", "bill RENT-03", "entry txn_… of 2024-03-28". */
-export function matchText(m: Pick<Match, 'kind' | 'id' | 'number'> & Partial<Pick<Match, 'contactName' | 'date'>>): string {
+export function matchText(m: Pick<Match, 'kind' | 'id' | 'number'> & Partial<Pick<Match, 'contactName' | 'date' | 'documents'>>): string {
   if (m.kind === 'transaction') return `entry ${m.id}${m.date === undefined ? '' : ` of ${m.date}`}`;
-  return `${m.kind} ${m.number ?? m.id}${m.contactName ? ` (${m.contactName})` : ''}`;
+  return `${m.kind}${(m.documents?.length ?? 0) > 1 ? 's' : ''} ${m.number ?? m.id}${m.contactName ? ` (${m.contactName})` : ''}`;
 }
 
 export const bankingPresenters: readonly Presenter[] = [

@@ -47,7 +47,7 @@ import {
 } from './statements/read-statement.js';
 import { amountModels, columnRoles } from './statements/types.js';
 import { noBalanceProof } from './statements/balance-proof.js';
-import { matchedTo, matchedToSchema, matchSchema, paidSchema, paymentsOfEntries, settleLine, suggestMatches, type BankLine } from './bank-matches.js';
+import { matchedTo, matchedToSchema, matchSchema, paidSchema, paymentsOfEntries, settleLine, suggestMatches, targetOf, type BankLine } from './bank-matches.js';
 import type { BankImportRowsTable, BankImportsTable, OrgDb } from '../../store/tables.js';
 
 type ImportRow = Selectable<BankImportsTable>;
@@ -480,7 +480,7 @@ async function matchTargets(
   const suggested = await suggestMatches(trx, bank, open.map(bankLineOf), new Set([...targets.values()].flat()));
   open.forEach((r, i) => {
     const match = suggested[i];
-    if (match) targets.set(r.id, match.id);
+    if (match) targets.set(r.id, targetOf(match));
   });
   return targets;
 }

@@ -16,7 +16,8 @@
  * within 14 days (the nearest: a payment by hand, or a transfer another
  * bank account's statement made); else the open document due exactly the
  * amount that the line names by number, else by its contact's name, else
- * the only one.
+ * the only one; else several open documents the line names by number that
+ * are due exactly its amount together (one transfer settling them).
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -65,6 +66,9 @@ export const matchSchema = z.strictObject({
   date: day().describe('the document’s issue date, or the entry’s date'),
   amount: pence().describe('what is due on the document, or what the entry moves through the bank account (money in positive)'),
   description: z.string(),
+  documents: z
+    .array(z.strictObject({ id: z.string(), number: z.string().nullable() }))
+    .describe('the invoices or bills the line pays: the one, or several it names by number that are due exactly its amount together; empty for an entry'),
 });
 export type Match = z.output<typeof matchSchema>;
 
@@ -77,6 +81,8 @@ export interface BankLine {
   readonly amount: number;
   readonly description: string;
   readonly reference: string | null;
+  /** False for a line no statement holds, which may pay one document at most; a statement's row, else. */
+  readonly onStatement?: boolean;
 }
 
 /**
@@ -121,6 +127,7 @@ async function entryCandidates(db: Kysely<OrgDb>, bank: string, from: string, to
     date: r.date,
     amount: Number(r.amount),
     description: r.description,
+    documents: [],
   }));
 }
 
@@ -143,6 +150,7 @@ async function documentCandidates(db: Kysely<OrgDb>): Promise<Match[]> {
     date: r.issue_date,
     amount: (r.kind === 'sales' ? 1 : -1) * amountDue(r),
     description: r.kind === 'sales' ? `Invoice ${r.number ?? r.id} to ${r.contact_name}` : `Bill ${r.number ?? r.id} from ${r.contact_name}`,
+    documents: [{ id: r.id, number: r.number }],
   }));
 }
 
@@ -160,6 +168,53 @@ function likeliestDocument(line: BankLine, candidates: readonly Match[]): Match 
   if (byContact.length === 1) return byContact[0];
   return candidates.length === 1 ? candidates[0] : undefined;
 }
+
+/** A document number as a line's text may hold it, for looking up: without the punctuation around it, in lower case. */
+const numberKey = (word: string) => word.replace(/^[^0-9A-Za-z]+|[^0-9A-Za-z]+$/g, '').toLowerCase();
+
+/**
+ * Open documents by number, money in (invoices) and out (bills) apart; a
+ * number two documents of one side share is left out, as naming neither.
+ */
+function documentsByNumber(documents: readonly Match[]): Map<string, Match | null> {
+  const out = new Map<string, Match | null>();
+  for (const d of documents) {
+    if (d.number === null || numberKey(d.number) === '') continue;
+    const key = `${Math.sign(d.amount)}:${numberKey(d.number)}`;
+    out.set(key, out.has(key) ? null : d);
+  }
+  return out;
+}
+
+/**
+ * Several open documents a line names by number (words of its description
+ * and reference, "INV-0001 INV-0002" or "INV-0001, INV-0002") that are due
+ * exactly the line's amount together, as one suggestion; else undefined.
+ */
+function namedTogether(line: BankLine, byNumber: ReadonlyMap<string, Match | null>, used: ReadonlySet<string>): Match | undefined {
+  const named: Match[] = [];
+  for (const word of `${line.description} ${line.reference ?? ''}`.split(/[\s,;&+]+/)) {
+    const doc = byNumber.get(`${Math.sign(line.amount)}:${numberKey(word)}`);
+    if (doc && !used.has(doc.id) && doc.date <= line.date && !named.includes(doc)) named.push(doc);
+  }
+  if (named.length < 2 || named.reduce((sum, d) => sum + d.amount, 0) !== line.amount) return undefined;
+  const first = named[0]!;
+  const numbers = named.map((d) => d.number!).join(', ');
+  const contacts = [...new Set(named.map((d) => d.contactName ?? ''))].join(', ');
+  return {
+    kind: first.kind,
+    id: first.id,
+    number: numbers,
+    contactName: contacts,
+    date: named.map((d) => d.date).sort()[named.length - 1]!,
+    amount: line.amount,
+    description: first.kind === 'invoice' ? `Invoices ${numbers} to ${contacts}` : `Bills ${numbers} from ${contacts}`,
+    documents: named.map((d) => ({ id: d.id, number: d.number })),
+  };
+}
+
+/** What taking suggestion `m` names: the entry's or document's id, or the ids of the several documents it pays. */
+export const targetOf = (m: Match): string | string[] => (m.documents.length > 1 ? m.documents.map((d) => d.id) : m.id);
 
 /**
  * The suggested match of each line of ledger account `bank`, in order, or
@@ -184,7 +239,9 @@ export async function suggestMatches(
   };
   // By amount: a statement of 100,000 rows against thousands of entries looks each row's amount up once.
   const entries = byAmount(await entryCandidates(db, bank, addDays(dates[0]!, -matchWindowDays), addDays(dates[dates.length - 1]!, matchWindowDays)));
-  const documents = byAmount((await documentCandidates(db)).filter((d) => d.amount !== 0));
+  const open = (await documentCandidates(db)).filter((d) => d.amount !== 0);
+  const documents = byAmount(open);
+  const byNumber = documentsByNumber(open);
   const used = new Set(exclude);
   return lines.map((line) => {
     const distance = (m: Match) => Math.abs(daysBetween(m.date, line.date));
@@ -194,9 +251,11 @@ export async function suggestMatches(
       likeliestDocument(
         line,
         (documents.get(line.amount) ?? []).filter((d) => !used.has(d.id) && d.date <= line.date),
-      );
+      ) ??
+      (line.onStatement === false ? undefined : namedTogether(line, byNumber, used));
     if (match === undefined) return null;
     used.add(match.id);
+    for (const d of match.documents) used.add(d.id);
     return match;
   });
 }

@@ -90,12 +90,26 @@ async function matchesOf(db: Kysely<OrgDb>, rows: readonly TransactionsTable[], 
     if (side.onSuspense && banks.length === 1) byBank.set(banks[0]!, [...(byBank.get(banks[0]!) ?? []), i]);
   });
   const own = new Set(rows.map((r) => r.id));
+  // Only a statement's line can pay several documents (bank-matches.ts): a line posted by hand is suggested one at most.
+  const onStatements =
+    byBank.size === 0
+      ? new Set<string | null>()
+      : new Set(
+          (
+            await db
+              .selectFrom('bank_import_rows')
+              .select('transaction_id')
+              .where('transaction_id', 'in', [...own])
+              .execute()
+          ).map((r) => r.transaction_id),
+        );
   for (const [bank, at] of byBank) {
     const lines = at.map((i) => ({
       date: rows[i]!.date,
       amount: amounts.get(rows[i]!.id)!.amount,
       description: rows[i]!.description,
       reference: rows[i]!.reference,
+      onStatement: onStatements.has(rows[i]!.id),
     }));
     const found = await suggestMatches(db, bank, lines, own);
     at.forEach((i, n) => (out[i] = found[n] ?? null));
