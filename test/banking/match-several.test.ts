@@ -34,6 +34,24 @@ async function ok(t: Test, c: CashBooks, method: string, path: string, body?: un
   return r.body.data;
 }
 
+/** A bank line posted by hand, money in to 1200 from suspense, on no statement. */
+const lineByHand = (t: Test, c: CashBooks, date: string, description: string, amount: number) =>
+  ok(
+    t,
+    c,
+    'POST',
+    '/v1/transactions',
+    {
+      date,
+      description,
+      lines: [
+        { accountId: c.acc['1200'], amount },
+        { accountId: c.acc['9999'], amount: -amount },
+      ],
+    },
+    201,
+  );
+
 const books = (c: CashBooks) =>
   tableDigests(c.books.store.org(c.books.organisationId, 'live').db, ['transactions', 'lines', 'payments', 'invoices', 'vat_entries', 'bank_import_rows']);
 
@@ -162,21 +180,7 @@ t.test('refusals write nothing: more than is due, spent before a document, named
   const w = await world(t);
   const { c } = w;
   // A bank line on suspense posted by hand, on no statement: £50.00 in.
-  const byHand = await ok(
-    t,
-    c,
-    'POST',
-    '/v1/transactions',
-    {
-      date: '2026-04-24',
-      description: 'Cash paid in',
-      lines: [
-        { accountId: c.acc['1200'], amount: 5_000 },
-        { accountId: c.acc['9999'], amount: -5_000 },
-      ],
-    },
-    201,
-  );
+  const byHand = await lineByHand(t, c, '2026-04-24', 'Cash paid in', 5_000);
   const before = await books(c);
   const refused: [string, Record<string, unknown>, number, string, { field?: string; message?: RegExp }][] = [
     // £400.00 against £120.00 + £240.00 = £360.00 due.
@@ -269,21 +273,7 @@ t.test('a statement line naming invoices due exactly its amount together is sugg
   const b = await invoiceSent(t, c, [item({ unitPrice: 20_000 })], '2026-04-02');
   // The same words on a line posted by hand, 17 days earlier (outside the 14 days in which the statement's line would be taken
   // for it): it may pay one document at most, so it is suggested nothing.
-  const byHand = await ok(
-    t,
-    c,
-    'POST',
-    '/v1/transactions',
-    {
-      date: '2026-04-03',
-      description: 'Harbour Cafe INV-0001, INV-0002',
-      lines: [
-        { accountId: c.acc['1200'], amount: 36_000 },
-        { accountId: c.acc['9999'], amount: -36_000 },
-      ],
-    },
-    201,
-  );
+  const byHand = await lineByHand(t, c, '2026-04-03', 'Harbour Cafe INV-0001, INV-0002', 36_000);
   // £120.00 + £240.00 = £360.00 names both and pays both; £300.00 naming both pays neither exactly.
   const file = [
     'Date,Counter Party,Reference,Type,Amount (GBP),Balance (GBP),Spending Category,Notes',
