@@ -76,3 +76,22 @@ t.test('flat rate: box 1 rounds to the nearest penny, halves up', async (t) => {
   const draft = await v.show('2026-05');
   t.same([draft.boxes.box1, draft.exact.box6, draft.boxes.box6], [18, 133, 100], 'box 6: £1.33 → £1');
 });
+
+t.test('flat rate: a supplier credit on a capital purchase takes back its share of the reclaimed VAT', async (t) => {
+  /**
+   * A van on 1020, 1 × £2,400 + £480 VAT = £2,880 (≥ £2,000 with VAT: capital, its VAT reclaimed). The supplier
+   * credits £600.00 of it: £500.00 + £100.00 VAT at 20%. The credit is part of the capital purchase, however small,
+   * so it takes back £100.00 of the reclaim: 2201 = 48000 − 10000 = 38000; 1020 = 240000 − 50000 = 190000.
+   * Mar–May 2026: box 4 = 38000, box 7 = 190000, nothing sold: box 1 = box 6 = 0, box 5 = 38000 repayable.
+   * (Treated as a cost, the credit would have left the £480.00 reclaimed and taken £600.00 off the van.)
+   */
+  const v = await vatBooks(t, flat, '2026-09-15T10:00:00Z');
+  const van = await v.bill('2026-04-02', [{ unitPrice: 240_000, account: '1020' }]);
+  const note = await v.api.request('POST', '/v1/supplier-credit-notes', { body: { billId: van, amount: 60_000, date: '2026-04-20' } });
+  t.equal(note.status, 201, JSON.stringify(note.body.error ?? ''));
+  t.match(note.body.data, { subtotal: 50_000, vatAmount: 10_000, total: 60_000 });
+  t.equal(await v.balance('1020'), 190_000, 'the van at £1,900.00 net');
+  t.equal(await v.balance('2201'), 38_000, '£380.00 left to reclaim');
+  const spring = await v.file('2026-05');
+  t.same(spring.boxes, { box1: 0, box2: 0, box3: 0, box4: 38_000, box5: 38_000, box6: 0, box7: 190_000, box8: 0, box9: 0 });
+});

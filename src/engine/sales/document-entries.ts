@@ -7,7 +7,8 @@
  *   the normal rates); a bill line's VAT is part of its cost (posted gross to
  *   the line's account, not reclaimed), except a capital purchase (an asset
  *   line of £2,000 or more including VAT), whose VAT goes to 2201 and is
- *   reclaimed;
+ *   reclaimed; a supplier's credit on such a line, whatever its size, takes
+ *   back its share of the reclaim;
  * - not registered: no VAT facts; a bill line is posted gross, VAT inside
  *   the cost, so the bill's total is what the supplier charged.
  * A line with VAT but no rate (a migrated document whose VAT is not 20% or
@@ -51,6 +52,14 @@ export async function itemEntries(
         .execute()
     ).map((a) => [a.id, a.account_type]),
   );
+  // A credit note's line is capital when the line it credits was: a £600 credit on a £2,880 van takes back its share of the reclaim.
+  const sourceIds = items.flatMap((i) => (i.sourceItemId ? [i.sourceItemId] : []));
+  const sourceTotals = new Map(
+    sourceIds.length === 0 || k.kind !== 'purchase'
+      ? []
+      : (await db.selectFrom('document_items').select(['id', 'line_total']).where('id', 'in', sourceIds).execute()).map((r) => [r.id, r.line_total]),
+  );
+  const sizeOf = (item: PricedItem) => Math.abs((item.sourceItemId ? sourceTotals.get(item.sourceItemId) : undefined) ?? item.lineTotal);
   const sign = to.direction * k.lineSign;
   const lines: LineInput[] = [];
   const vatEntries: VatEntryInput[] = [];
@@ -61,7 +70,7 @@ export async function itemEntries(
   for (const item of items) {
     const accountId = accountOf(item);
     const purchase = k.kind === 'purchase';
-    const capital = purchase && accountTypes.get(accountId) === 'asset' && Math.abs(item.lineTotal) >= capitalPurchaseThreshold;
+    const capital = purchase && accountTypes.get(accountId) === 'asset' && sizeOf(item) >= capitalPurchaseThreshold;
     // The VAT stays inside the line's cost when it is not reclaimed: a bill not registered, or flat rate and not capital.
     const vatInCost = purchase && (scheme === 'not_registered' || (scheme === 'flat_rate' && !capital));
     const amount = vatInCost ? item.lineTotal : item.net;
