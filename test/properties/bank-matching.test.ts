@@ -8,7 +8,8 @@
  * sometimes a payment recorded by hand on one invoice (in part or in full,
  * in February or March), then a CSV statement of March 2024 whose lines are
  * the amounts due of some documents (an invoice's in, a bill's out), the
- * payment by hand's amount, and other amounts, some naming a document's
+ * amounts due of two documents of one kind together (naming both numbers),
+ * the payment by hand's amount, and other amounts, some naming a document's
  * number or a contact; it is uploaded and confirmed with acceptMatches.
  *
  * Which line takes what is worked out here from the rule bank-matches.ts
@@ -16,7 +17,9 @@
  * payment by hand's amount dated within 14 days of it takes that entry
  * (once); else the open document due exactly the line's amount (bills
  * negative), not taken already, named by number, else the only one of them
- * of the contact the line names, else the only one. Every expected figure
+ * of the contact the line names, else the only one; else the open documents
+ * the line names by number, not taken, of its direction, when two or more
+ * and due exactly its amount together (one entry paying them all). Every expected figure
  * comes from this test's own arithmetic (a total is net + 20% VAT when
  * standard, rounded to the penny; never half a penny, as 20% of whole pence
  * is a multiple of 0.2p), never from the code under test. Then:
@@ -65,7 +68,7 @@ interface HandSpec {
   /** Days after the issue date (1 February 2024): up to 31 March. */
   day: number;
 }
-type Pays = { kind: 'invoice' | 'bill'; n: number } | { kind: 'hand' } | { kind: 'other' };
+type Pays = { kind: 'invoice' | 'bill'; n: number } | { kind: 'pair'; of: 'invoice' | 'bill'; n: number; m: number } | { kind: 'hand' } | { kind: 'other' };
 interface LineSpec {
   pays: Pays;
   /** The line's amount when it pays nothing (or there is nothing of its kind): never 0. */
@@ -98,11 +101,12 @@ interface Line {
   /** Money in positive, out negative. */
   amount: number;
   description: string;
-  namesNumber: string | null;
+  /** The document numbers the line names, in order: none, one, or two (a line paying two). */
+  namesNumbers: string[];
   namesContact: string | null;
 }
-/** What a line is matched to: the entry by hand, a document (its index), or nothing. */
-type Target = 'entry' | number | null;
+/** What a line is matched to: the entry by hand, a document (its index), several documents (their indexes), or nothing. */
+type Target = 'entry' | number | number[] | null;
 
 const ok = (r: Reply, status: number, what: string) => {
   assert.equal(r.status, status, `${what}: ${r.status} ${JSON.stringify(r.body?.error)}`);
@@ -129,12 +133,25 @@ function predict(docs: readonly Doc[], entry: { amount: number; date: string } |
       return 'entry';
     }
     const same = docs.flatMap((d, i) => (!taken.has(i) && d.due !== 0 && signed(d, d.due) === line.amount && issueDate <= line.date ? [i] : []));
-    const byNumber = same.filter((i) => docs[i]!.number === line.namesNumber);
+    const byNumber = same.filter((i) => line.namesNumbers.includes(docs[i]!.number));
     const byContact = same.filter((i) => docs[i]!.contact === line.namesContact);
     const pick = byNumber[0] ?? (byContact.length === 1 ? byContact[0] : same.length === 1 ? same[0] : undefined);
-    if (pick === undefined) return null;
-    taken.add(pick);
-    return pick;
+    if (pick !== undefined) {
+      taken.add(pick);
+      return pick;
+    }
+    const named = [
+      ...new Set(
+        line.namesNumbers.flatMap((number) =>
+          docs.flatMap((d, i) =>
+            d.number === number && !taken.has(i) && d.due !== 0 && Math.sign(signed(d, d.due)) === Math.sign(line.amount) && issueDate <= line.date ? [i] : [],
+          ),
+        ),
+      ),
+    ];
+    if (named.length < 2 || sum(named.map((i) => signed(docs[i]!, docs[i]!.due))) !== line.amount) return null;
+    for (const i of named) taken.add(i);
+    return named;
   });
 }
 
@@ -157,6 +174,15 @@ const line: fc.Arbitrary<LineSpec> = fc.record({
   pays: fc.oneof(
     { weight: 3, arbitrary: fc.record({ kind: fc.constant('invoice' as const), n: fc.nat({ max: 3 }) }) },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('bill' as const), n: fc.nat({ max: 2 }) }) },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        kind: fc.constant('pair' as const),
+        of: fc.constantFrom('invoice' as const, 'bill' as const),
+        n: fc.nat({ max: 3 }),
+        m: fc.nat({ max: 3 }),
+      }),
+    },
     { weight: 2, arbitrary: fc.constant({ kind: 'hand' as const }) },
     { weight: 2, arbitrary: fc.constant({ kind: 'other' as const }) },
   ),
@@ -273,20 +299,34 @@ t.test('bank lines matched at confirm: the bank holds each line once, no documen
         } else if (s.pays.kind === 'bill' && bills.length > 0) {
           const d = bills[s.pays.n % bills.length]!;
           amount = -d.due;
+        }
+        const pair: Doc[] = [];
+        if (s.pays.kind === 'pair') {
+          const of = s.pays.of === 'invoice' ? invoices : bills;
+          if (of.length >= 2) {
+            const first = s.pays.n % of.length;
+            const second = s.pays.m % of.length === first ? (first + 1) % of.length : s.pays.m % of.length;
+            pair.push(of[first]!, of[second]!);
+            amount = sum(pair.map((d) => signed(d, d.due)));
+            if (amount === 0) amount = s.amount;
+          }
         } else if (s.pays.kind === 'hand' && entry) {
           amount = entry.amount;
           const near = addDays(entry.date, s.near);
           date = near < '2024-03-01' ? '2024-03-01' : near > '2024-03-31' ? '2024-03-31' : near;
         }
         const named = s.names.what === 'nothing' ? undefined : docs[s.names.doc % docs.length]!;
-        const namesNumber = s.names.what === 'number' ? named!.number : null;
-        const namesContact = s.names.what === 'contact' ? named!.contact : null;
-        return { date, amount, description: [s.words, namesNumber ?? namesContact].filter(Boolean).join(' '), namesNumber, namesContact };
+        const namesNumbers = pair.length > 0 ? pair.map((d) => d.number) : s.names.what === 'number' ? [named!.number] : [];
+        const namesContact = pair.length === 0 && s.names.what === 'contact' ? named!.contact : null;
+        return { date, amount, description: [s.words, ...namesNumbers, namesContact].filter(Boolean).join(' '), namesNumbers, namesContact };
       });
       const file = ['Date,Description,Amount', ...lines.map((l) => `${l.date.slice(8)}/03/2024,${l.description},${pounds(l.amount)}`), ''].join('\n');
       const targets = predict(docs, entry, lines);
       const entryMatched = targets.includes('entry');
-      const paidBy = new Map(targets.flatMap((target, i) => (typeof target === 'number' ? [[target, i] as const] : [])));
+      const paidBy = new Map(
+        targets.flatMap((target, i) => (typeof target === 'number' ? [[target, i] as const] : Array.isArray(target) ? target.map((d) => [d, i] as const) : [])),
+      );
+      const paying = targets.flatMap((target, i) => (typeof target === 'number' || Array.isArray(target) ? [i] : []));
       const what = `statement:\n${file}\ndocuments: ${JSON.stringify(docs)}\nentry by hand: ${JSON.stringify(entry)}\npredicted: ${JSON.stringify(targets)}`;
 
       const dues = async () =>
@@ -312,13 +352,18 @@ t.test('bank lines matched at confirm: the bank holds each line once, no documen
 
       const up = await post('/v1/bank-imports/upload', { file, filename: 'march.csv' }, 201);
       assert.equal(up.totalRows, lines.length, `every line read\n${what}`);
-      const expectedSuggestion = (target: Target) =>
-        target === null ? null : target === 'entry' ? { kind: 'transaction', id: entry!.transactionId } : { kind: docs[target]!.kind, id: docs[target]!.id };
+      const expectedMatch = (target: Target) => {
+        if (target === null) return null;
+        if (target === 'entry') return { kind: 'transaction', id: entry!.transactionId };
+        const first = docs[typeof target === 'number' ? target : target[0]!]!;
+        return { kind: first.kind, id: first.id };
+      };
+      const expectedDocuments = (target: Target) => (target === null || target === 'entry' ? [] : [target].flat().map((i) => docs[i]!.id));
       assert.deepEqual(
-        (up.preview as { suggestedMatch: { kind: string; id: string } | null }[]).map((r) =>
-          r.suggestedMatch ? { kind: r.suggestedMatch.kind, id: r.suggestedMatch.id } : null,
+        (up.preview as { suggestedMatch: { kind: string; id: string; documents: { id: string }[] } | null }[]).map((r) =>
+          r.suggestedMatch ? { kind: r.suggestedMatch.kind, id: r.suggestedMatch.id, documents: r.suggestedMatch.documents.map((d) => d.id) } : null,
         ),
-        targets.map(expectedSuggestion),
+        targets.map((target) => (target === null ? null : { ...expectedMatch(target), documents: expectedDocuments(target) })),
         `the upload suggests what the rule says\n${what}`,
       );
 
@@ -336,7 +381,7 @@ t.test('bank lines matched at confirm: the bank holds each line once, no documen
         assert.ok(d.amountPaid <= d.total, `${docs[i]!.number} paid ${d.amountPaid} of ${d.total}\n${what}`);
         assert.equal(d.amountDue, paidBy.has(i) ? 0 : docs[i]!.due, `${docs[i]!.number} owes what the rule says\n${what}`);
       });
-      const paidByLines = sum([...paidBy.values()].map((i) => Math.abs(lines[i]!.amount)));
+      const paidByLines = sum(paying.map((i) => Math.abs(lines[i]!.amount)));
       assert.equal(sum(dueAfter.map((d) => d.total - d.amountDue)), paidByLines + handAmount, `Σ (total − due) = the lines that paid + the hand\n${what}`);
 
       // 3. The counts add up, and say what the rule says.
@@ -346,15 +391,24 @@ t.test('bank lines matched at confirm: the bank holds each line once, no documen
       assert.ok(done.matched <= 1, `only the entry by hand can be matched\n${what}`);
       assert.deepEqual(
         [done.matched, done.paid, done.created, done.skipped, done.rejected],
-        [entryMatched ? 1 : 0, paidBy.size, lines.length - (entryMatched ? 1 : 0), 0, 0],
-        `confirm's counts\n${what}`,
+        [entryMatched ? 1 : 0, paying.length, lines.length - (entryMatched ? 1 : 0), 0, 0],
+        `confirm's counts (paid: the lines that paid documents)\n${what}`,
       );
-      assert.equal(done.paid, changed, `paid = the documents whose amountDue the statement changed\n${what}`);
-      const rows = (await get(`/v1/bank-imports/${up.importId}`)).rows as { matchedTo: { kind: string; id: string } | null; status: string }[];
+      assert.equal(paidBy.size, changed, `the documents the lines paid are those whose amountDue the statement changed\n${what}`);
+      const rows = (await get(`/v1/bank-imports/${up.importId}`)).rows as {
+        matchedTo: { kind: string; id: string } | null;
+        payments: { id: string; amount: number }[];
+        status: string;
+      }[];
       assert.deepEqual(
         rows.map((r) => (r.matchedTo ? { kind: r.matchedTo.kind, id: r.matchedTo.id } : null)),
-        targets.map(expectedSuggestion),
+        targets.map(expectedMatch),
         `each row matched to what the rule says\n${what}`,
+      );
+      assert.deepEqual(
+        rows.map((r) => r.payments.map((p) => [p.id, p.amount])),
+        targets.map((target) => expectedDocuments(target).map((id) => [id, docs.find((d) => d.id === id)!.due])),
+        `each row's payments: each document it paid, its whole due\n${what}`,
       );
 
       // 4. Debits equal credits.
@@ -381,13 +435,14 @@ t.test('bank lines matched at confirm: the bank holds each line once, no documen
         'lines of a document’s amount left unmatched',
         lines.filter((l, i) => targets[i] === null && docs.some((d) => d.due !== 0 && signed(d, d.due) === l.amount)).length,
       );
-      see('lines matched by number', targets.filter((x, i) => typeof x === 'number' && lines[i]!.namesNumber === docs[x]!.number).length);
+      see('lines matched by number', targets.filter((x, i) => typeof x === 'number' && lines[i]!.namesNumbers.includes(docs[x]!.number)).length);
+      see('lines paying two documents', targets.filter((x) => Array.isArray(x)).length);
     }),
     { seed, numRuns },
   );
 
   t.pass(`${numRuns} statements hold`);
-  for (const what of ['entry by hand matched', 'entry by hand not matched', 'invoices paid by a line', 'bills paid by a line'])
+  for (const what of ['entry by hand matched', 'entry by hand not matched', 'invoices paid by a line', 'bills paid by a line', 'lines paying two documents'])
     t.ok((seen.get(what) ?? 0) > 0, `some case had ${what}`);
   t.comment(
     `seen:\n${[...seen]
