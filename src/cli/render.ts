@@ -14,14 +14,25 @@ const isRecord = (v: unknown): v is Row => v !== null && typeof v === 'object' &
 const isPrimitive = (v: unknown): boolean => v === null || ['string', 'number', 'boolean'].includes(typeof v);
 const isRecordList = (v: unknown): v is unknown[] => Array.isArray(v) && v.some(isRecord);
 
+/** What names a record in a cell: its number, code or name (INV-0001, 4000, Acme Ltd), else its id. */
+function labelOf(r: unknown): string | undefined {
+  if (!isRecord(r)) return undefined;
+  const named = ['number', 'code', 'name', 'id'].map((k) => r[k]).find((x) => typeof x === 'string' && x !== '');
+  return named as string | undefined;
+}
+
 /** A value as a table shows it; `key` names its field, which says whether a number is pence. */
 function cell(v: unknown, key: string, isMoney: MoneyTest): string {
   if (v === null || v === undefined) return chalk.dim('—');
   if (typeof v === 'number' && isMoney(key)) return displayPounds(v);
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
-  // A list of records inside a row of a list (a record shows its lists as tables of their own): how many.
-  if (Array.isArray(v)) return v.every(isPrimitive) ? v.map(String).join(', ') : String(v.length);
-  if (isRecord(v)) return JSON.stringify(v);
+  // A list inside a row of a list (a record shows its lists as tables of their own): its values, the records by what names them, else how many.
+  if (Array.isArray(v)) {
+    if (v.every(isPrimitive)) return v.map(String).join(', ');
+    const labels = v.map(labelOf);
+    return labels.every((l) => l !== undefined) ? labels.join(', ') : String(v.length);
+  }
+  if (isRecord(v)) return labelOf(v) ?? JSON.stringify(v);
   return typeof v === 'string' ? v : (JSON.stringify(v) ?? '');
 }
 
@@ -128,7 +139,8 @@ function planOf(field: string, cells: readonly string[], isMoney: MoneyTest, nes
 /** A table of records: one column per field that holds a plain value, narrowed to `width`; `nested` for a record's own list (its lines). */
 export function renderRows(rows: readonly Row[], isMoney: MoneyTest = noMoney, width?: number, nested = false): string {
   if (rows.length === 0) return chalk.dim('(none)\n');
-  const columns = [...new Set(rows.flatMap((r) => Object.keys(r).filter((k) => !isRecord(r[k]))))];
+  // A record inside a row shows by what names it (matchedTo: INV-0001); one with no such name is left out.
+  const columns = [...new Set(rows.flatMap((r) => Object.keys(r).filter((k) => !isRecord(r[k]) || labelOf(r[k]) !== undefined)))];
   const body = rows.map((r) => columns.map((c) => cell(r[c], c, isMoney)));
   const plans = columns.map((c, i) =>
     planOf(

@@ -146,4 +146,9 @@ t.test('acct bank match pays several invoices from one line: --invoice repeated 
     /^Matched 2024-03-03 1,500\.00 to invoice INV-1042 \(1,200\.00, payment pay_\w+\), invoice INV-1043 \(300\.00, payment pay_\w+\); the line’s entry on suspense is gone\n$/,
   );
   t.same(await due(), [0, 0], 'both paid by the one line');
+  // The statement's rows name what each row paid, by number, in the table.
+  const imports = (await json('bank-imports', 'list')) as { id: string }[];
+  const shown = await ok('bank-imports', 'get', imports[0]!.id, '--wide');
+  t.match(shown, /matchedTo\s+payments/);
+  t.match(shown, /1,500\.00\s.*\bINV-1042\s+INV-1042, INV-1043\n/);
 });
