@@ -110,16 +110,15 @@ async function accrualEntries(db: Kysely<OrgDb>, documentIds: readonly string[])
 }
 
 /**
- * The cash entries the given transactions hold, grouped (added to
- * `groups`): only those of document `only`, or of the lines `lines`, when given.
+ * The cash entries the given transactions hold, grouped (added to `into`
+ * when given): only those of document `only`, or of the lines `lines`.
  */
 async function recorded(
   db: Kysely<OrgDb>,
   transactionIds: readonly string[],
-  only?: string,
-  groups: Groups = new Map(),
-  lines?: readonly string[],
+  { only, lines, into }: { readonly only?: string; readonly lines?: readonly string[]; readonly into?: Groups } = {},
 ): Promise<Groups> {
+  const groups: Groups = into ?? new Map<string, Group>();
   if (transactionIds.length === 0) return groups;
   let q = db.selectFrom('vat_entries').select(entryColumns).where('basis', '=', 'cash').where('transaction_id', 'in', transactionIds);
   if (only !== undefined) q = q.where('document_id', '=', only);
@@ -263,9 +262,7 @@ export async function documentShares(db: Kysely<OrgDb>, doc: InvoicesTable, now:
     await recorded(
       db,
       shared.map((p) => p.id),
-      undefined,
-      held,
-      shared.map((p) => p.line_id!),
+      { lines: shared.map((p) => p.line_id!), into: held },
     );
   return trueUp(targets, held);
 }
@@ -293,7 +290,7 @@ export async function refundShares(db: Kysely<OrgDb>, note: CreditNotesTable, re
     await recorded(
       db,
       refunds.map((r) => r.id),
-      note.id,
+      { only: note.id },
     ),
   );
 }
