@@ -30,7 +30,7 @@ import { removeTransaction, setReconciled, suspenseAccountId, type Posting } fro
 import { findTransactionRow, loadTransaction } from '../ledger/transaction-view.js';
 import { amountDue, purchaseBill, salesInvoice, type Kind } from '../sales/documents.js';
 import { announceReceipt } from '../sales/receipt-events.js';
-import { payableDocument, recordPayments } from '../sales/payments.js';
+import { payableDocument, recordPayments, type PaymentPart } from '../sales/payments.js';
 import type { BankImportRowsTable, InvoicesTable, OrgDb } from '../../store/tables.js';
 
 export const matchKinds = ['invoice', 'bill', 'transaction'] as const;
@@ -360,7 +360,7 @@ async function payDocuments(trx: Kysely<OrgDb>, posting: Posting, bank: string, 
     );
   }
   try {
-    const parts: { id: string; amount: number }[] = [];
+    const parts: PaymentPart[] = [];
     let left = Math.abs(line.amount);
     if (targets.length > 1) {
       const rows: InvoicesTable[] = [];
@@ -373,7 +373,7 @@ async function payDocuments(trx: Kysely<OrgDb>, posting: Posting, bank: string, 
             `the line’s ${sterling(Math.abs(line.amount))} is spent before ${k.noun} ${row.number ?? row.id}: name only the ${k.noun}s it pays`,
           );
         }
-        parts.push({ id: row.id, amount });
+        parts.push({ id: row.id, amount, document: row });
         left -= amount;
       }
       if (left > 0) {

@@ -119,6 +119,13 @@ export async function recordPayment(trx: Kysely<OrgDb>, k: Kind, posting: Postin
   return (await recordPayments(trx, k, posting, [{ id, amount: input.amount }], input))[0]!;
 }
 
+/** What one document of a payment is paid; `document` when the caller has read it by payableDocument in this transaction. */
+export interface PaymentPart {
+  readonly id: string;
+  readonly amount: number;
+  readonly document?: InvoicesTable;
+}
+
 /**
  * Record payments of several documents of one kind made by one movement of
  * money (a customer settling two invoices in one transfer): one entry, the
@@ -131,12 +138,12 @@ export async function recordPayments(
   trx: Kysely<OrgDb>,
   k: Kind,
   posting: Posting,
-  parts: readonly { readonly id: string; readonly amount: number }[],
+  parts: readonly PaymentPart[],
   input: Omit<PaymentInput, 'amount'>,
 ): Promise<Recorded[]> {
   const rows: InvoicesTable[] = [];
   for (const part of parts) {
-    const row = await payableDocument(trx, k, part.id);
+    const row = part.document ?? (await payableDocument(trx, k, part.id));
     const due = amountDue(row);
     if (part.amount > due) {
       throw new AppError(
