@@ -30,6 +30,19 @@ export class AcctOption extends Option {
 }
 
 /**
+ * The argParser of a list flag: given more than once, its values add up
+ * (--scopes a --scopes b is a,b) rather than the last one winning.
+ */
+export const addsUp = (value: string, previous: string | undefined): string => (previous === undefined ? value : `${previous},${value}`);
+
+/** The values of a comma-separated list flag (INV-1,INV-2), in order, blanks left out. */
+export const listValues = (text: string | undefined): string[] =>
+  (text ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+
+/**
  * `old` (as `--ref <text>`), hidden from help, standing for `visible`;
  * unless `together`, the two may not be given together.
  */

@@ -17,7 +17,7 @@ import { checkOutput, readBodyArgument, withCli, writeFileResult, type Cli, type
 import { hasItems, itemFlagHelp, itemPartWords, parseItemFlag } from './item-flag.js';
 import { groupSummaries } from './help.js';
 import { examplesSection, groupExamples, operationExamples } from './examples.js';
-import { AcctOption, flagNames, hiddenAlias } from './command.js';
+import { AcctOption, addsUp, flagNames, hiddenAlias } from './command.js';
 import { flagDoc } from './flag-docs.js';
 import { renderCsv, renderTable } from './presenters/index.js';
 import { presenterOf } from './presenters/registry.js';
@@ -150,7 +150,7 @@ function commandFor(parent: Command, op: Operation, operations: readonly Operati
   for (const p of pathParams(op.path)) cmd.argument(`<${p}>`, naturalKeyHelp(paramProps[p]) ?? '');
   for (const f of flags) {
     const option = new AcctOption(f.flag, f.description).withValues(f.values);
-    if (f.list) option.argParser((value: string, previous: string | undefined) => (previous === undefined ? value : `${previous},${value}`));
+    if (f.list) option.argParser(addsUp);
     cmd.addOption(option);
     for (const old of f.names.slice(1)) cmd.addOption(hiddenAlias(f.flag.replace(`--${f.names[0]}`, `--${old}`), option));
   }

@@ -4,7 +4,8 @@
  * dry run importing nothing, a statement that does not reconcile refused
  * and gone; the inbox, a rule made on the command line, accept above a
  * confidence, explain, categorise by account code with VAT, reconcile to
- * a statement balance (refused on a difference), and the generated
+ * a statement balance (refused on a difference; two lines left out by
+ * --exclude given twice), and the generated
  * bank-imports upload --file reading a path.
  */
 import fs from 'node:fs';
@@ -108,9 +109,26 @@ t.test('import, inbox, accept, explain, categorise, reconcile', async (t) => {
   const stray = await acct('bank', 'reconcile', '1200', '--statement-balance', '1,500.39', '--as-of', '2024-03-31', '--exclude', 'txn_nonexistent');
   t.equal(stray.status, 2);
   t.match(stray.stderr, /txn_nonexistent is not an unreconciled line of bank account 1 up to 2024-03-31.*\(field --exclude\)/);
+  // --exclude given twice: the Acme receipt (+1,200.00) and a Pret lunch (−4.35) are not on the statement yet, which
+  // therefore reads 1,500.39 − 1,200.00 + 4.35 = 304.74 over the other 6 lines.
+  const part = await acct(
+    'bank',
+    'reconcile',
+    '1200',
+    '--statement-balance',
+    '304.74',
+    '--as-of',
+    '2024-03-31',
+    '--exclude',
+    acme.transactionId,
+    '--exclude',
+    pret.transactionId,
+  );
+  t.equal(part.status, 0, part.stderr);
+  t.match(part.stdout, 'Reconciled 6 line(s)');
   const ok = await acct('bank', 'reconcile', '1200', '--statement-balance', '1,500.39', '--as-of', '2024-03-31');
   t.equal(ok.status, 0, ok.stderr);
-  t.match(ok.stdout, 'Reconciled 8 line(s): the balance at 2024-03-31 is 1,500.39, as the statement says');
+  t.match(ok.stdout, 'Reconciled 2 line(s): the balance at 2024-03-31 is 1,500.39, as the statement says');
 });
 
 t.test('bank-imports upload --file reads a path; recategorise --dry-run changes nothing', async (t) => {

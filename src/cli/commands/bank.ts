@@ -23,6 +23,7 @@ import { categoriseOp } from '../../engine/ledger/transaction-ops.js';
 import { listAccounts } from '../../engine/ledger/account-ops.js';
 import { scoreDimensions } from '../../engine/categorisation/score.js';
 import type { Suggestion } from '../../engine/banking/suggest.js';
+import { addsUp, listValues } from '../command.js';
 import { withCli, type Cli, type GlobalOptions } from '../context.js';
 import { everyNumberedPage } from '../generate.js';
 import { examplesText, groupSummaries, handWritten } from '../help.js';
@@ -246,28 +247,19 @@ function addRecategorise(group: Command): void {
 }
 
 interface MatchFlags {
-  invoice?: string[];
-  bill?: string[];
+  invoice?: string;
+  bill?: string;
   entry?: string;
   all?: boolean;
   dryRun?: boolean;
 }
 
-/** A flag given once or more, each time one value or several separated by commas (--invoice INV-1 --invoice INV-2, or INV-1,INV-2). */
-const several = (value: string, before: string[] | undefined): string[] => [
-  ...(before ?? []),
-  ...value
-    .split(',')
-    .map((v) => v.trim())
-    .filter((v) => v !== ''),
-];
-
 /** The match body a line's flags name, natural keys resolved (INV-1042, a bill's number); null for its suggestion. */
 async function matchBody(cli: Cli, flags: MatchFlags): Promise<Record<string, string | string[]> | null> {
   const named = (
     [
-      ['--invoice', 'invoiceId', 'inv', flags.invoice],
-      ['--bill', 'billId', 'bill', flags.bill],
+      ['--invoice', 'invoiceId', 'inv', flags.invoice === undefined ? undefined : listValues(flags.invoice)],
+      ['--bill', 'billId', 'bill', flags.bill === undefined ? undefined : listValues(flags.bill)],
       ['--entry', 'transactionId', 'txn', flags.entry === undefined ? undefined : [flags.entry]],
     ] as const
   ).filter(([, , , v]) => v !== undefined);
@@ -308,8 +300,8 @@ function addMatch(group: Command): void {
   group
     .command('match')
     .argument('[transaction]', 'the bank line on suspense (txn_…); every line with a suggestion with --all')
-    .option('--invoice <number>', 'the invoice the money in pays (INV-1042, or its id); again, or INV-1042,INV-1043, for several', several)
-    .option('--bill <number>', 'the bill the money out pays (the supplier’s number, or its id); again, or comma-separated, for several', several)
+    .option('--invoice <number>', 'the invoice the money in pays (INV-1042, or its id); again, or INV-1042,INV-1043, for several', addsUp)
+    .option('--bill <number>', 'the bill the money out pays (the supplier’s number, or its id); again, or comma-separated, for several', addsUp)
     .option('--entry <transaction>', 'the entry already in the books for this money (txn_…)')
     .option('--all', 'take the suggestion of every line on suspense that has one')
     .option('--dry-run', 'with --all: show what would be matched; change nothing')
@@ -326,7 +318,7 @@ function addMatch(group: Command): void {
           // Each page suggests a document or entry once; across pages the oldest line takes it (the rest are left).
           const taken = new Set<string>();
           const chosen = (await suspenseLines(cli)).filter((s) => {
-            const ids = s.suggestedMatch === null ? [] : [s.suggestedMatch.id, ...s.suggestedMatch.documents.map((d) => d.id)];
+            const ids = s.suggestedMatch === null ? [] : [targetOf(s.suggestedMatch)].flat();
             if (ids.length === 0 || ids.some((id) => taken.has(id))) return false;
             for (const id of ids) taken.add(id);
             return true;
@@ -423,7 +415,7 @@ function addReconcile(group: Command): void {
     .argument('<account>', 'the bank account, by its ledger code (1200) or id')
     .requiredOption('--statement-balance <pounds>', "the statement's closing balance, in pounds (negative when overdrawn)")
     .requiredOption('--as-of <date>', "the statement's closing date, YYYY-MM-DD")
-    .option('--exclude <transactions>', 'transactions (txn_…, comma-separated) not on the statement yet')
+    .option('--exclude <transactions>', 'transactions (txn_…, comma-separated, or the flag again) not on the statement yet', addsUp)
     .description(doc.summary)
     .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
     .action(async (account: string, flags: { statementBalance: string; asOf: string; exclude?: string }, cmd: Command) => {
@@ -433,12 +425,7 @@ function addReconcile(group: Command): void {
         const id = String(await bankAccountId(cli, account));
         const statementBalance = parsePounds(flags.statementBalance, '--statement-balance');
         const open = await run(cli, unreconciledOp, raw(undefined, { id }, { asOf: flags.asOf })).catch(asTyped);
-        const excluded = new Set(
-          (flags.exclude ?? '')
-            .split(',')
-            .map((s) => s.trim())
-            .filter(Boolean),
-        );
+        const excluded = new Set(listValues(flags.exclude));
         // An id the statement's lines do not hold (mistyped, already reconciled, another account's) would be dropped silently.
         const stray = [...excluded].filter((x) => !open.lines.some((l) => l.transactionId === x));
         if (stray.length > 0) {
