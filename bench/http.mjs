@@ -17,13 +17,13 @@ const seconds = Number(arg('seconds', '5'));
 const connections = Number(arg('connections', '10'));
 const runs = Number(arg('runs', '3'));
 
-const { Store } = await import(path.join(root, 'dist/store/store.js'));
+const { openStore } = await import(path.join(root, 'dist/store/open.js'));
 const { createOrganisation } = await import(path.join(root, 'dist/engine/organisation/provision.js'));
 const { startServer } = await import(path.join(root, 'dist/http/server.js'));
 const { operations } = await import(path.join(root, 'dist/engine/registry.js'));
 const { systemClock } = await import(path.join(root, 'dist/engine/clock.js'));
 
-const store = Store.open(fs.mkdtempSync(path.join(os.tmpdir(), 'acct-http-bench-')));
+const store = await openStore(fs.mkdtempSync(path.join(os.tmpdir(), 'acct-http-bench-')));
 const org = await createOrganisation(store, systemClock, { name: 'Bench Ltd', businessType: 'limited_company', vatScheme: 'standard' });
 const key = org.apiKey;
 // --no-log: a request log that keeps nothing, to see what logging costs.

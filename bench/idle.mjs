@@ -33,10 +33,10 @@ async function organisations(work, count, log) {
   const keysFile = path.join(dir, 'keys.json');
   if (fs.existsSync(keysFile)) return { dir, keys: JSON.parse(fs.readFileSync(keysFile, 'utf8')) };
   fs.rmSync(dir, { recursive: true, force: true });
-  const { Store } = await import(path.join(root, 'dist/store/store.js'));
+  const { openStore } = await import(path.join(root, 'dist/store/open.js'));
   const { createOrganisation } = await import(path.join(root, 'dist/engine/organisation/provision.js'));
   const { systemClock } = await import(path.join(root, 'dist/engine/clock.js'));
-  const store = Store.open(path.join(dir, 'data'));
+  const store = await openStore(path.join(dir, 'data'));
   const keys = [];
   const started = performance.now();
   for (let i = 0; i < count; i++) {

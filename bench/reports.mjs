@@ -4,7 +4,7 @@
 // fresh `acct report` process. Prints medians.
 // Usage: node bench/reports.mjs --data DIR [--runs 5]
 //   DIR holds one organisation, loaded for example with
-//   node bench/generate.mjs … and acct import journal (see bench/import.mjs).
+//   node bench/generate.mjs … and acct import journal (as bench/startup.mjs makes its books).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,11 +20,11 @@ if (!data) throw new Error('--data DIR is required');
 const runs = Number(arg('runs', '5'));
 const asOf = arg('as-of', '2030-12-31');
 
-const { Store } = await import(path.join(root, 'dist/store/store.js'));
+const { openStore } = await import(path.join(root, 'dist/store/open.js'));
 const { trialBalance, balanceSheet } = await import(path.join(root, 'dist/engine/reports/statements.js'));
 const { sql } = await import('kysely');
 
-const store = Store.open(data);
+const store = await openStore(data);
 const [org] = await store.platform.db.selectFrom('organisations').select('id').execute();
 const books = store.org(org.id, 'live');
 const lines = await sql`select count(*) as n from lines`.execute(books.db);
