@@ -226,7 +226,7 @@ export const handWritten = {
   },
   bankReconcile: {
     name: 'bank reconcile',
-    usage: 'bank reconcile ACCOUNT --statement-balance POUNDS --as-of DATE [--exclude TXN,…]',
+    usage: 'bank reconcile ACCOUNT --statement-balance POUNDS --as-of DATE [--exclude TXN,…]…',
     summary: 'Reconcile a bank account to a statement: list its unreconciled lines, mark them, refuse if the balance differs',
     description:
       'Lists the posted lines up to --as-of not yet reconciled, then marks them all (less --exclude) reconciled, only if the ' +
