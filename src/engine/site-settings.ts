@@ -6,7 +6,8 @@
  * different areas, so they live here at the top of the engine.
  *
  * Values are kept as JSON in platform_settings under `admin.<key>`, beside
- * the CLI's own keys (cli.organisation…), with the time they were set:
+ * the other keys of that table (the CLI's chosen organisation, the demo
+ * organisation, the MTD device id), with the time they were set:
  * {"value": …, "updatedAt": "…"}. A key never set has its default.
  */
 import type { Kysely } from 'kysely';
@@ -55,12 +56,26 @@ export interface StoredSetting<T> {
   readonly updatedAt: string | null;
 }
 
+/** A platform_settings value as stored; null when the key was never set. */
+export async function platformSetting(db: Kysely<PlatformDb>, key: string): Promise<string | null> {
+  const row = await db.selectFrom('platform_settings').select('value').where('key', '=', key).executeTakeFirst();
+  return row?.value ?? null;
+}
+
+export async function setPlatformSetting(trx: Kysely<PlatformDb>, key: string, value: string): Promise<void> {
+  await trx
+    .insertInto('platform_settings')
+    .values({ key, value })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+    .execute();
+}
+
 /** A setting's value and when it was set; its default when never set (or when what is stored no longer fits its schema). */
 export async function readSiteSetting<K extends SiteSettingKey>(db: Kysely<PlatformDb>, key: K): Promise<StoredSetting<SiteSettingValue<K>>> {
-  const row = await db.selectFrom('platform_settings').select('value').where('key', '=', storageKey(key)).executeTakeFirst();
+  const text = await platformSetting(db, storageKey(key));
   const spec = siteSettings[key] as SiteSetting<SiteSettingValue<K>>;
-  if (!row) return { value: spec.default, updatedAt: null };
-  const stored = JSON.parse(row.value) as { value?: unknown; updatedAt?: string };
+  if (text === null) return { value: spec.default, updatedAt: null };
+  const stored = JSON.parse(text) as { value?: unknown; updatedAt?: string };
   const parsed = spec.schema.safeParse(stored.value);
   return parsed.success ? { value: parsed.data, updatedAt: stored.updatedAt ?? null } : { value: spec.default, updatedAt: null };
 }
@@ -71,12 +86,7 @@ export const siteSetting = async <K extends SiteSettingKey>(db: Kysely<PlatformD
 
 /** Store a setting's value, already checked against its schema. */
 export async function writeSiteSetting(trx: Kysely<PlatformDb>, key: SiteSettingKey, value: unknown, updatedAt: string): Promise<void> {
-  const text = JSON.stringify({ value, updatedAt });
-  await trx
-    .insertInto('platform_settings')
-    .values({ key: storageKey(key), value: text })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value: text }))
-    .execute();
+  await setPlatformSetting(trx, storageKey(key), JSON.stringify({ value, updatedAt }));
 }
 
 /**

@@ -9,7 +9,7 @@ import { seedDemoSales } from './demo-sales.js';
 import { insertKey } from '../integration/api-keys.js';
 import { scopes } from '../scopes.js';
 import { createOrganisation } from '../organisation/provision.js';
-import { platformSetting, setPlatformSetting } from './settings.js';
+import { platformSetting, setPlatformSetting } from '../site-settings.js';
 import type { Store } from '../../store/store.js';
 
 const demoKey = 'demo.organisation';

@@ -2,7 +2,7 @@
 import { AppError } from '../errors.js';
 import { loadOrganisation } from '../organisation/organisation.js';
 import { pickOne } from '../references.js';
-import { platformSetting, setPlatformSetting } from './settings.js';
+import { platformSetting, setPlatformSetting } from '../site-settings.js';
 import type { Store } from '../../store/store.js';
 
 const defaultKey = 'cli.organisation';

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import type { DbHandle } from '../../../store/store.js';
 import type { PlatformDb } from '../../../store/tables.js';
-import { platformSetting } from '../../platform/settings.js';
+import { platformSetting } from '../../site-settings.js';
 
 export interface Screen {
   readonly width: number;
