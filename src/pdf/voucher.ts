@@ -8,26 +8,11 @@ import type { Content, TableCell, TDocumentDefinitions, Watermark } from 'pdfmak
 import type { VoucherData } from './voucher-data.js';
 import { formatCount, formatDate, formatMoney, formatPerShare, formatTaxYear, taxYearEnd } from './format.js';
 import { renderPdf } from './render.js';
-import { voucherHash } from '../engine/company/voucher-hash.js';
+import { voucherDataHash } from './voucher-hash.js';
 import { companyHeader, documentFooter, documentStyles, signatureBlock } from './company-parts.js';
 
 export async function renderVoucher(data: VoucherData): Promise<Uint8Array> {
   return renderPdf(voucherDocument(data));
-}
-
-/** The hash printed on the voucher, of the particulars printed beside it. */
-export function voucherDataHash(data: VoucherData): string {
-  return voucherHash({
-    companyName: data.company.name,
-    companyNumber: data.company.companyNumber,
-    voucherNumber: data.voucherNumber,
-    shareholderName: data.shareholder.name,
-    shareClass: data.shareClass,
-    sharesHeld: data.sharesHeld,
-    amountPence: data.amountPence,
-    declaredDate: data.declaredDate,
-    resolutionReference: data.resolution.reference,
-  });
 }
 
 const marks: Readonly<Record<string, { readonly text: string; readonly color: string }>> = {

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { voucherCanonicalJson, voucherHash, type VoucherHashFields } from '../../src/engine/company/voucher-hash.js';
+import { voucherCanonicalJson, voucherHash, type VoucherHashFields } from '../../src/pdf/voucher-hash.js';
 
 const fields: VoucherHashFields = {
   companyName: 'Acme Widgets Ltd',

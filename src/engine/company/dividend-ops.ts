@@ -10,7 +10,8 @@ import { today } from '../clock.js';
 import { requireCompany } from './directors.js';
 import { dividendTax, maxIncomePence } from './dividend-tax.js';
 import { taxYearOf } from './tax-years.js';
-import { hashOfVoucher, minutesData, minutesPdf, voucherData, voucherPdf } from './documents.js';
+import { voucherDataHash } from '../../pdf/voucher-hash.js';
+import { minutesData, minutesPdf, voucherData, voucherPdf } from './documents.js';
 import { yearEndPack, yearEndSchema } from './year-end.js';
 import {
   declareDividend,
@@ -275,7 +276,7 @@ export const voucherOp = defineOperation({
     const data = await voucherData(db, input.id);
     const bytes = await voucherPdf(data);
     return {
-      data: { id: input.id, voucherNumber: data.voucherNumber, verificationHash: hashOfVoucher(data), bytes: bytes.length },
+      data: { id: input.id, voucherNumber: data.voucherNumber, verificationHash: voucherDataHash(data), bytes: bytes.length },
       file: pdf(data.voucherNumber, bytes),
     };
   },

@@ -9,7 +9,6 @@ import type { Kysely } from 'kysely';
 import { loadOrganisation } from '../organisation/organisation.js';
 import { addressLines } from '../../pdf/format.js';
 import type { MinutesData, PdfCompany, VoucherData } from '../../pdf/voucher-data.js';
-import { voucherHash } from './voucher-hash.js';
 import { findDirector } from './directors.js';
 import { findDividend, findMinutes } from './dividends.js';
 import type { OrgDb } from '../../store/tables.js';
@@ -38,20 +37,6 @@ export async function voucherData(db: Kysely<OrgDb>, id: string): Promise<Vouche
     voidedDate: row.voided_at?.slice(0, 10) ?? null,
   };
 }
-
-/** The voucher's verification hash, as printed on it. */
-export const hashOfVoucher = (v: VoucherData): string =>
-  voucherHash({
-    companyName: v.company.name,
-    companyNumber: v.company.companyNumber,
-    voucherNumber: v.voucherNumber,
-    shareholderName: v.shareholder.name,
-    shareClass: v.shareClass,
-    sharesHeld: v.sharesHeld,
-    amountPence: v.amountPence,
-    declaredDate: v.declaredDate,
-    resolutionReference: v.resolution.reference,
-  });
 
 export async function minutesData(db: Kysely<OrgDb>, id: string): Promise<MinutesData> {
   const row = await findMinutes(db, id);

@@ -6,6 +6,7 @@
  * one marked PAID carry the same hash.
  */
 import { createHash } from 'node:crypto';
+import type { VoucherData } from './voucher-data.js';
 
 export interface VoucherHashFields {
   readonly companyName: string;
@@ -53,4 +54,19 @@ function canonicalValue(value: string | number | null): string | number | null {
 export function voucherHash(fields: VoucherHashFields): string {
   const hex = createHash('sha256').update(voucherCanonicalJson(fields), 'utf8').digest('hex').slice(0, 16).toUpperCase();
   return (hex.match(/.{4}/g) ?? []).join('-');
+}
+
+/** The hash printed on a voucher, of the particulars printed beside it. */
+export function voucherDataHash(data: VoucherData): string {
+  return voucherHash({
+    companyName: data.company.name,
+    companyNumber: data.company.companyNumber,
+    voucherNumber: data.voucherNumber,
+    shareholderName: data.shareholder.name,
+    shareClass: data.shareClass,
+    sharesHeld: data.sharesHeld,
+    amountPence: data.amountPence,
+    declaredDate: data.declaredDate,
+    resolutionReference: data.resolution.reference,
+  });
 }
