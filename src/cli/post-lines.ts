@@ -23,7 +23,7 @@
 import type { Kysely } from 'kysely';
 import { AppError } from '../engine/errors.js';
 import { parsePounds } from '../engine/money.js';
-import { lineVat } from '../engine/vat.js';
+import { lineVat } from '../engine/ledger/line-vat.js';
 import { findAccountByCode, type AccountRow } from '../engine/ledger/accounts.js';
 import { capitalPurchaseThreshold } from '../engine/ledger/vat-entries.js';
 import { loadOrganisation } from '../engine/organisation/organisation.js';

@@ -1,7 +1,7 @@
 /**
  * The money rules as properties: no penny is created or lost.
  *
- * - lineVat (src/engine/vat.ts): inclusive VAT is never more than the
+ * - lineVat (src/engine/ledger/line-vat.ts): inclusive VAT is never more than the
  *   amount and net + VAT is the amount exactly; exclusive VAT is the amount
  *   × rate / 100 rounded half up, for every rate 0..100.
  * - Splitting: an amount split into any parts and posted as the lines of
@@ -19,7 +19,7 @@
 import assert from 'node:assert/strict';
 import t from 'tap';
 import fc from 'fast-check';
-import { lineVat } from '../../src/engine/vat.js';
+import { lineVat } from '../../src/engine/ledger/line-vat.js';
 import { priceItem, priceItems, saleItemInput, type ItemInput } from '../../src/engine/sales/items.js';
 import { loadBooks, prepare, type LineInput } from '../../src/engine/ledger/posting.js';
 import { AppError } from '../../src/engine/errors.js';

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import { isoDate, parseWith, pence } from '../schema.js';
-import { vatTreatments } from '../vat.js';
+import { vatTreatments } from '../ledger/line-vat.js';
 import { insertPrepared, loadBooks, maxLines, prepare, type Posting, type Prepared } from '../ledger/posting.js';
 import { contentHash, importSource, recordBatch, refuseDuplicate } from './batches.js';
 import type { DbHandle } from '../../store/store.js';

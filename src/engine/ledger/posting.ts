@@ -13,7 +13,7 @@ import { emit, emitAll } from '../events.js';
 import { newId } from '../ids.js';
 import { maxLineAmount, sterling } from '../money.js';
 import { timestamp, type Clock } from '../clock.js';
-import { lineVat, type VatTreatment } from '../vat.js';
+import { lineVat, type VatTreatment } from './line-vat.js';
 import { actorOf, type Actor, type Ctx } from '../operation.js';
 import { checkDateOpen, closedRanges, type ClosedRange } from './periods.js';
 import { chargesOutputVat, entryOfLine, refuseVatBeforeRegistration, type VatBooks, type VatEntryInput } from './vat-entries.js';

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';
 import { checkRange, idOf, isoDate, pence, searchText } from '../schema.js';
-import { vatTreatments } from '../vat.js';
+import { vatTreatments } from './line-vat.js';
 import { idOut, instant } from '../output.js';
 import { pageMetaSchema, pageQuery, sortQuery } from '../pagination.js';
 import { categoriseTransaction, createTransaction, maxDescriptionLength, maxLines, maxReferenceLength, postingOf, setReconciled } from './posting.js';

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { found } from '../lookup.js';
 import { pence } from '../schema.js';
-import { vatTreatments } from '../vat.js';
+import { vatTreatments } from './line-vat.js';
 import { day, idOut, instant } from '../output.js';
 import { precompiled } from '../../store/precompiled.js';
 import type { LinesTable, OrgDb, TransactionsTable } from '../../store/tables.js';

@@ -24,7 +24,7 @@
  * entries explicitly.
  */
 import { AppError } from '../errors.js';
-import { lineVat, type VatTreatment } from '../vat.js';
+import { lineVat, type VatTreatment } from './line-vat.js';
 import { sterling } from '../money.js';
 import type { AccountsTable, OrganisationTable, VatEntriesTable } from '../../store/tables.js';
 
