@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { projectFile } from '../paths.js';
-import { WorkerPool, type PoolLimits } from './worker-pool.js';
+import { WorkerPool, type PoolLimits } from '../worker-pool.js';
 import type { InvoicePdfData } from '../pdf/invoice-data.js';
 
 export type PdfPool = WorkerPool<InvoicePdfData, Uint8Array>;

@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createApp, type AppOptions } from './app.js';
 import { pdfPool } from './pdf-workers.js';
-import type { PoolLimits } from './worker-pool.js';
+import type { PoolLimits } from '../worker-pool.js';
 import { RequestLogWriter } from '../engine/integration/request-log-writer.js';
 
 export interface ServerOptions extends Omit<AppOptions, 'pdfPool'> {

@@ -6,7 +6,7 @@
 import { parentPort } from 'node:worker_threads';
 import { invoicePdf } from './invoice.js';
 import type { InvoicePdfData } from './invoice-data.js';
-import type { WorkerReply } from '../http/worker-pool.js';
+import type { WorkerReply } from '../worker-pool.js';
 
 const port = parentPort;
 if (!port) throw new Error('src/pdf/worker.ts runs as a worker thread');

@@ -1,5 +1,5 @@
 /**
- * The worker pool (src/http/worker-pool.ts) on real worker threads running a
+ * The worker pool (src/worker-pool.ts) on real worker threads running a
  * small script: each task names how long it takes, and the script answers
  * with the task's name once that time has passed (or crashes, if told to).
  * What is checked is the order tasks start and finish in, the queue limits,
@@ -7,7 +7,7 @@
  */
 import t from 'tap';
 import { Worker } from 'node:worker_threads';
-import { ServerBusy, WorkerPool, type PoolLimits } from '../../src/http/worker-pool.js';
+import { ServerBusy, WorkerPool, type PoolLimits } from '../../src/worker-pool.js';
 import { AppError } from '../../src/engine/errors.js';
 
 interface Job {

@@ -14,7 +14,7 @@
  * `timeoutMs` is stopped and replaced when next needed.
  */
 import type { Worker } from 'node:worker_threads';
-import { AppError } from '../engine/errors.js';
+import { AppError } from './engine/errors.js';
 
 export interface PoolLimits {
   readonly size: number;
