@@ -14,6 +14,7 @@ import t from 'tap';
 import { runCliInProcess, runCliInProcessJson } from '../helpers/index.js';
 import { books, init } from '../cli/support.js';
 import { projectFile } from '../../src/paths.js';
+import { unknownText } from '../../src/cli/presenters/banking.js';
 
 const statement = (name: string) => fileURLToPath(projectFile(`fixtures/bank-statements/${name}`));
 
@@ -59,7 +60,9 @@ t.test('import, inbox, accept, explain, categorise, reconcile', async (t) => {
   t.equal(inbox.length, 7);
   const table = await acct('bank', 'inbox');
   t.match(table.stdout, 'Uncategorised bank lines (on suspense 9999)');
-  t.match(table.stdout, /Pret A Manger\s+-4\.35\s+unknown: NoMatch/);
+  t.match(table.stdout, /Pret A Manger\s+-4\.35\s+no rule fits/);
+  const unexplained = await acct('bank', 'explain', inbox.find((i) => i.description === 'Acme Widgets Ltd')!.transactionId);
+  t.match(unexplained.stdout, '→ no rule fits', 'why the rules cannot tell, in words, not the reason code NoMatch');
 
   const accounts = (await json('--json', 'accounts', 'list', '--flat', 'true')) as { id: string; code: string }[];
   const office = accounts.find((a) => a.code === '5100')!.id;
@@ -266,4 +269,26 @@ t.test('bank-imports undo takes a statement back out of the books; it imports ag
   t.equal(again.status, 0, again.stderr);
   t.match(again.stdout, 'Created 8 transactions (1 categorised by rules, 7 on suspense 9999), skipped 0 duplicates, rejected 0: 8 rows in all');
   t.equal(((await runCliInProcessJson(['--data', dir, '--json', 'transactions', 'list'])).data as unknown[]).length, 8, 'eight transactions, once');
+});
+
+t.test('why the rules cannot tell, in words, for each reason', async (t) => {
+  const rule = (id: number, name: string) => ({ id, name });
+  const account = (code: string) => ({ id: `acc_${code}`, code, name: code });
+  t.equal(unknownText({ kind: 'Unknown', reason: 'NoMatch', rulesConsidered: 3 }), 'no rule fits');
+  t.equal(
+    unknownText({
+      kind: 'Unknown',
+      reason: 'AmbiguousTopScore',
+      contenders: [
+        { rule: rule(1, 'Fuel'), account: account('7400'), provenance: 'local', scoreVector: [] },
+        { rule: rule(2, 'Shell'), account: account('5100'), provenance: 'local', scoreVector: [] },
+      ],
+    }),
+    'rules disagree: 7400, 5100',
+  );
+  t.equal(
+    unknownText({ kind: 'Unknown', reason: 'InvalidRule', rule: rule(4, 'Old rent'), targetAccountId: 'acc_gone', scoreVector: [] }),
+    'rule "Old rent" names an account that cannot be used',
+  );
+  t.equal(unknownText({ kind: 'Unknown', reason: 'MissingField', fields: ['amount'] }), 'the line has no amount');
 });

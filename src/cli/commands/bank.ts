@@ -30,7 +30,7 @@ import { examplesText, groupSummaries, handWritten } from '../help.js';
 import { fittedTable } from '../render.js';
 import { essential, tableWidth } from '../fit-table.js';
 import { progressBar } from '../progress.js';
-import { matchText, suggestionText } from '../presenters/banking.js';
+import { matchText, suggestionText, unknownText } from '../presenters/banking.js';
 import { matchBankLineOp } from '../../engine/banking/match-ops.js';
 import { targetOf, type Match, type MatchedEntry } from '../../engine/banking/bank-matches.js';
 import { resolveReference } from '../../engine/references.js';
@@ -391,11 +391,10 @@ function addExplain(group: Command): void {
           out.push(`  score: ${scoreDimensions.map((name, i) => `${name} ${e.scoreVector[i]}`).join(', ')}`);
           out.push(`  global rules matching: ${e.socialProof.globalRulesMatching}, agreeing: ${e.socialProof.globalRulesAgreeing}`);
         } else {
-          out.push(`→ unknown: ${d.reason}`);
+          out.push(`→ ${unknownText(d)}`);
           for (const c of d.contenders ?? [])
             out.push(`  ${c.account.code} ${c.account.name} by rule ${c.rule.id} "${c.rule.name}" (${c.provenance}): ${c.scoreVector.join(', ')}`);
-          if (d.fields) out.push(`  the line has no ${d.fields.join(', ')}`);
-          if (d.rule) out.push(`  rule ${d.rule.id} "${d.rule.name}" names an account that cannot be used (${d.targetAccountId})`);
+          if (d.rule) out.push(`  rule ${d.rule.id} "${d.rule.name}" names ${d.targetAccountId}`);
         }
         process.stdout.write(`${out.join('\n')}\n`);
       });

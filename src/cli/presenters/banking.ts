@@ -16,7 +16,21 @@ import { listPresenter, type Presenter } from './index.js';
 export function suggestionText(s: Pick<Suggestion, 'decision' | 'confidence'>): string {
   const d = s.decision;
   if (d.kind === 'Known') return `${d.account.code} ${d.account.name} (${Math.round((s.confidence ?? 0) * 100)}%, ${d.evidence.rule.name})`;
-  return `unknown: ${d.reason}`;
+  return unknownText(d);
+}
+
+/** Why the rules cannot tell, in words: "no rule fits", "rules disagree: 5100, 7400". */
+export function unknownText(d: Extract<Suggestion['decision'], { kind: 'Unknown' }>): string {
+  switch (d.reason) {
+    case 'NoMatch':
+      return 'no rule fits';
+    case 'AmbiguousTopScore':
+      return `rules disagree: ${[...new Set((d.contenders ?? []).map((c) => c.account.code))].join(', ')}`;
+    case 'InvalidRule':
+      return `rule "${d.rule?.name ?? '?'}" names an account that cannot be used`;
+    case 'MissingField':
+      return `the line has no ${(d.fields ?? []).join(', ')}`;
+  }
 }
 
 /** What a line is (or would be) matched to: "invoice INV-1042 (Acme Ltd)", "bill RENT-03", "entry txn_… of 2024-03-28". */
