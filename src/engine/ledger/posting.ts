@@ -452,6 +452,8 @@ export async function replaceDraft(
     sourceType: row.source_type,
     sourceId: row.source_id,
     lines: change.lines ?? current.lines,
+    // A document's draft hands its own VAT facts (its document, basis, exempt lines); a journal's come from its lines.
+    ...(change.vatEntries === undefined ? {} : { vatEntries: change.vatEntries }),
   };
   // The transaction's current date must be open too: moving a draft out of a closed period changes that period.
   await checkCurrentDateOpen(trx, row, release);

@@ -102,7 +102,8 @@ export async function updateDocument(trx: Kysely<OrgDb>, k: Kind, posting: Posti
     updated_at: timestamp(posting.clock),
   };
   await trx.updateTable('invoices').set(changes).where('id', '=', id).execute();
-  await saveItems(trx, posting.clock, id, c.priced.items);
+  // Lines not sent stay as they are, ids and all (a client may hold them for a credit note by line).
+  if (change.items !== undefined) await saveItems(trx, posting.clock, id, c.priced.items);
   return { ...row, ...changes };
 }
 
