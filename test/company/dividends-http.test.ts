@@ -296,3 +296,45 @@ t.test("a director's loan position over HTTP: S455 at the 2026/27 rate, connecte
     'not a period end',
   );
 });
+
+t.test('a financial year end that is not one of the company’s is refused; the same profit cannot be resolved twice by a date a day early', async (t) => {
+  const { api, jo, sam } = await company(t);
+  // The company's years run 1 April to 31 March: 2026-03-30 ends no year.
+  const early = await api.request('GET', '/v1/dividends/profit-check?financialYearEnd=2026-03-30');
+  t.equal(early.status, 400);
+  t.match(early.body.error, { code: 'validation_error', field: 'financialYearEnd', message: /2026-03-31/ });
+  // £7,500.00 of profit resolved in full for the year to 31 March 2026.
+  const first = await api.request('POST', '/v1/dividends/board-minutes', {
+    body: { attendees: [jo, sam], date: '2026-05-01', financialYearEnd: fye, totalDividendPence: 750_000 },
+  });
+  t.equal(first.status, 201, JSON.stringify(first.body.error ?? ''));
+  const again = await api.request('POST', '/v1/dividends/board-minutes', {
+    body: { attendees: [jo, sam], date: '2026-05-02', financialYearEnd: '2026-03-30', totalDividendPence: 750_000 },
+  });
+  t.equal(again.status, 400, 'the same £7,500.00 again, against a year end a day early');
+  t.match(again.body.error, { code: 'validation_error', field: 'financialYearEnd' });
+  const minutes = (await api.request('GET', '/v1/dividends/board-minutes')).body.data as unknown[];
+  t.equal(minutes.length, 1, 'the refused minutes left nothing behind');
+});
+
+t.test('voiding is dated on or after the dividend was declared, and paid', async (t) => {
+  const { api, jo } = await company(t);
+  const minutes = await api.request('POST', '/v1/dividends/board-minutes', {
+    body: { attendees: [jo], date: '2026-05-01', financialYearEnd: fye, totalDividendPence: 100_000 },
+  });
+  const declared = await api.request('POST', '/v1/dividends', {
+    body: { directorId: jo, boardMinutesId: minutes.body.data.id, amountPence: 100_000, date: '2026-05-01', paymentMethod: 'bank_transfer' },
+  });
+  t.equal(declared.status, 201, JSON.stringify(declared.body.error ?? ''));
+  const id = declared.body.data.id as string;
+  const beforeDeclared = await api.request('POST', `/v1/dividends/${id}/void`, { body: { date: '2026-04-30' } });
+  t.equal(beforeDeclared.status, 400);
+  t.match(beforeDeclared.body.error, { code: 'validation_error', field: 'date', message: /2026-05-01/ });
+  t.equal((await api.request('PATCH', `/v1/dividends/${id}/pay`, { body: { date: '2026-05-15' } })).status, 200);
+  const beforePaid = await api.request('POST', `/v1/dividends/${id}/void`, { body: { date: '2026-05-10' } });
+  t.equal(beforePaid.status, 400, 'the money cannot come back before it left');
+  t.match(beforePaid.body.error, { code: 'validation_error', field: 'date', message: /2026-05-15/ });
+  t.equal((await api.request('GET', `/v1/dividends/${id}`)).body.data.status, 'paid', 'the refused voids left it paid');
+  const onPayday = await api.request('POST', `/v1/dividends/${id}/void`, { body: { date: '2026-05-15' } });
+  t.equal(onPayday.status, 200, JSON.stringify(onPayday.body.error ?? ''));
+});

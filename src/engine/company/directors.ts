@@ -13,6 +13,8 @@ import { timestamp, today, type Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import { found } from '../lookup.js';
 import { day, idOut, instant } from '../output.js';
+import { fiscalYearContaining, type DateRange } from '../dates.js';
+import { loadOrganisation } from '../organisation/organisation.js';
 import type { DirectorsTable, OrgDb } from '../../store/tables.js';
 
 export const relationships = ['spouse', 'child', 'parent', 'associate'] as const;
@@ -23,6 +25,23 @@ export async function requireCompany(db: Kysely<OrgDb>): Promise<void> {
   if (org.business_type !== 'limited_company') {
     throw new AppError('unprocessable_entity', 'directors, director loans and dividends are for limited companies: this organisation is a sole trader');
   }
+}
+
+/** The company's accounting year (its financial year, from the fiscal year start) holding `date`. */
+export async function accountingYearOf(db: Kysely<OrgDb>, date: string): Promise<DateRange> {
+  return fiscalYearContaining(date, (await loadOrganisation(db)).fiscal_year_start);
+}
+
+/** 400 naming `field` unless `date` is the last day of one of the company's accounting years; that year. */
+export async function yearEndingOn(db: Kysely<OrgDb>, date: string, field: string): Promise<DateRange> {
+  const year = await accountingYearOf(db, date);
+  if (year.endDate !== date)
+    throw new AppError(
+      'validation_error',
+      `${field}: the accounting period ends on ${year.endDate}, not ${date}: ${date} ends none of the company's years`,
+      field,
+    );
+  return year;
 }
 
 export const directorSchema = z.strictObject({

@@ -7,7 +7,7 @@ import { defineOperation, orgOf } from '../operation.js';
 import { idOf, isoDate, pence } from '../schema.js';
 import { postingOf } from '../ledger/posting.js';
 import { today } from '../clock.js';
-import { requireCompany } from './directors.js';
+import { requireCompany, yearEndingOn } from './directors.js';
 import { dividendTax, maxIncomePence } from './dividend-tax.js';
 import { taxYearOf } from './tax-years.js';
 import { voucherDataHash } from '../../pdf/voucher-hash.js';
@@ -43,7 +43,10 @@ export const profitCheckOp = defineOperation({
   query: { financialYearEnd: isoDate() },
   output: profitCheckSchema,
   async run(ctx, input) {
-    return { data: await profitCheck(orgOf(ctx).db, input.financialYearEnd) };
+    const db = orgOf(ctx).db;
+    await requireCompany(db);
+    await yearEndingOn(db, input.financialYearEnd, 'financialYearEnd');
+    return { data: await profitCheck(db, input.financialYearEnd) };
   },
 });
 

@@ -23,7 +23,7 @@ import { day, idOut, instant } from '../output.js';
 import { pence } from '../schema.js';
 import { createTransaction, type Posting } from '../ledger/posting.js';
 import { primaryBankAccount } from '../banking/bank-accounts.js';
-import { findDirector, requireCompany } from './directors.js';
+import { findDirector, requireCompany, yearEndingOn } from './directors.js';
 import { addDlaTransaction, chartAccountId } from './dla.js';
 import type { BoardMinutesTable, DividendsTable, OrgDb } from '../../store/tables.js';
 
@@ -138,6 +138,8 @@ export async function recordMinutes(trx: Kysely<OrgDb>, posting: Posting, input:
   }
   const chair = input.chairId ?? attendees[0]!;
   if (!attendees.includes(chair)) throw new AppError('validation_error', 'chairId: the chair must be among the attendees', 'chairId');
+  // Profit is judged by a year's accounts: a date a day short of the year end would count the year's dividends as none.
+  await yearEndingOn(trx, input.financialYearEnd, 'financialYearEnd');
   const check = await profitCheck(trx, input.financialYearEnd);
   if (input.retainedProfitPence !== undefined && input.retainedProfitPence !== check.availableProfitPence) {
     throw new AppError(
@@ -385,6 +387,11 @@ export async function voidDividend(trx: Kysely<OrgDb>, posting: Posting, id: str
   await requireCompany(trx);
   const row = await findDividend(trx, id);
   if (row.status === 'void') throw new AppError('already_voided', `dividend ${row.voucher_number} is void already`);
+  const since = row.date_paid ?? row.date_declared;
+  if (date < since) {
+    const what = row.date_paid === null ? 'declared' : 'paid';
+    throw new AppError('validation_error', `date: a dividend is voided on or after it was ${what} (${since})`, 'date');
+  }
   for (const txn of [row.declare_transaction_id, row.pay_transaction_id]) {
     if (txn === null) continue;
     const lines = await trx.selectFrom('lines').select(['account_id', 'amount']).where('transaction_id', '=', txn).orderBy('line_no').execute();

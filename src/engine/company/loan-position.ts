@@ -11,12 +11,11 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { timestamp, today, type Clock } from '../clock.js';
-import { fiscalYearContaining, taxYearOf } from '../dates.js';
+import { taxYearOf } from '../dates.js';
 import { newId } from '../ids.js';
 import { day, idOut, instant } from '../output.js';
 import { pence } from '../schema.js';
-import { loadOrganisation } from '../organisation/organisation.js';
-import { findDirector, requireCompany } from './directors.js';
+import { accountingYearOf, findDirector, requireCompany, yearEndingOn } from './directors.js';
 import { balanceAt, aggregatedBalanceAt } from './dla/balance.js';
 import { s455Exposure } from './dla/s455.js';
 import { beneficialLoan } from './dla/bik.js';
@@ -70,16 +69,11 @@ async function groupOf(db: Kysely<OrgDb>, director: DirectorsTable): Promise<Loa
   return { director: await person(director.id), connected: await Promise.all(connected.map((c) => person(c.id))) };
 }
 
-async function periodOf(db: Kysely<OrgDb>, date: string): Promise<{ startDate: string; endDate: string }> {
-  const org = await loadOrganisation(db);
-  return fiscalYearContaining(date, org.fiscal_year_start);
-}
-
 export async function loanPosition(db: Kysely<OrgDb>, directorId: string, asOf: string): Promise<Position> {
   await requireCompany(db);
   const director = await findDirector(db, directorId);
   const group = await groupOf(db, director);
-  const period = await periodOf(db, asOf);
+  const period = await accountingYearOf(db, asOf);
   const s455 = s455Exposure(group, { periodStart: period.startDate, periodEnd: period.endDate, asOfDate: asOf });
   const bik = beneficialLoan(group.director.movements, taxYearOf(asOf));
   const balance = balanceAt(group.director.movements, asOf);
@@ -196,9 +190,7 @@ export async function takeSnapshot(trx: Kysely<OrgDb>, clock: Clock, directorId:
       'conflict',
       `a snapshot of ${director.full_name}'s loan account at ${periodEndDate} exists already (${taken.id}); snapshots are kept as taken`,
     );
-  const period = await periodOf(trx, periodEndDate);
-  if (period.endDate !== periodEndDate)
-    throw new AppError('validation_error', `periodEndDate: the accounting period ends on ${period.endDate}, not ${periodEndDate}`, 'periodEndDate');
+  const period = await yearEndingOn(trx, periodEndDate, 'periodEndDate');
   const s = yearEndSnapshot(await groupOf(trx, director), { periodStart: period.startDate, periodEnd: periodEndDate, asOfDate: today(clock) });
   const row: DlaSnapshotsTable = {
     id: newId('dlas', clock.now()),
