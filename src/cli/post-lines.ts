@@ -26,7 +26,7 @@ import { parsePounds } from '../engine/money.js';
 import { lineVat } from '../engine/ledger/line-vat.js';
 import { findAccountByCode, type AccountRow } from '../engine/ledger/accounts.js';
 import { capitalPurchaseThreshold } from '../engine/ledger/vat-entries.js';
-import { loadOrganisation } from '../engine/organisation/organisation.js';
+import { loadOrganisation, schemeOn } from '../engine/organisation/organisation.js';
 import type { OrgDb, OrganisationTable } from '../store/tables.js';
 
 export interface PostLine {
@@ -116,8 +116,8 @@ function split(
   return { line, vat: vatAmount === 0 ? null : { code: direction === 'sale' ? '2200' : '2201', amount: sign * vatAmount } };
 }
 
-/** The lines for transactions.create from the arguments of acct post. */
-export async function postLines(db: Kysely<OrgDb>, args: readonly string[]): Promise<PostLine[]> {
+/** The lines for transactions.create from the arguments of acct post, under the VAT scheme in force on `date`. */
+export async function postLines(db: Kysely<OrgDb>, args: readonly string[], date: string): Promise<PostLine[]> {
   const lines: PostLine[] = [];
   const vatLines: PostLine[] = [];
   let scheme: OrganisationTable['vat_scheme'] | undefined;
@@ -147,7 +147,7 @@ export async function postLines(db: Kysely<OrgDb>, args: readonly string[]): Pro
       lines.push({ accountId: account.id, amount });
       continue;
     }
-    scheme ??= (await loadOrganisation(db)).vat_scheme;
+    scheme ??= (await schemeOn(db, await loadOrganisation(db), date)).vat_scheme;
     const made = split(scheme, account, amount, vat, text, i);
     lines.push(made.line);
     if (made.vat !== null) vatLines.push({ accountId: await vatAccountId(made.vat.code, i), amount: made.vat.amount });

@@ -239,3 +239,37 @@ t.test("the README's acct post example reaches boxes 4 and 7 (the real bin/acct)
   // £120.00 net + 20% = £24.00 VAT on 2201: box 4 = 2400p, box 7 = £120
   t.same(vat.boxes, { box1: 0, box2: 0, box3: 0, box4: 2400, box5: 2400, box6: 0, box7: 12000, box8: 0, box9: 0 });
 });
+
+t.test('a flat rate scheduled from a later period: a purchase dated before it still splits off its VAT, one after it is posted gross', async (t) => {
+  const books = await withScheme(t, { vatScheme: 'standard', vatRegistrationDate: '2024-01-01', vatStagger: 'quarterly', vatPeriodMonth: 3 });
+  // An entry before the change, so the change is kept as history from its day.
+  t.same(await post(t, books, '2026-11-10', 'Paper', '5100=50@20', '1200=-60'), [
+    ['5100', 5000, 20, 'exclusive', 1000],
+    ['1200', -6000, null, null, null],
+    ['2201', 1000, null, null, null],
+  ]);
+  const scheduled = await runCliInProcess([
+    '--data',
+    books.dataDir,
+    'settings',
+    'update',
+    '--vat-scheme',
+    'flat_rate',
+    '--vat-flat-rate-percent',
+    '12',
+    '--vat-scheme-from',
+    '2027-01-01',
+  ]);
+  t.equal(scheduled.status, 0, scheduled.stderr);
+  // 1 December 2026, still standard: £10 net + 20% = £2 VAT to 2201.
+  t.same(await post(t, books, '2026-12-01', 'Stationery', '5100=10@20', '1200=-12'), [
+    ['5100', 1000, 20, 'exclusive', 200],
+    ['1200', -1200, null, null, null],
+    ['2201', 200, null, null, null],
+  ]);
+  // 5 January 2027, flat rate: the £12 gross is the cost, its £2 VAT inside it.
+  t.same(await post(t, books, '2027-01-05', 'Stationery', '5100=10@20', '1200=-12'), [
+    ['5100', 1200, 20, 'inclusive', 200],
+    ['1200', -1200, null, null, null],
+  ]);
+});

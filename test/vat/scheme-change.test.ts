@@ -109,3 +109,32 @@ t.test('registering again after leaving VAT takes the scheme chosen then, not th
   t.equal(autumn['scheme'], 'standard', 'before, the flat rate recorded from June held on');
   t.same([autumn.boxes.box1, autumn.boxes.box6], [20_000, 100_000]);
 });
+
+t.test('a change scheduled for a later period leaves bills and journals dated before it on the scheme in force then', async (t) => {
+  const v = await books(t);
+  // Flat rate from the quarter starting 1 December 2026; today is 15 September.
+  const scheduled = await toFlat(v, { vatSchemeFrom: '2026-12-01' });
+  t.equal(scheduled.status, 200, JSON.stringify(scheduled.body.error ?? ''));
+  // The two bills so far, net on 5100: 10000 + 50000.
+  t.equal(await v.balance('5100'), 60_000);
+  // Sep–Nov is still standard: a bill of £100 + £20 VAT on 5100, and a journal of £10 + £2 VAT on 5100.
+  await v.bill('2026-10-05', [{ unitPrice: 10_000, account: '5100' }]);
+  await v.journal('2026-10-06', [
+    ['5100', 1_000, { vatRate: 20, vatTreatment: 'exclusive' }],
+    ['2201', 200],
+    ['1200', -1_200],
+  ]);
+  // 60000 + 10000 + 1000: both net, their VAT on 2201 to reclaim.
+  t.equal(await v.balance('5100'), 71_000, 'the October bill posted net, as on the standard scheme');
+  const autumn = await v.show('2026-11');
+  t.equal(autumn['scheme'], 'standard');
+  t.same(
+    autumn.boxes,
+    // box 4 = 2000 + 200; box 7 = 10000 + 1000 = £110; box 5 = |0 − 2200|, repayable
+    { box1: 0, box2: 0, box3: 0, box4: 2_200, box5: 2_200, box6: 0, box7: 11_000, box8: 0, box9: 0 },
+    'the input VAT of the quarter before the change is reclaimed',
+  );
+  // From 1 December, flat rate: a bill's VAT is part of its cost, 10000 + 2000 gross on 5100.
+  await v.bill('2026-12-03', [{ unitPrice: 10_000, account: '5100' }]);
+  t.equal(await v.balance('5100'), 83_000, '71000 + 12000: the December bill posted gross');
+});

@@ -32,7 +32,7 @@ export function addPost(program: Command): void {
       await withCli(globals, async (cli) => {
         // A day-first date gets the YYYY-MM-DD it means, as the generated commands' date flags give it.
         checkDateText(date, '<date>');
-        const lines = await postLines(orgOf(await cli.ctx()).db, entries);
+        const lines = await postLines(orgOf(await cli.ctx()).db, entries, date);
         const body = { date, description, reference: flags.ref, status: flags.draft ? 'draft' : 'posted', lines };
         const result = await cli.run(createTransactionOp, { params: {}, query: {}, body }).catch((e: unknown) => {
           throw linesAsTyped(e);

@@ -91,8 +91,10 @@ const needsVatBooks = (input: Pick<TransactionInput, 'lines' | 'vatEntries' | 's
 async function loadVatBooks(trx: Kysely<OrgDb>): Promise<VatBooks> {
   const org = await trx.selectFrom('organisation').select(['vat_scheme', 'vat_registration_date']).executeTakeFirst();
   const vatAccounts = await trx.selectFrom('accounts').select(['id', 'code']).where('code', 'in', ['2200', '2201']).execute();
+  const schemes = await trx.selectFrom('vat_schemes').select(['from_date', 'scheme']).orderBy('from_date', 'desc').execute();
   return {
     scheme: org?.vat_scheme ?? 'not_registered',
+    schemes: schemes.map((s) => ({ from: s.from_date, scheme: s.scheme })),
     registrationDate: org?.vat_registration_date ?? null,
     vatAccountIds: { output: vatAccounts.find((a) => a.code === '2200')?.id, input: vatAccounts.find((a) => a.code === '2201')?.id },
   };
@@ -216,7 +218,9 @@ export function prepare(books: Books, posting: Posting, input: TransactionInput,
     input.vatEntries ??
     (vatBooks === null
       ? []
-      : lines.flatMap((line, i) => entryOfLine(vatBooks, books.accounts.get(line.accountId)!, { ...line, vatAmount: lineRows[i]!.vat_amount }, i) ?? []));
+      : lines.flatMap(
+          (line, i) => entryOfLine(vatBooks, input.date, books.accounts.get(line.accountId)!, { ...line, vatAmount: lineRows[i]!.vat_amount }, i) ?? [],
+        ));
   if (vatBooks !== null && input.status === 'posted') refuseVatBeforeRegistration(vatBooks, input.date, entryInputs);
   const vatEntries = entryInputs.map((e, i): VatEntriesTable => {
     if (!Number.isSafeInteger(e.net) || !Number.isSafeInteger(e.vat)) throw new Error(`VAT entry ${i} of a transaction is not in whole pence`);

@@ -50,9 +50,18 @@ type Scheme = OrganisationTable['vat_scheme'];
 
 /** What entries need of the books: the scheme, the registration date and the VAT accounts by code. */
 export interface VatBooks {
+  /** The latest scheme, the organisation's. */
   readonly scheme: Scheme;
+  /** The changes of scheme (vat_schemes), latest first: each in force from its day; empty when one scheme has held throughout. */
+  readonly schemes: readonly { readonly from: string; readonly scheme: 'standard' | 'flat_rate' }[];
   readonly registrationDate: string | null;
   readonly vatAccountIds: { readonly output: string | undefined; readonly input: string | undefined };
+}
+
+/** The scheme in force on `date`. */
+export function schemeAt(books: VatBooks, date: string): Scheme {
+  if (books.scheme === 'not_registered') return books.scheme;
+  return books.schemes.find((s) => s.from <= date)?.scheme ?? books.scheme;
 }
 
 /** Whether an entry charges output VAT: a sale's own VAT (an invoice's, a credit note's, a manual line's), not a payment's cash-basis share of it. */
@@ -81,13 +90,15 @@ export function refuseVatBeforeRegistration(books: VatBooks, date: string, entri
 /** The entry a manual line's VAT metadata makes, or null. */
 export function entryOfLine(
   books: VatBooks,
+  date: string,
   account: AccountsTable,
   line: { readonly amount: number; readonly vatRate?: number | null; readonly vatTreatment?: VatTreatment | null; readonly vatAmount?: number | null },
   index: number,
 ): VatEntryInput | null {
   const rate = line.vatRate ?? null;
   const treatment = line.vatTreatment ?? null;
-  if (books.scheme === 'not_registered' || rate === null || treatment === null || treatment === 'none') return null;
+  const scheme = schemeAt(books, date);
+  if (scheme === 'not_registered' || rate === null || treatment === null || treatment === 'none') return null;
   const field = `lines[${index}].vatRate`;
   const direction = account.account_type === 'revenue' ? 'sale' : account.account_type === 'expense' || account.account_type === 'asset' ? 'purchase' : null;
   if (direction === null || account.is_control_account === 1) {
@@ -113,7 +124,7 @@ export function entryOfLine(
     rate,
     net: sign * net,
     vat: sign * vat,
-    reclaimable: direction === 'sale' || books.scheme === 'standard' || capital,
+    reclaimable: direction === 'sale' || scheme === 'standard' || capital,
     capital,
     vatAccountId,
   };

@@ -9,11 +9,10 @@
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { loadOrganisation } from '../organisation/organisation.js';
+import { loadOrganisation, schemeOn } from '../organisation/organisation.js';
 import { deriveBoxes } from '../vat/boxes.js';
 import { descriptionsOf, discountUntil, postedEntries, refuseIncomplete, registered, vatReturnSchema as returnSchema } from '../vat/returns.js';
 import { periodSchema } from './balances.js';
-import { schemeOn } from '../vat/schemes.js';
 import type { OrgDb } from '../../store/tables.js';
 
 export const vatReturnSchema = returnSchema

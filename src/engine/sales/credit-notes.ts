@@ -79,7 +79,7 @@ export function refuseUncreditable(k: Kind, row: InvoicesTable): void {
 async function ledgerEntries(db: Kysely<OrgDb>, ck: CreditKind, doc: InvoicesTable, noteId: string, name: string, lines: readonly PricedItem[], total: number) {
   const k = ck.doc;
   const control = await accountByCode(db, k.controlCode);
-  const items = await itemEntries(db, k, lines, { direction: -1, documentId: noteId, contactId: doc.contact_id, name });
+  const items = await itemEntries(db, k, lines, { direction: -1, documentId: noteId, contactId: doc.contact_id, name, schemeDate: doc.issue_date });
   // A document posts its lines at lineSign and its control account against them; a credit note the reverse.
   return {
     lines: [{ accountId: control.id, amount: k.lineSign * total, contactId: doc.contact_id }, ...items.lines],

@@ -11,11 +11,14 @@
  *   back its share of the reclaim;
  * - not registered: no VAT facts; a bill line is posted gross, VAT inside
  *   the cost, so the bill's total is what the supplier charged.
+ * The scheme is the one in force on the document's date (a credit note's,
+ * on the date of the document it credits): a bill of September stays on
+ * the standard scheme when flat rate is scheduled from October.
  * A line with VAT but no rate (a migrated document whose VAT is not 20% or
  * 5% of its net) is posted the same way, its line and entry without a rate.
  */
 import type { Kysely } from 'kysely';
-import { loadOrganisation } from '../organisation/organisation.js';
+import { loadOrganisation, schemeOn } from '../organisation/organisation.js';
 import type { LineInput, TransactionInput } from '../ledger/posting.js';
 import { capitalPurchaseThreshold, type VatEntryInput } from '../ledger/vat-entries.js';
 import { accountByCode, type Kind } from './documents.js';
@@ -32,15 +35,16 @@ export interface ItemEntries {
 /**
  * The lines of a document's items (direction +1) or of a credit note
  * against them (−1), with the VAT line and one VAT entry per item;
- * `documentId` is the invoice, bill or credit note the facts belong to.
+ * `documentId` is the invoice, bill or credit note the facts belong to;
+ * `schemeDate` the day whose VAT scheme applies.
  */
 export async function itemEntries(
   db: Kysely<OrgDb>,
   k: Kind,
   items: readonly PricedItem[],
-  to: { readonly direction: 1 | -1; readonly documentId: string; readonly contactId: string; readonly name: string },
+  to: { readonly direction: 1 | -1; readonly documentId: string; readonly contactId: string; readonly name: string; readonly schemeDate: string },
 ): Promise<ItemEntries> {
-  const scheme = (await loadOrganisation(db)).vat_scheme;
+  const scheme = (await schemeOn(db, await loadOrganisation(db), to.schemeDate)).vat_scheme;
   const fallback = items.some((i) => i.accountId === null) ? (await accountByCode(db, k.defaultAccountCode)).id : '';
   const accountOf = (item: PricedItem) => item.accountId ?? fallback;
   const accountTypes = new Map(
@@ -121,7 +125,7 @@ export async function ledgerInput(
 ): Promise<TransactionInput> {
   const control = await accountByCode(db, k.controlCode);
   const name = number ?? id;
-  const items = await itemEntries(db, k, c.priced.items, { direction: 1, documentId: id, contactId: c.contact.id, name });
+  const items = await itemEntries(db, k, c.priced.items, { direction: 1, documentId: id, contactId: c.contact.id, name, schemeDate: c.issueDate });
   return {
     date: c.issueDate,
     description: k.kind === 'sales' ? `Invoice ${name} to ${c.contact.name}` : `Bill ${name} from ${c.contact.name}`,

@@ -19,11 +19,10 @@ import { AppError } from '../errors.js';
 import { today, type Clock } from '../clock.js';
 import { instant, day, idOut } from '../output.js';
 import { pence } from '../schema.js';
-import { loadOrganisation, type OrganisationRow } from '../organisation/organisation.js';
+import { loadOrganisation, schemeOn, type OrganisationRow } from '../organisation/organisation.js';
 import { addDays, addYears } from '../dates.js';
 import { deriveBoxes, type BoxEntry, type Derived } from './boxes.js';
 import { firstPeriodStart, periodOfKey, periodsUntil, type VatPeriod } from './periods.js';
-import { schemeOn } from './schemes.js';
 import type { OrgDb, VatBasis, VatReturnsTable } from '../../store/tables.js';
 
 export const boxDescriptions = {

@@ -19,14 +19,6 @@ import type { OrganisationRow } from '../organisation/organisation.js';
 import { periodEnding, periodEndOn } from './periods.js';
 import type { OrgDb } from '../../store/tables.js';
 
-type Registered = OrganisationRow & { vat_scheme: 'standard' | 'flat_rate' };
-
-/** `org` with the scheme (and flat rate) in force on `date`. */
-export async function schemeOn<O extends Registered>(db: Kysely<OrgDb>, org: O, date: string): Promise<O> {
-  const row = await db.selectFrom('vat_schemes').selectAll().where('from_date', '<=', date).orderBy('from_date', 'desc').limit(1).executeTakeFirst();
-  return row ? { ...org, vat_scheme: row.scheme, vat_flat_rate_bp: row.flat_rate_bp } : org;
-}
-
 const registeredScheme = (s: OrganisationRow['vat_scheme']): s is 'standard' | 'flat_rate' => s === 'standard' || s === 'flat_rate';
 
 /**
