@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { AppError } from '../engine/errors.js';
 import { coerceText, isPence, jsonSchemaOf, typesOf, type JsonSchema, type RawInput } from '../engine/input.js';
 import { parsePounds } from '../engine/money.js';
+import { fileText } from '../engine/tabular/file-text.js';
 import { pathParams, type Operation, type Result } from '../engine/operation.js';
 import { checkOutput, readBodyArgument, withCli, writeFileResult, type Cli, type GlobalOptions } from './context.js';
 import { hasItems, itemFlagHelp, itemPartWords, parseItemFlag } from './item-flag.js';
@@ -417,7 +418,7 @@ function readUploadFlag(body: Record<string, unknown>, upload: NonNullable<Opera
   if (typeof path !== 'string') return body;
   let text: string;
   try {
-    text = fs.readFileSync(path === '-' ? 0 : path, 'utf8');
+    text = fileText(fs.readFileSync(path === '-' ? 0 : path));
   } catch (e) {
     throw new AppError('validation_error', `--${kebab(upload.field)}: cannot read ${path}: ${(e as Error).message}`, upload.field);
   }

@@ -1,9 +1,14 @@
-/** Reading a request body under a size limit: JSON, or an uploaded file as the raw body or multipart/form-data. */
+/**
+ * Reading a request body under a size limit: JSON (UTF-8), or an uploaded
+ * file as the raw body or multipart/form-data (UTF-8, else Windows-1252:
+ * tabular/file-text.ts).
+ */
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 import type { z } from 'zod';
 import { AppError } from '../engine/errors.js';
 import { coerceText } from '../engine/input.js';
+import { fileText } from '../engine/tabular/file-text.js';
 
 /** 1 MiB: ample for any JSON request of the API; CSV uploads will declare their own. */
 export const defaultBodyLimit = 1024 * 1024;
@@ -15,8 +20,8 @@ export const maxUploadBytes = 10 * 1024 * 1024;
 
 const tooLarge = (limit: number) => new AppError('payload_too_large', `the request body exceeds the limit of ${limit} bytes`);
 
-/** The body's bytes as UTF-8 text; 413 past `limit` (by Content-Length at once, else as it arrives). */
-async function readText(req: IncomingMessage, limit: number): Promise<string> {
+/** The body's bytes; 413 past `limit` (by Content-Length at once, else as it arrives). */
+async function readBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit) throw tooLarge(limit);
   const chunks: Buffer[] = [];
@@ -26,7 +31,12 @@ async function readText(req: IncomingMessage, limit: number): Promise<string> {
     if (size > limit) throw tooLarge(limit);
     chunks.push(chunk);
   }
-  return decode(Buffer.concat(chunks), 'the request body');
+  return Buffer.concat(chunks);
+}
+
+/** The body as UTF-8 text. */
+async function readText(req: IncomingMessage, limit: number): Promise<string> {
+  return decode(await readBytes(req, limit), 'the request body');
 }
 
 function decode(bytes: Buffer, what: string): string {
@@ -126,7 +136,7 @@ export async function readUploadBody(
   if (type === 'multipart/form-data') return readMultipart(req, limit, upload, schema);
   const taken = new Set(uploadQueryFields(req, upload, schema));
   const fields = Object.fromEntries(Object.entries(req.query ?? {}).filter(([k]) => taken.has(k)));
-  return { ...coerceFields(schema, fields), [upload.field]: await readText(req, limit) };
+  return { ...coerceFields(schema, fields), [upload.field]: fileText(await readBytes(req, limit)) };
 }
 
 /** The query fields an upload sent as the raw body takes as its other body fields (none when the body is JSON or multipart). */
@@ -184,7 +194,7 @@ function readMultipart(req: IncomingMessage, limit: number, upload: UploadSpec, 
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));
         stream.on('limit', () => fail(tooLarge(limit)));
-        stream.on('end', () => done({ text: failed ? '' : decode(Buffer.concat(chunks), 'the uploaded file'), name: info.filename ?? '' }));
+        stream.on('end', () => done({ text: failed ? '' : fileText(Buffer.concat(chunks)), name: info.filename ?? '' }));
       });
       file.catch((e: unknown) => fail(e as AppError));
     });

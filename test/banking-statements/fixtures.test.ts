@@ -164,6 +164,27 @@ t.test('Lloyds: debit and credit columns, newest first, CRLF, a trailing comma i
   t.match(r.balanceProof, { status: 'PASS', stepwisePass: true, openingBalance: 51234, closingBalance: 404089, delta: 0 });
 });
 
+t.test('Nationwide: Windows-1252 (£ as the byte A3, ’ as 92), three lines of account details above the header, DD Mon YYYY', async (t) => {
+  const r = readFixture('nationwide.csv');
+  t.match(r.schema, { amountModel: 'DUAL_COL_DR_CR', dateFormat: 'DD MMM YYYY', hasHeader: true });
+  t.same(r.schema.columnMapping, { 0: 'date', 1: 'type', 2: 'description', 3: 'debit', 4: 'credit', 5: 'balance' });
+  // 3 lines of account details and a blank line above the header; 4 data rows.
+  assertConserved(t, r, { rows: 4, rejected: 0, ignored: 4 });
+  t.same(money(r), [
+    [1, '2026-09-01', 150000, 250000], // paid in £1,500.00; balance £2,500.00
+    [2, '2026-09-02', -15433, 234567], // paid out £154.33: £2,500.00 − £154.33 = £2,345.67
+    [3, '2026-09-03', -345, 234222], // £3.45: £2,345.67 − £3.45 = £2,342.22
+    [4, '2026-09-04', -1200, 233022], // £12.00: £2,342.22 − £12.00 = £2,330.22
+  ]);
+  t.same(
+    r.rows.map((row) => row.description),
+    ['ZETA LTD', 'EDF ENERGY', 'CAFÉ NERO', 'O’NEILL’S BAR'],
+    'É (C9) and the apostrophes (92) read as Windows-1252 writes them',
+  );
+  // Opening £2,500.00 − £1,500.00 = £1,000.00; closing £2,330.22, as the account details say.
+  t.match(r.balanceProof, { status: 'PASS', stepwisePass: true, openingBalance: 100000, closingBalance: 233022, delta: 0 });
+});
+
 t.test('Lloyds and Halifax share a layout: the file name tells them apart', async (t) => {
   t.equal(readFixture('lloyds.csv', { filename: 'Halifax_statement_July.csv' }).schema.detectedPreset, 'Halifax');
   t.equal(readFixture('lloyds.csv', { filename: 'export.csv' }).schema.detectedPreset, 'Lloyds');

@@ -2,10 +2,11 @@
 import fs from 'node:fs';
 import type { Test } from 'tap';
 import { projectFile } from '../../src/paths.js';
+import { fileText } from '../../src/engine/tabular/file-text.js';
 import { readStatement, type ReadStatementOptions, type StatementReading } from '../../src/engine/banking/statements/read-statement.js';
 
 export function fixtureText(name: string): string {
-  return fs.readFileSync(projectFile(`fixtures/bank-statements/${name}`), 'utf8');
+  return fileText(fs.readFileSync(projectFile(`fixtures/bank-statements/${name}`)));
 }
 
 export function readFixture(name: string, options: ReadStatementOptions = {}): StatementReading {

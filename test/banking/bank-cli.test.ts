@@ -292,3 +292,16 @@ t.test('why the rules cannot tell, in words, for each reason', async (t) => {
   );
   t.equal(unknownText({ kind: 'Unknown', reason: 'MissingField', fields: ['amount'] }), 'the line has no amount');
 });
+
+t.test('bank import reads a statement in Windows-1252 (Nationwide’s) as the bank wrote it', async (t) => {
+  const dir = t.testdir();
+  await init(t, dir);
+  const r = await runCliInProcess(['--data', dir, 'bank', 'import', statement('nationwide.csv')]);
+  t.equal(r.status, 0, r.stderr);
+  // £1,000.00 + £1,500.00 − £154.33 − £3.45 − £12.00 = £2,330.22
+  t.match(r.stdout, 'balance proof: PASS, closing balance 2,330.22');
+  t.match(r.stdout, 'rejected 0: 4 rows in all');
+  const listed = await runCliInProcessJson(['--data', dir, '--json', 'transactions', 'list']);
+  const descriptions = (listed.data as { description: string }[]).map((l) => l.description);
+  for (const name of ['CAFÉ NERO', 'O’NEILL’S BAR']) t.ok(descriptions.includes(name), `${name}, not U+FFFD`);
+});

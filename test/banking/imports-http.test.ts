@@ -153,6 +153,32 @@ t.test('a statement with a header and no rows is refused at upload, naming the f
   t.equal((await api.request('GET', '/v1/bank-imports')).body.data.length, 0, 'no import');
 });
 
+t.test('a statement in Windows-1252 (Nationwide’s), raw or multipart, is read as the bank wrote it', async (t) => {
+  const { api } = await world(t);
+  const bytes = new Uint8Array(fs.readFileSync(projectFile('fixtures/bank-statements/nationwide.csv')));
+  const raw = await api.request('POST', '/v1/bank-imports/upload?bankAccountId=1&filename=nationwide.csv', {
+    raw: bytes,
+    headers: { 'content-type': 'text/csv' },
+  });
+  t.equal(raw.status, 201, JSON.stringify(raw.body.error ?? ''));
+  // 4 rows, none rejected; £1,500.00 − £154.33 − £3.45 − £12.00 from £1,000.00 closes at £2,330.22.
+  t.match(raw.body.data, { totalRows: 4, validRows: 4, errorRows: 0, balanceProof: { status: 'PASS', closingBalance: 233022 } });
+  const boundary = 'acct-1252';
+  const head =
+    `--${boundary}\r\nContent-Disposition: form-data; name="bankAccountId"\r\n\r\n1\r\n` +
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="nationwide.csv"\r\nContent-Type: text/csv\r\n\r\n`;
+  const multipart = await api.request('POST', '/v1/bank-imports/upload', {
+    raw: new Uint8Array(Buffer.concat([Buffer.from(head), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)])),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  });
+  t.equal(multipart.status, 201, JSON.stringify(multipart.body.error ?? ''));
+  const rows = (await api.request('GET', `/v1/bank-imports/${multipart.body.data.importId}`)).body.data.rows as { description: string }[];
+  t.same(
+    rows.map((r) => r.description),
+    ['ZETA LTD', 'EDF ENERGY', 'CAFÉ NERO', 'O’NEILL’S BAR'],
+  );
+});
+
 t.test('raw text/csv and multipart uploads; remap; 409 once completed; 413 past the limit', async (t) => {
   const { api } = await world(t);
   const raw = await api.request('POST', '/v1/bank-imports/upload?bankAccountId=1&filename=hsbc.csv', {

@@ -12,6 +12,7 @@ import path from 'node:path';
 import chalk from 'chalk';
 import type { Command } from 'commander';
 import { AppError } from '../../engine/errors.js';
+import { fileText } from '../../engine/tabular/file-text.js';
 import { checkDateText } from '../../engine/date-words.js';
 import { displayPounds, parsePounds } from '../../engine/money.js';
 import type { Operation } from '../../engine/operation.js';
@@ -86,7 +87,7 @@ function addImport(group: Command): void {
         }
         let text: string;
         try {
-          text = fs.readFileSync(file === '-' ? 0 : file, 'utf8');
+          text = fileText(fs.readFileSync(file === '-' ? 0 : file));
         } catch (e) {
           throw new AppError('validation_error', `cannot read ${file}: ${(e as Error).message}`, 'file');
         }

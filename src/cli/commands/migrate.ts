@@ -12,6 +12,7 @@ import chalk from 'chalk';
 import type { Command } from 'commander';
 import { AppError } from '../../engine/errors.js';
 import { displayPounds, parsePounds } from '../../engine/money.js';
+import { fileText } from '../../engine/tabular/file-text.js';
 import { MigrationNotWritten, runMigrationOp } from '../../engine/imports/migration-ops.js';
 import type { MigrationRun } from '../../engine/imports/migration-run.js';
 import { providers } from '../../engine/imports/migrations.js';
@@ -37,7 +38,7 @@ interface MigrateFlags {
 
 function readFileFlag(path: string, flag: string): string {
   try {
-    return fs.readFileSync(path === '-' ? 0 : path, 'utf8');
+    return fileText(fs.readFileSync(path === '-' ? 0 : path));
   } catch (e) {
     throw new AppError('validation_error', `--${flag}: cannot read ${path}: ${(e as Error).message}`, flag);
   }
