@@ -81,7 +81,8 @@ t.test('acct export writes a journal of the posted ledger', async (t) => {
   t.match(
     body,
     [
-      '2026-01-01 * Opening balances',
+      // Nothing reconciled before 2026-01-01: neither the entry nor any posting is cleared (hledger's *).
+      '2026-01-01 Opening balances',
       '    assets:1100 Accounts Receivable  £1200.00',
       '    assets:1200 Bank Account  £10000.00',
       '    liabilities:2100 Accounts Payable  -£360.00',

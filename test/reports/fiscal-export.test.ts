@@ -76,12 +76,13 @@ t.test("hledger over FY 2025/26 exported alone: its income statement is acct's P
   const opening = fs
     .readFileSync(file, 'utf8')
     .split('\n\n')
-    .find((entry) => entry.startsWith('2025-04-01 * Opening balances'));
+    .find((entry) => entry.startsWith('2025-04-01 Opening balances'));
   // 1200: 5,000.00 + 2,400.00 − 840.00 − 600.00 + 12.34 = 5,972.34; 3100: FY 2024/25's profit, £712.34 (a credit).
+  // Nothing is reconciled, so neither the entry nor any posting is cleared (*).
   t.equal(
     opening,
     [
-      '2025-04-01 * Opening balances',
+      '2025-04-01 Opening balances',
       '    assets:1200 Bank Account  £5972.34',
       '    liabilities:2200 VAT Output  -£400.00',
       '    liabilities:2201 VAT Input  £140.00',

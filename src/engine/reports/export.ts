@@ -4,7 +4,8 @@
  * and code ("expenses:5100 Office Expenses", "Expenses:5100-Office-Expenses");
  * amounts are pounds. With a start date, an "Opening balances" entry
  * carries the asset, liability and equity balances before it and closes
- * earlier income and expenses into retained earnings, so the range's income
+ * earlier income and expenses into retained earnings (in hledger's format
+ * each balance's reconciled part a cleared posting, the rest uncleared), so the range's income
  * statement is acct's profit and loss for it and balances agree with acct's
  * on any date in the range.
  */
@@ -31,7 +32,9 @@ interface Dialect {
   accountName(a: Account): string;
   preamble(accounts: readonly Account[], names: ReadonlyMap<string, string>, firstDate: string): string;
   header(date: string, description: string, meta: { txn?: string; ref?: string | null; reconciled?: boolean }): string;
-  posting(account: string, pence: number): string;
+  /** One posting; `cleared` marks it as the bank has confirmed it, where the format marks postings (marksPostings). */
+  posting(account: string, pence: number, cleared?: boolean): string;
+  readonly marksPostings: boolean;
 }
 
 /** Text that cannot break a journal's syntax: no newlines, no comment or account separators, single spaces. */
@@ -41,6 +44,13 @@ const clean = (text: string): string =>
     .replace(/[;:]/g, ',')
     .replace(/ {2,}/g, ' ')
     .trim();
+
+/**
+ * A description that starts with *, ! or ( would be read as a status mark or
+ * a code ("* AMAZON PRIME" as cleared): an empty code, (), before it keeps
+ * it text, for hledger and ledger alike.
+ */
+const described = (text: string): string => (/^[*!(]/.test(text) ? `() ${text}` : text);
 
 const hledgerRoots: Readonly<Record<AccountType, [string, string]>> = {
   asset: ['assets', 'A'],
@@ -56,10 +66,13 @@ const hledger: Dialect = {
     `; Exported by acct: posted transactions only, amounts in GBP\n${accounts
       .map((a) => `account ${names.get(a.id)}  ; type:${hledgerRoots[a.account_type][1]}\n`)
       .join('')}\n`,
-  // Cleared (*) is hledger's mark for what the bank has confirmed: a transaction reconciled, and the opening balances; others go unmarked, so -C gives the reconciled balance.
+  // Cleared (*) is hledger's mark for what the bank has confirmed: a transaction reconciled (in the opening balances, the
+  // reconciled part of each, as a cleared posting); others go unmarked, so -C gives the reconciled balance.
   header: (date, description, meta) =>
-    `${date}${meta.reconciled === false ? '' : ' *'} ${clean(description)}${meta.txn ? `  ; txn:${meta.txn}${meta.ref ? `, ref:${clean(meta.ref)}` : ''}` : ''}\n`,
-  posting: (account, pence) => `    ${account}  ${pence < 0 ? `-£${formatPounds(-pence)}` : `£${formatPounds(pence)}`}\n`,
+    `${date}${meta.reconciled === true ? ' *' : ''} ${described(clean(description))}${meta.txn ? `  ; txn:${meta.txn}${meta.ref ? `, ref:${clean(meta.ref)}` : ''}` : ''}\n`,
+  posting: (account, pence, cleared = false) =>
+    `    ${cleared ? '* ' : ''}${account}  ${pence < 0 ? `-£${formatPounds(-pence)}` : `£${formatPounds(pence)}`}\n`,
+  marksPostings: true,
 };
 
 const beancountRoots: Readonly<Record<AccountType, string>> = {
@@ -82,6 +95,7 @@ const beancount: Dialect = {
   header: (date, description, meta) =>
     `${date} * ${quoted(description)}\n${meta.txn ? `  txn: ${quoted(meta.txn)}\n` : ''}${meta.ref ? `  ref: ${quoted(meta.ref)}\n` : ''}`,
   posting: (account, pence) => `  ${account}  ${formatPounds(pence)} GBP\n`,
+  marksPostings: false,
 };
 
 const dialects: Readonly<Record<ExportFormat, Dialect>> = { hledger, beancount };
@@ -95,13 +109,36 @@ const syntheticRetainedEarnings: Account = { id: 'retained-earnings', code: '', 
  * expenses closed into 3100 Retained Earnings (active or not: the export
  * reports, it posts nothing), in code order. Totals only, from account_days.
  */
-async function openingBalances(db: Kysely<OrgDb>, from: string, accounts: readonly Account[]): Promise<{ account: Account; net: number }[]> {
-  const balances = await postedBalances(db, { to: addDays(from, -1) });
+async function openingBalances(db: Kysely<OrgDb>, from: string, accounts: readonly Account[]): Promise<{ account: Account; net: number; cleared: number }[]> {
+  const all = closedInto(await postedBalances(db, { to: addDays(from, -1) }), accounts);
+  const reconciled = await db
+    .selectFrom('lines')
+    .innerJoin('transactions', 'transactions.id', 'lines.transaction_id')
+    .innerJoin('accounts', 'accounts.id', 'lines.account_id')
+    .select(['accounts.id', 'accounts.account_type as accountType'])
+    .select((eb) => eb.fn.sum<number>('lines.amount').as('net'))
+    .where('lines.posted', '=', 1)
+    .where('lines.date', '<', from)
+    .where('transactions.is_reconciled', '=', 1)
+    .groupBy(['accounts.id', 'accounts.account_type'])
+    .execute();
+  const cleared = closedInto(
+    reconciled.map((r) => ({ id: r.id, accountType: r.accountType, net: Number(r.net) })),
+    accounts,
+  );
+  // An account whose cleared and uncleared parts cancel still opens with both, so that -C sees the cleared part.
+  return [...accounts, syntheticRetainedEarnings]
+    .map((account) => ({ account, net: all.get(account.id) ?? 0, cleared: cleared.get(account.id) ?? 0 }))
+    .filter((o) => o.net !== 0 || o.cleared !== 0);
+}
+
+/** Each account's net, with income and expenses closed into retained earnings. */
+function closedInto(balances: readonly { id: string; accountType: AccountType; net: number }[], accounts: readonly Account[]): Map<string, number> {
   const isEarnings = (type: AccountType) => type === 'revenue' || type === 'expense';
   const net = new Map(balances.filter((b) => !isEarnings(b.accountType)).map((b) => [b.id, b.net]));
   const retained = accounts.find((a) => a.code === '3100' && a.account_type === 'equity') ?? syntheticRetainedEarnings;
   net.set(retained.id, (net.get(retained.id) ?? 0) + sum(balances.filter((b) => isEarnings(b.accountType)).map((b) => b.net)));
-  return [...accounts, syntheticRetainedEarnings].map((account) => ({ account, net: net.get(account.id) ?? 0 })).filter((o) => o.net !== 0);
+  return net;
 }
 
 export async function exportJournal(db: Kysely<OrgDb>, format: ExportFormat, range: ExportRange, write: (text: string) => void): Promise<void> {
@@ -117,8 +154,16 @@ export async function exportJournal(db: Kysely<OrgDb>, format: ExportFormat, ran
   const names = new Map(declared.map((a) => [a.id, dialect.accountName(a)]));
   write(dialect.preamble(declared, names, range.from ?? first.date ?? '1970-01-01'));
   if (range.from && opening.length > 0) {
-    write(dialect.header(range.from, 'Opening balances', {}));
-    for (const o of opening) write(dialect.posting(names.get(o.account.id) as string, o.net));
+    write(dialect.header(range.from, 'Opening balances', { reconciled: false }));
+    for (const o of opening) {
+      const name = names.get(o.account.id) as string;
+      if (!dialect.marksPostings || o.cleared === 0) {
+        if (o.net !== 0) write(dialect.posting(name, o.net));
+        continue;
+      }
+      write(dialect.posting(name, o.cleared, true));
+      if (o.net !== o.cleared) write(dialect.posting(name, o.net - o.cleared));
+    }
     write('\n');
   }
   let q = db
