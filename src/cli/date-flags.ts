@@ -13,6 +13,8 @@
 import { today as todayOf } from '../engine/clock.js';
 import { AppError } from '../engine/errors.js';
 import { checkDateText, periodOf, periodWords } from '../engine/date-words.js';
+import type { DateRange } from '../engine/dates.js';
+import { checkRange, isoDate } from '../engine/schema.js';
 import { jsonSchemaOf, type JsonSchema, type RawInput } from '../engine/input.js';
 import { orgOf, type Operation } from '../engine/operation.js';
 import { loadOrganisation } from '../engine/organisation/organisation.js';
@@ -41,34 +43,70 @@ export function dateHelp(field: string): string {
   return ranges.some(([a]) => a === field) ? periodWords : 'YYYY-MM-DD, today or yesterday';
 }
 
+/** The period a date flag's text names (2026-Q3, fy2025, this-month…), or null for a day; a day written day first or not real is refused, naming `flag`. */
+type PeriodReader = (flag: string, text: string) => Promise<DateRange | null>;
+
+function periodReader(cli: Cli): PeriodReader {
+  let yearStart: string | undefined;
+  const fiscalYearStart = async (): Promise<string> => (yearStart ??= (await loadOrganisation(orgOf(await cli.ctx()).db)).fiscal_year_start);
+  const today = todayOf(cli.clock);
+  return async (flag, text) => {
+    const period = periodOf(text, today, /fy/i.test(text) ? await fiscalYearStart() : '01-01');
+    if (period === null) checkDateText(text, flag);
+    return period;
+  };
+}
+
+/** A range's ends as typed, periods read: a period opening it gives its first day (and its last, when nothing closes it); one closing it, its last day. */
+async function readRange(from: unknown, to: unknown, [fromFlag, toFlag]: readonly [string, string], periodFor: PeriodReader): Promise<[unknown, unknown]> {
+  let [start, end] = [from, to];
+  if (typeof from === 'string') {
+    const period = await periodFor(fromFlag, from);
+    if (period) {
+      start = period.startDate;
+      if (to === undefined) end = period.endDate;
+    }
+  }
+  if (typeof to === 'string') {
+    const period = await periodFor(toFlag, to);
+    if (period) end = period.endDate;
+  }
+  return [start, end];
+}
+
+/** The --from and --to of a hand-written command (acct export) read as a generated command reads a range; 400 naming the flag. */
+export async function typedRange(cli: Cli, from: string | undefined, to: string | undefined): Promise<{ from?: string; to?: string }> {
+  const flags = ['--from', '--to'] as const;
+  const ends = await readRange(from, to, flags, periodReader(cli));
+  const out: { from?: string; to?: string } = {};
+  for (const [i, end] of ends.entries()) {
+    if (typeof end !== 'string') continue;
+    if (!isoDate().safeParse(end).success) {
+      throw new AppError('validation_error', `${flags[i]} takes a date, YYYY-MM-DD, or ${periodWords}; not ${end}`, flags[i]);
+    }
+    out[i === 0 ? 'from' : 'to'] = end;
+  }
+  checkRange(out.from, out.to, flags);
+  return out;
+}
+
 /** `raw` with the date words of its query and body read as dates, and the reports' default ranges. */
 export async function expandDates(cli: Cli, op: Operation, raw: RawInput, named: (field: string) => string): Promise<RawInput> {
   let yearStart: string | undefined;
   const fiscalYearStart = async (): Promise<string> => (yearStart ??= (await loadOrganisation(orgOf(await cli.ctx()).db)).fiscal_year_start);
   const today = todayOf(cli.clock);
+  const reader = periodReader(cli);
 
   const expand = async (values: Record<string, unknown>, schema: JsonSchema): Promise<Record<string, unknown>> => {
     const props = schema.properties ?? {};
     const out: Record<string, unknown> = { ...values };
-    const periodFor = async (field: string, text: string) => {
-      const period = periodOf(text, today, /fy/i.test(text) ? await fiscalYearStart() : '01-01');
-      if (period === null) checkDateText(text, named(field));
-      return period;
-    };
+    const periodFor = (field: string, text: string) => reader(named(field), text);
     for (const [start, end] of ranges) {
       if (!isDateProp(props[start]) || !isDateProp(props[end])) continue;
       const [from, to] = [values[start], values[end]];
-      if (typeof from === 'string') {
-        const period = await periodFor(start, from);
-        if (period) {
-          out[start] = period.startDate;
-          if (to === undefined) out[end] = period.endDate;
-        }
-      }
-      if (typeof to === 'string') {
-        const period = await periodFor(end, to);
-        if (period) out[end] = period.endDate;
-      }
+      const [opened, closed] = await readRange(from, to, [start, end], periodFor);
+      if (opened !== undefined) out[start] = opened;
+      if (closed !== undefined) out[end] = closed;
       const required = new Set(schema.required ?? []);
       if (from === undefined && to === undefined && required.has(start) && required.has(end)) {
         // The financial year to date, as accounting software opens a report.

@@ -101,3 +101,26 @@ t.test('acct export writes a journal of the posted ledger', async (t) => {
   t.equal(bad.status, 2);
   t.match(bad.stderr, 'validation_error: format must be one of hledger, beancount, not gnucash');
 });
+
+t.test('acct export takes dates as the reports do: periods, a hint for day-first dates, the flag named', async (t) => {
+  const b = await books(t);
+  const quarter = await runCliInProcess(['--data', b.dataDir, 'export', '--from', '2026-Q1']);
+  const days = await runCliInProcess(['--data', b.dataDir, 'export', '--from', '2026-01-01', '--to', '2026-03-31']);
+  t.equal(quarter.status, 0, quarter.stderr);
+  t.equal(quarter.stdout, days.stdout, '2026-Q1 is 2026-01-01 to 2026-03-31');
+  t.match(quarter.stdout, /^2026-01-01 Opening balances$/m);
+  const refusals: [string[], string][] = [
+    [['--from', '31/03/2026'], 'error validation_error: write dates as YYYY-MM-DD: 31/03/2026 is 2026-03-31 if it is day first, as in the UK (field --from)\n'],
+    [['--to', '2026-02-30'], 'error validation_error: 2026-02-30 is not a real date: February 2026 has 28 days (field --to)\n'],
+    [['--from', '2026-04-01', '--to', '2026-03-31'], 'error validation_error: --from (2026-04-01) is after --to (2026-03-31) (field --from)\n'],
+  ];
+  for (const [flags, stderr] of refusals) {
+    const r = await runCliInProcess(['--data', b.dataDir, 'export', ...flags]);
+    t.equal(r.status, 2, flags.join(' '));
+    t.equal(r.stderr, stderr);
+    t.equal(r.stdout, '', 'nothing written');
+  }
+  const word = await runCliInProcess(['--data', b.dataDir, 'export', '--from', 'banana']);
+  t.equal(word.status, 2);
+  t.match(word.stderr, /--from takes a date, YYYY-MM-DD, or .*; not banana \(field --from\)/);
+});

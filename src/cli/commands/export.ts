@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { AppError } from '../../engine/errors.js';
 import { orgOf } from '../../engine/operation.js';
-import { checkRange, isoDate, parseWith } from '../../engine/schema.js';
 import { exportFormats, exportJournal, type ExportFormat } from '../../engine/reports/export.js';
 import { withCli, type GlobalOptions } from '../context.js';
+import { typedRange } from '../date-flags.js';
 import { examplesText, handWritten } from '../help.js';
 import { AcctOption } from '../command.js';
 
@@ -12,8 +12,8 @@ export function addExport(program: Command): void {
   program
     .command(doc.name)
     .addOption(new AcctOption('--format <format>', `one of ${exportFormats.join(', ')}`).default('hledger').withValues(exportFormats))
-    .option('--from <date>', 'first date, YYYY-MM-DD')
-    .option('--to <date>', 'last date, YYYY-MM-DD')
+    .option('--from <date>', 'first date: YYYY-MM-DD or a period (2026-11, 2026-Q3, fy2025, this-month…)')
+    .option('--to <date>', 'last date, as --from takes; a period gives its last day')
     .description(doc.summary)
     .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
     .action(async (flags: { format: string; from?: string; to?: string }, cmd: Command) => {
@@ -22,9 +22,7 @@ export function addExport(program: Command): void {
         if (!(exportFormats as readonly string[]).includes(flags.format)) {
           throw new AppError('validation_error', `format must be one of ${exportFormats.join(', ')}, not ${flags.format}`, 'format');
         }
-        const from = flags.from === undefined ? undefined : parseWith(isoDate(), flags.from);
-        const to = flags.to === undefined ? undefined : parseWith(isoDate(), flags.to);
-        checkRange(from, to);
+        const { from, to } = await typedRange(cli, flags.from, flags.to);
         const chunks: string[] = [];
         const flush = () => {
           process.stdout.write(chunks.join(''));
