@@ -124,3 +124,30 @@ t.test('acct export takes dates as the reports do: periods, a hint for day-first
   t.equal(word.status, 2);
   t.match(word.stderr, /--from takes a date, YYYY-MM-DD, or .*; not banana \(field --from\)/);
 });
+
+t.test('profit-loss --comparative: a year to date beside the same days a year earlier; a month beside the month before', async (t) => {
+  const b = await newBooks(t, { organisation: { businessType: 'sole_trader', fiscalYearStart: '04-06' } });
+  for (const [date, pounds] of [
+    ['2025-05-10', '500'], // FY 2025/26, within 6 April to 2 December 2025
+    ['2026-03-10', '1000'], // FY 2025/26, after 2 December 2025
+    ['2026-04-20', '200'], // FY 2026/27, April
+    ['2026-05-10', '300'], // FY 2026/27, May
+  ] as const) {
+    t.equal((await runCliInProcess(['--data', b.dataDir, 'post', date, 'Sale', `1200=${pounds}`, `4000=-${pounds}`])).status, 0);
+  }
+  const pl = async (...flags: string[]) => {
+    const r = await runCliInProcessJson(['--data', b.dataDir, '--json', 'report', 'profit-loss', '--comparative', ...flags]);
+    t.equal(r.status, 0, r.stderr);
+    return r.data as {
+      period: { from: string; to: string };
+      revenue: { total: number };
+      comparative: { period: { from: string; to: string }; revenue: { total: number } };
+    };
+  };
+  const ytd = await pl('--from', '2026-04-06', '--to', '2026-12-02');
+  // This year to date: 200 + 300 = £500; the same days of 2025: the £500 of May 2025 alone (not the £1,000 of March 2026).
+  t.same([ytd.revenue.total, ytd.comparative.period, ytd.comparative.revenue.total], [50_000, { from: '2025-04-06', to: '2025-12-02' }, 50_000]);
+  const may = await pl('--from', '2026-05');
+  // May 2026 (£300) beside April 2026 (£200): whole months keep the month before.
+  t.same([may.revenue.total, may.comparative.period, may.comparative.revenue.total], [30_000, { from: '2026-04-01', to: '2026-04-30' }, 20_000]);
+});

@@ -4,7 +4,7 @@
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { addDays, daysBetween, fiscalYearContaining } from '../dates.js';
+import { addDays, addYears, daysBetween, fiscalYearContaining } from '../dates.js';
 import { loadOrganisation } from '../organisation/organisation.js';
 import { pence } from '../schema.js';
 import { day, idOut } from '../output.js';
@@ -70,9 +70,13 @@ const firstOfMonth = (index: number): string => `${String(Math.floor(index / 12)
  * with the year before from its first day, November with all of October);
  * any other is as long as its days.
  */
-export function priorPeriod(from: string, to: string): { from: string; to: string } {
+export function priorPeriod(from: string, to: string, year?: { readonly startDate: string; readonly endDate: string }): { from: string; to: string } {
   const priorTo = addDays(from, -1);
-  if (from.endsWith('-01') && addDays(to, 1).endsWith('-01')) {
+  const wholeMonths = from.endsWith('-01') && addDays(to, 1).endsWith('-01');
+  // A year to date (from the first day of a financial year, not whole months: 6 April to today, say) is compared with the
+  // same days a year earlier, as the dashboard compares it; the days before it would straddle two years. `year` holds `from`.
+  if (year !== undefined && !wholeMonths && from === year.startDate && to <= year.endDate) return { from: addYears(from, -1), to: addYears(to, -1) };
+  if (wholeMonths) {
     const months = monthIndex(to) - monthIndex(from) + 1;
     return { from: firstOfMonth(monthIndex(from) - months), to: priorTo };
   }
@@ -102,7 +106,7 @@ export const profitLossSchema = z.strictObject({
     .strictObject({ period: periodSchema, totalRevenue: pence(), totalExpenses: pence(), ...plFigures })
     .nullable()
     .describe(
-      'the prior period of the same length, ending the day before from (as many whole months when the period is whole months, else days), with its accounts (a column beside this period); null unless comparative=true',
+      'the prior period of the same length, ending the day before from (as many whole months when the period is whole months, else days; a year to date that is not whole months, from the first day of a financial year, the same days a year earlier), with its accounts (a column beside this period); null unless comparative=true',
     ),
 });
 export type ProfitLoss = z.output<typeof profitLossSchema>;
@@ -111,7 +115,7 @@ export async function profitLoss(db: Kysely<OrgDb>, from: string, to: string, co
   const current = await profitAndLoss(db, from, to);
   let prior: ProfitLoss['comparative'] = null;
   if (comparative) {
-    const period = priorPeriod(from, to);
+    const period = priorPeriod(from, to, fiscalYearContaining(from, (await loadOrganisation(db)).fiscal_year_start));
     const p = await profitAndLoss(db, period.from, period.to);
     prior = { period, totalRevenue: p.revenue.total, totalExpenses: p.expenses.total, ...p };
   }
