@@ -338,3 +338,31 @@ t.test('voiding is dated on or after the dividend was declared, and paid', async
   const onPayday = await api.request('POST', `/v1/dividends/${id}/void`, { body: { date: '2026-05-15' } });
   t.equal(onPayday.status, 200, JSON.stringify(onPayday.body.error ?? ''));
 });
+
+t.test('board meetings are attended by those who were directors on the day: not a connected person, nor one appointed later or resigned before', async (t) => {
+  const { api, jo, sam } = await company(t);
+  const director = async (body: Record<string, unknown>) => {
+    const r = await api.request('POST', '/v1/directors', { body });
+    t.equal(r.status, 201, JSON.stringify(r.body.error ?? ''));
+    return r.body.data.id as string;
+  };
+  const spouse = await director({ fullName: 'Alex Bloggs', connectedToDirectorId: jo, relationship: 'spouse' });
+  const late = await director({ fullName: 'Kim Late', appointedDate: '2026-06-01' });
+  const gone = await director({ fullName: 'Lee Gone', appointedDate: '2020-01-06' });
+  t.equal((await api.request('DELETE', `/v1/directors/${gone}?resignedDate=2026-05-15`)).status, 200);
+  const meet = (attendees: string[], date: string) =>
+    api.request('POST', '/v1/dividends/board-minutes', { body: { attendees, date, financialYearEnd: fye, totalDividendPence: 100_000 } });
+  for (const [who, date, message] of [
+    [spouse, '2026-05-01', /Alex Bloggs is connected to a director \(spouse\), not a director/],
+    [late, '2026-05-01', /Kim Late was appointed on 2026-06-01, after the meeting of 2026-05-01/],
+    [gone, '2026-05-20', /Lee Gone had resigned by the meeting of 2026-05-20 \(on 2026-05-15\)/],
+  ] as const) {
+    const r = await meet([jo, who], date);
+    t.equal(r.status, 400, String(message));
+    t.match(r.body.error, { code: 'validation_error', field: 'attendees', message });
+  }
+  t.equal(((await api.request('GET', '/v1/dividends/board-minutes')).body.data as unknown[]).length, 0, 'the refused minutes left nothing behind');
+  // Lee resigned on 15 May 2026: a director still at a meeting on 1 May, and so a valid attendee then.
+  const before = await meet([jo, sam, gone], '2026-05-01');
+  t.equal(before.status, 201, JSON.stringify(before.body.error ?? ''));
+});

@@ -131,10 +131,23 @@ export interface MinutesInput {
 export async function recordMinutes(trx: Kysely<OrgDb>, posting: Posting, input: MinutesInput): Promise<Minutes> {
   await requireCompany(trx);
   const attendees = [...new Set(input.attendees)];
+  // Those who were directors on the meeting's date: a connected person (a spouse, say) is no director.
   for (const id of attendees) {
-    const d = await trx.selectFrom('directors').select(['is_active', 'full_name']).where('id', '=', id).executeTakeFirst();
-    if (!d) throw new AppError('validation_error', `attendees: no director ${id}`, 'attendees');
-    if (d.is_active !== 1) throw new AppError('validation_error', `attendees: ${d.full_name} has resigned and cannot attend`, 'attendees');
+    const d = await trx
+      .selectFrom('directors')
+      .select(['is_active', 'full_name', 'appointed_date', 'resigned_date', 'connected_to_director_id', 'relationship'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    const refuse = (why: string) => new AppError('validation_error', `attendees: ${why}`, 'attendees');
+    if (!d) throw refuse(`no director ${id}`);
+    if (d.connected_to_director_id !== null)
+      throw refuse(`${d.full_name} is connected to a director (${d.relationship ?? 'associate'}), not a director, and cannot attend a board meeting`);
+    if (d.appointed_date !== null && d.appointed_date > input.date)
+      throw refuse(`${d.full_name} was appointed on ${d.appointed_date}, after the meeting of ${input.date}`);
+    if (d.resigned_date !== null ? d.resigned_date <= input.date : d.is_active !== 1)
+      throw refuse(
+        `${d.full_name} had resigned by the meeting of ${input.date}${d.resigned_date === null ? '' : ` (on ${d.resigned_date})`} and cannot attend`,
+      );
   }
   const chair = input.chairId ?? attendees[0]!;
   if (!attendees.includes(chair)) throw new AppError('validation_error', 'chairId: the chair must be among the attendees', 'chairId');
