@@ -75,7 +75,8 @@ t.test('a filed return cannot change: its documents and journals stay, and its s
   // box 1 10000; box 4 2000 + 200 (1200 × 20/120) = 2200; box 5 7800.
   const filed = await v.file('2026-03');
   t.same([filed.boxes.box1, filed.boxes.box4, filed.boxes.box5], [10_000, 2_200, 7_800]);
-  const before = await v.api.request('GET', '/v1/reports/trial-balance?date=2026-12-31');
+  const before = await v.api.request('GET', '/v1/reports/trial-balance?asOf=2026-12-31');
+  t.equal(before.status, 200);
 
   const locked = async (method: string, path: string, body?: unknown) => {
     const r = await v.api.request(method, path, body === undefined ? {} : { body });
@@ -89,7 +90,7 @@ t.test('a filed return cannot change: its documents and journals stay, and its s
   const settlement = await v.api.request('PATCH', `/v1/transactions/${filed.transactionId}/status`, { body: { status: 'draft' } });
   t.equal(settlement.status, 422, 'the settlement journal stays posted');
 
-  const after = await v.api.request('GET', '/v1/reports/trial-balance?date=2026-12-31');
+  const after = await v.api.request('GET', '/v1/reports/trial-balance?asOf=2026-12-31');
   t.same(after.body.data, before.body.data, 'the books are exactly as they were');
   t.same(await v.show('2026-03'), { ...filed, fileFirst: null }, 'the filed figures stand');
 });

@@ -15,7 +15,11 @@ import { vatBooks, type VatBooks } from './support.js';
 const clock = '2026-11-28T10:00:00Z';
 const registered = { vatScheme: 'standard', vatRegistrationDate: '2026-02-15', vatStagger: 'quarterly', vatPeriodMonth: 3 } as const;
 
-const trialBalance = async (v: VatBooks) => (await v.api.request('GET', '/v1/reports/trial-balance?date=2026-12-31')).body.data;
+async function trialBalance(v: VatBooks) {
+  const r = await v.api.request('GET', '/v1/reports/trial-balance?asOf=2026-12-31');
+  if (r.status !== 200) throw new Error(`trial balance: ${JSON.stringify(r.body)}`);
+  return r.body.data;
+}
 
 t.test('a sale charging VAT dated before the registration date is refused, and nothing is written', async (t) => {
   const v = await vatBooks(t, registered, clock);
