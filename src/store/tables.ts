@@ -671,6 +671,8 @@ export interface BankImportRowsTable {
   date: string | null;
   description: string | null;
   reference: string | null;
+  /** The bank's own id of the transaction, an OFX file's FITID (migration 0028). */
+  bank_id: string | null;
   amount: number | null;
   balance: number | null;
   status: BankImportRowStatus;

@@ -98,6 +98,12 @@ export const importRowSchema = z.strictObject({
   date: day().nullable(),
   description: z.string().nullable(),
   reference: z.string().nullable(),
+  bankTransactionId: z
+    .string()
+    .nullable()
+    .describe(
+      'the bank’s own id of the transaction (an OFX file’s FITID), or null: a row with one duplicates only an earlier row with the same id, day and amount',
+    ),
   amount: pence().nullable().describe('money in positive, out negative'),
   balance: pence().nullable(),
   status: z.enum(rowStatuses),
@@ -159,17 +165,23 @@ export async function findImport(db: Kysely<OrgDb>, id: string): Promise<ImportR
 }
 
 const key = (date: string | null, description: string | null, amount: number | null) => `${date}\u0000${description}\u0000${amount}`;
+const idKey = (date: string | null, bankId: string, amount: number | null) => `${date}\u0000${bankId}\u0000${amount}`;
 
-type Keyed = Pick<RowRow, 'date' | 'description' | 'amount'>;
+type Keyed = Pick<RowRow, 'date' | 'description' | 'amount' | 'bank_id'>;
 type DateRange = { readonly from: string; readonly to: string } | null;
+
+/** Earlier rows by day, description and amount, and by day, the bank's id and amount, each oldest first. */
+type EarlierRows = { readonly byText: Map<string, RowRow[]>; readonly byBankId: Map<string, RowRow[]> };
+
+const push = (map: Map<string, RowRow[]>, k: string, r: RowRow) => map.set(k, [...(map.get(k) ?? []), r]);
 
 /**
  * Earlier rows of completed imports into this ledger account that became
- * transactions, by date, description and amount, oldest first: through any
- * of its bank accounts, since an archived bank account's lines stay on it.
+ * transactions, oldest first: through any of its bank accounts, since an
+ * archived bank account's lines stay on it.
  */
-async function earlierRows(db: Kysely<OrgDb>, ledgerAccountId: string, range: DateRange): Promise<Map<string, RowRow[]>> {
-  const out = new Map<string, RowRow[]>();
+async function earlierRows(db: Kysely<OrgDb>, ledgerAccountId: string, range: DateRange): Promise<EarlierRows> {
+  const out = { byText: new Map<string, RowRow[]>(), byBankId: new Map<string, RowRow[]>() };
   if (range === null) return out;
   const rows = await db
     .selectFrom('bank_import_rows')
@@ -185,22 +197,36 @@ async function earlierRows(db: Kysely<OrgDb>, ledgerAccountId: string, range: Da
     .orderBy('bank_import_rows.id')
     .execute();
   for (const r of rows) {
-    const k = key(r.date, r.description, r.amount);
-    out.set(k, [...(out.get(k) ?? []), r]);
+    push(out.byText, key(r.date, r.description, r.amount), r);
+    if (r.bank_id !== null) push(out.byBankId, idKey(r.date, r.bank_id, r.amount), r);
   }
   return out;
 }
 
-/** For each row, in file order, the earlier row it duplicates, or undefined: each earlier row is matched once. */
+/**
+ * For each row, in file order, the earlier row it duplicates, or undefined;
+ * each earlier row is matched once. A row with the bank's id (FITID) is the
+ * earlier row with the same id, day and amount, whatever either's
+ * description (banks reword a line once it posts), and never a row with
+ * another id: the bank says they are two transactions. Otherwise rows match
+ * by day, description and amount.
+ */
 async function duplicateMatches(db: Kysely<OrgDb>, ledgerAccountId: string, range: DateRange, rows: readonly Keyed[]): Promise<(RowRow | undefined)[]> {
-  const earlier = rows.length === 0 ? new Map<string, RowRow[]>() : await earlierRows(db, ledgerAccountId, range);
-  const used = new Map<string, number>();
-  return rows.map((r) => {
-    const k = key(r.date, r.description, r.amount);
-    const n = used.get(k) ?? 0;
-    const match = earlier.get(k)?.[n];
-    if (match) used.set(k, n + 1);
+  const earlier =
+    rows.length === 0 ? { byText: new Map<string, RowRow[]>(), byBankId: new Map<string, RowRow[]>() } : await earlierRows(db, ledgerAccountId, range);
+  const used = new Set<number>();
+  const take = (candidates: readonly RowRow[] | undefined, fits: (r: RowRow) => boolean) => {
+    const match = candidates?.find((c) => !used.has(c.id) && fits(c));
+    if (match) used.add(match.id);
     return match;
+  };
+  return rows.map((r) => {
+    const bankId = r.bank_id;
+    if (bankId !== null) {
+      const same = take(earlier.byBankId.get(idKey(r.date, bankId, r.amount)), () => true);
+      if (same) return same;
+    }
+    return take(earlier.byText.get(key(r.date, r.description, r.amount)), (c) => bankId === null || c.bank_id === null);
   });
 }
 
@@ -231,7 +257,12 @@ async function rowsOf(db: Kysely<OrgDb>, importId: string, ledgerAccountId: stri
     if (reason !== null) rejected.push({ rowIndex: r.rowIndex, line: r.line, reason });
     return reason === null;
   });
-  const matches = await duplicateMatches(db, ledgerAccountId, reading.dateRange, postable);
+  const matches = await duplicateMatches(
+    db,
+    ledgerAccountId,
+    reading.dateRange,
+    postable.map((r) => ({ date: r.date, description: r.description, amount: r.amount, bank_id: r.bankId })),
+  );
   const rows: NewRow[] = postable.map((r, i) => {
     const match = matches[i];
     return {
@@ -240,6 +271,7 @@ async function rowsOf(db: Kysely<OrgDb>, importId: string, ledgerAccountId: stri
       date: r.date,
       description: r.description,
       reference: r.reference,
+      bank_id: r.bankId,
       amount: r.amount,
       balance: r.balance,
       status: match ? 'duplicate' : 'valid',
@@ -257,6 +289,7 @@ async function rowsOf(db: Kysely<OrgDb>, importId: string, ledgerAccountId: stri
       date: null,
       description: null,
       reference: null,
+      bank_id: null,
       amount: null,
       balance: null,
       status: 'error',
@@ -297,7 +330,7 @@ async function markDuplicates(trx: Kysely<OrgDb>, row: ImportRow): Promise<void>
 }
 
 async function insertRows(trx: Kysely<OrgDb>, rows: readonly NewRow[]): Promise<void> {
-  // SQLite allows 32,766 parameters a statement; a row has 13.
+  // SQLite allows 32,766 parameters a statement; a row has 14.
   for (let i = 0; i < rows.length; i += 2000)
     await trx
       .insertInto('bank_import_rows')
@@ -668,6 +701,7 @@ async function rowViews(db: Kysely<OrgDb>, bank: string, rows: readonly RowRow[]
       date: r.date,
       description: r.description,
       reference: r.reference,
+      bankTransactionId: r.bank_id,
       amount: r.amount,
       balance: r.balance,
       status: rowStatus(r),

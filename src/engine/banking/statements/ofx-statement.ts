@@ -93,8 +93,9 @@ function readTransaction(trn: unknown, rowIndex: number, line: number): Statemen
   const name = text(trn, 'NAME');
   const memo = text(trn, 'MEMO');
   const description = [...new Set([name, memo].filter((v) => v !== ''))].join(' ').replace(/\s+/g, ' ');
-  const reference = text(trn, 'CHECKNUM') || text(trn, 'FITID') || null;
-  return { rowIndex, line, date, description, reference, amount, balance: null };
+  const fitid = text(trn, 'FITID');
+  const reference = text(trn, 'CHECKNUM') || fitid || null;
+  return { rowIndex, line, date, description, reference, bankId: fitid === '' ? null : fitid, amount, balance: null };
 }
 
 export function readOfxStatement(fileText: string): StatementReading {

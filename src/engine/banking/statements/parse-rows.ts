@@ -121,6 +121,7 @@ function readRow(record: DataRecord, schema: StatementSchema, byRole: Record<Col
     date,
     description: text(cells, byRole.description),
     reference: reference === '' ? null : reference,
+    bankId: null,
     amount,
     balance,
   };

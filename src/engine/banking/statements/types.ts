@@ -52,6 +52,8 @@ export interface StatementRow {
   readonly date: string;
   readonly description: string;
   readonly reference: string | null;
+  /** The bank's own id of the transaction (an OFX file's FITID): unique in the account and never changed; null when the file gives none. */
+  readonly bankId: string | null;
   /** Integer pence, money in positive. */
   readonly amount: number;
   /** Integer pence as the bank printed it after the row, or null. */
