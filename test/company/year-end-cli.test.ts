@@ -33,10 +33,26 @@ t.test('the year-end pack for the year to 31 March 2026', async (t) => {
 
   const pdf = path.join(dir, 'pack.pdf');
   const file = path.join(dir, 'pack.json');
-  const r = await acct('company', 'year-end', '--year', '2026', '--pdf', pdf, '--json-file', file);
+  // £6,000.00 repaid on 30 November 2026, within nine months of the year end.
+  await json(
+    'dla',
+    'add',
+    '--director-id',
+    jo,
+    '--date',
+    '2026-11-30',
+    '--description',
+    'Repaid',
+    '--amount-pence',
+    '-6000',
+    '--loan-type',
+    'repayment_to_company',
+  );
+  // Prepared on 29 November 2026 (a fixed day: today's pack would turn due on 1 January 2027), before the repayment.
+  const r = await acct('company', 'year-end', '--year', '2026', '--prepared-on', '2026-11-29', '--pdf', pdf, '--json-file', file);
   t.equal(r.status, 0, r.stderr);
   t.match(r.stdout, 'year-end pack, 2025-04-01 to 2026-03-31');
-  // At the year end the deadline is to come: at risk. P11D for 2025/26: £15,000.00 owed from 10 January 2026, so two whole
+  // On 29 November 2026 the deadline is to come: at risk. P11D for 2025/26: £15,000.00 owed from 10 January 2026, so two whole
   // tax months (6 February to 5 April): 15,000 × 2/12 × 3.75% = £93.75.
   t.match(r.stdout, /Jo Bloggs\s+15,000\.00\s+15,000\.00\s+5,062\.50\s+2027-01-01\s+at_risk\s+93\.75 \(2025\/26\)/);
   t.match(r.stdout, 'S455 tax if not repaid in time: 5,062.50');
@@ -53,6 +69,15 @@ t.test('the year-end pack for the year to 31 March 2026', async (t) => {
   const text = pdfText(fs.readFileSync(pdf));
   for (const want of ['YEAR-END PACK', 'Jo Bloggs', '£15,000.00', '£5,062.50', '1 January 2027', '£93.75', '£18,000.00'])
     t.match(text, want, `the PDF shows ${want}`);
+
+  // Prepared on 1 December 2026 the repayment counts: 15,000.00 − 6,000.00 = 9,000.00 owed, × 33.75% = £3,037.50.
+  const later = await acct('company', 'year-end', '--year', '2026', '--prepared-on', '2026-12-01');
+  t.equal(later.status, 0, later.stderr);
+  t.match(later.stdout, /Jo Bloggs\s+15,000\.00\s+15,000\.00\s+3,037\.50\s+2027-01-01\s+at_risk/);
+  t.match(later.stdout, 'S455 tax if not repaid in time: 3,037.50');
+  const early = await acct('company', 'year-end', '--year', '2026', '--prepared-on', '2026-03-30');
+  t.equal(early.status, 2, 'before the year end');
+  t.match(early.stderr, '--prepared-on');
 
   const again = await acct('company', 'year-end', '--year', '2026', '--pdf', pdf);
   t.equal(again.status, 4, 'never over an existing file without --force');

@@ -13,6 +13,7 @@ import { loadOrganisation } from '../../engine/organisation/organisation.js';
 import { orgOf } from '../../engine/operation.js';
 import { addressLines } from '../../pdf/format.js';
 import { checkOutput, withCli, writeFileResult, type GlobalOptions } from '../context.js';
+import { expandDates } from '../date-flags.js';
 import { examplesText, groupSummaries, handWritten } from '../help.js';
 import { fittedTable } from '../render.js';
 import { essential, tableWidth } from '../fit-table.js';
@@ -61,18 +62,26 @@ function printed(pack: YearEnd, width: number | undefined): string {
   return `${out.join('\n')}\n`;
 }
 
+/** A refusal named by the flag typed (--prepared-on), not the API's field (preparedOn). */
+function asTyped(e: unknown): never {
+  const flag = e instanceof AppError && e.field !== undefined ? { preparedOn: '--prepared-on', year: '--year' }[e.field] : undefined;
+  if (e instanceof AppError && flag !== undefined) throw new AppError(e.code, e.message, flag);
+  throw e;
+}
+
 export function addCompany(program: Command): void {
   const group = program.command('company').description(groupSummaries['company'] ?? '');
   const doc = handWritten.companyYearEnd;
   group
     .command('year-end')
     .requiredOption('--year <year>', 'the calendar year the financial year ends in')
+    .option('--prepared-on <date>', 'the day the books are read to, on or after the year end (default today): loans repaid by then owe no S455')
     .option('--pdf <file>', 'also write the pack as a PDF (- for standard output)')
     .option('--json-file <file>', 'also write the pack as JSON (amounts in pence)')
     .option('--force', 'overwrite the --pdf or --json-file file if it exists')
     .description(doc.summary)
     .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
-    .action(async (flags: { year: string; pdf?: string; jsonFile?: string; force?: boolean }, cmd: Command) => {
+    .action(async (flags: { year: string; preparedOn?: string; pdf?: string; jsonFile?: string; force?: boolean }, cmd: Command) => {
       const globals = cmd.optsWithGlobals<GlobalOptions>();
       await withCli(globals, async (cli) => {
         const force = flags.force === true;
@@ -80,7 +89,11 @@ export function addCompany(program: Command): void {
         if (flags.jsonFile !== undefined) checkOutput(flags.jsonFile, force);
         if (flags.pdf === '-' && flags.jsonFile === '-')
           throw new AppError('validation_error', 'only one of --pdf and --json-file can be standard output', 'jsonFile');
-        const pack = (await cli.run(yearEndOp, { params: {}, query: { year: flags.year }, body: undefined })).data as YearEnd;
+        const query = { year: flags.year, ...(flags.preparedOn === undefined ? {} : { preparedOn: flags.preparedOn }) };
+        const raw = await expandDates(cli, yearEndOp, { params: {}, query, body: undefined }, (field) =>
+          field === 'preparedOn' ? '--prepared-on' : `--${field}`,
+        );
+        const pack = (await cli.run(yearEndOp, raw).catch(asTyped)).data as YearEnd;
         if (flags.jsonFile !== undefined)
           writeFileResult(
             { contentType: 'application/json', filename: 'year-end.json', bytes: new TextEncoder().encode(`${JSON.stringify(pack, null, 2)}\n`) },

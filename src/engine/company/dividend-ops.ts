@@ -307,13 +307,14 @@ export const yearEndOp = defineOperation({
   name: 'company.year-end',
   cli: { custom: true },
   summary: "The year-end pack: directors' loans with S455 (CT600A) and beneficial loans (P11D), dividends declared and paid, the profit check",
-  description: 'year is the calendar year the financial year ends in (2025: the year to 31 March 2025 for a 1 April start).',
+  description:
+    'year is the calendar year the financial year ends in (2025: the year to 31 March 2025 for a 1 April start). preparedOn (default today, on or after the year end and not after today) is the day the books are read to: a loan repaid by then, within nine months of the year end, owes no S455.',
   access: 'reports:read',
   method: 'GET',
   path: '/company/year-end',
-  query: { year: z.number().int().min(2000).max(2100) },
+  query: { year: z.number().int().min(2000).max(2100), preparedOn: isoDate().optional() },
   output: yearEndSchema,
   async run(ctx, input) {
-    return { data: await yearEndPack(orgOf(ctx).db, ctx.clock, input.year) };
+    return { data: await yearEndPack(orgOf(ctx).db, ctx.clock, input.year, input.preparedOn) };
   },
 });

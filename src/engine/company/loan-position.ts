@@ -11,13 +11,14 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { timestamp, today, type Clock } from '../clock.js';
-import { taxYearOf } from '../dates.js';
+import { fiscalYearContaining, taxYearOf, type DateRange } from '../dates.js';
 import { newId } from '../ids.js';
 import { day, idOut, instant } from '../output.js';
 import { pence } from '../schema.js';
-import { accountingYearOf, findDirector, requireCompany, yearEndingOn } from './directors.js';
+import { findDirector, requireCompany, yearEndingOn } from './directors.js';
+import { loadOrganisation } from '../organisation/organisation.js';
 import { balanceAt, aggregatedBalanceAt } from './dla/balance.js';
-import { s455Exposure } from './dla/s455.js';
+import { s455Exposure, s455Standing, type S455Standing } from './dla/s455.js';
 import { beneficialLoan } from './dla/bik.js';
 import { warningLevel } from './dla/warning-level.js';
 import { yearEndSnapshot } from './dla/snapshot.js';
@@ -30,15 +31,31 @@ export const positionSchema = z.strictObject({
   asOf: day(),
   balancePence: pence().describe('positive: the director owes the company (overdrawn)'),
   aggregatedBalancePence: pence().describe('with connected persons'),
-  s455: z.strictObject({
-    exposed: z.boolean(),
-    exposurePence: pence(),
-    rate: z.number().describe('percent'),
-    status: z.enum(['clear', 'at_risk', 'due', 'repaid']),
-    deadline: day(),
-    periodEnd: day(),
-    bedAndBreakfasting: z.boolean(),
-  }),
+  s455: z
+    .strictObject({
+      exposed: z.boolean(),
+      exposurePence: pence().describe('the S455 tax of every period listed in periods'),
+      rate: z.number().describe('percent'),
+      status: z.enum(['clear', 'at_risk', 'due', 'repaid']),
+      deadline: day(),
+      periodEnd: day(),
+      bedAndBreakfasting: z.boolean(),
+      periods: z
+        .array(
+          z.strictObject({
+            periodStart: day(),
+            periodEnd: day(),
+            deadline: day(),
+            status: z.enum(['clear', 'at_risk', 'due', 'repaid']),
+            outstandingPence: pence().describe('lent in the period and owed on the deadline (or today, while it is to come)'),
+            exposurePence: pence(),
+          }),
+        )
+        .describe('earlier accounting periods with a loan still owed, oldest first, then the one holding asOf'),
+    })
+    .describe(
+      'status, rate, deadline and periodEnd are those of the gravest period: the oldest due, else the at-risk one whose deadline comes first, else the current one',
+    ),
   bik: z.strictObject({
     applicable: z.boolean(),
     threshold: z.number().int(),
@@ -69,14 +86,32 @@ async function groupOf(db: Kysely<OrgDb>, director: DirectorsTable): Promise<Loa
   return { director: await person(director.id), connected: await Promise.all(connected.map((c) => person(c.id))) };
 }
 
-export async function loanPosition(db: Kysely<OrgDb>, directorId: string, asOf: string): Promise<Position> {
+/** S455 of one accounting period as known on a day (a year-end pack), rather than where the loans stand on the position's date. */
+export interface S455Basis {
+  readonly period: DateRange;
+  readonly knownOn: string;
+}
+
+function s455Of(group: LoanGroup, asOf: string, fiscalYearStart: string, basis: S455Basis | undefined): S455Standing {
+  if (basis === undefined) return s455Standing(group, asOf, (date) => fiscalYearContaining(date, fiscalYearStart));
+  const { period, knownOn } = basis;
+  const only = {
+    periodStart: period.startDate,
+    periodEnd: period.endDate,
+    ...s455Exposure(group, { periodStart: period.startDate, periodEnd: period.endDate, asOfDate: knownOn }),
+  };
+  return { periods: [only], lead: only, exposurePence: only.exposurePence };
+}
+
+export async function loanPosition(db: Kysely<OrgDb>, directorId: string, asOf: string, basis?: S455Basis): Promise<Position> {
   await requireCompany(db);
   const director = await findDirector(db, directorId);
   const group = await groupOf(db, director);
-  const period = await accountingYearOf(db, asOf);
-  const s455 = s455Exposure(group, { periodStart: period.startDate, periodEnd: period.endDate, asOfDate: asOf });
+  const s455 = s455Of(group, asOf, (await loadOrganisation(db)).fiscal_year_start, basis);
   const bik = beneficialLoan(group.director.movements, taxYearOf(asOf));
   const balance = balanceAt(group.director.movements, asOf);
+  const { lead } = s455;
+  const bedAndBreakfasting = s455.periods.some((p) => p.bedAndBreakfast.length > 0);
   return {
     directorId: director.id,
     fullName: director.full_name,
@@ -84,13 +119,21 @@ export async function loanPosition(db: Kysely<OrgDb>, directorId: string, asOf: 
     balancePence: balance,
     aggregatedBalancePence: aggregatedBalanceAt(group, asOf),
     s455: {
-      exposed: s455.exposed,
+      exposed: s455.periods.some((p) => p.exposed),
       exposurePence: s455.exposurePence,
-      rate: s455.rate,
-      status: s455.status,
-      deadline: s455.deadline,
-      periodEnd: period.endDate,
-      bedAndBreakfasting: s455.bedAndBreakfast.length > 0,
+      rate: lead.rate,
+      status: lead.status,
+      deadline: lead.deadline,
+      periodEnd: lead.periodEnd,
+      bedAndBreakfasting,
+      periods: s455.periods.map((p) => ({
+        periodStart: p.periodStart,
+        periodEnd: p.periodEnd,
+        deadline: p.deadline,
+        status: p.status,
+        outstandingPence: p.perAdvance.reduce((sum, a) => sum + a.outstandingPence, 0),
+        exposurePence: p.exposurePence,
+      })),
     },
     bik: {
       applicable: bik.applicable,
@@ -102,18 +145,18 @@ export async function loanPosition(db: Kysely<OrgDb>, directorId: string, asOf: 
     },
     warningLevel: warningLevel({
       balancePence: balance,
-      s455Status: s455.status,
-      bedAndBreakfasted: s455.bedAndBreakfast.length > 0,
+      s455Status: lead.status,
+      bedAndBreakfasted: bedAndBreakfasting,
       bikApplicable: bik.applicable,
     }),
   };
 }
 
 /** Every director's position (connected persons are shown with the director they belong to, not alone). */
-export async function loanPositions(db: Kysely<OrgDb>, asOf: string): Promise<Position[]> {
+export async function loanPositions(db: Kysely<OrgDb>, asOf: string, basis?: S455Basis): Promise<Position[]> {
   await requireCompany(db);
   const ids = await db.selectFrom('directors').select('id').where('connected_to_director_id', 'is', null).orderBy('full_name').orderBy('id').execute();
-  return Promise.all(ids.map((d) => loanPosition(db, d.id, asOf)));
+  return Promise.all(ids.map((d) => loanPosition(db, d.id, asOf, basis)));
 }
 
 export const s455SummarySchema = z.strictObject({

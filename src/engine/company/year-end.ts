@@ -4,7 +4,10 @@
  * connected persons), the S455 tax it would cost and by when it must be
  * repaid (CT600A), the beneficial loan for the tax year holding the year
  * end (P11D), the dividends declared and paid for the year, and the
- * profit check. Figures are as the books stand today.
+ * profit check. Figures are as the books stand on the day the pack is
+ * prepared (today, or an earlier day on or after the year end): S455 counts
+ * what was repaid by then, as the CT600A does for loans repaid within nine
+ * months of the year end.
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -23,7 +26,11 @@ export const yearEndSchema = z.strictObject({
   company: z.strictObject({ name: z.string(), companyNumber: z.string().nullable() }),
   financialYear: z.strictObject({ from: day(), to: day() }),
   preparedOn: day(),
-  directorLoans: z.array(positionSchema).describe('at the year end: CT600A (S455) and P11D (beneficial loans) figures'),
+  directorLoans: z
+    .array(positionSchema)
+    .describe(
+      'balances at the year end; S455 (CT600A) of the year with repayments up to preparedOn; P11D (beneficial loans) of the tax year holding the year end',
+    ),
   totalS455ExposurePence: pence(),
   dividends: z.strictObject({ declaredPence: pence(), paidPence: pence(), byDirector: summarySchema }),
   profitCheck: profitCheckSchema,
@@ -38,17 +45,22 @@ async function yearEnding(db: Kysely<OrgDb>, year: number): Promise<{ startDate:
   return fy;
 }
 
-export async function yearEndPack(db: Kysely<OrgDb>, clock: Clock, year: number): Promise<YearEnd> {
+export async function yearEndPack(db: Kysely<OrgDb>, clock: Clock, year: number, preparedOn?: string): Promise<YearEnd> {
   await requireCompany(db);
   const fy = await yearEnding(db, year);
-  if (fy.endDate > today(clock)) throw new AppError('unprocessable_entity', `the financial year to ${fy.endDate} has not ended yet`, 'year');
+  const now = today(clock);
+  if (fy.endDate > now) throw new AppError('unprocessable_entity', `the financial year to ${fy.endDate} has not ended yet`, 'year');
+  const on = preparedOn ?? now;
+  if (on > now)
+    throw new AppError('validation_error', `the pack cannot be prepared on ${on}, after today (${now}): it reads the books as they stand`, 'preparedOn');
+  if (on < fy.endDate) throw new AppError('validation_error', `the pack cannot be prepared on ${on}, before the year end (${fy.endDate})`, 'preparedOn');
   const org = await loadOrganisation(db);
-  const loans = await loanPositions(db, fy.endDate);
+  const loans = await loanPositions(db, fy.endDate, { period: fy, knownOn: on });
   const byDirector = await dividendSummary(db, fy.endDate);
   return {
     company: { name: org.name, companyNumber: org.company_number },
     financialYear: { from: fy.startDate, to: fy.endDate },
-    preparedOn: today(clock),
+    preparedOn: on,
     directorLoans: loans,
     totalS455ExposurePence: loans.reduce((s, l) => s + l.s455.exposurePence, 0),
     dividends: {

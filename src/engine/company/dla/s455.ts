@@ -99,3 +99,45 @@ export function s455Exposure(group: LoanGroup, query: S455Query): S455Exposure {
     bedAndBreakfast: ledger.bedAndBreakfast.filter((f) => f.repaymentDate >= periodStart && f.repaymentDate < deadline),
   };
 }
+
+/** One accounting period's S455, as part of where a director's loans stand. */
+export interface S455PeriodStanding extends S455Exposure {
+  readonly periodStart: string;
+  readonly periodEnd: string;
+}
+
+export interface S455Standing {
+  /** The earlier periods with an advance still owed on the as-of date, oldest first, then the period holding it. */
+  readonly periods: readonly S455PeriodStanding[];
+  /** The period that sets the status: the oldest due, else the at-risk one whose deadline comes first, else the current one. */
+  readonly lead: S455PeriodStanding;
+  /** The tax of every period listed. */
+  readonly exposurePence: number;
+}
+
+const gravity: Record<S455Status, number> = { due: 3, at_risk: 2, repaid: 1, clear: 0 };
+
+/**
+ * Where S455 stands on `asOfDate`: the accounting period holding it, and
+ * every earlier period with an advance still owed that day: its deadline
+ * to come (at risk), or passed (due: the tax is payable until the loan is
+ * repaid, and refunded nine months after the period of repayment). A loan
+ * made last year and still owed does not go quiet when the new year starts.
+ * `periodOf` gives the accounting period holding a date.
+ */
+export function s455Standing(group: LoanGroup, asOfDate: string, periodOf: (date: string) => { startDate: string; endDate: string }): S455Standing {
+  const owed = loanLedger(group, asOfDate).advances.filter((a) => a.remainingPence > 0);
+  const current = periodOf(asOfDate);
+  const earlier = new Map<string, { startDate: string; endDate: string }>();
+  for (const a of owed) {
+    const period = periodOf(a.date);
+    if (period.endDate < current.startDate) earlier.set(period.endDate, period);
+  }
+  const periods = [...[...earlier.values()].sort((a, b) => (a.endDate < b.endDate ? -1 : 1)), current].map((p): S455PeriodStanding => ({
+    periodStart: p.startDate,
+    periodEnd: p.endDate,
+    ...s455Exposure(group, { periodStart: p.startDate, periodEnd: p.endDate, asOfDate }),
+  }));
+  const lead = periods.reduce((best, p) => (gravity[p.status] > gravity[best.status] ? p : best));
+  return { periods, lead, exposurePence: periods.reduce((s, p) => s + p.exposurePence, 0) };
+}
