@@ -68,7 +68,7 @@ async function principalOf(req: IncomingMessage, keys: KeyCache, store: Store, c
 
 /** Node's error for a request whose client closed the connection before its body was read ('aborted'). */
 function hungUp(req: IncomingMessage, e: unknown): boolean {
-  return req.socket.destroyed && !req.complete && (e as NodeJS.ErrnoException | null)?.code === 'ECONNRESET';
+  return (req.socket?.destroyed ?? true) && !req.complete && (e as NodeJS.ErrnoException | null)?.code === 'ECONNRESET';
 }
 
 export function createApp(options: AppOptions): Polka {
@@ -203,7 +203,7 @@ export function createApp(options: AppOptions): Polka {
       idempotencyKey = op.method !== 'GET' && principal ? idempotencyKeyOf(req.headers[idempotencyHeader]) : undefined;
       if (idempotencyKey !== undefined) {
         const path = idempotencyPath(op, req.params);
-        const request = { key: idempotencyKey, method: op.method, path, fingerprint: fingerprintOf(op.method, path, body) };
+        const request = { key: idempotencyKey, method: op.method, path, fingerprint: fingerprintOf(op.method, path, body, query) };
         // A refusal of the input is the key's first result too, stored and replayed as the operation's own 4xx are.
         let input: Record<string, unknown> | undefined;
         let refusal: AppError | undefined;

@@ -20,18 +20,52 @@ export const maxUploadBytes = 10 * 1024 * 1024;
 
 const tooLarge = (limit: number) => new AppError('payload_too_large', `the request body exceeds the limit of ${limit} bytes`);
 
-/** The body's bytes; 413 past `limit` (by Content-Length at once, else as it arrives). */
-async function readBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
+/**
+ * The body's bytes; 413 past `limit` (by Content-Length at once, else as it
+ * arrives). Past the limit the rest is read and dropped rather than the
+ * request destroyed, so that the 413 can be answered on its connection
+ * (which the answer closes: 413s are sent with Connection: close).
+ */
+function readBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > limit) throw tooLarge(limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw tooLarge(limit);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+  if (declared > limit) return Promise.reject(tooLarge(limit));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) {
+        chunks.push(chunk);
+        return;
+      }
+      stop();
+      req.resume();
+      reject(tooLarge(limit));
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks));
+    };
+    const onError = (e: Error) => {
+      stop();
+      reject(e);
+    };
+    // A client gone before the end: node's 'aborted' error, as the stream's iterator gave it.
+    const onClose = () => {
+      stop();
+      if (!req.complete) reject(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
 }
 
 /** The body as UTF-8 text. */

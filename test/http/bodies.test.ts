@@ -1,5 +1,6 @@
 /** Request bodies: malformed JSON, size limit, non-object bodies, unknown fields. */
 import { once } from 'node:events';
+import http from 'node:http';
 import net from 'node:net';
 import t from 'tap';
 import { newBooks, serveBooks } from '../helpers/index.js';
@@ -48,6 +49,39 @@ t.test('a body over the limit is 413 payload_too_large; one under it is accepted
   const ok = await api.request('PUT', '/v1/organisation', { body: small });
   t.equal(ok.status, 200);
   t.equal(ok.body.data.name, 'Small Ltd');
+});
+
+t.test('a body over the limit sent in chunks (no Content-Length) is 413 too, and the server goes on serving', async (t) => {
+  const books = await newBooks(t, { clock });
+  const api = await serveBooks(t, books, { bodyLimit: 1000 });
+  const { hostname, port } = new URL(api.url);
+  for (let i = 0; i < 2; i++) {
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request(
+        {
+          host: hostname,
+          port,
+          method: 'POST',
+          path: '/v1/contacts',
+          headers: { authorization: `Bearer ${books.apiKey}`, 'content-type': 'application/json' },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      // 5,000 bytes of notes in ten chunks: Transfer-Encoding chunked, so the size is known only as it arrives.
+      req.write('{"contactType":"customer","name":"Big Ltd","notes":"');
+      for (let k = 0; k < 10; k++) req.write('n'.repeat(500));
+      req.end('"}');
+    });
+    t.equal(status, 413, `request ${i + 1}: 413`);
+  }
+  const after = await api.request('GET', '/v1/contacts');
+  t.equal(after.status, 200, 'still serving');
+  t.equal(after.body.meta.total, 0, 'nothing written');
+  t.same(api.logged, [], 'no internal error logged');
 });
 
 t.test('a JSON body that is not an object is 400', async (t) => {

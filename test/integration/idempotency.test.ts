@@ -431,3 +431,30 @@ t.test('the fingerprint ignores the order of fields: the same body written in an
   t.equal(b.headers.get('idempotent-replayed'), 'true');
   t.equal(b.body.data.id, a.body.data.id);
 });
+
+t.test('a key reused with another query string is 409: DELETE /directors/{id}?resignedDate= is another request', async (t) => {
+  const { api } = await setup(t);
+  const director = await api.request('POST', '/v1/directors', { body: { fullName: 'Jo Bloggs', sharesHeld: 100, appointedDate: '2020-01-06' } });
+  t.equal(director.status, 201);
+  const id = director.body.data.id as string;
+  const first = await api.request('DELETE', `/v1/directors/${id}?resignedDate=2026-11-20`, { headers: withKey('k-resign') });
+  t.equal(first.status, 200, JSON.stringify(first.body.error ?? ''));
+  // The same key and query again replays; another resignation date is another request, refused and not applied.
+  expectReplay(t, first, await api.request('DELETE', `/v1/directors/${id}?resignedDate=2026-11-20`, { headers: withKey('k-resign') }));
+  const other = await api.request('DELETE', `/v1/directors/${id}?resignedDate=2026-06-15`, { headers: withKey('k-resign') });
+  expectError(t, other, 409, 'conflict');
+  t.equal(other.headers.get('idempotent-replayed'), null);
+  t.equal((await api.request('GET', `/v1/directors/${id}`)).body.data.resignedDate, '2026-11-20', 'still resigned on the first date');
+});
+
+t.test('a body nested 5,000 deep with a key is the 400 it is without one, never a 500', async (t) => {
+  const { api } = await setup(t);
+  const raw = `{"contactType":"customer","name":"Deep Ltd","notes":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+  const headers = { 'content-type': 'application/json' };
+  const without = await api.request('POST', '/v1/contacts', { raw, headers });
+  t.equal(without.status, 400, 'notes must be text');
+  const withIt = await api.request('POST', '/v1/contacts', { raw, headers: { ...headers, ...withKey('k-deep') } });
+  t.equal(withIt.status, 400, JSON.stringify(withIt.body.error ?? ''));
+  t.equal(withIt.body.error.code, without.body.error.code);
+  t.equal(await contactTotal(api), 0);
+});

@@ -50,20 +50,47 @@ export interface Answer {
   readonly replayed: boolean;
 }
 
-/** JSON with object keys sorted, so the order a client writes fields in does not matter. */
+/**
+ * JSON with object keys sorted, so the order a client writes fields in does
+ * not matter. A stack, not recursion: JSON.parse takes nesting deeper than
+ * the call stack would, and such a body is refused by validation (400), not
+ * here.
+ */
 function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  const out: string[] = [];
+  type Step = { readonly text: string } | { readonly value: unknown };
+  const steps: Step[] = [{ value }];
+  for (let step = steps.pop(); step !== undefined; step = steps.pop()) {
+    if ('text' in step) {
+      out.push(step.text);
+      continue;
+    }
+    const v = step.value;
+    let parts: Step[];
+    if (Array.isArray(v))
+      parts = [{ text: '[' }, ...v.flatMap((item, i): Step[] => (i === 0 ? [{ value: item }] : [{ text: ',' }, { value: item }])), { text: ']' }];
+    else if (v !== null && typeof v === 'object') {
+      const entries = Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      parts = [
+        { text: '{' },
+        ...entries.flatMap(([k, item], i): Step[] => [{ text: `${i === 0 ? '' : ','}${JSON.stringify(k)}:` }, { value: item }]),
+        { text: '}' },
+      ];
+    } else {
+      out.push(JSON.stringify(v ?? null));
+      continue;
+    }
+    for (let i = parts.length - 1; i >= 0; i--) steps.push(parts[i]!);
   }
-  return JSON.stringify(value ?? null);
+  return out.join('');
 }
 
-/** The fingerprint of a request: a key reused for another one is refused. */
-export function fingerprintOf(method: string, path: string, body: unknown): string {
+/** The fingerprint of a request: a key reused for another one (another method, path, query or body) is refused. */
+export function fingerprintOf(method: string, path: string, body: unknown, query: Readonly<Record<string, unknown>> = {}): string {
+  // Without a query the text is as it always was, so keys recorded before the query counted still replay.
+  const asked = Object.keys(query).length === 0 ? '' : `?${canonical(query)}`;
   return createHash('sha256')
-    .update(`${method} ${path}\n${canonical(body)}`)
+    .update(`${method} ${path}${asked}\n${canonical(body)}`)
     .digest('hex');
 }
 
@@ -93,7 +120,7 @@ async function lookUp(trx: Kysely<OrgDb>, ctx: Ctx, request: IdempotentRequest):
   if (found.fingerprint !== request.fingerprint) {
     throw new AppError(
       'conflict',
-      `Idempotency-Key ${request.key} was first used for ${found.method} ${found.path} with another body; use a new key for a different request`,
+      `Idempotency-Key ${request.key} was first used for ${found.method} ${found.path} with another query or body; use a new key for a different request`,
     );
   }
   if (found.reserved_by === null) return { kind: 'replay', status: found.status, response: found.response };
