@@ -220,37 +220,68 @@ async function record(trx: Kysely<OrgDb>, delivery: WebhookDeliveriesTable, resu
     .execute();
 }
 
-/** The deliveries due now, oldest first, with their endpoint's URL and sealed secret. */
-function dueDeliveries(db: Kysely<OrgDb>, now: string) {
-  return db
+/** The deliveries due now, oldest first, with their endpoint's URL and sealed secret; none of the endpoints in `busy`. */
+function dueDeliveries(db: Kysely<OrgDb>, now: string, busy: ReadonlySet<string>) {
+  let q = db
     .selectFrom('webhook_deliveries')
     .innerJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_deliveries.endpoint_id')
     .selectAll('webhook_deliveries')
     .select(['webhook_endpoints.url', 'webhook_endpoints.secret'])
     .where('webhook_deliveries.status', '=', 'pending')
     .where('webhook_endpoints.is_active', '=', 1)
-    .where('webhook_deliveries.next_attempt_at', '<=', now)
-    .orderBy('webhook_deliveries.next_attempt_at')
-    .orderBy('webhook_deliveries.created_at')
-    .limit(100);
+    .where('webhook_deliveries.next_attempt_at', '<=', now);
+  if (busy.size > 0) q = q.where('webhook_deliveries.endpoint_id', 'not in', [...busy]);
+  return q.orderBy('webhook_deliveries.next_attempt_at').orderBy('webhook_deliveries.created_at').limit(100);
 }
 
 /**
- * Attempt every delivery that is due, a few at a time; how many were
- * attempted. The due ones are claimed first, in a write transaction: their
- * next attempt is moved past twice the response timeout, so that another
- * sender over the same books (a second acct serve on PostgreSQL, or on the
- * same files) does not attempt them too, and a claim left by a stopped
- * process lapses and the delivery is tried again. The attempts themselves
- * run outside any transaction.
+ * Where a sender that keeps running (acct serve) takes over the attempts:
+ * each endpoint's run on their own, so that one slow to answer holds up
+ * only its own deliveries, and deliverDue returns without waiting for them.
  */
-export async function deliverDue(books: DbHandle<OrgDb>, options: SenderOptions): Promise<number> {
+export interface Lanes {
+  /** Endpoints with attempts under way: their due deliveries wait until those end. */
+  readonly busy: ReadonlySet<string>;
+  run(endpointId: string, attempts: Promise<void>): void;
+}
+
+/** A few attempts to one endpoint at a time, each recorded as it ends. */
+async function attemptAll(books: DbHandle<OrgDb>, due: readonly DueDelivery[], options: SenderOptions): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let d = due[next++]; d !== undefined; d = due[next++]) {
+      const { url, secret, ...delivery } = d;
+      const result = await attemptSealed(books.secrets, url, secret, delivery, options);
+      await books.write((trx) => record(trx, delivery, result, options.clock));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(perEndpoint, due.length) }, worker));
+}
+
+type DueDelivery = Awaited<ReturnType<ReturnType<typeof dueDeliveries>['execute']>>[number];
+
+/** Attempts under way at once to one endpoint. */
+const perEndpoint = 4;
+
+/**
+ * Attempt every delivery that is due, endpoint by endpoint, a few at a time
+ * to each; how many were claimed. The due ones are claimed first, in a
+ * write transaction: their next attempt is moved past twice the response
+ * timeout, so that another sender over the same books (a second acct serve
+ * on PostgreSQL, or on the same files) does not attempt them too, and a
+ * claim left by a stopped process lapses and the delivery is tried again.
+ * The attempts themselves run outside any transaction; given `lanes`, they
+ * are handed over and not waited for, and endpoints with attempts under way
+ * are left for later.
+ */
+export async function deliverDue(books: DbHandle<OrgDb>, options: SenderOptions, lanes?: Lanes): Promise<number> {
   const now = timestamp(options.clock);
+  const busy = lanes?.busy ?? new Set<string>();
   // Most rounds find nothing due: a read, and no write transaction.
-  if ((await dueDeliveries(books.db, now).execute()).length === 0) return 0;
+  if ((await dueDeliveries(books.db, now, busy).execute()).length === 0) return 0;
   const claimedUntil = new Date(options.clock.now().getTime() + 2 * (options.timeoutMs ?? responseTimeoutMs)).toISOString();
   const due = await books.write(async (trx) => {
-    const rows = await dueDeliveries(trx, now).execute();
+    const rows = await dueDeliveries(trx, now, busy).execute();
     if (rows.length > 0) {
       await trx
         .updateTable('webhook_deliveries')
@@ -264,42 +295,37 @@ export async function deliverDue(books: DbHandle<OrgDb>, options: SenderOptions)
     }
     return rows;
   });
-  const concurrency = 4;
-  for (let i = 0; i < due.length; i += concurrency) {
-    await Promise.all(
-      due.slice(i, i + concurrency).map(async (d) => {
-        const { url, secret, ...delivery } = d;
-        const result = await attemptSealed(books.secrets, url, secret, delivery, options);
-        await books.write((trx) => record(trx, delivery, result, options.clock));
-      }),
-    );
-  }
+  const byEndpoint = new Map<string, DueDelivery[]>();
+  for (const d of due) byEndpoint.set(d.endpoint_id, [...(byEndpoint.get(d.endpoint_id) ?? []), d]);
+  const runs = [...byEndpoint].map(([endpointId, deliveries]) => [endpointId, attemptAll(books, deliveries, options)] as const);
+  if (lanes) for (const [endpointId, attempts] of runs) lanes.run(endpointId, attempts);
+  else await Promise.all(runs.map(([, attempts]) => attempts));
   return due.length;
 }
 
 /** One round of the sender over some books: fan out new events, then attempt what is due. */
-export async function sendWebhooks(books: DbHandle<OrgDb>, options: SenderOptions): Promise<number> {
+export async function sendWebhooks(books: DbHandle<OrgDb>, options: SenderOptions, lanes?: Lanes): Promise<number> {
   while ((await fanOut(books, options.clock)) === 500);
-  return deliverDue(books, options);
+  return deliverDue(books, options, lanes);
 }
 
 /**
  * When the books next need the sender (ms since the epoch): at once when
  * events wait to be fanned out, else when the earliest pending delivery to
- * an active endpoint is due, else never (undefined).
+ * an active endpoint is due, else never (undefined); endpoints in `busy`
+ * (attempts under way) are left out: their end looks at the books again.
  */
-export async function nextDue(books: DbHandle<OrgDb>): Promise<number | undefined> {
+export async function nextDue(books: DbHandle<OrgDb>, busy: ReadonlySet<string> = new Set()): Promise<number | undefined> {
   const waiting = await books.db.selectFrom('outbox').select('id').where('fanned_out', '=', 0).limit(1).executeTakeFirst();
   if (waiting) return 0;
-  const next = await books.db
+  let q = books.db
     .selectFrom('webhook_deliveries')
     .innerJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_deliveries.endpoint_id')
     .select('webhook_deliveries.next_attempt_at')
     .where('webhook_deliveries.status', '=', 'pending')
-    .where('webhook_endpoints.is_active', '=', 1)
-    .orderBy('webhook_deliveries.next_attempt_at')
-    .limit(1)
-    .executeTakeFirst();
+    .where('webhook_endpoints.is_active', '=', 1);
+  if (busy.size > 0) q = q.where('webhook_deliveries.endpoint_id', 'not in', [...busy]);
+  const next = await q.orderBy('webhook_deliveries.next_attempt_at').limit(1).executeTakeFirst();
   return next?.next_attempt_at ? Date.parse(next.next_attempt_at) : undefined;
 }
 
@@ -334,6 +360,8 @@ export class WebhookSender {
   /** Books with work and when it is due (ms since the epoch). */
   readonly #due = new Map<string, { readonly books: BooksRef; at: number }>();
   readonly #running = new Map<string, Promise<void>>();
+  /** Per books, the endpoints with attempts under way, handed over by their rounds. */
+  readonly #lanes = new Map<string, Map<string, Promise<void>>>();
   /** Books announced during their round: looked at again after it. */
   readonly #again = new Set<string>();
   /** Books looked at since start (the sweep looks at the others: organisations made by another process). */
@@ -388,6 +416,7 @@ export class WebhookSender {
     clearTimeout(this.#sweepTimer);
     await this.#sweeping;
     await Promise.all(this.#running.values());
+    await Promise.all([...this.#lanes.values()].flatMap((lanes) => [...lanes.values()]));
   }
 
   #now(): number {
@@ -448,13 +477,35 @@ export class WebhookSender {
     this.#arm();
   }
 
-  /** Fan out and attempt what is due, then note when these books are next due. */
+  /**
+   * Fan out and start attempting what is due, then note when these books are
+   * next due. The attempts run on after the round, each endpoint's on its
+   * own: an endpoint slow to answer holds up only its own deliveries, and
+   * its end looks at the books again.
+   */
   async #round(books: BooksRef): Promise<void> {
+    const key = keyOf(books);
+    let lanes = this.#lanes.get(key);
+    if (!lanes) this.#lanes.set(key, (lanes = new Map()));
+    const running = lanes;
     let next: number | undefined;
     try {
       const handle = this.#store.org(books.orgId, books.mode);
-      await sendWebhooks(handle, this.#options);
-      next = await nextDue(handle);
+      await sendWebhooks(handle, this.#options, {
+        busy: new Set(running.keys()),
+        run: (endpointId, attempts) => {
+          running.set(
+            endpointId,
+            attempts
+              .catch((e: unknown) => this.#options.report(`webhook sender, ${books.orgId} (${books.mode}): ${(e as Error).message}`))
+              .finally(() => {
+                running.delete(endpointId);
+                this.#wake(books);
+              }),
+          );
+        },
+      });
+      next = await nextDue(handle, new Set(running.keys()));
     } catch (e) {
       this.#options.report(`webhook sender, ${books.orgId} (${books.mode}): ${(e as Error).message}`);
       next = this.#now() + failureBackoffMs;
@@ -472,7 +523,7 @@ export class WebhookSender {
       return;
     }
     try {
-      const at = await nextDue(this.#store.org(books.orgId, books.mode));
+      const at = await nextDue(this.#store.org(books.orgId, books.mode), new Set(this.#lanes.get(key)?.keys()));
       if (at !== undefined) this.#plan(books, at);
     } catch (e) {
       this.#options.report(`webhook sender, ${books.orgId} (${books.mode}): ${(e as Error).message}`);
