@@ -485,9 +485,8 @@ export class WebhookSender {
    */
   async #round(books: BooksRef): Promise<void> {
     const key = keyOf(books);
-    let lanes = this.#lanes.get(key);
-    if (!lanes) this.#lanes.set(key, (lanes = new Map()));
-    const running = lanes;
+    const running = this.#lanes.get(key) ?? new Map<string, Promise<void>>();
+    this.#lanes.set(key, running);
     let next: number | undefined;
     try {
       const handle = this.#store.org(books.orgId, books.mode);
