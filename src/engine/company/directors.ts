@@ -28,7 +28,7 @@ export async function requireCompany(db: Kysely<OrgDb>): Promise<void> {
 }
 
 /** The company's accounting year (its financial year, from the fiscal year start) holding `date`. */
-export async function accountingYearOf(db: Kysely<OrgDb>, date: string): Promise<DateRange> {
+async function accountingYearOf(db: Kysely<OrgDb>, date: string): Promise<DateRange> {
   return fiscalYearContaining(date, (await loadOrganisation(db)).fiscal_year_start);
 }
 

@@ -2,10 +2,12 @@
  * Where each director's loan account stands, from the movements in the
  * books and the pure rules of dla/: the balance (positive: the director
  * owes the company), with connected persons, S455 for the accounting
- * period (the organisation's fiscal year) holding the date, the
- * beneficial loan for the tax year holding it, a warning level, the S455
- * summary, and year-end snapshots kept as taken (immutable; a second for
- * the same director and period end is 409).
+ * period (the organisation's fiscal year) holding the date and for every
+ * earlier one with a loan still owed that day (or, for a year-end pack, one
+ * period's as known on the day it is prepared), the beneficial loan for the
+ * tax year holding the date, a warning level, the S455 summary, and
+ * year-end snapshots kept as taken (immutable; a second for the same
+ * director and period end is 409).
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
