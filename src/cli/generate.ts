@@ -234,6 +234,16 @@ function typedName(
   };
 }
 
+/**
+ * For a hand-written command: a refusal whose field is one of the API's names
+ * (`asOf`) thrown again named by the flag typed (`--as-of`). Use with `.catch`.
+ */
+export function refusedAsTyped(flags: Readonly<Record<string, string>>): (e: unknown) => never {
+  return (e) => {
+    throw namedAsTyped(e, (path) => flags[path] ?? path);
+  };
+}
+
 /** An error whose field is an API path, renamed as typed: its field, and its message where it starts with the field. */
 function namedAsTyped(e: unknown, typed: (path: string) => string): unknown {
   if (!(e instanceof AppError) || e.field === undefined) return e;

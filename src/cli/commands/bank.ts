@@ -26,7 +26,7 @@ import { scoreDimensions } from '../../engine/categorisation/score.js';
 import type { Suggestion } from '../../engine/banking/suggest.js';
 import { addsUp, listValues } from '../command.js';
 import { withCli, type Cli, type GlobalOptions } from '../context.js';
-import { everyNumberedPage } from '../generate.js';
+import { everyNumberedPage, refusedAsTyped } from '../generate.js';
 import { examplesText, groupSummaries, handWritten } from '../help.js';
 import { fittedTable } from '../render.js';
 import { essential, tableWidth } from '../fit-table.js';
@@ -283,11 +283,7 @@ const flagOfField: Readonly<Record<string, string>> = {
 };
 
 /** A refusal of the match operation named by the flag typed (--bill), not the API's field (billId). */
-function asFlags(e: unknown): never {
-  const flag = e instanceof AppError && e.field !== undefined ? flagOfField[e.field] : undefined;
-  if (e instanceof AppError && flag !== undefined) throw new AppError(e.code, e.message.replace(new RegExp(`^${e.field}: `), `${flag}: `), flag);
-  throw e;
-}
+const asFlags = refusedAsTyped(flagOfField);
 
 /** The body that takes suggestion `m`: one document or entry, or the several documents it pays. */
 function bodyOf(m: Match): Record<string, string | string[]> {
@@ -403,10 +399,7 @@ function addExplain(group: Command): void {
 }
 
 /** A refusal of reconcile's operations named by the flag typed (--as-of), not the API's field (asOf). */
-function asTyped(e: unknown): never {
-  if (e instanceof AppError && e.field === 'asOf') throw new AppError(e.code, e.message.replace('asOf', '--as-of'), '--as-of');
-  throw e;
-}
+const asTyped = refusedAsTyped({ asOf: '--as-of' });
 
 function addReconcile(group: Command): void {
   const doc = handWritten.bankReconcile;

@@ -14,6 +14,7 @@ import { orgOf } from '../../engine/operation.js';
 import { addressLines } from '../../pdf/format.js';
 import { checkOutput, withCli, writeFileResult, type GlobalOptions } from '../context.js';
 import { expandDates } from '../date-flags.js';
+import { refusedAsTyped } from '../generate.js';
 import { examplesText, groupSummaries, handWritten } from '../help.js';
 import { fittedTable } from '../render.js';
 import { essential, tableWidth } from '../fit-table.js';
@@ -63,11 +64,7 @@ function printed(pack: YearEnd, width: number | undefined): string {
 }
 
 /** A refusal named by the flag typed (--prepared-on), not the API's field (preparedOn). */
-function asTyped(e: unknown): never {
-  const flag = e instanceof AppError && e.field !== undefined ? { preparedOn: '--prepared-on', year: '--year' }[e.field] : undefined;
-  if (e instanceof AppError && flag !== undefined) throw new AppError(e.code, e.message, flag);
-  throw e;
-}
+const asTyped = refusedAsTyped({ preparedOn: '--prepared-on', year: '--year' });
 
 export function addCompany(program: Command): void {
   const group = program.command('company').description(groupSummaries['company'] ?? '');
@@ -88,7 +85,7 @@ export function addCompany(program: Command): void {
         if (flags.pdf !== undefined) checkOutput(flags.pdf, force);
         if (flags.jsonFile !== undefined) checkOutput(flags.jsonFile, force);
         if (flags.pdf === '-' && flags.jsonFile === '-')
-          throw new AppError('validation_error', 'only one of --pdf and --json-file can be standard output', 'jsonFile');
+          throw new AppError('validation_error', 'only one of --pdf and --json-file can be standard output', '--json-file');
         const query = { year: flags.year, ...(flags.preparedOn === undefined ? {} : { preparedOn: flags.preparedOn }) };
         const raw = await expandDates(cli, yearEndOp, { params: {}, query, body: undefined }, (field) =>
           field === 'preparedOn' ? '--prepared-on' : `--${field}`,

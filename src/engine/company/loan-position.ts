@@ -108,8 +108,12 @@ function s455Of(group: LoanGroup, asOf: string, fiscalYearStart: string, basis: 
 export async function loanPosition(db: Kysely<OrgDb>, directorId: string, asOf: string, basis?: S455Basis): Promise<Position> {
   await requireCompany(db);
   const director = await findDirector(db, directorId);
+  return positionOf(db, director, asOf, (await loadOrganisation(db)).fiscal_year_start, basis);
+}
+
+async function positionOf(db: Kysely<OrgDb>, director: DirectorsTable, asOf: string, fiscalYearStart: string, basis: S455Basis | undefined): Promise<Position> {
   const group = await groupOf(db, director);
-  const s455 = s455Of(group, asOf, (await loadOrganisation(db)).fiscal_year_start, basis);
+  const s455 = s455Of(group, asOf, fiscalYearStart, basis);
   const bik = beneficialLoan(group.director.movements, taxYearOf(asOf));
   const balance = balanceAt(group.director.movements, asOf);
   const { lead } = s455;
@@ -157,8 +161,9 @@ export async function loanPosition(db: Kysely<OrgDb>, directorId: string, asOf: 
 /** Every director's position (connected persons are shown with the director they belong to, not alone). */
 export async function loanPositions(db: Kysely<OrgDb>, asOf: string, basis?: S455Basis): Promise<Position[]> {
   await requireCompany(db);
-  const ids = await db.selectFrom('directors').select('id').where('connected_to_director_id', 'is', null).orderBy('full_name').orderBy('id').execute();
-  return Promise.all(ids.map((d) => loanPosition(db, d.id, asOf, basis)));
+  const { fiscal_year_start } = await loadOrganisation(db);
+  const directors = await db.selectFrom('directors').selectAll().where('connected_to_director_id', 'is', null).orderBy('full_name').orderBy('id').execute();
+  return Promise.all(directors.map((d) => positionOf(db, d, asOf, fiscal_year_start, basis)));
 }
 
 export const s455SummarySchema = z.strictObject({
