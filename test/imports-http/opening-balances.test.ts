@@ -307,6 +307,22 @@ t.test('an unmapped row blocks confirm until mapped by hand; bad mappings and da
   t.equal((await trialBalanceAt(api, '2025-03-31'))['5000'], 15000);
 });
 
+t.test('an amount with a thousands comma left unquoted is an error naming the row, not two amounts', async (t) => {
+  const { books, api } = await world(t);
+  // Sales,,30,000.00 splits into Debit 30 and Credit 000.00 where the header has three columns: that must not be
+  // read as a debit of £30.00, and the whole file cannot be confirmed until it is put right.
+  const split = tb.replace('Sales,,"30,000.00"', 'Sales,,30,000.00');
+  const up = await api.request('POST', '/v1/opening-balances/upload', { body: { file: split, cutoverDate: '2025-03-31' } });
+  t.equal(up.status, 201);
+  // 10 rows = 8 valid + 1 error (Sales) + 1 ignored (Total).
+  uploaded(t, up.body.data.stats, [10, 8, 1, 1]);
+  t.match(up.body.data.errors, [{ line: 8, field: 'row', reason: /4 cells where the header has 3.*1,200\.00.*quotes/ }]);
+  t.equal(up.body.data.canConfirm, false);
+  const before = await tally(books);
+  expectError(t, await api.request('POST', `/v1/opening-balances/${up.body.data.importId}/confirm`), 422, 'unprocessable_entity');
+  t.same(await tally(books), before, 'the refused confirm posted nothing');
+});
+
 t.test('a file past 5 MB is 413', async (t) => {
   const { books, api } = await world(t);
   const before = await tally(books);

@@ -118,11 +118,25 @@ function codeOf(label: string, codeCell: string): string | null {
   return leadingCode.exec(label)?.[1] ?? trailingCode.exec(label)?.[2] ?? null;
 }
 
-function readRow(record: CsvRecord, rowIndex: number, columns: Partial<Record<Field, number>>, headerKeys: string): TrialBalanceRow {
+/** The header's cells as keys joined (to spot it repeated) and how many there are. */
+interface HeaderShape {
+  readonly keys: string;
+  readonly width: number;
+}
+
+function readRow(record: CsvRecord, rowIndex: number, columns: Partial<Record<Field, number>>, header: HeaderShape): TrialBalanceRow {
   if (record.error !== null) throw new Refusal(`the row is not CSV that can be read: ${record.error}`, 'row');
+  // A cell more at the end is how some programs end lines; a filled one shifts the amounts under the wrong columns.
+  const filledWidth = record.cells.findLastIndex((c) => c !== '') + 1;
+  if (filledWidth > header.width) {
+    throw new Refusal(
+      `the row has ${filledWidth} cells where the header has ${header.width}: an amount such as 1,200.00 not in quotes splits into two cells`,
+      'row',
+    );
+  }
   const filled = record.cells.filter((c) => c !== '');
   if (filled.length === 1 && footer.test(filled[0] ?? '')) throw new Ignored(`the report's footer (${filled[0] ?? ''})`, true);
-  if (record.cells.map(headerKey).join(',') === headerKeys) throw new Ignored('the header repeated');
+  if (record.cells.map(headerKey).join(',') === header.keys) throw new Ignored('the header repeated');
   const label = cellOf(record, columns, 'account');
   const codeCell = cellOf(record, columns, 'code');
   if ((totalLabel.test(label) && codeCell === '') || (totalLabel.test(codeCell) && label === '')) throw new Ignored('a total row');
@@ -190,7 +204,7 @@ export function readTrialBalance(text: string): TrialBalanceFile {
     throw new AppError('validation_error', 'the file has no header row naming the account, debit and credit columns (looked in its first 30 lines)', 'file');
   }
   const headerCells = (records[header.index] as CsvRecord).cells;
-  const headerKeys = headerCells.map(headerKey).join(',');
+  const shape = { keys: headerCells.map(headerKey).join(','), width: headerCells.length };
   const rows: TrialBalanceRow[] = [];
   const errors: TrialBalanceIssue[] = [];
   const ignored: TrialBalanceIssue[] = [];
@@ -199,7 +213,7 @@ export function readTrialBalance(text: string): TrialBalanceFile {
   for (const record of records.slice(header.index + 1)) {
     if (isBlank(record)) continue;
     try {
-      rows.push(readRow(record, rowIndex, header.columns, headerKeys));
+      rows.push(readRow(record, rowIndex, header.columns, shape));
     } catch (err) {
       if (err instanceof Refusal) errors.push({ rowIndex, line: record.line, reason: err.message, field: err.field });
       else if (err instanceof Ignored) {
