@@ -71,6 +71,12 @@ export interface InvoicePdfData {
     readonly items: readonly InvoicePdfLine[];
     readonly payments: readonly InvoicePdfPayment[];
   };
+  /**
+   * Whether it is a VAT invoice (or credit note): made while the business was registered for VAT, so it shows
+   * the VAT number, tax point, rates and VAT. Decided by the engine from how the document was issued, not from
+   * whether the business is registered now: a copy printed later is the document as issued.
+   */
+  readonly vatDocument: boolean;
   /** Present when the document is a credit note. */
   readonly creditNote?: CreditNotePdf;
   /** Present when the primary bank account has payment details. */

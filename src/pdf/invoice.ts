@@ -16,7 +16,7 @@ export async function invoicePdf(data: InvoicePdfData): Promise<Buffer> {
 /** The pdfmake document definition, separate from rendering so its structure can be inspected. */
 export function invoiceDocument(data: InvoicePdfData): TDocumentDefinitions {
   const { invoice } = data;
-  const registered = isVatDocument(data);
+  const registered = data.vatDocument;
   const noun = data.creditNote ? 'Credit note' : 'Invoice';
   return {
     pageSize: 'A4',
@@ -57,15 +57,6 @@ export function invoiceDocument(data: InvoicePdfData): TDocumentDefinitions {
     ],
   };
 }
-
-/**
- * Whether the document is a VAT invoice (or credit note): whether its lines
- * carry VAT rates, as they do when it is made while the business is
- * registered (or VAT, as an imported one's may at no single rate), not
- * whether the business is registered now. A copy printed after
- * registering, or after leaving VAT, is the document as issued.
- */
-const isVatDocument = (data: InvoicePdfData): boolean => data.invoice.items.some((line) => line.vatRateName !== null || line.vatAmount !== 0);
 
 const banners: Readonly<Record<string, { readonly text: string; readonly color: string }>> = {
   paid: { text: 'PAID', color: '#1b7f3b' },

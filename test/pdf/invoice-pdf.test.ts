@@ -142,6 +142,7 @@ t.test('standard-rated limited company: every line, rate, VAT summary and total'
   const data: InvoicePdfData = {
     organisation: company,
     contact: customer,
+    vatDocument: true,
     invoice: {
       invoiceNumber: 'INV-0042',
       status: 'sent',
@@ -241,6 +242,7 @@ t.test('sole trader not registered for VAT: no VAT column, number or summary', a
   const data: InvoicePdfData = {
     organisation: soleTrader,
     contact: { ...customer, vat_number: null, company: null },
+    vatDocument: false,
     invoice: {
       invoiceNumber: 'SJ-7',
       status: 'sent',
@@ -287,6 +289,7 @@ t.test('sole trader not registered for VAT: no VAT column, number or summary', a
 const websiteInvoice: InvoicePdfData = {
   organisation: company,
   contact: customer,
+  vatDocument: true,
   invoice: {
     invoiceNumber: 'INV-0050',
     status: 'sent',

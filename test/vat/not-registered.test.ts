@@ -255,6 +255,39 @@ t.test('registering later leaves an earlier invoice as it was issued: its PDF cl
   t.match(fresh, /Total\s+£120\.00/);
 });
 
+t.test('zero-rated or exempt lines of a sale made while not registered do not make it a VAT invoice, then or after registering', async (t) => {
+  const { api } = await notRegistered(t);
+  const client = await contactOk(t, api, { name: 'Client One Ltd' });
+  // 1 × £100.00 with no rate + 1 × £80.00 sent as zero: £180.00, no VAT; and one exempt line alone, £100.00.
+  const mixed = await invoiceOk(t, api, client, { items: [sale(), sale({ description: 'Materials', unitPrice: 8_000, vatRate: 'zero' })] });
+  const exempt = await invoiceOk(t, api, client, { items: [sale({ description: 'Training', vatRate: 'exempt' })] });
+  await sendOk(t, api, mixed.id);
+  await sendOk(t, api, exempt.id);
+  // £80.00 credited by amount, shared over the lines: 80 × 100/180 = £44.44 and 80 × 80/180 = £35.56.
+  const note = await api.request('POST', '/v1/credit-notes', { body: { invoiceId: mixed.id, amount: 8_000, reason: 'Materials returned' } });
+  t.equal(note.status, 201, JSON.stringify(note.body));
+  const plain = (text: string, total: string) => {
+    t.match(text, new RegExp(`Total(?: credit)?\\s+£${total}`));
+    t.notMatch(text, /VAT|Tax point|Subtotal|Zero|Exempt|0%/, 'no VAT column, rate, summary, tax point or registration number');
+  };
+  const pdf = async (path: string) => pdfText((await api.request('GET', path)).bytes);
+  plain(await pdf(`/v1/invoices/${mixed.id}/pdf`), '180\\.00');
+  plain(await pdf(`/v1/invoices/${exempt.id}/pdf`), '100\\.00');
+  plain(await pdf(`/v1/credit-notes/${note.body.data.id}/pdf`), '80\\.00');
+
+  // The business registers, with its number: copies printed now are the documents as they were issued.
+  t.equal((await api.request('PUT', '/v1/organisation/settings', { body: { vatScheme: 'standard' } })).status, 200);
+  t.equal((await api.request('PUT', '/v1/organisation', { body: { vatNumber: 'GB980780684' } })).status, 200);
+  plain(await pdf(`/v1/invoices/${mixed.id}/pdf`), '180\\.00');
+  plain(await pdf(`/v1/credit-notes/${note.body.data.id}/pdf`), '80\\.00');
+  // A zero-rated sale made now is a VAT invoice: 1 × £100.00 at 0%, with the number and the tax point.
+  const registered = await invoiceOk(t, api, client, { items: [sale({ vatRate: 'zero' })] });
+  await sendOk(t, api, registered.id);
+  const fresh = await pdf(`/v1/invoices/${registered.id}/pdf`);
+  t.match(fresh, /VAT registration number: GB980780684/);
+  t.match(fresh, /Tax point/);
+});
+
 t.test('a draft made before registering is not sent without VAT once its date falls after the registration date', async (t) => {
   const { api } = await notRegistered(t);
   const client = await contactOk(t, api, { name: 'Client One Ltd' });

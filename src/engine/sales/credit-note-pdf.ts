@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Ctx } from '../operation.js';
 import { loadOrganisation } from '../organisation/organisation.js';
-import { invoicePdf } from './invoices.js';
+import { invoicePdf, issuedWithVat } from './invoices.js';
 import { findContact } from './contacts.js';
 import { salesCredit } from './credit-kinds.js';
 import { creditNoteView } from './credit-note-views.js';
@@ -22,6 +22,7 @@ export async function creditNotePdfData(db: Kysely<OrgDb>, row: CreditNotesTable
   return {
     organisation,
     contact,
+    vatDocument: await issuedWithVat(db, organisation, row.transaction_id, view.items),
     ...(bankDetails ? { bankDetails } : {}),
     invoice: {
       invoiceNumber: number,

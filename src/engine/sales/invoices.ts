@@ -13,7 +13,7 @@ import { pence } from '../schema.js';
 import { day, idOut } from '../output.js';
 import { formatPounds } from '../money.js';
 import { sendMail } from '../mail.js';
-import { loadOrganisation } from '../organisation/organisation.js';
+import { loadOrganisation, type OrganisationRow } from '../organisation/organisation.js';
 import { postingOf } from '../ledger/posting.js';
 import { itemView, pricedItemSchema, type Priced } from './items.js';
 import { findContact } from './contacts.js';
@@ -21,7 +21,7 @@ import { findDocument, invoiceStatuses, refuseUnlessDraft, salesInvoice as k } f
 import { issueDocument, refuseSaleAgainstRegistration, voidDocument } from './document-lifecycle.js';
 import { invoiceView, type Invoice } from './document-view.js';
 import { sweepOverdue } from './overdue.js';
-import type { InvoicePdfData } from '../../pdf/invoice-data.js';
+import type { InvoicePdfData, InvoicePdfLine } from '../../pdf/invoice-data.js';
 import { pdfBankDetails } from './pdf-bank-details.js';
 import type { InvoicesTable, OrgDb } from '../../store/tables.js';
 
@@ -52,6 +52,23 @@ export function previewView(priced: Priced, currency: string, issueDate: string,
   };
 }
 
+/**
+ * Whether a sale was issued as a VAT invoice (or credit note): it charges VAT, or its lines state rates and its
+ * entry recorded VAT facts, as a registered business's does (zero-rated too) and one not registered never does,
+ * though it may name its sales zero or exempt. A draft, not yet posted, is as the business is now.
+ */
+export async function issuedWithVat(
+  db: Kysely<OrgDb>,
+  organisation: OrganisationRow,
+  transactionId: string | null,
+  items: readonly Pick<InvoicePdfLine, 'vatRateName' | 'vatAmount'>[],
+): Promise<boolean> {
+  if (items.some((l) => l.vatAmount !== 0)) return true;
+  if (items.every((l) => l.vatRateName === null)) return false;
+  if (transactionId === null) return organisation.vat_scheme !== 'not_registered';
+  return (await db.selectFrom('vat_entries').select('id').where('transaction_id', '=', transactionId).limit(1).executeTakeFirst()) !== undefined;
+}
+
 /** Everything the invoice PDF shows. */
 export async function invoicePdfData(db: Kysely<OrgDb>, row: InvoicesTable): Promise<InvoicePdfData> {
   const [organisation, contact, view] = await Promise.all([loadOrganisation(db), findContact(db, row.contact_id), invoiceView(db, row)]);
@@ -59,6 +76,7 @@ export async function invoicePdfData(db: Kysely<OrgDb>, row: InvoicesTable): Pro
   return {
     organisation,
     contact,
+    vatDocument: await issuedWithVat(db, organisation, row.transaction_id, view.items),
     ...(bankDetails ? { bankDetails } : {}),
     invoice: {
       invoiceNumber: row.number ?? row.id,
