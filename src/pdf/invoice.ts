@@ -118,6 +118,7 @@ function parties(data: InvoicePdfData, registered: boolean): Content {
 
   return {
     margin: [0, 20, 0, 0],
+    columnGap: 12,
     columns: [
       { width: '*', stack: billTo },
       {

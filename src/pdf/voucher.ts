@@ -89,6 +89,7 @@ function parties(data: VoucherData): Content {
 
   return {
     margin: [0, 24, 0, 0],
+    columnGap: 12,
     columns: [
       { width: '*', stack: shareholder },
       {
