@@ -124,7 +124,7 @@ t.test('refusals: the bank line’s own account, and the receivables and payable
   t.equal(JSON.stringify((await api.request('GET', '/v1/reports/trial-balance?asOf=2026-05-31')).body.data), trialBalance, 'the trial balance is unchanged');
 });
 
-t.test('a reconciled bank line may be categorised; a closed period may not', async (t) => {
+t.test('a reconciled bank line may be categorised; a year with a line on suspense cannot be closed until it is', async (t) => {
   const { api, id, onSuspense } = await world(t);
   const reconciled = await onSuspense('2026-06-01', -3_000);
   t.equal((await api.request('PATCH', `/v1/transactions/${reconciled}/reconcile`, { body: { reconciled: true } })).status, 200);
@@ -132,11 +132,15 @@ t.test('a reconciled bank line may be categorised; a closed period may not', asy
   t.equal(r.status, 200, JSON.stringify(r.body.error ?? ''));
   t.equal(r.body.data.isReconciled, true, 'still reconciled: the bank line did not change');
 
+  // Closed, FY 2025/26 would hold the line on suspense for ever: categorising rewrites its entry.
   const old = await onSuspense('2026-03-10', -1_000);
+  const refused = await api.request('POST', '/v1/reports/periods/period_20250401/close');
+  t.equal(refused.status, 422, JSON.stringify(refused.body.error));
+  t.match(refused.body.error.message, 'FY 2025/26 cannot be closed yet: 1 transaction is still on the suspense account 9999: categorise them first');
+  t.equal((await api.request('GET', '/v1/reports/periods/period_20250401')).body.data.isClosed, false, 'still open');
+  t.equal((await api.request('PATCH', `/v1/transactions/${old}/categorise`, { body: { accountId: id('5100') } })).status, 200);
   const closed = await api.request('POST', '/v1/reports/periods/period_20250401/close');
   t.equal(closed.status, 200, JSON.stringify(closed.body.error ?? ''));
-  const refused = await api.request('PATCH', `/v1/transactions/${old}/categorise`, { body: { accountId: id('5100') } });
-  t.equal(refused.status, 422, JSON.stringify(refused.body.error));
 });
 
 t.test('categorising needs transactions:write', async (t) => {

@@ -139,8 +139,8 @@ t.test('undo refused: a reconciled line is 409, a line before a closed period 42
   const acme = rows.find((r) => r.description.startsWith('Acme'))!.transactionId;
   t.equal((await api.request('PATCH', `/v1/transactions/${fee}/reconcile`, { body: { reconciled: true } })).status, 200);
 
-  const unmoved = async (what: string) => {
-    t.same(await trialBalance(api), imported, `${what}: the trial balance is unchanged`);
+  const unmoved = async (what: string, balances = imported) => {
+    t.same(await trialBalance(api), balances, `${what}: the trial balance is unchanged`);
     t.equal(await bankImportTransactions(api), 8, `${what}: every transaction stays`);
     const detail = (await api.request('GET', `/v1/bank-imports/${importId}`)).body.data;
     t.match(detail, { status: 'completed', undoneAt: null }, `${what}: still completed`);
@@ -155,12 +155,32 @@ t.test('undo refused: a reconciled line is 409, a line before a closed period 42
   await unmoved('reconciled');
 
   t.equal((await api.request('PATCH', `/v1/transactions/${fee}/reconcile`, { body: { reconciled: false } })).status, 200);
+  // A year with lines on suspense cannot be closed: every line still there is categorised first, money in to 4000 Sales
+  // and out to 5000 (no VAT, so there is no VAT return to file first).
+  for (const { transactionId } of rows) {
+    const txn = (await api.request('GET', `/v1/transactions/${transactionId}`)).body.data as { lines: { accountId: string; amount: number }[] };
+    const held = txn.lines.find((l) => l.accountId === id('9999'));
+    if (held === undefined) continue;
+    const r = await api.request('PATCH', `/v1/transactions/${transactionId}/categorise`, { body: { accountId: id(held.amount < 0 ? '4000' : '5000') } });
+    t.equal(r.status, 200, JSON.stringify(r.body.error ?? ''));
+  }
+  // On suspense were Acme's 1,200.00 and Client Two's 2,400.00 in (4000: 360,000), and out the rent 850.00, two Pret
+  // 4.35s and the 2.00 fee (5000: 435 + 85,000 + 435 + 435 + 200 = 86,505). Debits 250,039 + 123,456 + 86,505 = 460,000
+  // = credits 100,000 + 360,000.
+  const categorised: [string, number, number][] = [
+    ['1200', 250_039, 0],
+    ['2202', 123_456, 0],
+    ['3000', 0, 100_000],
+    ['4000', 0, 360_000],
+    ['5000', 86_505, 0],
+  ];
+  t.same(await trialBalance(api), categorised, 'nothing left on suspense');
   t.equal((await api.request('POST', '/v1/reports/periods/period_20250401/close')).status, 200, 'FY 2025/26 closed');
   // The statement's lines (March 2024) are before FY 2025/26; Acme's (2 March) is the first by date.
   expectError(t, await api.request('POST', `/v1/bank-imports/${importId}/undo`), 422, 'unprocessable_entity', {
     message: `transaction ${acme} of bank_import ${importId}: 2024-03-02 is before FY 2025/26, which is closed`,
   });
-  await unmoved('closed');
+  await unmoved('closed', categorised);
 });
 
 t.test('a pending import is deleted, not undone; another organisation’s import is 404', async (t) => {

@@ -90,6 +90,17 @@ export async function balanceOf(api: Api, accountId: string, query = ''): Promis
   return r.body.data.balance;
 }
 
+/**
+ * File the VAT returns of these periods (YYYY-MM, the month each ends), in order: a year holding VAT not yet on a
+ * filed return cannot be closed. Filing moves each return's VAT to 2202 VAT Liability on the period's last day.
+ */
+export async function fileVat(t: Test, api: Api, ...periods: string[]): Promise<void> {
+  for (const period of periods) {
+    const r = await api.request('POST', `/v1/vat/periods/${period}/file`);
+    t.equal(r.status, 201, `VAT return ${period} filed: ${JSON.stringify(r.body?.error ?? '')}`);
+  }
+}
+
 /** Close FY 2025/26 (2025-04-01..2026-03-31). */
 export async function closeFy2025(t: Test, api: Api): Promise<void> {
   const r = await api.request('POST', '/v1/reports/periods/period_20250401/close');

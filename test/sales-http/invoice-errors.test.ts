@@ -7,7 +7,7 @@ import t from 'tap';
 import type { Test } from 'tap';
 import type { Api, Books } from '../helpers/index.js';
 import { createOrganisation } from '../../src/engine/organisation/provision.js';
-import { balanceOf, closeFy2025, contactOk, createKey, expectError, ledger } from '../ledger-http/support.js';
+import { balanceOf, closeFy2025, contactOk, createKey, expectError, fileVat, ledger } from '../ledger-http/support.js';
 import { counts, createInvoice, getInvoice, invoiceOk, invoiceTotal, item, pay, payOk, sendOk } from './invoice-support.js';
 
 /** Send `body` to POST /v1/invoices and expect a 400 with the code and field, leaving nothing stored. */
@@ -220,6 +220,8 @@ t.test('closed periods are read-only: no invoice dated in one, no void or paymen
   // Issued 10 March 2026, in FY 2025/26, sent before the year is closed.
   const march = await invoiceOk(t, api, contactId, { issueDate: '2026-03-10', dueDate: '2026-04-09' });
   await sendOk(t, api, march.id);
+  // Its VAT is on the return for January to March 2026, filed before the year may be closed.
+  await fileVat(t, api, '2026-03');
   await closeFy2025(t, api);
   const before = { counts: await counts(api, books), invoice: await getInvoice(t, api, march.id), receivable: await balanceOf(api, acc['1100']!) };
   const settings = (await api.request('GET', '/v1/organisation/settings')).body.data;

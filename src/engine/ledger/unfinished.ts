@@ -1,0 +1,63 @@
+/**
+ * What stands in the way of closing a financial year: work that the closed
+ * year would make impossible for ever, since nothing dated in it or before
+ * it may be written again.
+ *
+ * - A VAT return not filed for a period that ends in the year or before it.
+ *   Filing posts its settlement journal on the period's last day, which the
+ *   close would shut, and every later return waits for it (returns are filed
+ *   in order). A period that ends after the year end is filed as usual: its
+ *   settlement falls in the next year.
+ * - Transactions with a line on the suspense account 9999 (bank lines not yet
+ *   categorised): categorising one rewrites its entry.
+ *
+ * Drafts are no bar: a draft journal stays in the closed year unposted (no
+ * report reads it), and a draft document may still leave it.
+ */
+import type { Kysely } from 'kysely';
+import { AppError } from '../errors.js';
+import type { Clock } from '../clock.js';
+import { addDays } from '../dates.js';
+import { loadOrganisation } from '../organisation/organisation.js';
+import { periodEndOn, periodEnding } from '../vat/periods.js';
+import { firstStart, postedEntries } from '../vat/returns.js';
+import type { OrgDb } from '../../store/tables.js';
+
+/** 422 naming each thing left to do before the year (`name`, ending `endDate`) may be closed; nothing when none is. */
+export async function refuseUnfinished(db: Kysely<OrgDb>, clock: Clock, year: { readonly name: string; readonly endDate: string }): Promise<void> {
+  const reasons = [...(await unfiledVat(db, clock, year.endDate)), ...(await onSuspense(db, year.endDate))];
+  if (reasons.length > 0) throw new AppError('unprocessable_entity', `${year.name} cannot be closed yet: ${reasons.join('; ')}`);
+}
+
+async function unfiledVat(db: Kysely<OrgDb>, clock: Clock, yearEnd: string): Promise<string[]> {
+  const org = await loadOrganisation(db);
+  if (org.vat_scheme === 'not_registered') return [];
+  const start = await firstStart(db, org, clock);
+  // The last VAT period that ends on or before the year end: the one holding it when it ends there, else the one before.
+  const holding = periodEndOn(org, yearEnd);
+  const lastEnd = holding === yearEnd ? yearEnd : addDays(periodEnding(org, holding, start).start, -1);
+  const earliest = await postedEntries(db, org.vat_accounting_basis, start, lastEnd, true)
+    .select('e.date')
+    .where('e.return_id', 'is', null)
+    .orderBy('e.date')
+    .limit(1)
+    .executeTakeFirst();
+  if (earliest === undefined) return [];
+  const period = periodEnding(org, periodEndOn(org, earliest.date < start ? start : earliest.date), start);
+  return [
+    `the VAT return for ${period.start} to ${period.end} (${period.key}) is not filed: file it and the returns after it up to ${lastEnd} first, as filing posts each one's settlement on its last day`,
+  ];
+}
+
+async function onSuspense(db: Kysely<OrgDb>, yearEnd: string): Promise<string[]> {
+  const row = await db
+    .selectFrom('lines')
+    .innerJoin('accounts', 'accounts.id', 'lines.account_id')
+    .where('lines.posted', '=', 1)
+    .where('lines.date', '<=', yearEnd)
+    .where('accounts.code', '=', '9999')
+    .select((eb) => eb.fn.count<number>('lines.transaction_id').distinct().as('n'))
+    .executeTakeFirstOrThrow();
+  const n = Number(row.n);
+  return n === 0 ? [] : [`${n} transaction${n === 1 ? ' is' : 's are'} still on the suspense account 9999: categorise them first`];
+}
