@@ -43,7 +43,7 @@ const groups: Readonly<Record<string, () => Promise<readonly Operation[]>>> = {
     return [m0.getSettings, m0.updateSettings];
   },
   periods: async () => {
-    const m0 = await import('../engine/ledger/period-ops.js');
+    const m0 = await import('../engine/reports/period-ops.js');
     return [m0.listPeriodsOp, m0.getPeriodOp, m0.closePeriodOp];
   },
   keys: async () => {

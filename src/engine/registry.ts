@@ -13,7 +13,7 @@ import { totpDisable, totpEnable, totpSetup, totpVerify } from './users/totp-ops
 import { forgotPassword, resetPassword, sendVerification, validateReset, verificationStatus, verifyEmail } from './users/email-ops.js';
 import { getOrganisation, updateOrganisation } from './organisation/organisation-ops.js';
 import { getSettings, updateSettings } from './settings/settings-ops.js';
-import { closePeriodOp, getPeriodOp, listPeriodsOp } from './ledger/period-ops.js';
+import { closePeriodOp, getPeriodOp, listPeriodsOp } from './reports/period-ops.js';
 import { createKey, listKeys, listScopes, renameKey, revokeKey, rotateKey } from './integration/key-ops.js';
 import { accountBalance, accountTypesOp, createAccount, deleteAccount, getAccount, listAccounts, updateAccount } from './ledger/account-ops.js';
 import {

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { assertDateOpen, findPeriod, listPeriods } from '../../src/engine/ledger/periods.js';
-import { closePeriodOp } from '../../src/engine/ledger/period-ops.js';
+import { closePeriodOp } from '../../src/engine/reports/period-ops.js';
 import { fixedClock } from '../../src/engine/clock.js';
 import { newBooks } from '../helpers/index.js';
 

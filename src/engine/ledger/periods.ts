@@ -3,7 +3,7 @@
  * fiscal year start; only closing one is stored. A period's id is
  * `period_` + its start date (period_20260406), so it never changes.
  * A closed period is read-only: posting checks `assertDateOpen`. The
- * operations are in period-ops.ts.
+ * operations are in reports/period-ops.ts.
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -12,7 +12,6 @@ import { timestamp, today, type Clock } from '../clock.js';
 import { firstYear, fiscalYearContaining, fiscalYearFrom, lastYear, type DateRange } from '../dates.js';
 import { day, idOut, instant } from '../output.js';
 import { loadOrganisation } from '../organisation/organisation.js';
-import { refuseUnfinished } from './unfinished.js';
 import type { ClosedPeriodsTable, OrgDb } from '../../store/tables.js';
 
 export const periodSchema = z.strictObject({
@@ -121,20 +120,21 @@ export async function assertDateOpen(db: Kysely<OrgDb>, date: string): Promise<v
   checkDateOpen(await db.selectFrom('closed_periods').select(['start_date', 'end_date']).where('end_date', '>=', date).execute(), date);
 }
 
-/**
- * Close a period that has ended (irreversibly); closing it twice is 409, before its end 422, and so is closing it
- * while it holds work that could not be done once it is closed (unfinished.ts: a VAT return to file, suspense).
- */
-export async function closePeriod(trx: Kysely<OrgDb>, clock: Clock, id: string): Promise<Period> {
+/** The period to close: one that has ended (before its end 422) and is not closed yet (409). */
+export async function closablePeriod(trx: Kysely<OrgDb>, clock: Clock, id: string): Promise<Period> {
   const period = await findPeriod(trx, clock, id);
   if (period.isClosed) throw new AppError('conflict', `${period.name} is already closed`);
   if (period.endDate >= today(clock)) {
     throw new AppError('unprocessable_entity', `${period.name} has not ended yet (it ends ${period.endDate})`);
   }
-  await refuseUnfinished(trx, clock, period);
+  return period;
+}
+
+/** Close a period (irreversibly): reports/period-ops.ts asks closablePeriod and what is unfinished in it first. */
+export async function closePeriod(trx: Kysely<OrgDb>, clock: Clock, period: Period): Promise<Period> {
   await trx
     .insertInto('closed_periods')
     .values({ id: period.id, start_date: period.startDate, end_date: period.endDate, closed_at: timestamp(clock) })
     .execute();
-  return findPeriod(trx, clock, id);
+  return findPeriod(trx, clock, period.id);
 }

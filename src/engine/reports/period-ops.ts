@@ -1,8 +1,12 @@
-/** The operations of financial periods: list, show one, close one. */
+/**
+ * The operations of financial periods: list, show one, close one (here, above the ledger and VAT, as closing asks
+ * both what is left to do: unfinished.ts).
+ */
 import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';
 import { idOf } from '../schema.js';
-import { closePeriod, findPeriod, listPeriods, periodSchema } from './periods.js';
+import { closablePeriod, closePeriod, findPeriod, listPeriods, periodSchema } from '../ledger/periods.js';
+import { refuseUnfinished } from './unfinished.js';
 
 const periodParams = { id: idOf('period') };
 
@@ -41,6 +45,12 @@ export const closePeriodOp = defineOperation({
   body: {},
   output: periodSchema,
   async run(ctx, input) {
-    return { data: await orgOf(ctx).write((trx) => closePeriod(trx, ctx.clock, input.id)) };
+    return {
+      data: await orgOf(ctx).write(async (trx) => {
+        const period = await closablePeriod(trx, ctx.clock, input.id);
+        await refuseUnfinished(trx, ctx.clock, period);
+        return closePeriod(trx, ctx.clock, period);
+      }),
+    };
   },
 });
