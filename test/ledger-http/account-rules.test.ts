@@ -322,3 +322,56 @@ t.test('control accounts: controlType makes a control account; controlType with 
   );
   t.equal(await accountTotal(api), 50);
 });
+
+t.test('a control type belongs to its side of the balance sheet: bank and receivables on an asset, payables on a liability, VAT on either', async (t) => {
+  const { api } = await ledger(t);
+  const before = await accountTotal(api);
+  // An expense taking customers' money as a "bank" would understate profit by every receipt paid into it.
+  for (const [code, accountType, controlType] of [
+    ['6190', 'expense', 'bank'],
+    ['4190', 'revenue', 'receivables'],
+    ['2390', 'liability', 'receivables'],
+    ['1290', 'asset', 'payables'],
+    ['3190', 'equity', 'vat'],
+  ] as const) {
+    const r = await api.request('POST', '/v1/accounts', { body: { code, name: `Odd ${code}`, accountType, controlType } });
+    expectError(t, r, 400, 'validation_error', { field: 'controlType', message: new RegExp(`controlType ${controlType}.*${accountType}`) });
+  }
+  t.equal(await accountTotal(api), before, 'nothing created');
+  for (const [code, accountType, controlType] of [
+    ['1221', 'asset', 'bank'],
+    ['1111', 'asset', 'receivables'],
+    ['2111', 'liability', 'payables'],
+    ['2211', 'liability', 'vat'],
+    ['1161', 'asset', 'vat'],
+  ] as const) {
+    const r = await api.request('POST', '/v1/accounts', { body: { code, name: `Control ${code}`, accountType, controlType } });
+    t.equal(r.status, 201, `${controlType} on ${accountType}: ${JSON.stringify(r.body.error ?? '')}`);
+  }
+});
+
+t.test('DELETE of an account a bank account or a categorisation rule names: 422 saying which, or deactivated once the bank account is archived', async (t) => {
+  const { api } = await ledger(t);
+  const bank = await api.request('POST', '/v1/bank-accounts', { body: { accountName: 'Deposit' } });
+  t.equal(bank.status, 201, JSON.stringify(bank.body.error ?? ''));
+  const ledgerAccount = bank.body.data.accountId as string;
+  expectError(t, await api.request('DELETE', `/v1/accounts/${ledgerAccount}`), 422, 'unprocessable_entity', {
+    message: /is the ledger account of the bank account Deposit: archive the bank account first/,
+  });
+  t.equal((await api.request('GET', `/v1/accounts/${ledgerAccount}`)).body.data.isActive, true, 'still there and active');
+  t.equal((await api.request('DELETE', `/v1/bank-accounts/${bank.body.data.id}`)).status, 200, 'bank account archived');
+  const gone = await api.request('DELETE', `/v1/accounts/${ledgerAccount}`);
+  t.equal(gone.status, 200, JSON.stringify(gone.body.error ?? ''));
+  t.match(gone.body.data, { id: ledgerAccount, deactivated: true, message: /archived bank account Deposit/ });
+
+  const training = await api.request('POST', '/v1/accounts', { body: { code: '5155', name: 'Training', accountType: 'expense' } });
+  const rule = await api.request('POST', '/v1/categorisation-rules', {
+    body: { name: 'Courses', field: 'description', operator: 'contains', value: 'UDEMY', targetAccountId: training.body.data.id },
+  });
+  t.equal(rule.status, 201, JSON.stringify(rule.body.error ?? ''));
+  expectError(t, await api.request('DELETE', `/v1/accounts/${training.body.data.id}`), 422, 'unprocessable_entity', {
+    message: new RegExp(`categorisation rule ${rule.body.data.id} "Courses" files bank lines to 5155 Training: delete the rule or change its target first`),
+  });
+  t.equal((await api.request('DELETE', `/v1/categorisation-rules/${rule.body.data.id}`)).status, 200);
+  t.same((await api.request('DELETE', `/v1/accounts/${training.body.data.id}`)).body.data, { id: training.body.data.id, deleted: true });
+});

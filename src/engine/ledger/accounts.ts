@@ -19,6 +19,14 @@ export type AccountType = (typeof accountTypes)[number];
 export const controlTypes = ['bank', 'receivables', 'payables', 'vat'] as const;
 export type ControlType = (typeof controlTypes)[number];
 
+/** The account types a control account may have: a bank and what customers owe are assets, what suppliers are owed a liability, VAT either. */
+const controlSides: Readonly<Record<ControlType, readonly AccountType[]>> = {
+  bank: ['asset'],
+  receivables: ['asset'],
+  payables: ['liability'],
+  vat: ['asset', 'liability'],
+};
+
 export type AccountRow = AccountsTable;
 
 export const accountSchema = z.strictObject({
@@ -218,6 +226,13 @@ export async function addAccount(trx: Kysely<OrgDb>, clock: Clock, input: NewAcc
   if (input.isControlAccount === false && controlType !== null) {
     throw new AppError('validation_error', 'controlType needs isControlAccount true', 'controlType');
   }
+  if (controlType !== null && !controlSides[controlType].includes(input.accountType)) {
+    throw new AppError(
+      'validation_error',
+      `controlType ${controlType} is for ${controlSides[controlType].join(' or ')} accounts, not ${input.accountType}: money it holds is on the balance sheet`,
+      'controlType',
+    );
+  }
   const now = timestamp(clock);
   const account: AccountRow = {
     id: newId('acc', clock.now()),
@@ -279,25 +294,49 @@ export const removedAccountSchema = z.union([
 ]);
 export type RemovedAccount = z.output<typeof removedAccountSchema>;
 
-/** Delete an account, or deactivate one that has transactions; system accounts and parents stay (422). */
+async function deactivate(trx: Kysely<OrgDb>, clock: Clock, account: AccountRow, why: string): Promise<RemovedAccount> {
+  await trx
+    .updateTable('accounts')
+    .set({ is_active: 0, updated_at: timestamp(clock) })
+    .where('id', '=', account.id)
+    .execute();
+  return { id: account.id, deactivated: true, message: `${account.code} ${account.name} ${why}, so it was deactivated instead of deleted` };
+}
+
+/**
+ * Delete an account, or deactivate one that has transactions (or that an archived bank account or a document's line
+ * names); system accounts, parents, and the accounts of active bank accounts and of categorisation rules stay (422).
+ */
 export async function removeAccount(trx: Kysely<OrgDb>, clock: Clock, id: string): Promise<RemovedAccount> {
   const account = await findAccount(trx, id);
   if (account.is_system === 1) throw new AppError('unprocessable_entity', `${account.code} ${account.name} is a system account and cannot be deleted`);
   const child = await trx.selectFrom('accounts').select('code').where('parent_id', '=', account.id).executeTakeFirst();
   if (child) throw new AppError('unprocessable_entity', `${account.code} has child accounts (${child.code}); delete or move them first`);
   const used = await trx.selectFrom('lines').select('id').where('account_id', '=', account.id).limit(1).executeTakeFirst();
-  if (used) {
-    await trx
-      .updateTable('accounts')
-      .set({ is_active: 0, updated_at: timestamp(clock) })
-      .where('id', '=', account.id)
-      .execute();
-    return {
-      id: account.id,
-      deactivated: true,
-      message: `${account.code} ${account.name} has transactions, so it was deactivated instead of deleted`,
-    };
+  if (used) return deactivate(trx, clock, account, 'has transactions');
+  const bank = await trx
+    .selectFrom('bank_accounts')
+    .select(['account_name', 'is_active'])
+    .where('account_id', '=', account.id)
+    .orderBy('is_active', 'desc')
+    .executeTakeFirst();
+  if (bank?.is_active === 1) {
+    throw new AppError(
+      'unprocessable_entity',
+      `${account.code} ${account.name} is the ledger account of the bank account ${bank.account_name}: archive the bank account first`,
+    );
   }
+  const rule = await trx.selectFrom('categorisation_rules').select(['id', 'name']).where('target_account_id', '=', account.id).executeTakeFirst();
+  if (rule) {
+    throw new AppError(
+      'unprocessable_entity',
+      `categorisation rule ${rule.id} "${rule.name}" files bank lines to ${account.code} ${account.name}: delete the rule or change its target first`,
+    );
+  }
+  // What stays named by a record that keeps its history (an archived bank account, a quote's line) is deactivated, as used accounts are.
+  if (bank) return deactivate(trx, clock, account, `is the ledger account of the archived bank account ${bank.account_name}`);
+  const line = await trx.selectFrom('document_items').select('id').where('account_id', '=', account.id).limit(1).executeTakeFirst();
+  if (line) return deactivate(trx, clock, account, 'is named by a line of a quote or document');
   await trx.deleteFrom('accounts').where('id', '=', account.id).execute();
   return { id: account.id, deleted: true };
 }
