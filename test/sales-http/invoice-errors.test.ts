@@ -242,6 +242,26 @@ t.test('closed periods are read-only: no invoice dated in one, no void or paymen
   t.equal((await invoiceOk(t, api, contactId)).invoiceNumber, 'INV-0002');
 });
 
+t.test('an account the invoice posts to, made inactive, is a 422 naming it, not a field of journal lines the caller never sent', async (t) => {
+  const { books, api, acc } = await ledger(t);
+  const contactId = await contactOk(t, api);
+  t.equal((await api.request('PUT', `/v1/accounts/${acc['2200']}`, { body: { isActive: false } })).status, 200, '2200 VAT Output deactivated');
+  const before = await counts(api, books);
+  expectError(t, await createInvoice(api, contactId), 422, 'unprocessable_entity', {
+    field: null,
+    message: /account 2200 VAT Output is inactive: this invoice posts to it/,
+  });
+  t.same(await counts(api, books), before, 'nothing stored');
+  // The line's own account, named by the caller, is refused by its field as before.
+  t.equal((await api.request('PUT', `/v1/accounts/${acc['2200']}`, { body: { isActive: true } })).status, 200);
+  t.equal((await api.request('PUT', `/v1/accounts/${acc['4000']}`, { body: { isActive: false } })).status, 200);
+  expectError(t, await createInvoice(api, contactId, { items: [item({ accountId: acc['4000'] })] }), 400, 'validation_error', {
+    field: 'items[0].accountId',
+    message: 'items[0].accountId: account 4000 Sales is inactive',
+  });
+  t.same(await counts(api, books), before, 'nothing stored');
+});
+
 t.test("an invoice's entries and its payments' are its own: the transactions API refuses to change or delete them", async (t) => {
   const { books, api, acc } = await ledger(t);
   const contactId = await contactOk(t, api);

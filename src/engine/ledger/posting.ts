@@ -183,6 +183,14 @@ export function prepare(books: Books, posting: Posting, input: TransactionInput,
     const account = books.accounts.get(line.accountId);
     if (!account) throw new AppError('validation_error', `lines[${i}].accountId: no account ${line.accountId} in this organisation`, `lines[${i}].accountId`);
     if (account.is_active !== 1) {
+      // A document's entries are made from its own fields, not lines the caller sent: the account's state is the bar.
+      if (input.sourceType !== 'manual') {
+        const source = input.sourceType.replaceAll('_', ' ');
+        throw new AppError(
+          'unprocessable_entity',
+          `account ${account.code} ${account.name} is inactive: this ${source} posts to it, so reactivate the account or choose another first`,
+        );
+      }
       throw new AppError('validation_error', `lines[${i}].accountId: account ${account.code} ${account.name} is inactive`, `lines[${i}].accountId`);
     }
     if (line.contactId != null && !books.contacts.has(line.contactId)) {
