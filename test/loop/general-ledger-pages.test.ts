@@ -190,6 +190,22 @@ t.test('a bad cursor or limit: 400 with its field', async (t) => {
   expectError(t, await api.request('GET', `${base}&cursor=not-a-cursor`), 400, 'validation_error', { field: 'cursor' });
   const forged = Buffer.from(JSON.stringify(['acc_x', '1200', '2026-04-01'])).toString('base64url');
   expectError(t, await api.request('GET', `${base}&cursor=${forged}`), 400, 'validation_error', { field: 'cursor' });
+  // A cursor from one query sent with another: the page after April 2's line of 1200 from 1 April, asked from 3 April,
+  // would carry on a running balance counted from the wrong day (−4,008 for −3,006 in the case found); refused.
+  const first = await api.request('GET', `${base}&limit=2`);
+  const next = first.body.meta.nextCursor as string;
+  for (const other of [
+    `from=2026-04-03&to=2026-04-30&accountId=${acc['1200']}`,
+    `${april}&accountId=${acc['4000']}`,
+    april,
+    `from=2026-04-01&to=2026-04-29&accountId=${acc['1200']}`,
+  ]) {
+    expectError(t, await api.request('GET', `/v1/reports/general-ledger?${other}&limit=2&cursor=${next}`), 400, 'validation_error', {
+      field: 'cursor',
+      message: /cursor was given for another query/,
+    });
+  }
+  t.equal((await api.request('GET', `${base}&limit=2&cursor=${next}`)).status, 200, 'with its own query it reads on');
   expectError(t, await api.request('GET', `${base}&limit=0`), 400, 'validation_error', { field: 'limit' });
   expectError(t, await api.request('GET', `${base}&limit=2001`), 400, 'validation_error', { field: 'limit' });
 });

@@ -74,9 +74,13 @@ interface Position {
   readonly lineNo: number;
 }
 
-function positionOf(cursor: string): Position {
-  const [accountId, code, date, createdAt, transactionId, lineNo] = cursorPosition(cursor);
+/** What a cursor was given for: a page goes on only from the query that made it (another `from` would misstate the running balance). */
+const queryKey = (q: GeneralLedgerQuery): string => `${q.from} ${q.to} ${q.accountId ?? ''}`;
+
+function positionOf(cursor: string, query: GeneralLedgerQuery): Position {
+  const [key, accountId, code, date, createdAt, transactionId, lineNo] = cursorPosition(cursor);
   if (
+    typeof key !== 'string' ||
     typeof accountId !== 'string' ||
     typeof code !== 'string' ||
     typeof date !== 'string' ||
@@ -87,10 +91,14 @@ function positionOf(cursor: string): Position {
   ) {
     throw new AppError('validation_error', 'cursor is not a cursor this endpoint gave: pass meta.nextCursor as it came', 'cursor');
   }
+  if (key !== queryKey(query)) {
+    throw new AppError('validation_error', 'cursor was given for another query: send it with the from, to and accountId of the page it came from', 'cursor');
+  }
   return { accountId, code, date, createdAt, transactionId, lineNo };
 }
 
-const cursorAt = (p: Position): string => cursorOf([p.accountId, p.code, p.date, p.createdAt, p.transactionId, p.lineNo]);
+const cursorAt = (query: GeneralLedgerQuery, p: Position): string =>
+  cursorOf([queryKey(query), p.accountId, p.code, p.date, p.createdAt, p.transactionId, p.lineNo]);
 
 const postedLines = (db: Kysely<OrgDb>, accountId: string) =>
   db
@@ -178,7 +186,7 @@ type AccountRow = Pick<AccountsTable, 'id' | 'code' | 'name' | 'account_type'>;
 export async function generalLedger(db: Kysely<OrgDb>, query: GeneralLedgerQuery): Promise<{ readonly ledger: GeneralLedger; readonly meta: CursorMeta }> {
   const { from, to, limit } = query;
   const only = query.accountId === undefined ? undefined : await findAccount(db, query.accountId);
-  const after = query.cursor === undefined ? null : positionOf(query.cursor);
+  const after = query.cursor === undefined ? null : positionOf(query.cursor, query);
   let accounts: AccountRow[] = await db
     .selectFrom('accounts')
     .select(['id', 'code', 'name', 'account_type'])
@@ -241,7 +249,7 @@ export async function generalLedger(db: Kysely<OrgDb>, query: GeneralLedgerQuery
   }
   return {
     ledger: { period: { from, to }, accounts: page },
-    meta: { limit, hasMore, nextCursor: hasMore && last ? cursorAt(last) : null },
+    meta: { limit, hasMore, nextCursor: hasMore && last ? cursorAt(query, last) : null },
   };
 }
 
