@@ -50,58 +50,74 @@ t.test('status on the first day of a 90-day trial', async (t) => {
   });
 });
 
-t.test('checkout mid-trial: the customer made once, the 57 days left carried over as the subscription trial, the session kept', async (t) => {
-  const b = await billedBooks(t);
-  b.clock.advance(33 * day); // 7 February 2026: 7 Feb to 7 Mar is 28 days, to 5 Apr 29 more: 57 = 90 - 33.
-  t.equal((await status(t, b))['trialDaysRemaining'], 57);
+t.test(
+  'checkout mid-trial: the customer made once, the 57 days left carried over as the subscription trial, the session kept; 409 while it is open',
+  async (t) => {
+    const b = await billedBooks(t);
+    b.clock.advance(33 * day); // 7 February 2026: 7 Feb to 7 Mar is 28 days, to 5 Apr 29 more: 57 = 90 - 33.
+    t.equal((await status(t, b))['trialDaysRemaining'], 57);
 
-  const r = await checkout(b, 'sole_trader');
-  t.equal(r.status, 200, JSON.stringify(r.body?.error ?? ''));
-  t.match(r.body.data, { sessionId: /^cs_test_[0-9a-f]{32}$/, trialDays: 57 });
-  t.equal(r.body.data.checkoutUrl, `https://checkout.stripe.com/c/pay/${r.body.data.sessionId as string}`);
+    const r = await checkout(b, 'sole_trader');
+    t.equal(r.status, 200, JSON.stringify(r.body?.error ?? ''));
+    t.match(r.body.data, { sessionId: /^cs_test_[0-9a-f]{32}$/, trialDays: 57 });
+    t.equal(r.body.data.checkoutUrl, `https://checkout.stripe.com/c/pay/${r.body.data.sessionId as string}`);
 
-  const [customer] = b.standIn.to('POST', '/v1/customers');
-  t.same(
-    customer?.params,
-    { name: 'Acme Widgets Ltd', metadata: { organisationId: b.books.organisationId } },
-    'the customer: the organisation name, its id in the metadata',
-  );
-  t.equal(customer?.version, '2026-10-28.endive', "the SDK's API version");
-  const [session] = b.standIn.to('POST', '/v1/checkout/sessions');
-  t.ok(session?.form.split('&').includes('subscription_data[trial_period_days]=57'), 'the form carries subscription_data[trial_period_days]=57');
-  t.match(session?.params, {
-    mode: 'subscription',
-    customer: [...b.standIn.customers.keys()][0],
-    client_reference_id: b.books.organisationId,
-    line_items: { 0: { quantity: '1', price_data: { currency: 'gbp', unit_amount: '1200', tax_behavior: 'inclusive', recurring: { interval: 'month' } } } },
-    subscription_data: { trial_period_days: '57', metadata: { organisationId: b.books.organisationId, plan: 'sole_trader' } },
-    metadata: { organisationId: b.books.organisationId, plan: 'sole_trader' },
-    success_url: 'https://app.example.com/billing?checkout=success&session_id={CHECKOUT_SESSION_ID}',
-    cancel_url: 'https://app.example.com/billing?checkout=cancelled',
-  });
-  t.match(await status(t, b), {
-    plan: 'trial',
-    isTrialActive: true,
-    trialDaysRemaining: 57,
-    hasStripeCustomer: true,
-    hasSubscription: false,
-    subscription: null,
-  });
+    const [customer] = b.standIn.to('POST', '/v1/customers');
+    t.same(
+      customer?.params,
+      { name: 'Acme Widgets Ltd', metadata: { organisationId: b.books.organisationId } },
+      'the customer: the organisation name, its id in the metadata',
+    );
+    t.equal(customer?.version, '2026-10-28.endive', "the SDK's API version");
+    const [session] = b.standIn.to('POST', '/v1/checkout/sessions');
+    t.ok(session?.form.split('&').includes('subscription_data[trial_period_days]=57'), 'the form carries subscription_data[trial_period_days]=57');
+    t.match(session?.params, {
+      mode: 'subscription',
+      customer: [...b.standIn.customers.keys()][0],
+      client_reference_id: b.books.organisationId,
+      line_items: { 0: { quantity: '1', price_data: { currency: 'gbp', unit_amount: '1200', tax_behavior: 'inclusive', recurring: { interval: 'month' } } } },
+      subscription_data: { trial_period_days: '57', metadata: { organisationId: b.books.organisationId, plan: 'sole_trader' } },
+      metadata: { organisationId: b.books.organisationId, plan: 'sole_trader' },
+      success_url: 'https://app.example.com/billing?checkout=success&session_id={CHECKOUT_SESSION_ID}',
+      cancel_url: 'https://app.example.com/billing?checkout=cancelled',
+    });
+    t.match(await status(t, b), {
+      plan: 'trial',
+      isTrialActive: true,
+      trialDaysRemaining: 57,
+      hasStripeCustomer: true,
+      hasSubscription: false,
+      subscription: null,
+    });
 
-  // A second checkout, for the other plan and with return addresses of its own, uses the same customer.
-  const other = await b.api.request('POST', '/v1/billing/checkout', {
-    body: { plan: 'limited_company', successUrl: 'https://example.com/thanks', cancelUrl: 'https://example.com/plans' },
-  });
-  t.equal(other.status, 200);
-  t.not(other.body.data.sessionId, r.body.data.sessionId);
-  t.equal(b.standIn.to('POST', '/v1/customers').length, 1, 'no second customer');
-  t.match(b.standIn.to('POST', '/v1/checkout/sessions')[1]?.params, {
-    line_items: { 0: { price_data: { unit_amount: '2400' } } },
-    success_url: 'https://example.com/thanks',
-    cancel_url: 'https://example.com/plans',
-  });
-  t.equal((await b.books.store.platform.db.selectFrom('billing_sessions').select('id').execute()).length, 2);
-});
+    // A second checkout while the first is still open at the provider (another tab, a double click) is refused: completing both would
+    // start two subscriptions, both charged.
+    const calls = b.standIn.requests.length;
+    const twice = await checkout(b, 'limited_company');
+    expectError(t, twice, 409, 'conflict', { message: r.body.data.checkoutUrl as string });
+    t.same(
+      b.standIn.requests.slice(calls).map((q) => `${q.method} ${q.path}`),
+      ['GET /v1/checkout/sessions'],
+      'the provider was asked for open sessions only',
+    );
+    t.equal((await b.books.store.platform.db.selectFrom('billing_sessions').select('id').execute()).length, 1, 'no second session kept');
+
+    // Once the first has expired, a second checkout, for the other plan and with return addresses of its own, uses the same customer.
+    b.standIn.sessions.get(r.body.data.sessionId as string)!['status'] = 'expired';
+    const other = await b.api.request('POST', '/v1/billing/checkout', {
+      body: { plan: 'limited_company', successUrl: 'https://example.com/thanks', cancelUrl: 'https://example.com/plans' },
+    });
+    t.equal(other.status, 200);
+    t.not(other.body.data.sessionId, r.body.data.sessionId);
+    t.equal(b.standIn.to('POST', '/v1/customers').length, 1, 'no second customer');
+    t.match(b.standIn.to('POST', '/v1/checkout/sessions')[1]?.params, {
+      line_items: { 0: { price_data: { unit_amount: '2400' } } },
+      success_url: 'https://example.com/thanks',
+      cancel_url: 'https://example.com/plans',
+    });
+    t.equal((await b.books.store.platform.db.selectFrom('billing_sessions').select('id').execute()).length, 2);
+  },
+);
 
 t.test('after the checkout completes: on the plan, the trial over for the service and trialing at the provider; a second checkout is 409', async (t) => {
   const b = await billedBooks(t);

@@ -160,11 +160,18 @@ export async function startStandIn(): Promise<StandIn> {
         cancel_url: p['cancel_url'] ?? null,
         url: `https://checkout.stripe.com/c/pay/${id}`,
         created: now,
+        expires_at: now + 86_400,
         livemode: false,
         subscription_data: p['subscription_data'] ?? {},
       };
       sessions.set(id, session);
       return { status: 200, body: session };
+    }
+    if (method === 'GET' && path === '/v1/checkout/sessions') {
+      const found = [...sessions.values()]
+        .filter((x) => (!query.get('customer') || x['customer'] === query.get('customer')) && (!query.get('status') || x['status'] === query.get('status')))
+        .reverse();
+      return { status: 200, body: list(found.slice(0, Number(query.get('limit') ?? 10)), '/v1/checkout/sessions') };
     }
     if (method === 'POST' && path === '/v1/billing_portal/sessions') {
       const customer = typeof p['customer'] === 'string' ? p['customer'] : '';

@@ -204,3 +204,45 @@ t.test('the receiver takes no API key and ignores one: only the signature counts
   const again = await b.api.request('POST', '/api/v1/stripe-webhook/stripe', { key: null, raw: '{}', headers: { 'stripe-signature': 't=1,v1=ab' } });
   expectError(t, again, 400, 'validation_error');
 });
+
+t.test("events about another subscription of the customer leave the current one's state alone; a live one is adopted once none is current", async (t) => {
+  const b = await billedBooks(t);
+  const { subscriptionId } = await subscribe(t, b, 'sole_trader');
+  const current = await status(t, b);
+  t.match(current, { plan: 'sole_trader', isTrialActive: false, trialDaysRemaining: 0, subscription: { status: 'trialing' } });
+  let at = nowSeconds(b.clock);
+  // A second subscription of the same customer (a checkout completed in another tab), on the other plan.
+  const other: Record<string, unknown> = {
+    ...structuredClone(b.standIn.subscriptions.get(subscriptionId)!),
+    id: 'sub_second',
+    metadata: { organisationId: b.books.organisationId, plan: 'limited_company' },
+  };
+  const session = {
+    id: 'cs_test_second',
+    object: 'checkout.session',
+    customer: other['customer'],
+    subscription: 'sub_second',
+    payment_status: 'paid',
+    metadata: other.metadata,
+  };
+  await deliverAll(t, b, [
+    eventOf('checkout.session.completed', session, ++at),
+    eventOf('customer.subscription.created', { ...other, status: 'active' }, ++at),
+    eventOf('customer.subscription.updated', { ...other, status: 'past_due' }, ++at),
+  ]);
+  t.same(await status(t, b), current, 'another live subscription does not replace the current one');
+  await deliverAll(t, b, [eventOf('customer.subscription.deleted', { ...other, status: 'canceled' }, ++at)]);
+  t.same(await status(t, b), current, 'its deletion neither cancels the organisation nor brings its trial back');
+  const row = await b.books.store.platform.db.selectFrom('organisations').selectAll().where('id', '=', b.books.organisationId).executeTakeFirstOrThrow();
+  t.equal(row.stripe_subscription_id, subscriptionId, 'the current subscription is still the first');
+
+  // The current one ends: the organisation is canceled, and a live subscription of the customer may then become the current one.
+  await deliverAll(t, b, [subscriptionEvent(b, subscriptionId, 'customer.subscription.deleted', { status: 'canceled' }, ++at)]);
+  t.match(await status(t, b), { plan: 'sole_trader', subscription: { status: 'canceled' } });
+  const third = { ...other, id: 'sub_third' };
+  // Created before the deletion was delivered, and delivered late: still adopted, as nothing live is current.
+  await deliverAll(t, b, [eventOf('customer.subscription.updated', { ...third, status: 'active' }, at - 2)]);
+  t.match(await status(t, b), { plan: 'limited_company', isTrialActive: false, subscription: { status: 'active' } });
+  const adopted = await b.books.store.platform.db.selectFrom('organisations').selectAll().where('id', '=', b.books.organisationId).executeTakeFirstOrThrow();
+  t.equal(adopted.stripe_subscription_id, 'sub_third');
+});

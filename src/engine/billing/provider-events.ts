@@ -14,7 +14,7 @@ import type { Ctx } from '../operation.js';
 import { appErrorOf } from '../../store/driver-errors.js';
 import type { PlatformDb } from '../../store/tables.js';
 import { stripeSdk } from './provider.js';
-import { keepSubscription, paidPlanOf, type SubscriptionFacts } from './subscription.js';
+import { keepSubscription, mayAdopt, paidPlanOf, type SubscriptionFacts } from './subscription.js';
 
 /** How old a signature's timestamp may be, in seconds (the SDK's default). */
 export const signatureTolerance = 300;
@@ -89,23 +89,23 @@ async function onCheckout(trx: Trx, event: Stripe.Event, session: Stripe.Checkou
   const plan = paidPlanOf(session.metadata?.['plan']);
   const row = await trx.selectFrom('organisations').selectAll().where('id', '=', organisationId).executeTakeFirstOrThrow();
   const customer = idOf(session.customer);
-  await trx
-    .updateTable('organisations')
-    .set({
-      ...(row.stripe_customer_id === null && customer ? { stripe_customer_id: customer } : {}),
-      ...(plan ? { plan } : {}),
-      ...(subscription && row.stripe_subscription_id !== subscription
-        ? {
-            stripe_subscription_id: subscription,
-            subscription_status: session.payment_status === 'no_payment_required' ? 'trialing' : 'active',
-            current_period_end: null,
-            cancel_at_period_end: 0,
-            subscription_changed_at: event.created,
-          }
-        : {}),
-    })
-    .where('id', '=', organisationId)
-    .execute();
+  // Another subscription of the customer's (a second checkout completed) is linked only while no live one is current.
+  const current = subscription !== null && row.stripe_subscription_id === subscription;
+  const adopt = subscription !== null && !current && mayAdopt(row, subscription, 'active');
+  const change = {
+    ...(row.stripe_customer_id === null && customer ? { stripe_customer_id: customer } : {}),
+    ...((current || adopt) && plan ? { plan } : {}),
+    ...(adopt
+      ? {
+          stripe_subscription_id: subscription,
+          subscription_status: session.payment_status === 'no_payment_required' ? ('trialing' as const) : ('active' as const),
+          current_period_end: null,
+          cancel_at_period_end: 0,
+          subscription_changed_at: event.created,
+        }
+      : {}),
+  };
+  if (Object.keys(change).length > 0) await trx.updateTable('organisations').set(change).where('id', '=', organisationId).execute();
   return organisationId;
 }
 

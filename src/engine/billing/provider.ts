@@ -180,6 +180,15 @@ export async function createCheckoutSession(settings: ConfiguredBilling, checkou
   return sessionOf(made, 'checkout session');
 }
 
+/** The customer's checkout session still open at the provider (one the customer may yet complete), if any: its id, URL and expiry. */
+export async function openCheckoutSession(settings: ConfiguredBilling, customerId: string): Promise<(ProviderSession & { expiresAt: number | null }) | null> {
+  const open = await callProvider(settings, 'list open checkout sessions', (stripe) =>
+    stripe.checkout.sessions.list({ customer: customerId, status: 'open', limit: 1 }),
+  );
+  const session = open.data[0];
+  return session ? { ...sessionOf(session, 'checkout session'), expiresAt: session.expires_at ?? null } : null;
+}
+
 /** A billing portal session where the customer manages card, plan and cancellation. */
 export async function createPortalSession(settings: ConfiguredBilling, customerId: string, returnUrl: string): Promise<ProviderSession> {
   const made = await callProvider(settings, 'open a billing portal session', (stripe) =>

@@ -80,13 +80,30 @@ export const paidPlanOf = (value: unknown): PaidPlan | null => ((paidPlans as re
 const isoOf = (unix: number | null): string | null => (unix === null ? null : new Date(unix * 1000).toISOString());
 
 /**
- * Keep the subscription's state on the organisation, unless a later change
- * is already kept (`changedAt`, the event's creation time in Unix seconds:
- * the provider does not promise to deliver events in order). Whether it was kept.
+ * Whether a subscription's events may set the organisation's state: the
+ * current subscription's may; another's only while no live subscription is
+ * current (none yet, or the current one canceled), and only when it is live
+ * itself. So a second subscription of the same customer (two checkouts
+ * completed) neither replaces the current one nor, when it ends, cancels
+ * the organisation.
+ */
+export function mayAdopt(row: OrganisationsRow, subscriptionId: string, status: SubscriptionStatus): boolean {
+  if (row.stripe_subscription_id === subscriptionId) return true;
+  return status !== 'canceled' && (row.stripe_subscription_id === null || row.subscription_status === null || row.subscription_status === 'canceled');
+}
+
+/**
+ * Keep the subscription's state on the organisation when it is the current
+ * subscription, unless a later change of it is already kept (`changedAt`,
+ * the event's creation time in Unix seconds: the provider does not promise
+ * to deliver events in order), or when it is a live one adopted while none
+ * is (mayAdopt), whatever its time. Whether it was kept.
  */
 export async function keepSubscription(trx: Kysely<PlatformDb>, organisationId: string, facts: SubscriptionFacts, changedAt: number): Promise<boolean> {
   const status = statusOf(facts.status);
   if (status === null) return false;
+  const row = await billingRowOf(trx, organisationId);
+  if (!mayAdopt(row, facts.id, status)) return false;
   const kept = await trx
     .updateTable('organisations')
     .set({
@@ -98,7 +115,14 @@ export async function keepSubscription(trx: Kysely<PlatformDb>, organisationId: 
       ...(facts.plan ? { plan: facts.plan } : {}),
     })
     .where('id', '=', organisationId)
-    .where((eb) => eb.or([eb('subscription_changed_at', 'is', null), eb('subscription_changed_at', '<=', changedAt)]))
+    .where((eb) =>
+      row.stripe_subscription_id === facts.id
+        ? eb.and([
+            eb('stripe_subscription_id', '=', facts.id),
+            eb.or([eb('subscription_changed_at', 'is', null), eb('subscription_changed_at', '<=', changedAt)]),
+          ])
+        : eb.or([eb('stripe_subscription_id', 'is', null), eb('subscription_status', 'is', null), eb('subscription_status', '=', 'canceled')]),
+    )
     .executeTakeFirst();
   return kept.numUpdatedRows === 1n;
 }
