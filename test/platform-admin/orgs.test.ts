@@ -86,8 +86,9 @@ t.test('update: a new name in both books, a trial moved; one audit row; bad inpu
   const path = `/v1/admin/orgs/${books.organisationId}`;
   const r = await api.request('PATCH', path, { key: admin, body: { name: 'Acme Holdings Ltd', trialEndsOn: '2027-03-31' }, ...ua });
   t.equal(r.status, 200);
-  // 28 November 2026 to 31 March 2027: 3 (to 1 December) + 31 (December) + 31 (January) + 28 (February) + 30 (1 to 31 March) = 123 days.
-  t.match(r.body.data, { name: 'Acme Holdings Ltd', slug: 'acme-holdings-ltd', trialEndsAt: '2027-03-31T23:59:59.000Z', trialDaysRemaining: 123 });
+  // The trial ends 2027-03-31 23:59:59 UTC, which is 1 April 00:59:59 BST (summer time from 28 March 2027): London dates
+  // 28 November 2026 to 1 April 2027: 3 (to 1 December) + 31 (December) + 31 (January) + 28 (February) + 31 (1 March to 1 April) = 124 days.
+  t.match(r.body.data, { name: 'Acme Holdings Ltd', slug: 'acme-holdings-ltd', trialEndsAt: '2027-03-31T23:59:59.000Z', trialDaysRemaining: 124 });
   t.equal((await api.request('GET', '/v1/organisation')).body.data.name, 'Acme Holdings Ltd', 'the live books');
   t.equal((await api.request('GET', '/v1/organisation', { key: books.testApiKey })).body.data.name, 'Acme Holdings Ltd', 'the test books');
   const rows = await auditRows(books);

@@ -142,6 +142,29 @@ t.test('after the checkout completes: on the plan, the trial over for the servic
   t.equal(b.standIn.requests.length, calls, 'the provider was not asked');
 });
 
+t.test('in summer time, made between 23:00 and 24:00 UTC: the trial days count London dates at both ends, and all 90 carry over', async (t) => {
+  // Made 2026-06-10 23:30 UTC = 11 June 00:30 BST; the 90 days end 2026-09-08 23:30 UTC = 9 September 00:30 BST.
+  // London dates 11 June to 9 September: 19 days of June left + 31 + 31 + 9 = 90.
+  const b = await billedBooks(t, { at: '2026-06-10T23:30:00Z' });
+  t.match(await status(t, b), { isTrialActive: true, trialDaysRemaining: 90, trialEndsAt: '2026-09-08T23:30:00.000Z' });
+  b.clock.advance(5 * 60_000);
+  const r = await checkout(b, 'sole_trader');
+  t.equal(r.body.data.trialDays, 90);
+  t.ok(b.standIn.to('POST', '/v1/checkout/sessions')[0]?.form.split('&').includes('subscription_data[trial_period_days]=90'), 'trial_period_days=90 sent');
+});
+
+t.test("on the trial's last day, before it ends, one day remains and checkout carries it over", async (t) => {
+  const b = await billedBooks(t);
+  // 2026-04-05 09:00 UTC = 10:00 BST on 5 April, the trial's last London day; it ends at 10:00 UTC (11:00 BST): one hour left.
+  b.clock.advance(90 * day - 3_600_000);
+  t.match(await status(t, b), { isTrialActive: true, trialDaysRemaining: 1, trialEndsAt: trialEnd });
+  const r = await checkout(b, 'sole_trader');
+  t.equal(r.body.data.trialDays, 1, 'the card is not charged before the trial ends');
+  t.ok(b.standIn.to('POST', '/v1/checkout/sessions')[0]?.form.split('&').includes('subscription_data[trial_period_days]=1'));
+  b.clock.advance(3_600_000);
+  t.match(await status(t, b), { isTrialActive: false, trialDaysRemaining: 0 }, 'ended at 10:00 UTC');
+});
+
 t.test('checkout after the trial has ended carries no trial over', async (t) => {
   const b = await billedBooks(t);
   b.clock.advance(91 * day);

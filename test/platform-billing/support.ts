@@ -18,9 +18,9 @@ export interface Billed {
   readonly settings: BillingSettings;
 }
 
-/** Books on a moving clock, served with billing configured against a fresh stand-in (or as `billing` says: null for none). */
-export async function billedBooks(t: Test, options: { billing?: Partial<BillingSettings> | null } = {}): Promise<Billed> {
-  const clock = movingClock(created);
+/** Books on a moving clock (made at `created`, or `at`), served with billing configured against a fresh stand-in (or as `billing` says: null for none). */
+export async function billedBooks(t: Test, options: { billing?: Partial<BillingSettings> | null; at?: string } = {}): Promise<Billed> {
+  const clock = movingClock(options.at ?? created);
   const books = await newBooks(t, { clock });
   const standIn = await startStandIn();
   t.teardown(() => standIn.stop());

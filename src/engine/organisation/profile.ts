@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { found } from '../lookup.js';
 import { daysBetween } from '../dates.js';
-import { timestamp, today, type Clock } from '../clock.js';
+import { londonDateAt, timestamp, today, type Clock } from '../clock.js';
 import { instant } from '../output.js';
 import { businessTypes, loadOrganisation, type OrganisationRow } from './organisation.js';
 import { settingsSchema, settingsView } from './settings.js';
@@ -27,9 +27,13 @@ const subscriptionSchema = z.strictObject({
 });
 type Subscription = z.output<typeof subscriptionSchema>;
 
-/** Whole days left of the organisation's trial (fixed when it was created), 0 once it has ended; today is the date in Europe/London. */
+/**
+ * Days left of the organisation's trial (fixed when it was created): from today's date to the date it ends, both in
+ * Europe/London; its last day, while the trial runs, counts as one (so checkout carries it over and the card is not
+ * charged before the trial ends); 0 once it has ended.
+ */
 export const trialDaysLeft = (platformRow: OrganisationsRow, clock: Clock): number =>
-  timestamp(clock) < platformRow.trial_ends_at ? Math.max(0, daysBetween(today(clock), platformRow.trial_ends_at.slice(0, 10))) : 0;
+  timestamp(clock) < platformRow.trial_ends_at ? Math.max(1, daysBetween(today(clock), londonDateAt(new Date(platformRow.trial_ends_at)))) : 0;
 
 function subscriptionView(platformRow: OrganisationsRow, plan: OrganisationRow['business_type'], clock: Clock): Subscription {
   const ends = platformRow.trial_ends_at;
