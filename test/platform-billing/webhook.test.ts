@@ -7,6 +7,7 @@
  */
 import t from 'tap';
 import { expectError } from '../http/support.js';
+import type Stripe from 'stripe';
 import { eventOf } from './stripe-stand-in.js';
 import { billedBooks, deliver, deliverAll, nowSeconds, status, subscribe, type Billed } from './support.js';
 
@@ -245,4 +246,40 @@ t.test("events about another subscription of the customer leave the current one'
   t.match(await status(t, b), { plan: 'limited_company', isTrialActive: false, subscription: { status: 'active' } });
   const adopted = await b.books.store.platform.db.selectFrom('organisations').selectAll().where('id', '=', b.books.organisationId).executeTakeFirstOrThrow();
   t.equal(adopted.stripe_subscription_id, 'sub_third');
+});
+
+t.test('a validly signed event without its id, type or creation time is 400 naming the field, and nothing is stored', async (t) => {
+  const b = await billedBooks(t);
+  const at = nowSeconds(b.clock);
+  const bad: [Record<string, unknown>, string][] = [
+    [{}, 'id'],
+    [null as unknown as Record<string, unknown>, 'id'],
+    [{ id: '', type: 'customer.created', created: at }, 'id'],
+    [{ id: 'evt_notype', object: 'event', created: at, data: { object: {} } }, 'type'],
+    [{ id: 'evt_numbertype', type: 7, created: at, data: { object: {} } }, 'type'],
+    [{ id: 'evt_nocreated', type: 'customer.created', data: { object: {} } }, 'created'],
+  ];
+  for (const [event, field] of bad) {
+    expectError(t, await deliver(b, event as unknown as Stripe.Event), 400, 'validation_error', { field, message: new RegExp(field) });
+  }
+  t.same(await storedEvents(b), [], 'nothing stored');
+});
+
+t.test('a signature timestamped in the future: 300 s ahead is accepted, 301 s is refused as a stale one is', async (t) => {
+  const b = await billedBooks(t);
+  const { subscriptionId } = await subscribe(t, b);
+  const now = nowSeconds(b.clock);
+  const event = subscriptionEvent(b, subscriptionId, 'customer.subscription.updated', { cancel_at_period_end: true }, now);
+  const ahead = await deliver(b, event, { timestamp: now + 301 });
+  expectError(t, ahead, 400, 'validation_error', { field: 'stripe-signature', message: /Timestamp outside the tolerance zone/ });
+  const day = await deliver(b, event, { timestamp: now + 86_400 });
+  expectError(t, day, 400, 'validation_error', { field: 'stripe-signature', message: /Timestamp outside the tolerance zone/ });
+  t.match(await status(t, b), { subscription: { cancelAtPeriodEnd: false } }, 'not applied');
+  t.notOk(
+    (await storedEvents(b)).some((e) => e.id === event.id),
+    'not stored',
+  );
+  const edge = await deliver(b, event, { timestamp: now + 300 });
+  t.equal(edge.status, 200);
+  t.match(await status(t, b), { subscription: { cancelAtPeriodEnd: true } }, 'applied');
 });

@@ -1,6 +1,6 @@
 /**
  * The provider's events, checked and kept: the signature verified over the
- * raw body with the SDK (300 s tolerance, against ctx.clock), the event
+ * raw body with the SDK (300 s tolerance either way, against ctx.clock), the event
  * stored pending once per event id, then applied to its organisation's
  * subscription state and marked processed, or failed with the reason. A
  * redelivered event id is not applied again (unless it failed before, or
@@ -16,8 +16,32 @@ import type { PlatformDb } from '../../store/tables.js';
 import { stripeSdk } from './provider.js';
 import { keepSubscription, mayAdopt, paidPlanOf, type SubscriptionFacts } from './subscription.js';
 
-/** How old a signature's timestamp may be, in seconds (the SDK's default). */
+/** How far a signature's timestamp may be from acct's clock, before or after, in seconds (the SDK's default, which checks only the past). */
 export const signatureTolerance = 300;
+
+/** The signature header's timestamp (Unix seconds), read as the SDK reads it: the last t= element. */
+function signedAt(signature: string): number {
+  let at = -1;
+  for (const item of signature.split(',')) {
+    const [key, value] = item.split('=');
+    if (key === 't') at = parseInt(value ?? '', 10);
+  }
+  return at;
+}
+
+/** The event's fields acct stores and orders by: id and type non-empty strings, created whole Unix seconds; else 400 naming the field. */
+function checkedEvent(event: Stripe.Event): Stripe.Event {
+  const fields: Record<string, unknown> = typeof event === 'object' && event !== null ? (event as unknown as Record<string, unknown>) : {};
+  for (const field of ['id', 'type'] as const) {
+    if (typeof fields[field] !== 'string' || fields[field] === '') {
+      throw new AppError('validation_error', `the provider event has no ${field}: a non-empty string is required`, field);
+    }
+  }
+  if (!Number.isSafeInteger(fields['created'])) {
+    throw new AppError('validation_error', 'the provider event has no created: its creation time in whole Unix seconds is required', 'created');
+  }
+  return event;
+}
 
 /** The header the provider signs with. */
 export const signatureHeader = 'stripe-signature';
@@ -33,12 +57,17 @@ export async function verifiedEvent(ctx: Ctx, payload: string, signature: string
   }
   if (!signature) throw new AppError('validation_error', 'Missing signature: the Stripe-Signature header is required', signatureHeader);
   const Sdk = await stripeSdk();
+  let event: Stripe.Event;
   try {
     // receivedAt is in milliseconds: the SDK divides it by 1000.
-    return Sdk.webhooks.constructEvent(payload, signature, secret, signatureTolerance, undefined, ctx.clock.now().getTime());
+    event = Sdk.webhooks.constructEvent(payload, signature, secret, signatureTolerance, undefined, ctx.clock.now().getTime());
   } catch (e) {
     throw new AppError('validation_error', `Webhook Error: ${(e as Error).message.split('\n')[0] ?? ''}`, signatureHeader);
   }
+  if (signedAt(signature) - Math.floor(ctx.clock.now().getTime() / 1000) > signatureTolerance) {
+    throw new AppError('validation_error', 'Webhook Error: Timestamp outside the tolerance zone', signatureHeader);
+  }
+  return checkedEvent(event);
 }
 
 type Trx = Kysely<PlatformDb>;

@@ -13,8 +13,9 @@ export const webhookOp = defineOperation({
   name: 'billing.webhook',
   summary: "Receive an event of the card-payment provider (Stripe): signature checked, stored once, the subscription's state updated",
   description:
-    'The Stripe-Signature header is checked over the raw body (timestamp within 300 s): missing or bad is 400 validation_error (Missing signature, ' +
-    'Webhook Error: …), no signing secret configured is 422 billing_not_configured. Acted on: customer.subscription.created, .updated and .deleted, ' +
+    'The Stripe-Signature header is checked over the raw body (timestamp within 300 s of acct’s clock, before or after): missing or bad is 400 ' +
+    'validation_error (Missing signature, Webhook Error: …), no signing secret configured is 422 billing_not_configured. A signed event without ' +
+    'its id, type or created is 400 validation_error naming it, nothing stored. Acted on: customer.subscription.created, .updated and .deleted, ' +
     'checkout.session.completed, invoice.paid and invoice.payment_failed; other types are stored and marked processed. An event id already ' +
     'stored is not applied again.',
   access: 'public',
