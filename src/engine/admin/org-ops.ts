@@ -13,7 +13,7 @@ import { instant } from '../output.js';
 import { perPageMeta, perPageMetaSchema } from '../pagination.js';
 import { isoDate } from '../schema.js';
 import { businessTypes, loadOrganisation } from '../organisation/organisation.js';
-import { changeProfile, platformRowOf, trialDaysLeft } from '../organisation/profile.js';
+import { changeProfile, platformRowOf, trialState } from '../organisation/profile.js';
 import { slugOf } from '../users/registration-ops.js';
 import { revokeSessions } from '../users/sessions.js';
 import { auditedWrite, auditEntrySchema, auditEntryView, type AuditEntry } from './audit.js';
@@ -37,8 +37,8 @@ const adminOrganisationSchema = z.strictObject({
   businessType: z.enum(businessTypes),
   plan: z.enum(adminPlans),
   subscriptionStatus: z.enum(organisationStatuses).describe('closed once an administrator has closed it'),
-  trialEndsAt: instant(),
-  trialDaysRemaining: z.number().int(),
+  trialEndsAt: instant().nullable().describe('null once subscribed, as GET /billing/status shows it'),
+  trialDaysRemaining: z.number().int().describe('0 once the trial has ended or a subscription has started'),
   earlyAccess: z.boolean(),
   stripeCustomerId: z.string().nullable(),
   userCount: z.number().int(),
@@ -62,6 +62,7 @@ async function organisationOf(ctx: Ctx, row: Selectable<OrganisationsTable>): Pr
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   const trialing = timestamp(ctx.clock) < row.trial_ends_at;
+  const trial = trialState(row, ctx.clock);
   return {
     id: row.id,
     name: profile.name,
@@ -70,8 +71,8 @@ async function organisationOf(ctx: Ctx, row: Selectable<OrganisationsTable>): Pr
     // Billing's plan once a subscription has started; until then the trial, then the business type's plan.
     plan: row.plan !== 'trial' ? row.plan : trialing ? 'trial' : profile.business_type,
     subscriptionStatus: row.closed_at !== null ? 'closed' : (row.subscription_status ?? (trialing ? 'trialing' : 'trial_expired')),
-    trialEndsAt: row.trial_ends_at,
-    trialDaysRemaining: trialDaysLeft(row, ctx.clock),
+    trialEndsAt: trial.trialEndsAt,
+    trialDaysRemaining: trial.trialDaysRemaining,
     earlyAccess: row.early_access === 1,
     stripeCustomerId: row.stripe_customer_id,
     userCount: Number(users.n),

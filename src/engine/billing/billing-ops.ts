@@ -13,9 +13,9 @@ import { instant } from '../output.js';
 import { pence } from '../schema.js';
 import { loadOrganisation } from '../organisation/organisation.js';
 import { businessTypes } from '../organisation/organisation.js';
-import { trialDaysLeft } from '../organisation/profile.js';
+import { isSubscribed, trialDaysLeft } from '../organisation/profile.js';
 import { paidPlans, plans, type PaidPlan } from './plans.js';
-import { billingRowOf, billingStatus, isSubscribed, subscriptionStatuses } from './subscription.js';
+import { billingRowOf, billingStatus, subscriptionStatuses } from './subscription.js';
 import { configuredBilling, createCheckoutSession, createCustomer, createPortalSession, openCheckoutSession, type ConfiguredBilling } from './provider.js';
 
 const planIds = ['trial', ...paidPlans] as const;

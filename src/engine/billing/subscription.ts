@@ -5,14 +5,11 @@
  */
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
-import { platformRowOf, trialDaysLeft } from '../organisation/profile.js';
+import { platformRowOf, trialState } from '../organisation/profile.js';
 import type { OrganisationsRow, PlatformDb, SubscriptionStatus } from '../../store/tables.js';
 import { paidPlans, planName, type PaidPlan } from './plans.js';
 
 export const subscriptionStatuses = ['active', 'trialing', 'past_due', 'canceled', 'unpaid'] as const satisfies readonly SubscriptionStatus[];
-
-/** A subscription not canceled: the organisation is on its plan (a trial carried over at the provider counts). */
-export const isSubscribed = (row: OrganisationsRow): boolean => row.subscription_status !== null && row.subscription_status !== 'canceled';
 
 export const billingRowOf = (platform: Kysely<PlatformDb>, organisationId: string): Promise<OrganisationsRow> => platformRowOf(platform, organisationId);
 
@@ -27,21 +24,12 @@ export interface BillingStatus {
   readonly subscription: { status: SubscriptionStatus; currentPeriodEnd: string | null; cancelAtPeriodEnd: boolean } | null;
 }
 
-/**
- * GET /billing/status: the trial is active while the organisation has no
- * subscription (or only a canceled one) and its trial has not ended; once
- * subscribed the trial is over for the service (trialEndsAt null, 0 days),
- * though days carried over show as the subscription's trialing.
- */
+/** GET /billing/status: the plan, the trial (trialState, as GET /organisation shows it) and the provider subscription. */
 export function billingStatus(row: OrganisationsRow, clock: Clock): BillingStatus {
-  const subscribed = isSubscribed(row);
-  const days = subscribed ? 0 : trialDaysLeft(row, clock);
   return {
     plan: row.plan,
     planName: planName(row.plan),
-    isTrialActive: !subscribed && clock.now().toISOString() < row.trial_ends_at,
-    trialDaysRemaining: days,
-    trialEndsAt: subscribed ? null : row.trial_ends_at,
+    ...trialState(row, clock),
     hasStripeCustomer: row.stripe_customer_id !== null,
     hasSubscription: row.stripe_subscription_id !== null,
     subscription:

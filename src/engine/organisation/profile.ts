@@ -21,8 +21,8 @@ const subscriptionSchema = z.strictObject({
   status: z.enum(subscriptionStatuses),
   plan: z.enum(businessTypes).describe('the plan a trial counts as: the business type'),
   trialDays: z.number().int(),
-  trialEndsAt: instant(),
-  trialDaysRemaining: z.number().int(),
+  trialEndsAt: instant().nullable().describe('null once subscribed: the days left then run as the provider subscription’s trial'),
+  trialDaysRemaining: z.number().int().describe('0 once the trial has ended or a subscription has started'),
   earlyAccess: z.boolean().describe('made while early-access spots remained: the 90-day trial'),
 });
 type Subscription = z.output<typeof subscriptionSchema>;
@@ -35,15 +35,39 @@ type Subscription = z.output<typeof subscriptionSchema>;
 export const trialDaysLeft = (platformRow: OrganisationsRow, clock: Clock): number =>
   timestamp(clock) < platformRow.trial_ends_at ? Math.max(1, daysBetween(today(clock), londonDateAt(new Date(platformRow.trial_ends_at)))) : 0;
 
-function subscriptionView(platformRow: OrganisationsRow, plan: OrganisationRow['business_type'], clock: Clock): Subscription {
-  const ends = platformRow.trial_ends_at;
-  const remaining = trialDaysLeft(platformRow, clock);
+/** A subscription not canceled: the organisation is on its plan (a trial carried over at the provider counts). */
+export const isSubscribed = (row: OrganisationsRow): boolean => row.subscription_status !== null && row.subscription_status !== 'canceled';
+
+export interface TrialState {
+  readonly isTrialActive: boolean;
+  readonly trialDaysRemaining: number;
+  readonly trialEndsAt: string | null;
+}
+
+/**
+ * The trial as GET /billing/status, GET /organisation and the administrator's
+ * views all show it: active while the organisation has no live subscription
+ * and the trial has not ended; once subscribed the trial is over for the
+ * service (0 days, trialEndsAt null), its days carried over running as the
+ * provider subscription's trial.
+ */
+export function trialState(row: OrganisationsRow, clock: Clock): TrialState {
+  const subscribed = isSubscribed(row);
   return {
-    status: platformRow.subscription_status ?? (timestamp(clock) < ends ? 'trialing' : 'trial_expired'),
+    isTrialActive: !subscribed && timestamp(clock) < row.trial_ends_at,
+    trialDaysRemaining: subscribed ? 0 : trialDaysLeft(row, clock),
+    trialEndsAt: subscribed ? null : row.trial_ends_at,
+  };
+}
+
+function subscriptionView(platformRow: OrganisationsRow, plan: OrganisationRow['business_type'], clock: Clock): Subscription {
+  const trial = trialState(platformRow, clock);
+  return {
+    status: platformRow.subscription_status ?? (timestamp(clock) < platformRow.trial_ends_at ? 'trialing' : 'trial_expired'),
     plan,
     trialDays: platformRow.trial_days,
-    trialEndsAt: ends,
-    trialDaysRemaining: remaining,
+    trialEndsAt: trial.trialEndsAt,
+    trialDaysRemaining: trial.trialDaysRemaining,
     earlyAccess: platformRow.early_access === 1,
   };
 }
