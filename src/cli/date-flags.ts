@@ -82,7 +82,7 @@ export async function typedRange(cli: Cli, from: string | undefined, to: string 
   for (const [i, end] of ends.entries()) {
     if (typeof end !== 'string') continue;
     if (!isoDate().safeParse(end).success) {
-      throw new AppError('validation_error', `${flags[i]} takes a date, YYYY-MM-DD, or ${periodWords}; not ${end}`, flags[i]);
+      throw new AppError('validation_error', `${flags[i]} takes ${periodWords}; not ${end}`, flags[i]);
     }
     out[i === 0 ? 'from' : 'to'] = end;
   }

@@ -201,3 +201,57 @@ t.test('acct post names the CODE=AMOUNT arguments when the lines as a whole are 
   t.match(uneven.stderr, /debits £5\.00, credits £4\.00, difference £1\.00.*\(field CODE=AMOUNT\)/);
   t.same((await runCliInProcessJson(['--data', books.dataDir, '--json', 'transactions', 'list'])).data, [], 'nothing written');
 });
+
+t.test('acct ledger reads --from and --to as the other date-range flags do: words and periods, and refuses anything else naming the flag', async (t) => {
+  const books = await newBooks(t);
+  const post = async (...args: string[]) => t.equal((await runCliInProcess(['--data', books.dataDir, 'post', ...args])).status, 0);
+  await post('2026-10-01', 'Chairs', '5100=120.00', '2201=24.00', '1200=-144.00');
+  await post('2026-10-20', 'Sale', '1200=600', '4000=-500', '2200=-100');
+  const ledger = async (...args: string[]) => runCliInProcessJson(['--data', books.dataDir, '--json', 'ledger', '1200', ...args]);
+  const refused = async (...args: string[]) => runCliInProcess(['--data', books.dataDir, 'ledger', '1200', ...args]);
+
+  // Each of these once printed a balance, exit 0: the text compared with the dates as text.
+  for (const [flag, value] of [
+    ['--to', '2026/10/03'],
+    ['--from', '2026-Q5'],
+    ['--from', 'garbage'],
+    ['--from', '2026-13'],
+    ['--from', '2026-Q0'],
+    ['--to', 'fy99'],
+    ['--from', 'last-week'],
+    ['--from', 'next-month'],
+    ['--to', '20261001'],
+    ['--to', '2026-10-1'],
+    ['--from', '26-10-01'],
+  ] as const) {
+    const r = await refused(flag, value);
+    t.equal(r.status, 2, `${flag} ${value} is refused`);
+    t.equal(r.stdout, '', `${flag} ${value}: no ledger printed`);
+    t.match(
+      r.stderr,
+      new RegExp(`^error validation_error: ${flag} takes YYYY-MM-DD, or a period: .*; not ${value} \\(field ${flag}\\)\\n$`),
+      `${flag} ${value}`,
+    );
+  }
+  const dayFirst = await refused('--to', '31/03/2026');
+  t.equal(dayFirst.status, 2);
+  t.equal(dayFirst.stderr, 'error validation_error: write dates as YYYY-MM-DD: 31/03/2026 is 2026-03-31 if it is day first, as in the UK (field --to)\n');
+  const unreal = await refused('--from', '2026-02-30');
+  t.equal(unreal.stderr, 'error validation_error: 2026-02-30 is not a real date: February 2026 has 28 days (field --from)\n');
+  const backwards = await refused('--from', '2026-11-01', '--to', '2026-10-01');
+  t.equal(backwards.status, 2);
+  t.equal(backwards.stderr, 'error validation_error: --from (2026-11-01) is after --to (2026-10-01) (field --from)\n');
+
+  // Accepted as elsewhere: a month, a quarter, a financial year (a limited company's begins 04-01).
+  // To 2026-10-19: one credit of 144.00, so -144.00. From 2026-10-20: opening -144.00, +600.00, closing 456.00.
+  t.match((await ledger('--to', '2026-10-19')).data, { period: { to: '2026-10-19' }, closingBalance: -14400 });
+  t.match((await ledger('--from', '2026-10-20')).data, { period: { from: '2026-10-20' }, openingBalance: -14400, closingBalance: 45600 });
+  t.match((await ledger('--from', '2026-11')).data, { period: { from: '2026-11-01', to: '2026-11-30' }, openingBalance: 45600, entries: [] });
+  t.match((await ledger('--from', '2026-Q3')).data, { period: { from: '2026-07-01', to: '2026-09-30' }, openingBalance: 0, closingBalance: 0 });
+  t.match((await ledger('--from', '2026-q4')).data, { period: { from: '2026-10-01', to: '2026-12-31' }, closingBalance: 45600 });
+  t.match((await ledger('--from', 'fy2026')).data, { period: { from: '2026-04-01', to: '2027-03-31' }, closingBalance: 45600 });
+  t.match((await ledger('--from', 'FY2025')).data, { period: { from: '2025-04-01', to: '2026-03-31' }, closingBalance: 0 });
+  const lastQuarter = await ledger('--from', 'last-quarter');
+  t.equal(lastQuarter.status, 0, lastQuarter.stderr);
+  t.match(lastQuarter.data, { period: { from: /^\d{4}-\d{2}-01$/, to: /^\d{4}-\d{2}-3[01]$/ } }, 'a relative word resolves to a quarter, whatever today is');
+});

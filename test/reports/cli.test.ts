@@ -122,7 +122,7 @@ t.test('acct export takes dates as the reports do: periods, a hint for day-first
   }
   const word = await runCliInProcess(['--data', b.dataDir, 'export', '--from', 'banana']);
   t.equal(word.status, 2);
-  t.match(word.stderr, /--from takes a date, YYYY-MM-DD, or .*; not banana \(field --from\)/);
+  t.match(word.stderr, /--from takes YYYY-MM-DD, or a period: .*; not banana \(field --from\)/);
 });
 
 t.test('profit-loss --comparative: a year to date beside the same days a year earlier; a month beside the month before', async (t) => {
