@@ -103,14 +103,14 @@ t.test('init without --name and without a terminal fails with validation_error a
   const r = await runCliInProcess(['--data', dir, 'init', '--business-type', 'limited_company', '--vat-scheme', 'standard']);
   t.equal(r.status, 2);
   t.equal(r.stdout, '');
-  t.equal(r.stderr, 'error validation_error: --name is required (or run init in a terminal to be asked) (field name)\n');
-  t.same(await acctJson(t, dir, ['use']), [], 'no organisation');
+  t.equal(r.stderr, 'error validation_error: --name is required (or run init in a terminal to be asked) (field --name)\n');
+  t.same(fs.readdirSync(dir), [], 'nothing created: no organisation, no platform.sqlite');
 
   const json = await runCliInProcess(['--data', dir, '--json', 'init', '--name', 'X', '--vat-scheme', 'standard']);
   t.equal(json.status, 2);
   t.equal(json.stdout, '');
   t.same(JSON.parse(json.stderr), {
-    error: { code: 'validation_error', message: '--business-type is required (or run init in a terminal to be asked)', field: 'businessType' },
+    error: { code: 'validation_error', message: '--business-type is required (or run init in a terminal to be asked)', field: '--business-type' },
   });
 });
 
@@ -120,7 +120,7 @@ t.test('init --vat-scheme flat_rate without --flat-rate-percent is refused', asy
   t.equal(r.status, 2);
   t.equal(r.stdout, '');
   t.equal(r.stderr, 'error validation_error: the flat_rate scheme needs a flat rate percentage (field vatFlatRatePercent)\n');
-  t.same(await acctJson(t, dir, ['use']), [], 'no organisation');
+  t.same(fs.readdirSync(dir), [], 'nothing created: no organisation, no platform.sqlite');
 });
 
 t.test('init refuses a flat rate percentage outside the flat_rate scheme, and one that is not a number', async (t) => {
@@ -158,7 +158,7 @@ t.test('init refuses a bad --fiscal-year-start', async (t) => {
       bad,
     );
   }
-  t.same(await acctJson(t, dir, ['use']), [], 'no organisation');
+  t.same(fs.readdirSync(dir), [], 'nothing created: no organisation, no platform.sqlite');
 });
 
 t.test('init refuses an unknown business type or VAT scheme', async (t) => {
@@ -179,4 +179,25 @@ t.test('init without --json prints the id and both keys for a person', async (t)
   t.match(r.stdout, `Created Acme Widgets Ltd (${org.id}) in ${dir}\n`);
   t.match(r.stdout, /\n {2}live API key: sk_live_[0-9A-Za-z]{32}\n/);
   t.match(r.stdout, /\n {2}test API key: sk_test_[0-9A-Za-z]{32}\n/);
+});
+
+t.test('a refused init leaves no file: not the data directory, not platform.sqlite', async (t) => {
+  const cwd = t.testdir();
+  const refusals: [string[], RegExp][] = [
+    [['--business-type', 'limited_company', '--vat-scheme', 'standard'], /--name is required/],
+    [['--name', 'X', '--business-type', 'ltd', '--vat-scheme', 'standard', '--yes'], /businessType must be one of/],
+    [['--name', 'X', '--business-type', 'sole_trader', '--vat-scheme', 'flat_rate', '--yes'], /needs a flat rate percentage/],
+    [['--name', 'X', '--business-type', 'sole_trader', '--vat-scheme', 'standard', '--fiscal-year-start', '13-01', '--yes'], /fiscalYearStart/],
+  ];
+  for (const [flags, message] of refusals) {
+    // The default data directory, ./acct-data, as a new user meets it.
+    const r = await runCliInProcess(['init', ...flags], { cwd, env: { ACCT_DATA: undefined, ACCT_DATABASE_URL: undefined } });
+    t.equal(r.status, 2, flags.join(' '));
+    t.match(r.stderr, message);
+    t.same(fs.readdirSync(cwd), [], `${flags.join(' ')}: nothing created in ${cwd}`);
+  }
+  const named = path.join(cwd, 'books');
+  const r = await runCliInProcess(['--data', named, 'init', '--name', 'X', '--business-type', 'ltd', '--vat-scheme', 'standard', '--yes']);
+  t.equal(r.status, 2);
+  t.notOk(fs.existsSync(named), '--data DIR: not made either');
 });

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { initWizard, type Prompts } from '../../src/cli/init-wizard.js';
@@ -178,6 +179,45 @@ t.test(
     const piped = runCli(['--data', t.testdir(), 'init']);
     t.equal(piped.status, 2, 'piped: no questions, and no name');
     t.equal(piped.stdout, '');
-    t.equal(piped.stderr, 'error validation_error: --name is required (or run init in a terminal to be asked) (field name)\n');
+    t.equal(piped.stderr, 'error validation_error: --name is required (or run init in a terminal to be asked) (field --name)\n');
+  },
+);
+
+t.test(
+  'Ctrl-C or Ctrl-D at any question of the wizard stops it quietly, exit 130, and creates nothing',
+  { skip: python ? false : 'python3 is needed to drive a pseudo-terminal' },
+  async (t) => {
+    const driver = fileURLToPath(projectFile('test/wizard/drive-init.py'));
+    assertDistFresh();
+    const keys: [string, [string, string][]][] = [
+      ['Ctrl-C at the name', [['Business name', '\x03']]],
+      ['Ctrl-D at the name', [['Business name', '\x04']]],
+      [
+        'Ctrl-C at the business type',
+        [
+          ['Business name', 'Acme Ltd\r'],
+          ['Business type', '\x03'],
+        ],
+      ],
+      [
+        'Ctrl-D at the business type',
+        [
+          ['Business name', 'Acme Ltd\r'],
+          ['Business type', '\x04'],
+        ],
+      ],
+    ];
+    for (const [what, answers] of keys) {
+      const dir = `${t.testdir()}/${what.replace(/\W+/g, '-')}`;
+      const run = spawnSync('python3', [driver, JSON.stringify(answers), process.execPath, acctBin, '--data', dir, 'init'], {
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: childEnv(),
+      });
+      t.equal(run.status, 130, `${what}: exit 130 (${run.stdout})`);
+      t.match(run.stdout, /\nCancelled: nothing created\.\r?\n$/, `${what}: one line says so`);
+      t.notMatch(run.stdout, /ExitPromptError|internal_error|\bat /, `${what}: no stack trace, no internal_error`);
+      t.notOk(fs.existsSync(dir), `${what}: no data directory made`);
+    }
   },
 );

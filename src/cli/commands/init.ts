@@ -3,10 +3,10 @@ import { AppError } from '../../engine/errors.js';
 import { coerceText } from '../../engine/input.js';
 import { parseWith } from '../../engine/schema.js';
 import { loadOrganisation, businessTypes, vatSchemes } from '../../engine/organisation/organisation.js';
-import { createOrganisation, newOrganisationSchema, type NewOrganisation } from '../../engine/organisation/provision.js';
+import { checkNewOrganisation, createOrganisation, newOrganisationSchema, type NewOrganisation } from '../../engine/organisation/provision.js';
 import { organisationInUse, setDefaultOrganisation } from '../../engine/platform/organisations.js';
 import type { Store } from '../../store/store.js';
-import { withCli, type GlobalOptions } from '../context.js';
+import { reportError, withCli, type GlobalOptions } from '../context.js';
 import { examplesText, handWritten } from '../help.js';
 import { initWizard, type Prompts } from '../init-wizard.js';
 import { shellWord } from '../shell-word.js';
@@ -36,7 +36,7 @@ function fromFlags(flags: InitFlags): NewOrganisation {
     ['vatScheme', '--vat-scheme'],
   ];
   for (const [field, flag] of required) {
-    if (flags[field] === undefined) throw new AppError('validation_error', `${flag} is required (or run init in a terminal to be asked)`, field);
+    if (flags[field] === undefined) throw new AppError('validation_error', `${flag} is required (or run init in a terminal to be asked)`, flag);
   }
   const raw = coerceText(newOrganisationSchema, {
     name: flags.name,
@@ -52,7 +52,9 @@ function fromFlags(flags: InitFlags): NewOrganisation {
     region: flags.region,
     postalCode: flags.postalCode,
   });
-  return parseWith(newOrganisationSchema, Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)));
+  const input = parseWith(newOrganisationSchema, Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)));
+  checkNewOrganisation(input);
+  return input;
 }
 
 const nameOf = async (store: Store, id: string): Promise<string> => (await loadOrganisation(store.org(id, 'live').db)).name;
@@ -107,6 +109,21 @@ function continued(words: readonly string[], width: number, indent: string): str
   return [...lines, line];
 }
 
+/** The organisation asked for: by the wizard in a terminal when no --name (or --yes) is given, else by the flags; null when declined at the end. */
+async function answers(flags: InitFlags): Promise<NewOrganisation | null> {
+  const interactive = flags.name === undefined && flags.yes !== true && process.stdin.isTTY && process.stdout.isTTY;
+  if (!interactive) return fromFlags(flags);
+  const prompts = (await import('@inquirer/prompts')) as unknown as Prompts;
+  return initWizard(prompts);
+}
+
+/**
+ * Ctrl-C or Ctrl-D at a prompt: inquirer rejects with its ExitPromptError,
+ * known by its name, as inquirer's own documentation tells callers to
+ * (its class is not exported by @inquirer/prompts).
+ */
+const cancelled = (e: unknown): boolean => e instanceof Error && e.name === 'ExitPromptError';
+
 export function addInit(program: Command): void {
   const doc = handWritten.init;
   program
@@ -129,19 +146,27 @@ export function addInit(program: Command): void {
     .addHelpText('after', `\n${doc.description}\n${examplesText(doc)}`)
     .action(async (flags: InitFlags, cmd: Command) => {
       const globals = cmd.optsWithGlobals<GlobalOptions>();
+      // The answers are read and checked before the data directory is opened: a refused or cancelled init leaves no file behind.
+      let asked: NewOrganisation | null;
+      try {
+        asked = await answers(flags);
+      } catch (e) {
+        if (!cancelled(e)) {
+          reportError(e, globals.json === true);
+          return;
+        }
+        console.error('Cancelled: nothing created.');
+        process.exitCode = 130;
+        return;
+      }
+      if (asked === null) {
+        console.error('Nothing created.');
+        return;
+      }
+      const input = asked;
       await withCli(
         globals,
         async (cli) => {
-          const interactive = flags.name === undefined && flags.yes !== true && process.stdin.isTTY && process.stdout.isTTY;
-          let input: NewOrganisation | null;
-          if (interactive) {
-            const prompts = (await import('@inquirer/prompts')) as unknown as Prompts;
-            input = await initWizard(prompts);
-            if (input === null) {
-              console.error('Nothing created.');
-              return;
-            }
-          } else input = fromFlags(flags);
           const inUse = await organisationInUse(cli.store);
           const created = await createOrganisation(cli.store, cli.clock, input);
           const keep = inUse !== null && flags.use !== true;

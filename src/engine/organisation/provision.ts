@@ -60,16 +60,8 @@ export interface CreatedOrganisation {
   readonly testApiKey: string;
 }
 
-/**
- * `also` runs inside the platform transaction that commits the organisation
- * (registration inserts its user there): both stand or neither does.
- */
-export async function createOrganisation<T = undefined>(
-  store: Store,
-  clock: Clock,
-  input: NewOrganisation,
-  also?: (trx: Kysely<PlatformDb>, organisationId: string) => Promise<T>,
-): Promise<CreatedOrganisation & { readonly also: T | undefined }> {
+/** What the schema cannot say field by field: the flat rate with its scheme, a VAT number only when registered, a company number only for a company. */
+export function checkNewOrganisation(input: NewOrganisation): void {
   if (input.vatScheme === 'flat_rate' && input.vatFlatRatePercent === undefined) {
     throw new AppError('validation_error', 'the flat_rate scheme needs a flat rate percentage', 'vatFlatRatePercent');
   }
@@ -82,6 +74,19 @@ export async function createOrganisation<T = undefined>(
   if (input.businessType === 'sole_trader' && input.companyNumber) {
     throw new AppError('validation_error', 'a sole trader has no company number: only a limited company is registered at Companies House', 'companyNumber');
   }
+}
+
+/**
+ * `also` runs inside the platform transaction that commits the organisation
+ * (registration inserts its user there): both stand or neither does.
+ */
+export async function createOrganisation<T = undefined>(
+  store: Store,
+  clock: Clock,
+  input: NewOrganisation,
+  also?: (trx: Kysely<PlatformDb>, organisationId: string) => Promise<T>,
+): Promise<CreatedOrganisation & { readonly also: T | undefined }> {
+  checkNewOrganisation(input);
   const id = randomUUID();
   const now = timestamp(clock);
   const datasets = await store.createOrg(id);
