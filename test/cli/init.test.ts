@@ -201,3 +201,28 @@ t.test('a refused init leaves no file: not the data directory, not platform.sqli
   t.equal(r.status, 2);
   t.notOk(fs.existsSync(named), '--data DIR: not made either');
 });
+
+t.test('init refuses a name another organisation in the data directory has, ignoring case, and writes nothing', async (t) => {
+  const dir = t.testdir();
+  const first = await init(t, dir, ['--name', 'Acme Ltd', '--business-type', 'limited_company', '--vat-scheme', 'standard']);
+  const second = await init(t, dir, ['--name', 'Second Co', '--business-type', 'sole_trader', '--vat-scheme', 'standard']);
+  for (const name of ['Second Co', 'second co', ' SECOND CO ']) {
+    const r = await runCliInProcess(['--data', dir, 'init', '--name', name, '--business-type', 'sole_trader', '--vat-scheme', 'standard', '--yes']);
+    t.equal(r.status, 4, `${JSON.stringify(name)}: conflict`);
+    t.equal(r.stdout, '');
+    t.equal(r.stderr, `error conflict: ${dir} already has an organisation named Second Co (${second.organisationId}): choose another name (field --name)\n`);
+  }
+  const json = await runCliInProcess(['--data', dir, '--json', 'init', '--name', 'ACME LTD', '--business-type', 'sole_trader', '--vat-scheme', 'standard']);
+  t.equal(json.status, 4);
+  // The API's error shape names a field on a 400 only.
+  t.match(JSON.parse(json.stderr), {
+    error: { code: 'conflict', message: `${dir} already has an organisation named Acme Ltd (${first.organisationId}): choose another name` },
+  });
+  t.same(
+    (await acctJson(t, dir, ['use'])).map((o: { id: string }) => o.id),
+    [first.organisationId, second.organisationId],
+    'still the two organisations',
+  );
+  const use = await runCliInProcess(['--data', dir, 'use', 'Second Co']);
+  t.equal(use.status, 0, `the name still names one organisation: ${use.stderr}`);
+});

@@ -4,7 +4,7 @@ import { coerceText } from '../../engine/input.js';
 import { parseWith } from '../../engine/schema.js';
 import { loadOrganisation, businessTypes, vatSchemes } from '../../engine/organisation/organisation.js';
 import { checkNewOrganisation, createOrganisation, newOrganisationSchema, type NewOrganisation } from '../../engine/organisation/provision.js';
-import { organisationInUse, setDefaultOrganisation } from '../../engine/platform/organisations.js';
+import { listOrganisations, organisationInUse, setDefaultOrganisation } from '../../engine/platform/organisations.js';
 import type { Store } from '../../store/store.js';
 import { reportError, withCli, type GlobalOptions } from '../context.js';
 import { examplesText, handWritten } from '../help.js';
@@ -124,6 +124,19 @@ async function answers(flags: InitFlags): Promise<NewOrganisation | null> {
  */
 const cancelled = (e: unknown): boolean => e instanceof Error && e.name === 'ExitPromptError';
 
+/**
+ * Refuse a name another organisation in the data directory has, ignoring
+ * case: the CLI names organisations by name (acct use NAME, --org NAME),
+ * and two of one name could then be named by id only.
+ */
+async function refuseTakenName(store: Store, name: string): Promise<void> {
+  const wanted = name.trim().toLowerCase();
+  const same = (await listOrganisations(store)).find((o) => o.name.trim().toLowerCase() === wanted);
+  if (same !== undefined) {
+    throw new AppError('conflict', `${store.dataDir} already has an organisation named ${same.name} (${same.id}): choose another name`, '--name');
+  }
+}
+
 export function addInit(program: Command): void {
   const doc = handWritten.init;
   program
@@ -167,6 +180,7 @@ export function addInit(program: Command): void {
       await withCli(
         globals,
         async (cli) => {
+          await refuseTakenName(cli.store, input.name);
           const inUse = await organisationInUse(cli.store);
           const created = await createOrganisation(cli.store, cli.clock, input);
           const keep = inUse !== null && flags.use !== true;
