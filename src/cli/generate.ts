@@ -100,10 +100,11 @@ export function flagsOf(op: Operation): Flag[] {
  * for a one-word field (amount, date) reads as English in a sentence; so does
  * nothing inside braces, a JSON body written out, which --body takes as it is.
  */
-export function inFlagTerms(text: string, flags: readonly Flag[]): string {
+export function inFlagTerms(text: string, flags: readonly Flag[], items = false): string {
+  const money = inPounds(text, flags, items);
   const named = flags.filter((f) => /[A-Z]/.test(f.field));
-  if (named.length === 0) return text;
-  return text
+  if (named.length === 0) return money;
+  return money
     .split(/(\{[^}]*\})/)
     .map((part, i) =>
       i % 2 === 1
@@ -111,6 +112,17 @@ export function inFlagTerms(text: string, flags: readonly Flag[]): string {
         : named.reduce((out, f) => out.replace(new RegExp(`\\b${f.field}\\b${f.boolean ? '(?: true\\b)?' : ''}`, 'g'), `--${f.names[0]}`), part),
     )
     .join('');
+}
+
+/**
+ * The API's notes give a money field's unit as it takes it, "amount (pence, …)";
+ * the command line takes that field in pounds, as a flag or as the price in
+ * --item (`items` true), so its help says pounds. --body keeps pence, as its
+ * own help says.
+ */
+function inPounds(text: string, flags: readonly Flag[], items: boolean): string {
+  const fields = [...flags.filter((f) => f.pounds).map((f) => f.field), ...(items ? ['unitPrice'] : [])];
+  return fields.reduce((out, field) => out.replace(new RegExp(`\\b${field} \\(pence\\b`, 'g'), `${field} (pounds`), text);
 }
 
 /** Commander's attribute for a long flag name: `as-of-date` → asOfDate. */
@@ -144,7 +156,7 @@ function commandFor(parent: Command, op: Operation, operations: readonly Operati
   const cmd = op.cli.action === null ? parent : parent.command(op.cli.action);
   const flags = flagsOf(op);
   cmd.description(inFlagTerms(op.summary, flags));
-  if (op.description) cmd.addHelpText('after', `\n${inFlagTerms(op.description, flags)}`);
+  if (op.description) cmd.addHelpText('after', `\n${inFlagTerms(op.description, flags, hasItems(op))}`);
   const examples = operationExamples[op.name];
   if (examples) cmd.addHelpText('after', examplesSection(examples));
   const paramProps = jsonSchemaOf(op.schemas.params).properties ?? {};

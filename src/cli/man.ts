@@ -11,6 +11,7 @@ import { describeAccess, pathParams, type Operation } from '../engine/operation.
 import { projectFile } from '../paths.js';
 import { version } from '../version.js';
 import { flagsOf, inFlagTerms } from './generate.js';
+import { hasItems } from './item-flag.js';
 import { dateRule, groupSummaries, handWritten, moneyRule, referenceRule, type CommandDoc } from './help.js';
 import { groupExamples, operationExamples } from './examples.js';
 import { globalOptionDocs } from './main.js';
@@ -41,7 +42,7 @@ function operationSection(op: Operation): string[] {
     `${esc(inFlagTerms(op.summary, flags))}.`,
     `(${esc(op.method)} /v1${esc(op.path)}; ${esc(describeAccess(op.access))}.)`,
   ];
-  if (op.description) lines.push(esc(inFlagTerms(op.description, flags)));
+  if (op.description) lines.push(esc(inFlagTerms(op.description, flags, hasItems(op))));
   lines.push(...exampleLines(operationExamples[op.name]));
   if (flags.length > 0 || op.schemas.body) {
     lines.push('.RS');

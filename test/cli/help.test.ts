@@ -186,6 +186,26 @@ t.test("help names a field by the flag that carries it, not by the API's JSON na
   t.strictSame(left, [], 'fields named in JSON terms');
 });
 
+t.test('help says pounds where the flag takes pounds, though the API (and --body) takes pence', async (t) => {
+  const helpOf = async (words: string[]) => (await runCliInProcess([...words, '--help'])).stdout.replace(/\s+/g, ' ');
+  const supplierCredit = await helpOf(['supplier-credit-notes', 'create']);
+  t.match(supplierCredit, 'amount (pounds, VAT included) is shared over the lines');
+  t.notMatch(supplierCredit, /amount \(pence/);
+  t.match(supplierCredit, 'Issue a supplier credit note against an approved, overdue or paid bill');
+  t.match(await helpOf(['credit-notes', 'create']), 'amount (pounds, VAT included) is shared over the lines');
+  const invoice = await helpOf(['invoices', 'create']);
+  t.match(invoice, 'Items: description, quantity, unitPrice (pounds), vatRate');
+  t.notMatch(invoice, /\(pence\)/);
+  t.match(renderAcct1(), 'amount (pounds, VAT included) is shared over the lines', 'and acct(1)');
+  t.notMatch(renderAcct1(), /unitPrice \(pence|amount \(pence/, 'acct(1) nowhere says pence for a flag in pounds');
+
+  // The API's own words stay pence.
+  const { openApiDocument } = await import('../../src/http/openapi.js');
+  const api = JSON.stringify(openApiDocument(operations));
+  t.match(api, 'amount (pence, VAT included) is shared over the lines');
+  t.match(api, 'Items: description, quantity, unitPrice (pence)');
+});
+
 t.test('help fits the terminal: descriptions wrap beside their terms, a long term has its own line, the notes wrap too', async (t) => {
   for (const [how, width, run] of [
     ['a terminal of 80 columns', 80, (args: string[]) => runCliOnTerminalAt(80, args)],

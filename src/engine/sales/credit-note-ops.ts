@@ -84,7 +84,7 @@ function operationsFor<D extends Credited>(ck: CreditKind<D>, group: string, bas
 
   const create = defineOperation({
     name: `${group}.create`,
-    summary: `Issue a ${ck.noun} against a ${sales ? 'sent, overdue or paid invoice' : 'approved, overdue or paid bill'}: the whole of it, chosen lines, or an amount`,
+    summary: `Issue a ${ck.noun} against ${sales ? 'a sent, overdue or paid invoice' : 'an approved, overdue or paid bill'}: the whole of it, chosen lines, or an amount`,
     description:
       `Without lineIds or amount it credits everything not yet credited; lineIds credits those lines in full; amount (pence, VAT included) is shared over the lines. ` +
       `It posts the reversal of the credited lines, VAT included, dated date (today by default), and settles what the ${docNoun} still owes; ` +
