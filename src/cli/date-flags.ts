@@ -74,6 +74,17 @@ async function readRange(from: unknown, to: unknown, [fromFlag, toFlag]: readonl
   return [start, end];
 }
 
+/** A flag of one day as typed: a word for one day (today, yesterday) gives it, a longer period is refused naming `flag`, a date is left for the schema. */
+async function readDay(periodFor: PeriodReader, flag: string, text: string): Promise<string> {
+  const period = await periodFor(flag, text);
+  if (period === null) return text;
+  if (period.startDate === period.endDate) return period.startDate;
+  throw new AppError('validation_error', `${text} is a period: ${flag} takes one day (YYYY-MM-DD, today or yesterday)`, flag);
+}
+
+/** The date of a hand-written command (acct post's <date>) read as a generated command reads a flag of one day. */
+export const typedDay = (cli: Cli, text: string, flag: string): Promise<string> => readDay(periodReader(cli), flag, text);
+
 /** The --from and --to of a hand-written command (acct export) read as a generated command reads a range; 400 naming the flag. */
 export async function typedRange(cli: Cli, from: string | undefined, to: string | undefined): Promise<{ from?: string; to?: string }> {
   const flags = ['--from', '--to'] as const;
@@ -124,11 +135,8 @@ export async function expandDates(cli: Cli, op: Operation, raw: RawInput, named:
     for (const [field, value] of Object.entries(values)) {
       if (!isDateProp(props[field]) || typeof value !== 'string' || out[field] !== value) continue;
       if (ranges.some(([a, b]) => a === field || b === field)) continue;
-      const period = await periodFor(field, value);
-      if (period === null) continue;
-      if (asOfFields.has(field)) out[field] = period.endDate;
-      else if (period.startDate === period.endDate) out[field] = period.startDate;
-      else throw new AppError('validation_error', `${value} is a period: ${named(field)} takes one day (YYYY-MM-DD, today or yesterday)`, named(field));
+      if (asOfFields.has(field)) out[field] = (await periodFor(field, value))?.endDate ?? value;
+      else out[field] = await readDay(reader, named(field), value);
     }
     for (const field of asOfFields) {
       if (isDateProp(props[field]) && values[field] === undefined && (schema.required ?? []).includes(field)) out[field] = today;

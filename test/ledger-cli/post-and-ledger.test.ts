@@ -255,3 +255,28 @@ t.test('acct ledger reads --from and --to as the other date-range flags do: word
   t.equal(lastQuarter.status, 0, lastQuarter.stderr);
   t.match(lastQuarter.data, { period: { from: /^\d{4}-\d{2}-01$/, to: /^\d{4}-\d{2}-3[01]$/ } }, 'a relative word resolves to a quarter, whatever today is');
 });
+
+t.test('acct post takes today and yesterday for its date, as the one-day flags do; a longer period is refused', async (t) => {
+  const books = await newBooks(t);
+  const london = (): string => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(new Date(Date.now()));
+  const dayBefore = (day: string): string => new Date(Date.parse(`${day}T12:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+  for (const [word, expected] of [
+    ['today', (day: string) => day],
+    ['Yesterday', dayBefore],
+  ] as const) {
+    const before = london();
+    const r = await runCliInProcessJson(['--data', books.dataDir, '--json', 'post', word, 'Stamps', '5100=1', '1200=-1']);
+    const after = london();
+    t.equal(r.status, 0, `${word}: ${r.stderr}`);
+    // Today in the UK, read before and after the run: either, should midnight fall between.
+    t.ok([expected(before), expected(after)].includes((r.data as { date: string }).date), `${word} is ${expected(before)}`);
+  }
+  const period = await runCliInProcess(['--data', books.dataDir, 'post', 'this-month', 'Stamps', '5100=1', '1200=-1']);
+  t.equal(period.status, 2);
+  t.equal(period.stderr, 'error validation_error: this-month is a period: <date> takes one day (YYYY-MM-DD, today or yesterday) (field <date>)\n');
+  const word = await runCliInProcess(['--data', books.dataDir, 'post', 'tomorrow', 'Stamps', '5100=1', '1200=-1']);
+  t.equal(word.status, 2);
+  t.match(word.stderr, /\(field <date>\)\n$/);
+  const list = await runCliInProcessJson(['--data', books.dataDir, '--json', 'transactions', 'list']);
+  t.equal((list.data as unknown[]).length, 2, 'the two dated by a word, nothing else');
+});

@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import { orgOf } from '../../engine/operation.js';
 import { createTransactionOp } from '../../engine/ledger/transaction-ops.js';
 import { AppError } from '../../engine/errors.js';
-import { checkDateText } from '../../engine/date-words.js';
 import { withCli, type GlobalOptions } from '../context.js';
+import { dateHelp, typedDay } from '../date-flags.js';
 import { examplesText, handWritten } from '../help.js';
 import { postLines } from '../post-lines.js';
 import { postedLine, type Posted } from '../posted-line.js';
@@ -14,7 +14,7 @@ export function addPost(program: Command): void {
   const reference = new AcctOption('--reference <text>', 'an external reference, up to 100 characters; e.g. PO-1234');
   program
     .command(doc.name)
-    .argument('<date>', 'YYYY-MM-DD')
+    .argument('<date>', dateHelp('date'))
     .argument('<description>')
     .argument('<lines...>', 'CODE=AMOUNT in pounds, or CODE=AMOUNT@RATE[inc|ex] with VAT')
     .option('--draft', 'record it as a draft (not in reports until posted)')
@@ -30,10 +30,10 @@ export function addPost(program: Command): void {
     .action(async (date: string, description: string, entries: string[], flags: { draft?: boolean; ref?: string; verbose?: boolean }, cmd: Command) => {
       const globals = cmd.optsWithGlobals<GlobalOptions>();
       await withCli(globals, async (cli) => {
-        // A day-first date gets the YYYY-MM-DD it means, as the generated commands' date flags give it.
-        checkDateText(date, '<date>');
-        const lines = await postLines(orgOf(await cli.ctx()).db, entries, date);
-        const body = { date, description, reference: flags.ref, status: flags.draft ? 'draft' : 'posted', lines };
+        // today and yesterday, and a day-first date's hint, as the generated commands' date flags have them.
+        const day = await typedDay(cli, date, '<date>');
+        const lines = await postLines(orgOf(await cli.ctx()).db, entries, day);
+        const body = { date: day, description, reference: flags.ref, status: flags.draft ? 'draft' : 'posted', lines };
         const result = await cli.run(createTransactionOp, { params: {}, query: {}, body }).catch((e: unknown) => {
           throw linesAsTyped(e);
         });
