@@ -94,6 +94,36 @@ t.test('acct ledger on a narrow terminal cuts the description to fit; piped or -
   t.ok(runCliOnTerminalAt(70, ['--data', dir, '--wide', 'ledger', '1200']).stdout.includes(long), '--wide: whole');
 });
 
+t.test('acct ledger at 60 and 56 columns: the reference goes, then the description narrows; dates and amounts stay whole', async (t) => {
+  const { dir } = await books(t);
+  const long = 'Quarterly maintenance of the kiln, glaze room extractor fans and the loading bay door';
+  await acctJson(t, dir, ['post', '2026-05-01', long, '5100=1,250.00', '1200=-1,250.00', '--reference', 'KILN-2026-Q2-0042']);
+  // 10 date + 8 description + 5 debit + 8 credit + 8 balance + 5 Dr/Cr + 5 gaps of 2 = 54 columns at the least.
+  for (const columns of [60, 56]) {
+    const narrow = runCliOnTerminalAt(columns, ['--data', dir, 'ledger', '1200']);
+    t.equal(narrow.status, 0);
+    const lines = narrow.stdout.trimEnd().split('\n');
+    t.ok(
+      lines.every((l) => l.length <= columns),
+      `no line past ${columns} columns: ${JSON.stringify(lines.filter((l) => l.length > columns))}`,
+    );
+    t.notMatch(narrow.stdout, /reference|KILN/, 'the reference column gives way first');
+    // £1,250.00 out of the bank on 1 May: the row keeps its date, its credit and the balance, 1,250.00 Cr.
+    t.match(narrow.stdout, /2026-05-01 +Qu[^\n]*?… +1,250\.00 +1,250\.00 +Cr/, 'the date, the cut description, the amounts whole');
+  }
+  t.match(runCliOnTerminalAt(80, ['--data', dir, 'ledger', '1200']).stdout, /KILN/, 'at 80 columns the reference still fits, cut');
+
+  // The general ledger at 70 columns keeps each row's date (the reference goes, account and description are cut).
+  const report = runCliOnTerminalAt(70, ['--data', dir, 'report', 'general-ledger', '--from', '2026-05-01', '--to', '2026-05-31']);
+  t.equal(report.status, 0);
+  const rows = report.stdout.trimEnd().split('\n');
+  t.ok(
+    rows.every((l) => l.length <= 70),
+    `no line past 70 columns: ${JSON.stringify(rows.filter((l) => l.length > 70))}`,
+  );
+  t.match(report.stdout, /2026-05-01 +Qu[^\n]*?… +1,250\.00/, 'the date kept beside the cut description and the amount');
+});
+
 t.test('acct use lists the organisations within a narrow terminal; piped, every column', async (t) => {
   const { dir } = await books(t, { name: 'The Long-Established Wensleydale Cheese and Pottery Company Limited' });
   const narrow = runCliOnTerminalAt(60, ['--data', dir, 'use']);

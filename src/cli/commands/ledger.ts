@@ -120,8 +120,9 @@ async function printCsv(ledger: LedgerStream<LedgerLine>, out: ReturnType<typeof
  * The table, its columns sized before the first row. Balances print as
  * accountants print them, without a sign and with their side (Dr or Cr):
  * revenue reads 750.00 Cr, not -750.00. On a terminal narrower than the
- * table the description is cut (to 16 columns at the least; --wide and
- * piped output keep it whole), then the reference.
+ * table the description is cut (to 16 columns), then the reference, then
+ * the reference column goes and the description is cut to 8; the date and
+ * the amounts stay whole. --wide and piped output keep every column whole.
  */
 async function printTable(ledger: LedgerStream<LedgerLine>, out: ReturnType<typeof writer>, limit: number | undefined): Promise<void> {
   const { head } = ledger;
@@ -143,42 +144,48 @@ async function printTable(ledger: LedgerStream<LedgerLine>, out: ReturnType<type
     Math.max('balance'.length, balanceWidth),
     'Dr/Cr'.length,
   ];
-  // Two spaces between columns; padRow writes no spaces after the last.
-  const over = limit === undefined ? 0 : widths.reduce((a, w) => a + w + 2, 0) - 2 - limit;
-  const cutDescription = Math.min(over, Math.max(0, widths[1]! - Math.max(16, opening.length)));
-  widths[1]! -= cutDescription;
-  widths[2]! -= Math.min(over - cutDescription, Math.max(0, widths[2]! - 'reference'.length));
+  // Two spaces between columns; padRow writes no spaces after the last. Narrowed, the description gives way to 16
+  // columns, then the reference to its heading's width, then the reference column goes, then the description to 8.
+  const width = (ws: readonly number[]): number => ws.reduce((a, w) => a + w + 2, 0) - 2;
+  let over = limit === undefined ? 0 : width(widths) - limit;
+  const give = (column: number, least: number): void => {
+    const cut = Math.min(Math.max(over, 0), Math.max(0, widths[column]! - least));
+    widths[column]! -= cut;
+    over -= cut;
+  };
+  give(1, 16);
+  give(2, 'reference'.length);
+  const withReference = over <= 0;
+  if (!withReference) over -= widths[2]! + 2;
+  give(1, 8);
   const [describe, refer] = [widths[1]!, widths[2]!];
   const fit = (text: string, width: number): string => (textWidth(text) > width ? truncate(text, width) : text);
-  const right = new Set([3, 4, 5]);
+  // Without the reference, its column (the third) is left out of every row.
+  const shown = <T>(row: readonly T[]): readonly T[] => (withReference ? row : row.filter((_, i) => i !== 2));
+  const columns = shown(widths);
+  const right = new Set(withReference ? [3, 4, 5] : [2, 3, 4]);
   const balance = (pence: number): [string, string] => {
     const { amount, side } = drCr(pence);
     return [displayPounds(amount), side];
   };
+  const row = (cells: readonly string[]): string => padRow(shown(cells), columns, right);
   out.write(`${chalk.bold(`${head.account.code} ${head.account.name}`)}\n`);
-  out.write(
-    padRow(
-      ['date', 'description', 'reference', 'debit', 'credit', 'balance', 'Dr/Cr'].map((c) => chalk.bold(c)),
-      widths,
-      right,
-    ),
-  );
-  out.write(padRow([head.period.from ?? '', opening, '', '', '', ...balance(head.openingBalance)], widths, right));
+  out.write(row(['date', 'description', 'reference', 'debit', 'credit', 'balance', 'Dr/Cr'].map((c, i) => chalk.bold(fit(c, widths[i]!)))));
+  out.write(row([head.period.from ?? '', fit(opening, describe), '', '', '', ...balance(head.openingBalance)]));
   for await (const chunk of ledger.entries) {
     let text = '';
     for (const e of chunk)
-      text += padRow(
-        [e.date, fit(e.description, describe), fit(e.reference ?? '', refer), money(e.debit), money(e.credit), ...balance(e.runningBalance)],
-        widths,
-        right,
-      );
+      text += row([e.date, fit(e.description, describe), fit(e.reference ?? '', refer), money(e.debit), money(e.credit), ...balance(e.runningBalance)]);
     if (out.write(text)) await out.drain();
   }
   out.write(
-    padRow(
-      [head.period.to ?? '', closing, '', displayPounds(layout.totalDebit), displayPounds(layout.totalCredit), ...balance(layout.closingBalance)],
-      widths,
-      right,
-    ),
+    row([
+      head.period.to ?? '',
+      fit(closing, describe),
+      '',
+      displayPounds(layout.totalDebit),
+      displayPounds(layout.totalCredit),
+      ...balance(layout.closingBalance),
+    ]),
   );
 }

@@ -170,8 +170,8 @@ export const reportPresenters: readonly Presenter[] = [
         ...a.transactions.map((x): Cell[] => [`${a.code} ${a.name}`, x.date, x.description, x.reference, x.debit, x.credit, ...balanceCells(x.runningBalance)]),
         [`${a.code} ${a.name}`, d.period.to, 'Closing balance', '', a.totalDebit, a.totalCredit, ...balanceCells(a.closingBalance)],
       ]),
-      // The reference goes first in a narrow terminal, then the date; the account, description and amounts stay.
-      keep: [essential, 4, essential, 3, essential, essential, essential, essential],
+      // The reference goes first in a narrow terminal; the date, amounts and (cut short) the account and description stay.
+      keep: [essential, essential, essential, 3, essential, essential, essential, essential],
     }),
     joinLedgerPages,
   ),
