@@ -127,7 +127,15 @@ t.test("close: keys revoked, users suspended, sessions ended, books kept; again 
   const r = await api.request('DELETE', `/v1/admin/orgs/${other.organisationId}`, { key: admin, ...ua });
   t.equal(r.status, 200);
   // Two keys made at provisioning (live and test); one user with one session.
-  t.same(r.body.data, { id: other.organisationId, closed: true, closedAt: '2026-11-28T10:00:00.000Z', keysRevoked: 2, usersSuspended: 1, sessionsEnded: 1 });
+  t.same(r.body.data, {
+    id: other.organisationId,
+    closed: true,
+    closedAt: '2026-11-28T10:00:00.000Z',
+    keysRevoked: 2,
+    usersSuspended: 1,
+    sessionsEnded: 1,
+    subscriptionCancelled: null,
+  });
   const rows = await auditRows(books);
   t.equal(rows.length, 1);
   t.match(rows[0], { action: 'ORGANISATION_CLOSED', entity_id: other.organisationId, admin_id: adminId });

@@ -7,7 +7,8 @@
 import t from 'tap';
 import { expectError } from '../http/support.js';
 import { billedBooks, subscribe, trialEnd } from '../platform-billing/support.js';
-import { adminAndUser, auditRows } from './support.js';
+import { createOrganisation } from '../../src/engine/organisation/provision.js';
+import { addUser, adminAndUser, adminPassword, auditRows, logIn } from './support.js';
 
 const ua = { headers: { 'user-agent': 'acct-tests' } };
 
@@ -97,4 +98,26 @@ t.test('without a provider key configured: 422 and nothing written', async (t) =
   const { admin } = await adminAndUser(t, b.api, b.books);
   expectError(t, await b.api.request('POST', `/v1/admin/orgs/${b.books.organisationId}/refund`, { key: admin, body: {} }), 422, 'billing_not_configured');
   t.equal((await auditRows(b.books)).length, 0);
+});
+
+t.test('closing an organisation cancels its live subscription at the provider first; a refused close cancels nothing', async (t) => {
+  const b = await billedBooks(t);
+  // The administrator belongs to another organisation, so that this one may be closed.
+  const home = await createOrganisation(b.books.store, b.books.clock, { name: 'Operator Ltd', businessType: 'limited_company', vatScheme: 'standard' });
+  await addUser(b.books, 'root@example.com', { admin: true, fullName: 'Root Admin', organisationId: home.organisationId });
+  const admin = await logIn(t, b.api, 'root@example.com', adminPassword);
+  const { subscriptionId } = await subscribe(t, b);
+  const cancels = () => b.standIn.to('DELETE', `/v1/subscriptions/${subscriptionId}`).length;
+
+  // The administrator's own organisation is refused before the provider is asked anything.
+  expectError(t, await b.api.request('DELETE', `/v1/admin/orgs/${home.organisationId}`, { key: admin }), 409, 'conflict', { message: /own organisation/ });
+  t.equal(cancels(), 0, 'nothing cancelled by a refused close');
+
+  const closed = await b.api.request('DELETE', `/v1/admin/orgs/${b.books.organisationId}`, { key: admin });
+  t.equal(closed.status, 200, JSON.stringify(closed.body.error ?? ''));
+  t.match(closed.body.data, { id: b.books.organisationId, closed: true, subscriptionCancelled: subscriptionId });
+  t.equal(cancels(), 1, 'cancelled at once at the provider: a closed organisation is charged no more');
+  const shown = await b.api.request('GET', `/v1/admin/orgs/${b.books.organisationId}`, { key: admin });
+  t.match(shown.body.data, { closedAt: closed.body.data.closedAt });
+  t.match(JSON.parse((await auditRows(b.books)).at(-1)!.details), { subscriptionCancelled: subscriptionId });
 });

@@ -6,27 +6,13 @@
  * the provider did. A refusal (by the provider too) writes no audit row.
  */
 import { z } from 'zod';
-import { AppError } from '../errors.js';
 import { defineOperation } from '../operation.js';
 import { instant } from '../output.js';
 import { pence } from '../schema.js';
 import { cancelSubscription, refundLatestPayment, retryOpenInvoice } from '../billing/admin-actions.js';
 import { auditReason, auditedWrite } from './audit.js';
 import { organisationId } from './org-ops.js';
-
-/**
- * What each external step got from the provider, for its run: keyed by the
- * parsed input, the one object both steps are given (over HTTP, with or
- * without an Idempotency-Key, and on the CLI).
- */
-const fromProvider = new WeakMap<object, unknown>();
-
-function taken<T>(input: object): T {
-  if (!fromProvider.has(input)) throw new AppError('internal_error', 'the provider step did not run before the audit step');
-  const value = fromProvider.get(input) as T;
-  fromProvider.delete(input);
-  return value;
-}
+import { handOver, taken } from './provider-step.js';
 
 const audit = (action: string, id: string, details: Record<string, unknown>) => ({ action, entityType: 'organisation' as const, entityId: id, details });
 
@@ -49,7 +35,7 @@ export const cancelOrganisationSubscription = defineOperation({
     currentPeriodEnd: instant().nullable(),
   }),
   async external(ctx, input) {
-    fromProvider.set(input, await cancelSubscription(ctx, input.id, { atPeriodEnd: input.atPeriodEnd }));
+    handOver(input, await cancelSubscription(ctx, input.id, { atPeriodEnd: input.atPeriodEnd }));
   },
   async run(ctx, input) {
     const change = taken<Awaited<ReturnType<typeof cancelSubscription>>>(input);
@@ -83,7 +69,7 @@ export const refundOrganisationPayment = defineOperation({
     status: z.string(),
   }),
   async external(ctx, input) {
-    fromProvider.set(input, await refundLatestPayment(ctx, input.id, input.reason === undefined ? {} : { reason: input.reason }));
+    handOver(input, await refundLatestPayment(ctx, input.id, input.reason === undefined ? {} : { reason: input.reason }));
   },
   async run(ctx, input) {
     const refund = taken<Awaited<ReturnType<typeof refundLatestPayment>>>(input);
@@ -106,7 +92,7 @@ export const retryOrganisationPayment = defineOperation({
     amountDue: pence().describe('in pence'),
   }),
   async external(ctx, input) {
-    fromProvider.set(input, await retryOpenInvoice(ctx, input.id));
+    handOver(input, await retryOpenInvoice(ctx, input.id));
   },
   async run(ctx, input) {
     const retry = taken<Awaited<ReturnType<typeof retryOpenInvoice>>>(input);

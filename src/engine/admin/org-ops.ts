@@ -4,7 +4,7 @@
  * end, close it. An organisation's name lives in its own books, so the list
  * reads each organisation's books (a search by name reads all of them).
  */
-import type { Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import { defineOperation, type Ctx } from '../operation.js';
 import { AppError } from '../errors.js';
@@ -18,7 +18,9 @@ import { slugOf } from '../users/registration-ops.js';
 import { revokeSessions } from '../users/sessions.js';
 import { auditedWrite, auditEntrySchema, auditEntryView, type AuditEntry } from './audit.js';
 import { adminPage } from './audit-ops.js';
-import type { OrganisationsTable } from '../../store/tables.js';
+import type { OrganisationsTable, PlatformDb } from '../../store/tables.js';
+import { cancelSubscription } from '../billing/admin-actions.js';
+import { handOver, taken } from './provider-step.js';
 
 /** The plans an organisation is on, as the administrator filters them: a trial, or a paid plan. */
 export const adminPlans = ['trial', 'sole_trader', 'limited_company'] as const;
@@ -242,9 +244,22 @@ export const updateOrganisation = defineOperation({
   },
 });
 
+/** The organisation's row, if an administrator may close it: 404 unknown, 409 closed already or the administrator's own. */
+async function closable(ctx: Ctx, db: Kysely<PlatformDb>, id: string): Promise<Selectable<OrganisationsTable>> {
+  const row = await db.selectFrom('organisations').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw new AppError('not_found', `organisation ${id} not found`);
+  if (row.closed_at !== null) throw new AppError('conflict', `organisation ${id} is already closed (at ${row.closed_at})`);
+  if (ctx.principal?.admin?.userId !== undefined && ctx.principal.admin.userId !== null) {
+    const own = await db.selectFrom('users').select('organisation_id').where('id', '=', ctx.principal.admin.userId).executeTakeFirst();
+    if (own?.organisation_id === id) throw new AppError('conflict', 'an administrator cannot close their own organisation');
+  }
+  return row;
+}
+
 export const closeOrganisation = defineOperation({
   name: 'admin.close-org',
-  summary: 'Close an organisation: its API keys are revoked, its users suspended and their sessions ended; its books are kept',
+  summary:
+    'Close an organisation: its live subscription is cancelled at the payment provider, its API keys revoked, its users suspended and their sessions ended; its books are kept',
   description:
     'Accounting records must be kept for six years (HMRC), so closing deletes nothing: the books stay on disk, readable by the operator with acct. Closing a closed organisation is 409.',
   access: 'admin',
@@ -258,17 +273,23 @@ export const closeOrganisation = defineOperation({
     keysRevoked: z.number().int(),
     usersSuspended: z.number().int(),
     sessionsEnded: z.number().int(),
+    subscriptionCancelled: z
+      .string()
+      .nullable()
+      .describe('the subscription cancelled at the payment provider, at once, before closing; null when none was live'),
   }),
+  async external(ctx, input) {
+    // A closed organisation's users cannot reach the billing portal: its live subscription is cancelled first, at once,
+    // outside any transaction. A close that will be refused cancels nothing.
+    const row = await closable(ctx, ctx.platform.db, input.id);
+    const live = row.stripe_subscription_id !== null && row.subscription_status !== null && row.subscription_status !== 'canceled';
+    handOver(input, live ? (await cancelSubscription(ctx, input.id)).subscriptionId : null);
+  },
   async run(ctx, input) {
     const now = timestamp(ctx.clock);
+    const subscriptionCancelled = taken<string | null>(input);
     const counts = await auditedWrite(ctx, async (trx) => {
-      const row = await trx.selectFrom('organisations').selectAll().where('id', '=', input.id).executeTakeFirst();
-      if (!row) throw new AppError('not_found', `organisation ${input.id} not found`);
-      if (row.closed_at !== null) throw new AppError('conflict', `organisation ${input.id} is already closed (at ${row.closed_at})`);
-      if (ctx.principal?.admin?.userId !== undefined && ctx.principal.admin.userId !== null) {
-        const own = await trx.selectFrom('users').select('organisation_id').where('id', '=', ctx.principal.admin.userId).executeTakeFirst();
-        if (own?.organisation_id === input.id) throw new AppError('conflict', 'an administrator cannot close their own organisation');
-      }
+      await closable(ctx, trx, input.id);
       await trx.updateTable('organisations').set({ closed_at: now }).where('id', '=', input.id).execute();
       const keys = await trx
         .updateTable('api_keys')
@@ -290,9 +311,9 @@ export const closeOrganisation = defineOperation({
         sessions += await revokeSessions(trx, ctx.clock, { userId: u.id });
       }
       const result = { keysRevoked: Number(keys.numUpdatedRows), usersSuspended: suspended, sessionsEnded: sessions };
-      return { result, audit: organisationAudit('ORGANISATION_CLOSED', input.id, result) };
+      return { result, audit: organisationAudit('ORGANISATION_CLOSED', input.id, { ...result, subscriptionCancelled }) };
     });
-    return { data: { id: input.id, closed: true as const, closedAt: now, ...counts } };
+    return { data: { id: input.id, closed: true as const, closedAt: now, ...counts, subscriptionCancelled } };
   },
 });
 
