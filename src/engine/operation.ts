@@ -148,6 +148,8 @@ export interface OperationSpec<P extends Shape, Q extends Shape, B extends Shape
   readonly method: HttpMethod;
   /** Path under /v1 with `{param}` placeholders, for example `/api-keys/{id}/rotate`. */
   readonly path: string;
+  /** Older paths the operation is also answered at, so that their clients keep working (listed as deprecated in OpenAPI). */
+  readonly aliases?: readonly string[];
   readonly params?: P;
   readonly query?: Q;
   readonly body?: B;
@@ -201,6 +203,7 @@ export interface Operation<D = unknown> {
   readonly access: Access;
   readonly method: HttpMethod;
   readonly path: string;
+  readonly aliases: readonly string[];
   readonly status: 200 | 201;
   readonly produces: string | null;
   readonly secrets: readonly string[];
@@ -238,6 +241,7 @@ export function defineOperation<P extends Shape = {}, Q extends Shape = {}, B ex
     access: spec.access,
     method: spec.method,
     path: spec.path,
+    aliases: spec.aliases ?? [],
     status: spec.status ?? 200,
     produces: spec.produces ?? null,
     secrets: spec.secrets ?? [],

@@ -21,7 +21,7 @@ import type { RequestLogWriter } from '../engine/integration/request-log-writer.
 import { keyCreationLimit, planLimits, RateLimiter, SharedRateLimiter, type Limiter } from './rate-limit.js';
 import type { Store } from '../store/store.js';
 import { defaultBodyLimit, maxUploadBytes, readJsonBody, readSignedBody, readUploadBody, uploadQueryFields } from './body.js';
-import { envelopeOf, send, sendError, sendFile, sendSuccess } from './envelope.js';
+import { envelopeOf, send, sendError, sendFile } from './envelope.js';
 import { prefixes, routeOf, routeOrder } from './routes.js';
 import { idempotencyHeader, idempotencyKeyOf, idempotencyPath } from './idempotency.js';
 import type { PdfPool } from './pdf-workers.js';
@@ -65,6 +65,8 @@ async function principalOf(req: IncomingMessage, keys: KeyCache, store: Store, c
   if (!token) throw new AppError('unauthorized', 'malformed Authorization header: expected Bearer <API key>');
   return token.startsWith('at_') ? sessionPrincipal(store.platform.db, clock, token) : keys.authenticate(token);
 }
+
+const userAgentOf = (req: IncomingMessage): string | null => (typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'].slice(0, 500) : null);
 
 /** Node's error for a request whose client closed the connection before its body was read ('aborted'). */
 function hungUp(req: IncomingMessage, e: unknown): boolean {
@@ -141,6 +143,8 @@ export function createApp(options: AppOptions): Polka {
     let principal: Principal | null = null;
     let idempotencyKey: string | undefined;
     let error: unknown;
+    let requestBody: unknown;
+    let responseBody: unknown;
     if (options.requestLog) {
       const log = options.requestLog;
       res.once('finish', () => {
@@ -157,6 +161,12 @@ export function createApp(options: AppOptions): Polka {
           keyPrefix: principal.session ? null : (bearerToken(req)?.slice(0, 8) ?? null),
           idempotencyKey: idempotencyKey ?? null,
           error: res.statusCode >= 400 ? error : undefined,
+          ipAddress: req.socket.remoteAddress ?? null,
+          userAgent: userAgentOf(req),
+          headers: req.headers,
+          requestBody,
+          responseBody,
+          secrets: op.secrets,
         });
       });
     }
@@ -176,6 +186,7 @@ export function createApp(options: AppOptions): Polka {
           : op.upload
             ? await readUploadBody(req, Math.max(bodyLimit, op.upload.maxBytes ?? maxUploadBytes), op.upload, op.schemas.body)
             : await readJsonBody(req, bodyLimit);
+      requestBody = body;
       // The query fields an upload sent as the raw body took as body fields are not the operation's query parameters.
       const bodyFields = op.upload && op.schemas.body ? new Set(uploadQueryFields(req, op.upload, op.schemas.body)) : new Set<string>();
       const query = Object.fromEntries(Object.entries(req.query).filter(([k]) => !bodyFields.has(k)));
@@ -192,7 +203,7 @@ export function createApp(options: AppOptions): Polka {
           method: op.method,
           path: req.path,
           ipAddress: req.socket.remoteAddress ?? null,
-          userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'].slice(0, 500) : null,
+          userAgent: userAgentOf(req),
         },
         caches,
         logFailure: logError,
@@ -215,14 +226,16 @@ export function createApp(options: AppOptions): Polka {
         }
         const stored = await runIdempotent(ctx, refusal ? refusing(op, refusal) : op, input, request, envelopeOf);
         error = (stored.body as { error?: unknown }).error;
+        responseBody = stored.body;
         send(res, stored.status, stored.body, stored.replayed ? { 'idempotent-replayed': 'true' } : {});
         return;
       }
       const result = await op.run(ctx, parseOperationInput(op, { params: req.params, query, body }));
       if (result.file) sendFile(res, result.file);
-      else sendSuccess(res, op.status, result);
+      else send(res, op.status, (responseBody = envelopeOf({ result })));
     } catch (e) {
       error = fail(res, e, req);
+      responseBody = { success: false, error };
     }
   };
 
@@ -236,7 +249,7 @@ export function createApp(options: AppOptions): Polka {
 
   for (const op of [...options.operations].sort(routeOrder)) {
     const method = op.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-    for (const prefix of prefixes) app[method](prefix + routeOf(op.path), handler(op));
+    for (const path of [op.path, ...op.aliases]) for (const prefix of prefixes) app[method](prefix + routeOf(path), handler(op));
   }
   return app;
 }

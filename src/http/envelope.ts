@@ -1,7 +1,7 @@
 /** The response envelopes: {success: true, data, meta?} and {success: false, error: {code, message, field?}}. */
 import type { ServerResponse } from 'node:http';
 import type { AppError } from '../engine/errors.js';
-import type { FileResult, Result } from '../engine/operation.js';
+import type { FileResult } from '../engine/operation.js';
 import type { Outcome } from '../engine/integration/idempotency.js';
 
 /** The body of the response to an outcome (also what an Idempotency-Key replays). */
@@ -49,10 +49,6 @@ function deliver(res: ServerResponse, bytes: Uint8Array): void {
     }
   };
   next();
-}
-
-export function sendSuccess(res: ServerResponse, status: number, result: Result): void {
-  send(res, status, envelopeOf({ result }));
 }
 
 /** A document (an invoice PDF) as itself, named for saving. */

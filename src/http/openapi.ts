@@ -60,8 +60,7 @@ export function openApiDocument(operations: readonly Operation[]) {
   const paths: Record<string, Record<string, unknown>> = {};
   const shared: Record<string, JsonSchema> = {};
   for (const op of operations) {
-    const item = (paths[op.path] ??= {});
-    item[op.method.toLowerCase()] = {
+    const entry = {
       operationId: op.name,
       summary: op.summary,
       description: [op.description, `Access: ${describeAccess(op.access)}.`].filter(Boolean).join('\n\n'),
@@ -89,6 +88,15 @@ export function openApiDocument(operations: readonly Operation[]) {
         default: { $ref: '#/components/responses/Error' },
       },
     };
+    (paths[op.path] ??= {})[op.method.toLowerCase()] = entry;
+    op.aliases.forEach((alias, i) => {
+      (paths[alias] ??= {})[op.method.toLowerCase()] = {
+        ...entry,
+        operationId: `${op.name}.old-path${i === 0 ? '' : String(i + 1)}`,
+        description: `The same as ${op.method} ${op.path}, under the path it had before.\n\n${entry.description}`,
+        deprecated: true,
+      };
+    });
   }
   return {
     openapi: '3.1.0',

@@ -406,6 +406,14 @@ export interface RequestLogTable {
   created_at: string;
   /** The requests this entry stands for: 1, or more for a summary of refusals (migration 0020). */
   count: number;
+  /** Migration 0029; null in entries logged before. Headers and bodies are JSON text, redacted and cut (request-log-redact.ts). */
+  ip_address: string | null;
+  user_agent: string | null;
+  request_headers: string | null;
+  request_body: string | null;
+  request_body_truncated: number;
+  response_body: string | null;
+  response_body_truncated: number;
 }
 
 export interface OutboxTable {

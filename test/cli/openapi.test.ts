@@ -30,7 +30,12 @@ t.test('acct openapi prints an OpenAPI 3.1.0 document with every operation of th
   const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, methods]) =>
     Object.keys(methods).map((m) => `${m.toUpperCase()} ${p}`),
   );
-  t.strictSame(documented.sort(), operations.map((op) => `${op.method} ${op.path}`).sort(), 'nothing more than the registry');
+  t.strictSame(
+    documented.sort(),
+    operations.flatMap((op) => [op.path, ...op.aliases].map((path) => `${op.method} ${path}`)).sort(),
+    'nothing more than the registry (with the old paths it still answers at)',
+  );
+  t.match(doc.paths['/request-log']?.get, { operationId: 'request-log.list.old-path', deprecated: true }, 'an old path is documented as deprecated');
 });
 
 t.test('acct --version prints the version of package.json', async (t) => {

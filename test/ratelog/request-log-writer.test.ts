@@ -24,6 +24,12 @@ function entryOf(organisationId: string, fields: Partial<RequestEntry>): Request
     keyPrefix: 'sk_live_',
     idempotencyKey: null,
     error: undefined,
+    ipAddress: '127.0.0.1',
+    userAgent: null,
+    headers: {},
+    requestBody: undefined,
+    responseBody: { success: true, data: [] },
+    secrets: [],
     ...fields,
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The API request log, written: every authenticated request's method, path,
- * status, latency, key, idempotency key and, for errors only, the error
- * body, kept in the books it was made against for 30 days and at most
+ * status, latency, key, idempotency key, address, user agent, headers and
+ * bodies (secrets redacted, bodies cut: request-log-redact.ts) and, for
+ * errors, the error, kept in the books it was made against for 30 days and at most
  * `maxEntries` entries, the oldest going first. Refusals that cost the
  * sender nothing to repeat (403, 429) are kept as one counted entry per key,
  * status, error code, operation and minute, so that a flood of them adds a
@@ -9,11 +10,13 @@
  * and written in batches four times a second (and when the server closes),
  * so logging adds no database write to a request.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Kysely } from 'kysely';
 import { newId } from '../ids.js';
 import type { Clock } from '../clock.js';
 import type { Mode, Store } from '../../store/store.js';
 import type { OrgDb, RequestLogTable } from '../../store/tables.js';
+import { keptJson, redactHeaders } from './request-log-redact.js';
 
 export const retentionDays = 30;
 /** The most entries kept per set of books: some 20 MB at the 200 bytes a typical entry takes. */
@@ -37,6 +40,15 @@ export interface RequestEntry {
   readonly keyPrefix: string | null;
   readonly idempotencyKey: string | null;
   readonly error: unknown;
+  readonly ipAddress: string | null;
+  readonly userAgent: string | null;
+  readonly headers: IncomingHttpHeaders;
+  /** The parsed body; undefined when none was read (a GET, or one refused before it was read). */
+  readonly requestBody: unknown;
+  /** The JSON envelope sent; undefined for a document (a PDF). */
+  readonly responseBody: unknown;
+  /** The operation's fields that are secrets shown once (redacted beside key, secret, password, token). */
+  readonly secrets: readonly string[];
 }
 
 export interface RequestLogOptions {
@@ -70,6 +82,8 @@ interface Batch {
 }
 
 function rowOf(entry: RequestEntry, at: Date): RequestLogTable {
+  const request = entry.requestBody === undefined ? undefined : keptJson(entry.requestBody, entry.secrets);
+  const response = entry.responseBody === undefined ? undefined : keptJson(entry.responseBody, entry.secrets);
   return {
     id: newId('req', at),
     method: entry.method,
@@ -82,6 +96,13 @@ function rowOf(entry: RequestEntry, at: Date): RequestLogTable {
     error: entry.error === undefined || entry.error === null ? null : JSON.stringify(entry.error),
     created_at: at.toISOString(),
     count: 1,
+    ip_address: entry.ipAddress,
+    user_agent: entry.userAgent,
+    request_headers: keptJson(redactHeaders(entry.headers)).text,
+    request_body: request?.text ?? null,
+    request_body_truncated: request?.truncated ? 1 : 0,
+    response_body: response?.text ?? null,
+    response_body_truncated: response?.truncated ? 1 : 0,
   };
 }
 
