@@ -165,7 +165,8 @@ export function createApp(options: AppOptions): Polka {
           userAgent: userAgentOf(req),
           headers: req.headers,
           requestBody,
-          responseBody,
+          // A read's answer (a GET, not refused) is the resource as it stood, and the bulk of the log's bytes: not kept.
+          responseBody: op.method === 'GET' && res.statusCode < 400 ? undefined : responseBody,
           secrets: op.secrets,
         });
       });
