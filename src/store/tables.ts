@@ -263,6 +263,8 @@ export interface VatReturnsTable {
   exact_box8: number;
   exact_box9: number;
   flat_rate_surplus: number;
+  /** Flat rate: the rates applied, JSON of FlatRatePart[] (migration 0029); null under the standard scheme or filed before 0029. */
+  flat_rates: string | null;
   transaction_id: string | null;
   filed_at: string;
   filed_by: string;

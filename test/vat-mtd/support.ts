@@ -111,6 +111,7 @@ export async function fileReturn(
         exact_box8: exact.box8,
         exact_box9: exact.box9,
         flat_rate_surplus: 0,
+        flat_rates: null,
         transaction_id: null,
         filed_at: '2026-07-01T09:00:00.000Z',
         filed_by: 'test',

@@ -16,7 +16,17 @@ import { periodSchema } from './balances.js';
 import type { OrgDb } from '../../store/tables.js';
 
 export const vatReturnSchema = returnSchema
-  .pick({ scheme: true, basis: true, flatRatePercent: true, boxes: true, exact: true, netVatDirection: true, flatRateSurplus: true, description: true })
+  .pick({
+    scheme: true,
+    basis: true,
+    flatRatePercent: true,
+    boxes: true,
+    exact: true,
+    netVatDirection: true,
+    flatRateSurplus: true,
+    flatRates: true,
+    description: true,
+  })
   .extend({ period: periodSchema });
 export type VatReturn = z.output<typeof vatReturnSchema>;
 
@@ -28,16 +38,22 @@ export async function vatReturn(db: Kysely<OrgDb>, from: string, to: string): Pr
   const entries = await postedEntries(db, basis, from, to)
     .select(['e.date', 'e.direction', 'e.net', 'e.vat', 'e.reclaimable', 'e.capital', 'e.vat_account_id'])
     .execute();
-  const d = deriveBoxes(entries, { scheme: org.vat_scheme, flatRateBp: org.vat_flat_rate_bp, discountUntil: discountUntil(org) });
+  const d = deriveBoxes(
+    entries,
+    { scheme: org.vat_scheme, flatRateBp: org.vat_flat_rate_bp, discountUntil: discountUntil(org) },
+    { startDate: from, endDate: to },
+  );
+  const flatRatePercent = org.vat_scheme === 'flat_rate' ? (org.vat_flat_rate_bp ?? 0) / 100 : null;
   return {
     period: { from, to },
     scheme: org.vat_scheme,
     basis,
-    flatRatePercent: org.vat_scheme === 'flat_rate' ? (org.vat_flat_rate_bp ?? 0) / 100 : null,
+    flatRatePercent,
     boxes: d.boxes,
     exact: d.exact,
     netVatDirection: d.direction,
     flatRateSurplus: d.flatRateSurplus,
-    description: descriptionsOf(org.vat_scheme),
+    flatRates: d.flatRates,
+    description: descriptionsOf(org.vat_scheme, d.flatRates, flatRatePercent ?? 0),
   };
 }

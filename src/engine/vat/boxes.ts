@@ -9,7 +9,8 @@
  *   box 6 = Σ (net + VAT) of sales: the VAT-inclusive turnover;
  *   box 1 = flat rate × that turnover, the rate one point lower for turnover
  *   dated before the first anniversary of registration, each part rounded to
- *   the penny (halves away from zero);
+ *   the penny (halves away from zero); each rate applied, with its dates,
+ *   turnover and share of box 1, is listed (flatRates);
  *   box 4 = Σ VAT and box 7 = Σ net of capital purchases (£2,000 or more
  *   including VAT), the only purchases whose VAT is reclaimed; else 0.
  * Both: box 2 = box 8 = box 9 = 0 (acct records no EU trade since 2021);
@@ -24,6 +25,7 @@
  * and under the flat rate scheme the VAT charged less box 1 less the
  * reclaimed VAT is the flat-rate surplus (income).
  */
+import { addDays, type DateRange } from '../dates.js';
 import type { VatEntriesTable, VatReturnsTable } from '../../store/tables.js';
 
 export type BoxEntry = Pick<VatEntriesTable, 'date' | 'direction' | 'net' | 'vat' | 'reclaimable' | 'capital' | 'vat_account_id'>;
@@ -33,6 +35,15 @@ export type Boxes = Pick<VatReturnsTable, 'box1' | 'box2' | 'box3' | 'box4' | 'b
 
 export type NetVatDirection = 'payable' | 'repayable' | 'nil';
 
+/** One flat rate a return applied: to the VAT-inclusive turnover dated from `from` to `to`, giving `vat` of box 1 (pence). */
+export interface FlatRatePart {
+  readonly from: string;
+  readonly to: string;
+  readonly percent: number;
+  readonly turnover: number;
+  readonly vat: number;
+}
+
 export interface Derived {
   readonly boxes: Boxes;
   /** Boxes 6 to 9 in pence, before rounding to whole pounds. */
@@ -40,6 +51,8 @@ export interface Derived {
   readonly direction: NetVatDirection;
   /** Flat rate: VAT charged less flat-rate VAT due (income; negative is a cost); 0 otherwise. */
   readonly flatRateSurplus: number;
+  /** Flat rate: each rate applied, oldest first (its vat parts sum to box 1, its turnovers to exact box 6); null otherwise. */
+  readonly flatRates: FlatRatePart[] | null;
   /** Per account holding VAT: the amount filing posts to it (positive a debit). */
   readonly settlement: ReadonlyMap<string, number>;
 }
@@ -59,12 +72,46 @@ export const percentOf = (amount: number, basisPoints: number): number =>
 /** Pence to whole pounds (as pence), to the nearest pound, halves away from zero. */
 export const wholePounds = (pence: number): number => Math.sign(pence) * Math.floor((Math.abs(pence) + 50) / 100) * 100;
 
-export function deriveBoxes(entries: readonly BoxEntry[], s: Scheme): Derived {
+interface Turnover {
+  amount: number;
+  /** The earliest sale dated at this rate, or null when none is. */
+  earliest: string | null;
+}
+
+/**
+ * The flat rates applied over `span` (a return's period or a report's
+ * days): the discounted one for the days before `discountUntil`, the full
+ * one from it, each listed when its days meet the span or a sale taken at
+ * it is dated in them (a correction dated earlier, carried into this
+ * return, stretches its part back to that day).
+ */
+function flatRateParts(s: Scheme, span: DateRange, discounted: Turnover, full: Turnover): FlatRatePart[] {
+  const { startDate: from, endDate: to } = span;
+  const rate = s.flatRateBp ?? 0;
+  const parts: FlatRatePart[] = [];
+  const part = (first: string, last: string, bp: number, t: Turnover) =>
+    parts.push({
+      from: t.earliest !== null && t.earliest < first ? t.earliest : first,
+      to: last,
+      percent: bp / 100,
+      turnover: t.amount,
+      vat: percentOf(t.amount, bp),
+    });
+  const until = s.discountUntil;
+  if (until !== null && (from < until || discounted.earliest !== null)) {
+    const last = addDays(until, -1);
+    part(from < until ? from : last, to < last ? to : last, Math.max(rate - 100, 0), discounted);
+  }
+  if (until === null || to >= until || full.earliest !== null) part(until === null || from > until ? from : until, to, rate, full);
+  return parts;
+}
+
+export function deriveBoxes(entries: readonly BoxEntry[], s: Scheme, span: DateRange): Derived {
   const flat = s.scheme === 'flat_rate';
   let salesVat = 0;
   let salesNet = 0;
-  let turnoverDiscounted = 0;
-  let turnoverFull = 0;
+  const discounted: Turnover = { amount: 0, earliest: null };
+  const full: Turnover = { amount: 0, earliest: null };
   let reclaimedVat = 0;
   let purchasesNet = 0;
   const settlement = new Map<string, number>();
@@ -73,8 +120,9 @@ export function deriveBoxes(entries: readonly BoxEntry[], s: Scheme): Derived {
     if (e.direction === 'sale') {
       salesVat += e.vat;
       salesNet += e.net;
-      if (s.discountUntil !== null && e.date < s.discountUntil) turnoverDiscounted += e.net + e.vat;
-      else turnoverFull += e.net + e.vat;
+      const at = s.discountUntil !== null && e.date < s.discountUntil ? discounted : full;
+      at.amount += e.net + e.vat;
+      if (at.earliest === null || e.date < at.earliest) at.earliest = e.date;
       // The sale's VAT was credited to its account; filing debits it back.
       move(e.vat_account_id, e.vat);
     } else if (e.reclaimable === 1 && (!flat || e.capital === 1)) {
@@ -83,11 +131,11 @@ export function deriveBoxes(entries: readonly BoxEntry[], s: Scheme): Derived {
       move(e.vat_account_id, -e.vat);
     }
   }
-  const rate = s.flatRateBp ?? 0;
-  const box1 = flat ? percentOf(turnoverDiscounted, Math.max(rate - 100, 0)) + percentOf(turnoverFull, rate) : salesVat;
+  const flatRates = flat ? flatRateParts(s, span, discounted, full) : null;
+  const box1 = flatRates ? flatRates.reduce((sum, p) => sum + p.vat, 0) : salesVat;
   const box4 = reclaimedVat;
   const box3 = box1;
-  const exact = { box6: flat ? turnoverDiscounted + turnoverFull : salesNet, box7: purchasesNet, box8: 0, box9: 0 };
+  const exact = { box6: flat ? discounted.amount + full.amount : salesNet, box7: purchasesNet, box8: 0, box9: 0 };
   const flatRateSurplus = flat ? salesVat - box1 : 0;
   for (const [account, amount] of [...settlement]) if (amount === 0) settlement.delete(account);
   return {
@@ -105,6 +153,7 @@ export function deriveBoxes(entries: readonly BoxEntry[], s: Scheme): Derived {
     exact,
     direction: box3 > box4 ? 'payable' : box3 < box4 ? 'repayable' : 'nil',
     flatRateSurplus,
+    flatRates,
     settlement,
   };
 }

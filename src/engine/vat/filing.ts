@@ -95,6 +95,7 @@ export async function fileReturn(trx: Kysely<OrgDb>, posting: Posting, key: stri
     exact_box8: exact.box8,
     exact_box9: exact.box9,
     flat_rate_surplus: draft.derived.flatRateSurplus,
+    flat_rates: draft.derived.flatRates && JSON.stringify(draft.derived.flatRates),
     transaction_id: txn?.id ?? null,
     filed_at: timestamp(posting.clock),
     filed_by: posting.actor.id,

@@ -21,7 +21,7 @@ import { instant, day, idOut } from '../output.js';
 import { pence } from '../schema.js';
 import { loadOrganisation, schemeOn, type OrganisationRow } from '../organisation/organisation.js';
 import { addDays, addYears } from '../dates.js';
-import { deriveBoxes, type BoxEntry, type Derived } from './boxes.js';
+import { deriveBoxes, type BoxEntry, type Derived, type FlatRatePart } from './boxes.js';
 import { firstPeriodStart, periodOfKey, periodsUntil, type VatPeriod } from './periods.js';
 import type { OrgDb, VatBasis, VatReturnsTable } from '../../store/tables.js';
 
@@ -39,14 +39,31 @@ export const boxDescriptions = {
 
 const flatRateDescriptions = {
   ...boxDescriptions,
-  box1: 'VAT due: the flat rate percentage × VAT-inclusive turnover (box 6)',
+  box1: 'VAT due: the flat rate × VAT-inclusive turnover (box 6), one point lower on turnover dated in the first year of VAT registration',
   box4: 'VAT reclaimed on capital purchases of £2,000 or more including VAT',
   box6: 'Total value of sales and all other outputs, including VAT (flat rate scheme; whole pounds)',
   box7: 'Capital purchases of £2,000 or more including VAT, excluding VAT (whole pounds)',
 } as const;
 
-/** What each box holds, in the scheme's words. */
-export const descriptionsOf = (scheme: 'standard' | 'flat_rate') => (scheme === 'flat_rate' ? flatRateDescriptions : boxDescriptions);
+/** Box 1 under the flat rate scheme, naming the rates applied: one, or each with its days. */
+function flatRateBox1(rates: readonly FlatRatePart[], flatRatePercent: number): string {
+  const [only] = rates;
+  if (rates.length === 1 && only !== undefined) {
+    const lower = only.percent === flatRatePercent ? '' : ` (the ${flatRatePercent}% flat rate less 1 point in the first year of VAT registration)`;
+    return `VAT due: ${only.percent}%${lower} × VAT-inclusive turnover (box 6)`;
+  }
+  const last = rates.length - 1;
+  const days = (r: FlatRatePart, i: number) => (i === 0 ? `to ${r.to}` : i === last ? `from ${r.from}` : `${r.from} to ${r.to}`);
+  const each = rates.map((r, i) => `${r.percent}% × ${i === 0 ? 'VAT-inclusive turnover' : 'that'} dated ${days(r, i)}`);
+  return `VAT due: ${each.join(' + ')} (together box 6)`;
+}
+
+/** What each box holds, in the scheme's words; box 1 naming the flat rates applied when they are known. */
+export function descriptionsOf(scheme: 'standard' | 'flat_rate', flatRates: readonly FlatRatePart[] | null = null, flatRatePercent = 0) {
+  if (scheme !== 'flat_rate') return boxDescriptions;
+  if (flatRates === null || flatRates.length === 0) return flatRateDescriptions;
+  return { ...flatRateDescriptions, box1: flatRateBox1(flatRates, flatRatePercent) };
+}
 
 const boxNames = ['box1', 'box2', 'box3', 'box4', 'box5', 'box6', 'box7', 'box8', 'box9'] as const;
 const perBox = <T extends z.ZodType>(value: () => T) =>
@@ -69,6 +86,22 @@ export const vatReturnSchema = z.strictObject({
   exact: z.strictObject({ box6: pence(), box7: pence(), box8: pence(), box9: pence() }).describe('boxes 6 to 9 in pence, before rounding'),
   netVatDirection: z.enum(netVatDirections).describe('box 5 is owed to HMRC (payable) or by HMRC (repayable)'),
   flatRateSurplus: pence().describe('flat rate: VAT charged less flat-rate VAT due, income when filed; 0 otherwise'),
+  flatRates: z
+    .array(
+      z.strictObject({
+        from: day(),
+        to: day(),
+        percent: z.number().describe('the rate applied (13.5 for 13.5%): the flat rate, or one point lower in the first year of VAT registration'),
+        turnover: pence().describe('the VAT-inclusive turnover dated from `from` to `to`'),
+        vat: pence().describe("this rate's part of box 1: percent × turnover, to the nearest penny"),
+      }),
+    )
+    .nullable()
+    .describe(
+      'flat rate: each rate applied with its days, oldest first: vat parts sum to box 1, turnovers to exact box 6 (a correction dated before ' +
+        'the period, carried into this return, stretches its part back to its day); null under the standard scheme, and on a flat-rate ' +
+        'return filed before acct recorded them',
+    ),
   description: perBox(() => z.string()).describe("what each box holds, in the scheme's words"),
   transactionId: idOut('txn').nullable().describe('the settlement journal filing posted'),
   filedAt: instant().nullable(),
@@ -242,12 +275,14 @@ export async function draftReturn(db: Kysely<OrgDb>, orgRow: OrganisationRow, cl
   const basis = org.vat_accounting_basis;
   const first = await firstStart(db, org, clock);
   const { ids, entries } = await entriesFor(db, basis, from ?? first, period.end, first);
-  const derived = deriveBoxes(entries, { scheme: org.vat_scheme, flatRateBp: org.vat_flat_rate_bp, discountUntil: discountUntil(org) });
+  const scheme = { scheme: org.vat_scheme, flatRateBp: org.vat_flat_rate_bp, discountUntil: discountUntil(org) };
+  const derived = deriveBoxes(entries, scheme, { startDate: period.start, endDate: period.end });
   return { period, org, basis, ids, derived };
 }
 
 export function draftView(d: Draft): VatReturnView {
   const flat = d.org.vat_scheme === 'flat_rate';
+  const flatRatePercent = flat ? (d.org.vat_flat_rate_bp ?? 0) / 100 : null;
   return {
     id: null,
     periodKey: d.period.key,
@@ -256,12 +291,13 @@ export function draftView(d: Draft): VatReturnView {
     status: 'draft',
     scheme: d.org.vat_scheme,
     basis: d.basis,
-    flatRatePercent: flat ? (d.org.vat_flat_rate_bp ?? 0) / 100 : null,
+    flatRatePercent,
     boxes: d.derived.boxes,
     exact: d.derived.exact,
     netVatDirection: d.derived.direction,
     flatRateSurplus: d.derived.flatRateSurplus,
-    description: descriptionsOf(d.org.vat_scheme),
+    flatRates: d.derived.flatRates,
+    description: descriptionsOf(d.org.vat_scheme, d.derived.flatRates, flatRatePercent ?? 0),
     transactionId: null,
     filedAt: null,
     submittedAt: null,
@@ -270,6 +306,8 @@ export function draftView(d: Draft): VatReturnView {
 
 export function filedView(r: VatReturnsTable): VatReturnView {
   const flat = r.scheme === 'flat_rate';
+  const flatRatePercent = flat ? (r.flat_rate_bp ?? 0) / 100 : null;
+  const flatRates = r.flat_rates === null ? null : (JSON.parse(r.flat_rates) as FlatRatePart[]);
   return {
     id: r.id,
     periodKey: r.period_end.slice(0, 7),
@@ -278,12 +316,13 @@ export function filedView(r: VatReturnsTable): VatReturnView {
     status: r.submitted_at === null ? 'filed' : 'submitted',
     scheme: r.scheme,
     basis: r.basis,
-    flatRatePercent: flat ? (r.flat_rate_bp ?? 0) / 100 : null,
+    flatRatePercent,
     boxes: { box1: r.box1, box2: r.box2, box3: r.box3, box4: r.box4, box5: r.box5, box6: r.box6, box7: r.box7, box8: r.box8, box9: r.box9 },
     exact: { box6: r.exact_box6, box7: r.exact_box7, box8: r.exact_box8, box9: r.exact_box9 },
     netVatDirection: r.net_vat_direction,
     flatRateSurplus: r.flat_rate_surplus,
-    description: descriptionsOf(r.scheme),
+    flatRates,
+    description: descriptionsOf(r.scheme, flatRates, flatRatePercent ?? 0),
     transactionId: r.transaction_id,
     filedAt: r.filed_at,
     submittedAt: r.submitted_at,
