@@ -16,6 +16,7 @@ import { debitMinusCredit, drCr } from '../balance-side.js';
 import { essential } from '../fit-table.js';
 import { joinLedgerPages } from '../../engine/reports/general-ledger.js';
 import { presenter, type Cell, type Presented, type Presenter } from './index.js';
+import { flatRateNotes } from './vat.js';
 
 type Section = BalanceSheet['assets'];
 type Row = readonly Cell[];
@@ -180,6 +181,7 @@ export const reportPresenters: readonly Presenter[] = [
     columns: ['box', 'description', 'amount'],
     money: [2],
     rows: (Object.keys(d.boxes) as (keyof typeof d.boxes)[]).map((box): Cell[] => [box.replace('box', ''), d.description[box], d.boxes[box]]),
+    notes: flatRateNotes(d.flatRates),
   })),
   presenter(dashboardOp, (d) => ({
     title: `Dashboard ${d.currentPeriod.from} to ${d.currentPeriod.to}`,
