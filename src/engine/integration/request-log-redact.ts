@@ -32,6 +32,9 @@ export interface Kept {
 
 class Full extends Error {}
 
+/** Nesting kept at most: deeper (a body built to be deep) is cut there, as a long one is, not walked into the stack's end. */
+const maxDepth = 64;
+
 /**
  * `value` as JSON.stringify writes it, with the values of secret fields (and
  * of the fields named in `secrets`) redacted, cut to `cap` characters.
@@ -44,7 +47,8 @@ export function keptJson(value: unknown, secrets: readonly string[] = [], cap = 
     size += s.length;
     if (size > cap) throw new Full();
   };
-  const walk = (v: unknown, inArray: boolean): void => {
+  const walk = (v: unknown, inArray: boolean, depth = 0): void => {
+    if (depth > maxDepth) throw new Full();
     if (v !== null && typeof v === 'object' && 'toJSON' in v && typeof v.toJSON === 'function') v = (v.toJSON as () => unknown)();
     if (v === null || typeof v !== 'object') {
       put(JSON.stringify(v) ?? (inArray ? 'null' : ''));
@@ -54,7 +58,7 @@ export function keptJson(value: unknown, secrets: readonly string[] = [], cap = 
       put('[');
       v.forEach((item, i) => {
         if (i > 0) put(',');
-        walk(item, true);
+        walk(item, true, depth + 1);
       });
       put(']');
       return;
@@ -66,7 +70,7 @@ export function keptJson(value: unknown, secrets: readonly string[] = [], cap = 
       put(`${first ? '' : ','}${JSON.stringify(name)}:`);
       first = false;
       if (secretField(name) || secrets.includes(name)) put(JSON.stringify(item === null ? null : redacted));
-      else walk(item, false);
+      else walk(item, false, depth + 1);
     }
     put('}');
   };
