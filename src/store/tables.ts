@@ -263,7 +263,7 @@ export interface VatReturnsTable {
   exact_box8: number;
   exact_box9: number;
   flat_rate_surplus: number;
-  /** Flat rate: the rates applied, JSON of FlatRatePart[] (migration 0029); null under the standard scheme or filed before 0029. */
+  /** Flat rate: the rates applied, JSON of FlatRatePart[] (migration 0030); null under the standard scheme or filed before 0030. */
   flat_rates: string | null;
   transaction_id: string | null;
   filed_at: string;
