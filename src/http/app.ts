@@ -18,7 +18,17 @@ import { appErrorOf } from '../store/driver-errors.js';
 import { planOf, type Plan } from '../engine/organisation/plan.js';
 import { fingerprintOf, runIdempotent } from '../engine/integration/idempotency.js';
 import type { RequestLogWriter } from '../engine/integration/request-log-writer.js';
-import { keyCreationLimit, planLimits, RateLimiter, SharedRateLimiter, type Limiter } from './rate-limit.js';
+import {
+  defaultLimits,
+  RateLimited,
+  RateLimiter,
+  SharedRateLimiter,
+  showStanding,
+  type Limit,
+  type Limiter,
+  type RateLimits,
+  type Standing,
+} from './rate-limit.js';
 import type { Store } from '../store/store.js';
 import { defaultBodyLimit, maxUploadBytes, readJsonBody, readSignedBody, readUploadBody, uploadQueryFields } from './body.js';
 import { envelopeOf, send, sendError, sendFile } from './envelope.js';
@@ -32,8 +42,10 @@ export interface AppOptions {
   readonly clock: Clock;
   readonly operations: readonly Operation[];
   readonly bodyLimit?: number;
-  /** Enforce the plans' rate limits (acct serve does; tests of other things need not). */
+  /** Enforce the rate limits, the plans' and the per-IP ones (acct serve does; tests of other things need not). */
   readonly rateLimits?: boolean;
+  /** Other values for the rate limits than defaultLimits (perIp merged into its table), for tests. */
+  readonly limits?: Partial<RateLimits>;
   /** Where authenticated requests are logged (none: not logged). */
   readonly requestLog?: RequestLogWriter;
   /** Which webhook URLs may be registered (strict by default). */
@@ -73,6 +85,8 @@ function hungUp(req: IncomingMessage, e: unknown): boolean {
   return (req.socket?.destroyed ?? true) && !req.complete && (e as NodeJS.ErrnoException | null)?.code === 'ECONNRESET';
 }
 
+type Response = Parameters<typeof sendError>[0];
+
 export function createApp(options: AppOptions): Polka {
   const { store, clock } = options;
   const keys = new KeyCache(store.platform);
@@ -103,6 +117,9 @@ export function createApp(options: AppOptions): Polka {
 
   // On PostgreSQL several processes may serve the same books: they count together, in the database.
   const limiter: Limiter | null = !options.rateLimits ? null : store.kind === 'postgres' ? new SharedRateLimiter(store, clock) : new RateLimiter(clock);
+  // Per IP address in this process's memory even then: a row per address in the database would grow without end.
+  const ipLimiter: Limiter | null = options.rateLimits ? new RateLimiter(clock) : null;
+  const limits: RateLimits = { ...defaultLimits, ...options.limits, perIp: { ...defaultLimits.perIp, ...options.limits?.perIp } };
   const plans = new Map<string, { plan: Plan; until: number }>();
   /** The plan of an organisation, re-read once a minute. */
   const cachedPlanOf = async (organisationId: string) => {
@@ -126,19 +143,44 @@ export function createApp(options: AppOptions): Polka {
       },
     },
   ];
-  /** The plan's limit, taken before the scope check: a refusal counts too, else a key without the scope could send refusals without end. */
-  const limitPlan = async (principal: Principal) => {
-    if (!limiter) return;
-    const plan = await cachedPlanOf(principal.organisationId);
-    await limiter.take(`org:${principal.organisationId}`, planLimits[plan], `the ${plan === 'sole_trader' ? 'Sole Trader' : 'Limited Company'} plan`);
+  /**
+   * Count the request against a limit, and show in the X-RateLimit-* headers where the limit nearest to
+   * refusing it stands (`shown`, of the limits already taken), or the one that refused it; the standing shown.
+   */
+  const take = async (limiter: Limiter, res: Response, shown: Standing | null, bucket: string, limit: Limit, what: string) => {
+    let s: Standing;
+    try {
+      s = await limiter.take(bucket, limit, what);
+    } catch (e) {
+      if (e instanceof RateLimited) showStanding(res, e.standing);
+      throw e;
+    }
+    if (shown !== null && shown.remaining < s.remaining) return shown;
+    showStanding(res, s);
+    return s;
   };
-  /** Key creation's own limit, taken after the scope check: a key that may not make keys cannot use up the slots of one that may. */
-  const limitKeys = async (op: Operation, principal: Principal) => {
-    if (limiter && (op.name === 'keys.create' || op.name === 'keys.rotate'))
-      await limiter.take(`keys:${principal.organisationId}`, keyCreationLimit, 'creating API keys');
+  /** The plan's limit, taken before the scope check: a refusal counts too, else a key without the scope could send refusals without end. */
+  const limitPlan = async (principal: Principal, res: Response) => {
+    if (!limiter) return null;
+    const plan = await cachedPlanOf(principal.organisationId);
+    const what = `the ${plan === 'sole_trader' ? 'Sole Trader' : 'Limited Company'} plan`;
+    return take(limiter, res, null, `org:${principal.organisationId}`, limits.plans[plan], what);
+  };
+  /**
+   * The operation's own limits, taken after the scope check: key creation's (a key that may not make keys cannot
+   * use up the slots of one that may), and per client IP address those of the requests that make or probe accounts,
+   * before the body is read, so that a refused one writes nothing.
+   */
+  const limitOperation = async (op: Operation, principal: Principal | null, req: IncomingMessage, res: Response, shown: Standing | null) => {
+    if (!limiter || !ipLimiter) return;
+    if (principal && (op.name === 'keys.create' || op.name === 'keys.rotate'))
+      shown = await take(limiter, res, shown, `keys:${principal.organisationId}`, limits.keyCreation, 'creating API keys');
+    const perIp = limits.perIp[op.name];
+    // The socket's address: acct trusts no proxy's X-Forwarded-For.
+    if (perIp) await take(ipLimiter, res, shown, `ip:${op.name}:${req.socket.remoteAddress ?? 'unknown'}`, perIp, `${op.name} from one IP address`);
   };
 
-  const handler = (op: Operation) => async (req: Request, res: Parameters<typeof sendError>[0]) => {
+  const handler = (op: Operation) => async (req: Request, res: Response) => {
     const started = performance.now();
     let principal: Principal | null = null;
     let idempotencyKey: string | undefined;
@@ -173,10 +215,10 @@ export function createApp(options: AppOptions): Polka {
     }
     try {
       principal = op.access === 'public' ? null : await principalOf(req, keys, store, clock);
-      if (principal) await limitPlan(principal);
+      const shown = principal ? await limitPlan(principal, res) : null;
       checkAccess(op.access, principal);
       await maintenance.check(op, principal);
-      if (principal) await limitKeys(op, principal);
+      await limitOperation(op, principal, req, res, shown);
       // An operation without a body still reads one (but a GET's), so that malformed JSON or a field it does not take is refused.
       const body = !op.schemas.body
         ? op.method === 'GET'

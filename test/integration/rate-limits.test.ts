@@ -145,3 +145,56 @@ t.test('without rateLimits (the servers of other tests) there is no limit', asyn
   for (let i = 0; i < 130; i++) out.push((await api.request('GET', '/v1/accounts')).status);
   t.same(out, Array(130).fill(200), '130 requests in one minute, all 200');
 });
+
+/** The X-RateLimit-* headers of a reply, as numbers (NaN when missing). */
+function rateHeaders(r: Reply): { limit: number; remaining: number; reset: number } {
+  const n = (name: string) => Number(r.headers.get(name) ?? NaN);
+  return { limit: n('x-ratelimit-limit'), remaining: n('x-ratelimit-remaining'), reset: n('x-ratelimit-reset') };
+}
+
+// 2026-11-21T10:00:00Z in Unix seconds: 2026-01-01 is day 20454 (1767225600); Jan to Oct are 304 days, +20 = 324 days
+// (27993600 s) to 1795219200, +10 h (36000 s) = 1795255200.
+const startSeconds = 1795255200;
+
+t.test('every counted response carries X-RateLimit-Limit, -Remaining and -Reset, the sliding window as it stands', async (t) => {
+  const { api, clock } = await limited(t);
+  const first = await api.request('GET', '/v1/accounts');
+  t.equal(first.status, 200);
+  // One of 60 used; the window frees that slot 60 s after it was taken.
+  t.same(rateHeaders(first), { limit: 60, remaining: 59, reset: startSeconds + 60 });
+  clock.advance(10_000);
+  const missing = await api.request('GET', '/v1/contacts/not-an-id');
+  t.equal(missing.status, 400, 'a refused request (a malformed id) is counted and has the headers too');
+  t.same(rateHeaders(missing), { limit: 60, remaining: 58, reset: startSeconds + 60 }, 'Reset is still when the oldest leaves the window');
+  const remaining: number[] = [];
+  for (let i = 0; i < 58; i++) remaining.push(rateHeaders(await api.request('GET', '/v1/accounts')).remaining);
+  t.same(
+    remaining,
+    [...Array(58).keys()].map((i) => 57 - i),
+    'Remaining falls by one a request, 57 down to 0',
+  );
+
+  const refused = await api.request('GET', '/v1/accounts');
+  // Now start + 10 s; the oldest request (at start) leaves at start + 60 s: 50 s to wait.
+  t.equal(expectLimited(t, refused), 50, 'Retry-After 50');
+  t.same(rateHeaders(refused), { limit: 60, remaining: 0, reset: startSeconds + 60 }, 'the 429 has Remaining 0 and the same Reset');
+
+  clock.advance(50_000);
+  const after = await api.request('GET', '/v1/accounts');
+  t.equal(after.status, 200, 'at Reset the first slot is free');
+  // The 59 requests at start + 10 s and this one fill the window again; the oldest of them leave at start + 70 s.
+  t.same(rateHeaders(after), { limit: 60, remaining: 0, reset: startSeconds + 70 });
+
+  const unknownKey = await api.request('GET', '/v1/accounts', { key: 'sk_live_nosuchkey' });
+  t.equal(unknownKey.status, 401);
+  t.equal(unknownKey.headers.get('x-ratelimit-limit'), null, 'a request with no recognised key is not counted, and has no headers');
+});
+
+t.test('key creation shows the limit nearest to refusing: its own 10 rather than the plan', async (t) => {
+  const { api } = await limited(t, company);
+  const created = await api.request('POST', '/v1/api-keys', { body: { name: 'key 1' } });
+  t.equal(created.status, 201);
+  // The plan has 119 of 120 left, key creation 9 of 10.
+  t.same(rateHeaders(created), { limit: 10, remaining: 9, reset: startSeconds + 60 });
+  t.same(rateHeaders(await api.request('GET', '/v1/accounts')), { limit: 120, remaining: 118, reset: startSeconds + 60 }, 'other requests show the plan');
+});

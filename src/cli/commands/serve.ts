@@ -50,7 +50,7 @@ export function addServe(program: Command): void {
     .option('--stripe-base-url <url>', "the provider's API (default $ACCT_STRIPE_BASE_URL, else https://api.stripe.com)")
     .option('--stripe-webhook-secret <secret>', 'the whsec_… secret provider events are signed with (default $ACCT_STRIPE_WEBHOOK_SECRET)')
     .option('--billing-return-url <url>', "where the provider's checkout and portal send the customer back (default $ACCT_BILLING_RETURN_URL)")
-    .option('--no-rate-limit', "do not enforce the plans' request rate limits (for load tests and scripted migrations)")
+    .option('--no-rate-limit', "do not enforce the request rate limits, the plans' and the per-IP ones (for load tests and scripted migrations)")
     .option(
       '--sweep-interval <seconds>',
       'seconds between sweeps that mark invoices and bills past their due date overdue: every organisation at start and each new day, in between only the books issued into or written by another process since (0: only at start)',

@@ -8,12 +8,18 @@
 import type { Kysely } from 'kysely';
 import type { PlatformDb } from '../../store/tables.js';
 
+/** A request counted (or not, its window being full), the requests in the window, and the time of the oldest (from which a slot frees). */
+export interface Count {
+  readonly counted: boolean;
+  readonly count: number;
+  readonly oldest: number;
+}
+
 /**
  * Count a request at `nowMs` against `bucket`, which allows `limit` in any
- * `windowMs`: null when counted, else the time of the oldest request of the
- * full window (from which a slot frees), and nothing is counted.
+ * `windowMs`; when the window is full nothing is counted.
  */
-export async function countRequest(db: Kysely<PlatformDb>, bucket: string, limit: number, nowMs: number, windowMs: number): Promise<number | null> {
+export async function countRequest(db: Kysely<PlatformDb>, bucket: string, limit: number, nowMs: number, windowMs: number): Promise<Count> {
   return db.transaction().execute(async (trx) => {
     await trx
       .insertInto('rate_limit_buckets')
@@ -30,8 +36,9 @@ export async function countRequest(db: Kysely<PlatformDb>, bucket: string, limit
       .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('at').as('oldest')])
       .where('bucket', '=', bucket)
       .executeTakeFirstOrThrow();
-    if (Number(counted.n) >= limit) return Number(counted.oldest);
+    const count = Number(counted.n);
+    if (count >= limit) return { counted: false, count, oldest: Number(counted.oldest) };
     await trx.insertInto('rate_limit_hits').values({ bucket, at: nowMs }).execute();
-    return null;
+    return { counted: true, count: count + 1, oldest: count === 0 ? nowMs : Number(counted.oldest) };
   });
 }
