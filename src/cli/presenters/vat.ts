@@ -1,6 +1,6 @@
 /** The presenters of VAT: a return's nine boxes (draft or filed), the periods, the filed returns. */
 import { fileVatReturnOp, getVatReturnOp, listVatReturnsOp, vatPeriodReturnOp, vatPeriodsOp } from '../../engine/vat/vat-ops.js';
-import type { ShownReturnView, VatReturnView } from '../../engine/vat/returns.js';
+import { rateDays, type ShownReturnView, type VatReturnView } from '../../engine/vat/returns.js';
 import { sterling } from '../../engine/money.js';
 import { presenter, type Cell, type Presented, type Presenter } from './index.js';
 
@@ -9,10 +9,8 @@ const boxes = ['box1', 'box2', 'box3', 'box4', 'box5', 'box6', 'box7', 'box8', '
 /** The flat rates a return applied, each on its days' turnover, giving its part of box 1; none under the standard scheme. */
 export function flatRateNotes(rates: VatReturnView['flatRates']): string[] {
   if (rates === null || rates.length === 0) return [];
-  const last = rates.length - 1;
-  const days = (from: string, to: string, i: number) => (last > 0 && i === 0 ? `to ${to}` : last > 0 && i === last ? `from ${from}` : `from ${from} to ${to}`);
-  const parts = rates.map((r, i) => `${r.percent}% ${days(r.from, r.to, i)} on ${sterling(r.turnover)}: ${sterling(r.vat)}`);
-  return [`Box 1, the flat rate${last === 0 ? '' : 's'} applied: ${parts.join('; ')}`];
+  const parts = rates.map((r, i) => `${r.percent}% ${rateDays(rates, i)} on ${sterling(r.turnover)}: ${sterling(r.vat)}`);
+  return [`Box 1, the flat rate${rates.length === 1 ? '' : 's'} applied: ${parts.join('; ')}`];
 }
 
 /** The boxes as HMRC's form has them, box 5 with its direction and boxes 6 to 9 with their exact pence. */

@@ -1,8 +1,8 @@
 /**
  * What the request log keeps of a request's headers and bodies: secrets
  * replaced by `[redacted]`, and bodies cut to `bodyCap` characters. The JSON
- * is written only as far as the cap, so a large list response costs the log
- * no more than its first 16 KiB.
+ * is written only as far as the cap, so a large body costs the log no more
+ * than its first 16 KiB (a successful GET's answer is not kept at all: app.ts).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 

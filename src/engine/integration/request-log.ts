@@ -64,7 +64,7 @@ const detailSchema = listedEntry.extend({
     .describe('the request headers, Authorization, Cookie, Stripe-Signature and any …-Secret or …-Token redacted'),
   requestBody: z.unknown().describe(`${bodyNote}; null for a GET and for a body that was not read`),
   requestBodyTruncated: z.boolean(),
-  responseBody: z.unknown().describe(`${bodyNote}; null for a document (a PDF)`),
+  responseBody: z.unknown().describe(`${bodyNote}; null for a read that succeeded (a GET: the resource as it stood) and for a document (a PDF)`),
   responseBodyTruncated: z.boolean(),
   error: z
     .strictObject({ code: z.string(), message: z.string(), field: z.string().optional() })

@@ -45,6 +45,14 @@ const flatRateDescriptions = {
   box7: 'Capital purchases of £2,000 or more including VAT, excluding VAT (whole pounds)',
 } as const;
 
+/** The days of rate `i` among several: the first "to" its last day, the last "from" its first, one between both. */
+export function rateDays(rates: readonly FlatRatePart[], i: number): string {
+  const r = rates[i]!;
+  if (rates.length > 1 && i === 0) return `to ${r.to}`;
+  if (rates.length > 1 && i === rates.length - 1) return `from ${r.from}`;
+  return `from ${r.from} to ${r.to}`;
+}
+
 /** Box 1 under the flat rate scheme, naming the rates applied: one, or each with its days. */
 function flatRateBox1(rates: readonly FlatRatePart[], flatRatePercent: number): string {
   const [only] = rates;
@@ -52,9 +60,7 @@ function flatRateBox1(rates: readonly FlatRatePart[], flatRatePercent: number): 
     const lower = only.percent === flatRatePercent ? '' : ` (the ${flatRatePercent}% flat rate less 1 point in the first year of VAT registration)`;
     return `VAT due: ${only.percent}%${lower} × VAT-inclusive turnover (box 6)`;
   }
-  const last = rates.length - 1;
-  const days = (r: FlatRatePart, i: number) => (i === 0 ? `to ${r.to}` : i === last ? `from ${r.from}` : `${r.from} to ${r.to}`);
-  const each = rates.map((r, i) => `${r.percent}% × ${i === 0 ? 'VAT-inclusive turnover' : 'that'} dated ${days(r, i)}`);
+  const each = rates.map((r, i) => `${r.percent}% × ${i === 0 ? 'VAT-inclusive turnover' : 'that'} dated ${rateDays(rates, i)}`);
   return `VAT due: ${each.join(' + ')} (together box 6)`;
 }
 
