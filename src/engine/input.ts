@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { AppError } from './errors.js';
-import { parseWith } from './schema.js';
+import { formatPath, parseWith } from './schema.js';
 import type { Operation } from './operation.js';
 
 export type JsonSchema = {
@@ -93,6 +93,9 @@ export interface RawInput {
 
 /** Validate each part of a request against the operation's schemas and merge them. */
 export function parseOperationInput(op: Operation, raw: RawInput): Record<string, unknown> {
+  refuseNul(raw.params);
+  refuseNul(raw.query);
+  refuseNul(raw.body);
   const params: Record<string, unknown> = parseWith(op.schemas.params, coerceText(op.schemas.params, raw.params));
   refuseUnknownQuery(op.schemas.query, raw.query);
   const query: Record<string, unknown> = parseWith(op.schemas.query, coerceText(op.schemas.query, raw.query));
@@ -134,4 +137,44 @@ function refuseBody(sent: unknown): void {
   if (isObject && field === undefined) return;
   if (field !== undefined) throw new AppError('validation_error', `${field} is not a field of this request, which takes no body`, field);
   throw new AppError('validation_error', 'this request takes no body');
+}
+
+/**
+ * Text with a NUL character (U+0000) is refused wherever it is sent, naming
+ * the field: PostgreSQL cannot store it in text, and in SQLite it cuts the
+ * value short for anything reading it as a C string. A file handed in as
+ * text (an import's `file`) is refused by the same rule: NULs there mean a
+ * binary file, not a statement. Walked with a stack, not recursion, so a
+ * body nested thousands deep cannot overflow it.
+ */
+function refuseNul(input: unknown): void {
+  interface Place {
+    readonly value: unknown;
+    readonly key?: PropertyKey;
+    readonly parent?: Place;
+  }
+  const pathOf = (place: Place): PropertyKey[] => {
+    const path: PropertyKey[] = [];
+    for (let at: Place | undefined = place; at?.parent !== undefined; at = at.parent) path.unshift(at.key!);
+    return path;
+  };
+  const stack: Place[] = [{ value: input }];
+  for (let place = stack.pop(); place !== undefined; place = stack.pop()) {
+    const { value } = place;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) {
+        const field = formatPath(pathOf(place));
+        throw new AppError('validation_error', `${field || 'body'} must not contain the NUL character (U+0000)`, field || undefined);
+      }
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], key: i, parent: place });
+    } else if (value !== null && typeof value === 'object') {
+      const entries: [string, unknown][] = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, item] = entries[i]!;
+        if (key.includes('\u0000')) throw new AppError('validation_error', 'a field name must not contain the NUL character (U+0000)');
+        stack.push({ value: item, key, parent: place });
+      }
+    }
+  }
 }

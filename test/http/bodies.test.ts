@@ -4,6 +4,7 @@ import http from 'node:http';
 import net from 'node:net';
 import t from 'tap';
 import { newBooks, serveBooks } from '../helpers/index.js';
+import { accountIds } from '../ledger-http/support.js';
 import { expectError } from './support.js';
 
 const clock = '2026-11-21T10:00:00Z';
@@ -201,4 +202,38 @@ t.test('half of a UTF-16 surrogate pair is refused where it stands; a whole pair
   const pair = await api.request('POST', '/v1/contacts', { raw: '{"name":"Sushi \\ud83c\\udf63 Ltd","contactType":"customer"}', headers: json });
   t.equal(pair.status, 201, JSON.stringify(pair.body?.error ?? ''));
   t.equal(pair.body.data.name, 'Sushi 🍣 Ltd', 'the pair is the character');
+});
+
+// PostgreSQL cannot store U+0000 in text (SQLite keeps it, and C strings then cut
+// the name short). A name or a line's description with one is refused, naming the
+// field, on either store, and nothing is written.
+t.test('a NUL character in any text field is 400 validation_error naming the field; nothing is written', async (t) => {
+  const books = await newBooks(t, { clock });
+  const api = await serveBooks(t, books);
+  const contact = await api.request('POST', '/v1/contacts', { body: { contactType: 'customer', name: 'Nul\u0000 Ltd' } });
+  expectError(t, contact, 400, 'validation_error', { field: 'name' });
+  const key = await api.request('POST', '/v1/api-keys', { body: { name: 'ci\u0000key' } });
+  expectError(t, key, 400, 'validation_error', { field: 'name' });
+  const acc = await accountIds(t, api);
+  const journal = await api.request('POST', '/v1/transactions', {
+    body: {
+      date: '2026-11-20',
+      description: 'Owner pays in',
+      lines: [
+        { accountId: acc['1200'], amount: 10000, description: 'ok' },
+        { accountId: acc['3000'], amount: -10000, description: 'bad\u0000line' },
+      ],
+    },
+  });
+  expectError(t, journal, 400, 'validation_error', { field: 'lines[1].description' });
+
+  const contacts = await api.request('GET', '/v1/contacts');
+  t.equal(contacts.body.meta.total, 0, 'no contact was created');
+  const keys = await api.request('GET', '/v1/api-keys');
+  t.notOk(
+    keys.body.data.some((k: { name: string }) => k.name.startsWith('ci')),
+    'no key was created',
+  );
+  const transactions = await api.request('GET', '/v1/transactions');
+  t.equal(transactions.body.meta.total, 0, 'no transaction was created');
 });
