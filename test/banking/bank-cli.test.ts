@@ -15,6 +15,7 @@ import { runCliInProcess, runCliInProcessJson } from '../helpers/index.js';
 import { books, init } from '../cli/support.js';
 import { projectFile } from '../../src/paths.js';
 import { unknownText } from '../../src/cli/presenters/banking.js';
+import { windows1252 } from '../../src/engine/tabular/file-text.js';
 
 const statement = (name: string) => fileURLToPath(projectFile(`fixtures/bank-statements/${name}`));
 
@@ -304,4 +305,28 @@ t.test('bank import reads a statement in Windows-1252 (Nationwide’s) as the ba
   const listed = await runCliInProcessJson(['--data', dir, '--json', 'transactions', 'list']);
   const descriptions = (listed.data as { description: string }[]).map((l) => l.description);
   for (const name of ['CAFÉ NERO', 'O’NEILL’S BAR']) t.ok(descriptions.includes(name), `${name}, not U+FFFD`);
+});
+
+// Excel's "Unicode Text" and some banks' exports are UTF-16 with a byte order mark;
+// read as UTF-8 every other byte was a NUL and the import was refused.
+t.test('bank import reads a statement saved as UTF-16 (little- or big-endian, with its byte order mark)', async (t) => {
+  const text = windows1252(fs.readFileSync(statement('nationwide.csv')));
+  const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+  const be = Buffer.from(le.subarray(2)).swap16();
+  for (const [name, bytes] of [
+    ['le', le],
+    ['be', Buffer.concat([Buffer.from([0xfe, 0xff]), be])],
+  ] as const) {
+    const dir = t.testdir();
+    await init(t, dir);
+    const file = `${dir}/nationwide-utf16${name}.csv`;
+    fs.writeFileSync(file, bytes);
+    const r = await runCliInProcess(['--data', dir, 'bank', 'import', file]);
+    t.equal(r.status, 0, r.stderr);
+    // £1,000.00 + £1,500.00 − £154.33 − £3.45 − £12.00 = £2,330.22, as the Windows-1252 file
+    t.match(r.stdout, 'balance proof: PASS, closing balance 2,330.22', `UTF-16${name.toUpperCase()}`);
+    const listed = await runCliInProcessJson(['--data', dir, '--json', 'transactions', 'list']);
+    const descriptions = (listed.data as { description: string }[]).map((l) => l.description);
+    t.ok(descriptions.includes('O’NEILL’S BAR'), `UTF-16${name.toUpperCase()}: the names read whole`);
+  }
 });

@@ -5,6 +5,8 @@
  * exports (Nationwide's) are still written in, where £ is the byte A3.
  * Node's own windows-1252 decoder reads 80–9F as ISO-8859-1 control
  * characters, so those 27 are mapped here (€ ‚ ƒ „ … † ‡ ˆ ‰ Š ‹ Œ Ž ‘ ’ “ ” • – — ˜ ™ š › œ ž Ÿ).
+ * A file that starts with a UTF-16 byte order mark (Excel's "Unicode Text",
+ * some banks' exports) is read as UTF-16 of that order.
  */
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -17,7 +19,12 @@ export function windows1252(bytes: Uint8Array): string {
     .replace(/[\x80-\x9f]/g, (c) => high[c.charCodeAt(0) - 0x80]!);
 }
 
+const utf16 = { le: new TextDecoder('utf-16le'), be: new TextDecoder('utf-16be') };
+
 export function fileText(bytes: Uint8Array): string {
+  // The decoders drop the byte order mark, as UTF-8's does.
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return utf16.le.decode(bytes);
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return utf16.be.decode(bytes);
   try {
     return utf8.decode(bytes);
   } catch {
