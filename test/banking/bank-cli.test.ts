@@ -330,3 +330,33 @@ t.test('bank import reads a statement saved as UTF-16 (little- or big-endian, wi
     t.ok(descriptions.includes('O’NEILL’S BAR'), `UTF-16${name.toUpperCase()}: the names read whole`);
   }
 });
+
+// A minus in the Credit column is a credit reversed: money out. The bank's own balance
+// column says so (100.00, then 96.00), so the balance proof passes only read that way.
+// Read as money in (its size alone), the import stated 104.00 where the bank says 96.00.
+t.test('bank import: -4.00 in a Credit column is money out, as the balance column shows', async (t) => {
+  const dir = t.testdir();
+  await init(t, dir);
+  const file = `${dir}/reversal.csv`;
+  fs.writeFileSync(
+    file,
+    [
+      'Date,Description,Debit,Credit,Balance',
+      '02/11/2026,CLIENT PAYMENT,,100.00,100.00',
+      '03/11/2026,CREDIT REVERSED,,-4.00,96.00',
+      '04/11/2026,CARD SHOP,-10.00,,86.00',
+      '05/11/2026,STANDING ORDER,5.00,,81.00',
+    ].join('\n'),
+  );
+  const r = await runCliInProcess(['--data', dir, 'bank', 'import', file]);
+  t.equal(r.status, 0, r.stderr);
+  // 100.00 − 4.00 − 10.00 − 5.00 = 81.00, the bank's closing balance
+  t.match(r.stdout, 'balance proof: PASS, closing balance 81.00');
+  const listed = await runCliInProcessJson(['--data', dir, '--json', 'transactions', 'list']);
+  const reversal = (listed.data as { description: string; total: number }[]).find((l) => l.description === 'CREDIT REVERSED');
+  t.ok(reversal, 'the reversal is imported');
+  const ledger = await runCliInProcess(['--data', dir, 'ledger', '1200', '--csv']);
+  t.equal(ledger.status, 0, ledger.stderr);
+  // The bank account ends at 81.00 in the books, as on the statement.
+  t.match(ledger.stdout, /81\.00\s*$/);
+});

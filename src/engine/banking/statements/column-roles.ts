@@ -23,6 +23,17 @@ const headerRoles: readonly (readonly [RegExp, ColumnRole])[] = [
   ],
 ];
 
+/**
+ * A row's money from its debit and credit cells, in pence (null when both are
+ * empty). Banks print debits bare or with a minus: money out is the debit's
+ * size either way. A minus in the credit column is a credit reversed (the
+ * bank's balance column falls by it): money out.
+ */
+export function dualAmount(debit: number | null, credit: number | null): number | null {
+  if (debit === null && credit === null) return null;
+  return (credit ?? 0) - Math.abs(debit ?? 0);
+}
+
 /** Money out (-1) or in (+1) as an indicator cell says it (Debit, Credit, DR, CR, D, C in any case), or null. */
 export function indicatorSign(cell: string): -1 | 1 | null {
   const word = cell.trim().toLowerCase();
@@ -100,9 +111,7 @@ export function rolesFromContent(rows: readonly (readonly string[])[], width: nu
   if (pair >= 0) {
     const [debit, credit] = [money[pair]!, money[pair + 1]!];
     [roles[debit], roles[credit]] = ['debit', 'credit'];
-    amounts = rows.map((r) =>
-      pence(r, debit) === null && pence(r, credit) === null ? null : Math.abs(pence(r, credit) ?? 0) - Math.abs(pence(r, debit) ?? 0),
-    );
+    amounts = rows.map((r) => dualAmount(pence(r, debit), pence(r, credit)));
     used = [debit, credit];
   } else if (money[0] !== undefined) {
     roles[money[0]] = 'amount';

@@ -6,7 +6,7 @@
 import { parseAmountText } from '../../tabular/amount-text.js';
 import { parseDateAs } from '../../tabular/date-formats.js';
 import type { CsvRecord } from '../../tabular/csv-records.js';
-import { indicatorSign } from './column-roles.js';
+import { dualAmount, indicatorSign } from './column-roles.js';
 import type { ColumnRole, RejectedRow, StatementRow, StatementSchema } from './types.js';
 
 export interface DataRecord extends CsvRecord {
@@ -76,11 +76,9 @@ function amountIn(cells: readonly string[], column: number | undefined, what: st
 
 function rowAmount(cells: readonly string[], schema: StatementSchema, byRole: Record<ColumnRole, readonly number[]>): number {
   if (schema.amountModel === 'DUAL_COL_DR_CR') {
-    // Banks print debits either bare or with a minus; money out is the debit's size either way.
-    const debit = amountIn(cells, byRole.debit[0], 'a debit amount');
-    const credit = amountIn(cells, byRole.credit[0], 'a credit amount');
-    if (debit === null && credit === null) throw new Rejection('the row has neither a debit nor a credit amount');
-    return Math.abs(credit ?? 0) - Math.abs(debit ?? 0);
+    const amount = dualAmount(amountIn(cells, byRole.debit[0], 'a debit amount'), amountIn(cells, byRole.credit[0], 'a credit amount'));
+    if (amount === null) throw new Rejection('the row has neither a debit nor a credit amount');
+    return amount;
   }
   const amount = amountIn(cells, byRole.amount[0], 'an amount');
   if (amount === null) throw new Rejection('the row has no amount');
