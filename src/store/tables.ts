@@ -768,6 +768,11 @@ export interface DividendsTable {
   amount: number;
   share_class: string;
   shares_held: number;
+  /** The particulars as declared, printed on the voucher (migration 0031; earlier dividends took them as they stood then). */
+  shareholder_name: string;
+  shareholder_address: string | null;
+  company_name: string;
+  company_number: string | null;
   date_declared: string;
   date_paid: string | null;
   payment_method: 'bank_transfer' | 'dla_offset' | 'cheque';

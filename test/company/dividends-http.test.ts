@@ -366,3 +366,51 @@ t.test('board meetings are attended by those who were directors on the day: not 
   const before = await meet([jo, sam, gone], '2026-05-01');
   t.equal(before.status, 201, JSON.stringify(before.body.error ?? ''));
 });
+
+// A voucher is the record of a dividend as declared: renaming the shareholder or the
+// company later must not rewrite it, or the hash on the copy the shareholder holds no
+// longer matches what the company can print again.
+t.test('a voucher keeps the names it was declared with (and its hash) when the director or the company is renamed', async (t) => {
+  const { api, jo } = await company(t);
+  await api.request('PATCH', `/v1/directors/${jo}`, { body: { address: '1 High Street\nLeeds LS1 1AA' } });
+  const minutes = await api.request('POST', '/v1/dividends/board-minutes', {
+    body: { attendees: [jo], date: '2026-05-01', financialYearEnd: fye, totalDividendPence: 300_000 },
+  });
+  // £3,000.00 over Jo's 60 shares.
+  const d = await api.request('POST', '/v1/dividends', {
+    body: { directorId: jo, boardMinutesId: minutes.body.data.id, amountPence: 300_000, date: '2026-05-01' },
+  });
+  t.equal(d.status, 201, JSON.stringify(d.body.error ?? ''));
+  const before = await api.request('GET', `/v1/dividends/${d.body.data.id}/voucher`);
+  const hash = before.headers.get('x-verification-hash') ?? straightText(before.bytes).match(/[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}/)?.[0];
+  t.ok(hash, 'the voucher carries a hash');
+
+  t.equal((await api.request('PATCH', `/v1/directors/${jo}`, { body: { fullName: 'Joanna Smith', address: '9 New Road\nYork YO1 7HH' } })).status, 200);
+  t.equal((await api.request('PUT', '/v1/organisation', { body: { name: 'Renamed Widgets Ltd' } })).status, 200);
+
+  const after = await api.request('GET', `/v1/dividends/${d.body.data.id}/voucher`);
+  t.equal(after.status, 200);
+  const text = straightText(after.bytes);
+  t.match(text, 'Jo Bloggs', 'the shareholder as declared');
+  t.match(text, '1 High Street', "the shareholder's address as declared");
+  t.match(text, 'Acme Widgets Ltd', 'the company as declared');
+  t.notMatch(text, 'Joanna Smith');
+  t.notMatch(text, 'Renamed Widgets Ltd');
+  t.match(text, hash!, 'the same verification hash');
+
+  const doc = await api.request('GET', `/v1/dividends/board-minutes/${minutes.body.data.id}/pdf`);
+  t.match(straightText(doc.bytes), 'DIV-0001', 'the minutes list the allocation');
+  t.match(straightText(doc.bytes), 'Jo Bloggs', "the minutes' allocation names the shareholder as declared");
+
+  // A dividend declared after the rename carries the new names.
+  const m2 = await api.request('POST', '/v1/dividends/board-minutes', {
+    body: { attendees: [jo], date: '2026-06-01', financialYearEnd: fye, totalDividendPence: 60_000 },
+  });
+  const d2 = await api.request('POST', '/v1/dividends', {
+    body: { directorId: jo, boardMinutesId: m2.body.data.id, amountPence: 60_000, date: '2026-06-01' },
+  });
+  t.equal(d2.status, 201, JSON.stringify(d2.body.error ?? ''));
+  const later = straightText((await api.request('GET', `/v1/dividends/${d2.body.data.id}/voucher`)).bytes);
+  t.match(later, 'Joanna Smith');
+  t.match(later, 'Renamed Widgets Ltd');
+});

@@ -307,7 +307,7 @@ export async function declareDividend(trx: Kysely<OrgDb>, posting: Posting, inpu
   const plan = await planDeclaration(trx, input);
   const director = await findDirector(trx, input.directorId);
   const minutes = await findMinutes(trx, input.boardMinutesId);
-  const org = await trx.selectFrom('organisation').select('dividend_next_number').executeTakeFirstOrThrow();
+  const org = await trx.selectFrom('organisation').select(['dividend_next_number', 'name', 'company_number']).executeTakeFirstOrThrow();
   const voucher = `DIV-${String(org.dividend_next_number).padStart(4, '0')}`;
   await trx
     .updateTable('organisation')
@@ -336,6 +336,10 @@ export async function declareDividend(trx: Kysely<OrgDb>, posting: Posting, inpu
     amount: input.amountPence,
     share_class: director.share_class,
     shares_held: director.shares_held,
+    shareholder_name: director.full_name,
+    shareholder_address: director.address,
+    company_name: org.name,
+    company_number: org.company_number,
     date_declared: input.date,
     date_paid: null,
     payment_method: input.paymentMethod,

@@ -9,7 +9,6 @@ import type { Kysely } from 'kysely';
 import { loadOrganisation } from '../organisation/organisation.js';
 import { addressLines } from '../../pdf/format.js';
 import type { MinutesData, PdfCompany, VoucherData } from '../../pdf/voucher-data.js';
-import { findDirector } from './directors.js';
 import { findDividend, findMinutes } from './dividends.js';
 import type { OrgDb } from '../../store/tables.js';
 
@@ -18,15 +17,21 @@ async function companyOf(db: Kysely<OrgDb>): Promise<PdfCompany> {
   return { name: org.name, companyNumber: org.company_number, address: addressLines(org) };
 }
 
+/**
+ * A voucher prints the particulars as declared (the shareholder's name and
+ * address, the company's name and number, kept on the dividend), so that a
+ * rename later does not rewrite it or its hash; the registered office is the
+ * company's as it stands.
+ */
 export async function voucherData(db: Kysely<OrgDb>, id: string): Promise<VoucherData> {
   const row = await findDividend(db, id);
-  const director = await findDirector(db, row.director_id);
   const minutes = await findMinutes(db, row.board_minutes_id);
+  const company = await companyOf(db);
   return {
-    company: await companyOf(db),
+    company: { ...company, name: row.company_name, companyNumber: row.company_number },
     voucherNumber: row.voucher_number,
     status: row.status,
-    shareholder: { name: director.full_name, address: director.address },
+    shareholder: { name: row.shareholder_name, address: row.shareholder_address },
     shareClass: row.share_class,
     sharesHeld: row.shares_held,
     amountPence: row.amount,
@@ -52,11 +57,10 @@ export async function minutesData(db: Kysely<OrgDb>, id: string): Promise<Minute
   );
   const allocations = await db
     .selectFrom('dividends')
-    .innerJoin('directors', 'directors.id', 'dividends.director_id')
-    .select(['directors.full_name', 'dividends.share_class', 'dividends.shares_held', 'dividends.amount', 'dividends.voucher_number'])
-    .where('dividends.board_minutes_id', '=', id)
-    .where('dividends.status', '!=', 'void')
-    .orderBy('dividends.voucher_number')
+    .select(['shareholder_name', 'share_class', 'shares_held', 'amount', 'voucher_number'])
+    .where('board_minutes_id', '=', id)
+    .where('status', '!=', 'void')
+    .orderBy('voucher_number')
     .execute();
   return {
     company: await companyOf(db),
@@ -68,7 +72,7 @@ export async function minutesData(db: Kysely<OrgDb>, id: string): Promise<Minute
     retainedProfitPence: row.retained_profit,
     totalDividendPence: row.total_dividend,
     allocations: allocations.map((a) => ({
-      shareholderName: a.full_name,
+      shareholderName: a.shareholder_name,
       shareClass: a.share_class,
       sharesHeld: a.shares_held,
       amountPence: a.amount,
