@@ -78,6 +78,15 @@ function penceBound(issue: z.core.$ZodRawIssue): string | undefined {
  */
 export const pence = () => z.number({ error: penceBound }).int().meta({ 'x-unit': 'pence' });
 
+const currencies = new Set(Intl.supportedValuesOf('currency'));
+
+/** A currency: an ISO 4217 code in use (GBP, EUR), not merely three capitals (QQQ). */
+export const currencyCode = () =>
+  z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as GBP')
+    .refine((v) => currencies.has(v), { message: 'is not an ISO 4217 currency code' });
+
 /** A month and day (MM-DD) on which a year can start. */
 export const monthDay = () => z.string().refine(isMonthDay, { message: 'must be a month and day as MM-DD, for example 04-06' });
 

@@ -161,3 +161,37 @@ t.test('fiscalYearStart can change before any period is closed, and not after', 
   t.equal(other.body.data.quotePrefix, 'Q-');
   t.equal(other.body.data.fiscalYearStart, '01-01');
 });
+
+// acct keeps single-currency books: £12.00 and $12.00 on 1100 read as 24.00 of nothing.
+// The currency is set while the books are empty; after that it is fixed.
+t.test('the currency changes only while the books hold no transaction or document; it must be a real ISO 4217 code', async (t) => {
+  const books = await newBooks(t, { clock });
+  const api = await serveBooks(t, books);
+  t.equal((await api.request('PUT', '/v1/organisation/settings', { body: { currency: 'EUR' } })).status, 200, 'empty books: EUR');
+  t.equal((await api.request('PUT', '/v1/organisation/settings', { body: { currency: 'GBP' } })).status, 200, 'and back to GBP');
+  for (const code of ['QQQ', 'ZZZ', 'XXX']) {
+    expectError(t, await api.request('PUT', '/v1/organisation/settings', { body: { currency: code } }), 400, 'validation_error', { field: 'currency' });
+    expectError(
+      t,
+      await api.request('POST', '/v1/contacts', { body: { contactType: 'customer', name: `Cur ${code}`, currency: code } }),
+      400,
+      'validation_error',
+      {
+        field: 'currency',
+      },
+    );
+  }
+
+  const contact = await api.request('POST', '/v1/contacts', { body: { contactType: 'customer', name: 'Jo Bloggs' } });
+  const quote = await api.request('POST', '/v1/quotes', {
+    body: { contactId: contact.body.data.id, items: [{ description: 'Work', quantity: 1, unitPrice: 1000, vatRate: 'standard' }] },
+  });
+  t.equal(quote.status, 201, JSON.stringify(quote.body.error ?? ''));
+  const refused = await api.request('PUT', '/v1/organisation/settings', { body: { currency: 'USD', defaultPaymentTerms: 14 } });
+  expectError(t, refused, 422, 'unprocessable_entity', { field: null });
+  t.match(refused.body.error.message, /GBP/);
+  const settings = await api.request('GET', '/v1/organisation/settings');
+  t.equal(settings.body.data.currency, 'GBP', 'still GBP');
+  t.equal(settings.body.data.defaultPaymentTerms, 30, 'nothing else of the refused request was written');
+  t.equal((await api.request('PUT', '/v1/organisation/settings', { body: { currency: 'GBP' } })).status, 200, 'the same currency again is no change');
+});

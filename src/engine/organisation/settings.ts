@@ -107,6 +107,14 @@ async function hasClosedPeriods(db: Kysely<OrgDb>): Promise<boolean> {
   return row !== undefined;
 }
 
+/** Whether anything in the books is in their currency: a transaction (draft or posted), an invoice or bill, a quote or a credit note. */
+async function holdsEntries(db: Kysely<OrgDb>): Promise<boolean> {
+  for (const table of ['transactions', 'invoices', 'quotes', 'credit_notes'] as const) {
+    if ((await db.selectFrom(table).select('id').limit(1).executeTakeFirst()) !== undefined) return true;
+  }
+  return false;
+}
+
 export interface SettingsChange {
   readonly currency?: string;
   readonly vatScheme?: VatScheme;
@@ -131,7 +139,8 @@ export interface SettingsChange {
 /**
  * Change the settings given. The flat_rate scheme needs its rate, leaving
  * it clears the rate; the fiscal year start is fixed once a period has
- * been closed. The row as it is now.
+ * been closed, the currency once the books hold anything in it. The row as
+ * it is now.
  */
 export async function changeSettings(trx: Kysely<OrgDb>, clock: Clock, change: SettingsChange): Promise<OrganisationRow> {
   const current = await loadOrganisation(trx);
@@ -147,6 +156,13 @@ export async function changeSettings(trx: Kysely<OrgDb>, clock: Clock, change: S
       throw new AppError('validation_error', 'vatFlatRatePercent applies only to the flat_rate scheme', 'vatFlatRatePercent');
     }
     flatRate = null;
+  }
+  if (change.currency !== undefined && change.currency !== current.currency && (await holdsEntries(trx))) {
+    throw new AppError(
+      'unprocessable_entity',
+      `currency cannot change from ${current.currency} once the books hold a transaction or a document: acct keeps single-currency books`,
+      'currency',
+    );
   }
   if (change.fiscalYearStart !== undefined && change.fiscalYearStart !== current.fiscal_year_start && (await hasClosedPeriods(trx))) {
     throw new AppError('unprocessable_entity', 'fiscalYearStart cannot change after a period has been closed');

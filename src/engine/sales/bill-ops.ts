@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';
-import { clearableText, idOf, isoDate, pence } from '../schema.js';
+import { clearableText, currencyCode, idOf, isoDate, pence } from '../schema.js';
 import { idOut, listOf } from '../output.js';
 import { pageMetaSchema } from '../pagination.js';
 import { postingOf } from '../ledger/posting.js';
@@ -28,10 +28,7 @@ const billParams = { id: idOf('bill') };
 const fields = {
   contactId: idOf('cont'),
   billNumber: clearableText(100),
-  currency: z
-    .string()
-    .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as GBP')
-    .optional(),
+  currency: currencyCode().optional(),
   items: itemsInput(),
   issueDate: isoDate().optional(),
   dueDate: isoDate().optional(),

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';
 import { emit } from '../events.js';
-import { idOf, searchText } from '../schema.js';
+import { currencyCode, idOf, searchText } from '../schema.js';
 import { containsText } from '../search.js';
 import { listPage, pageMetaSchema, pageQuery, sortQuery } from '../pagination.js';
 import { idOut, instant, listOf } from '../output.js';
@@ -97,10 +97,7 @@ export const updateContact = defineOperation({
     name: createFields.name.optional(),
     ...optionalFields,
     country: z.string().trim().min(1).max(100).optional(),
-    currency: z
-      .string()
-      .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as GBP')
-      .optional(),
+    currency: currencyCode().optional(),
     isActive: z.boolean().optional(),
   },
   output: z.strictObject({ id: idOut('cont'), updatedAt: instant() }),

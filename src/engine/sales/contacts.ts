@@ -11,7 +11,7 @@ import { AppError } from '../errors.js';
 import { found } from '../lookup.js';
 import { newId } from '../ids.js';
 import { timestamp, type Clock } from '../clock.js';
-import { clearableText, pence } from '../schema.js';
+import { clearableText, currencyCode, pence } from '../schema.js';
 import { idOut, instant } from '../output.js';
 import type { ContactsTable, OrgDb } from '../../store/tables.js';
 
@@ -115,10 +115,7 @@ export const createFields = {
   name: z.string().trim().min(1).max(200),
   ...optionalFields,
   country: z.string().trim().min(1).max(100).default('United Kingdom'),
-  currency: z
-    .string()
-    .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as GBP')
-    .default('GBP'),
+  currency: currencyCode().default('GBP'),
 };
 
 type ContactInput = Partial<z.output<z.ZodObject<typeof createFields>>>;

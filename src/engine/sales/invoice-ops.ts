@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';
 import { emit } from '../events.js';
 import { today } from '../clock.js';
-import { clearableText, idOf, isoDate, pence } from '../schema.js';
+import { clearableText, currencyCode, idOf, isoDate, pence } from '../schema.js';
 import { day, idOut, listOf } from '../output.js';
 import { pageMetaSchema } from '../pagination.js';
 import { postingOf } from '../ledger/posting.js';
@@ -29,10 +29,7 @@ const invoiceParams = { id: idOf('inv') };
 
 const fields = {
   contactId: idOf('cont'),
-  currency: z
-    .string()
-    .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as GBP')
-    .optional(),
+  currency: currencyCode().optional(),
   items: saleItemsInput(),
   issueDate: isoDate().optional(),
   dueDate: isoDate().optional(),

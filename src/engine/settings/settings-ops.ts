@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';
-import { isoDate, monthDay } from '../schema.js';
+import { currencyCode, isoDate, monthDay } from '../schema.js';
 import { loadOrganisation, vatSchemes } from '../organisation/organisation.js';
 import { refuseVatSettingsChange } from '../vat/settings-guard.js';
 import { changeSettings, flatRatePercent, schemeChangedFrom, settingsSchema, settingsView, vatBases, vatStaggers } from '../organisation/settings.js';
@@ -53,10 +53,7 @@ export const updateSettings = defineOperation({
   method: 'PUT',
   path: '/organisation/settings',
   body: {
-    currency: z
-      .string()
-      .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as GBP')
-      .optional(),
+    currency: currencyCode().optional(),
     vatScheme: z.enum(vatSchemes).optional(),
     vatFlatRatePercent: flatRatePercent().nullable().optional(),
     vatSchemeFrom: isoDate()
