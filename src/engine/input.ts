@@ -93,9 +93,9 @@ export interface RawInput {
 
 /** Validate each part of a request against the operation's schemas and merge them. */
 export function parseOperationInput(op: Operation, raw: RawInput): Record<string, unknown> {
-  refuseNul(raw.params);
-  refuseNul(raw.query);
-  refuseNul(raw.body);
+  refuseControls(raw.params);
+  refuseControls(raw.query);
+  refuseControls(raw.body, filesOf(op));
   const params: Record<string, unknown> = parseWith(op.schemas.params, coerceText(op.schemas.params, raw.params));
   refuseUnknownQuery(op.schemas.query, raw.query);
   const query: Record<string, unknown> = parseWith(op.schemas.query, coerceText(op.schemas.query, raw.query));
@@ -139,16 +139,35 @@ function refuseBody(sent: unknown): void {
   throw new AppError('validation_error', 'this request takes no body');
 }
 
+/** NUL: never, anywhere. */
+const nul = /\u0000/;
+/** C0 controls but tab, line feed and carriage return; DEL; C1 controls. */
+const control = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+
+/** The body fields that hold a file's text (`x-file`, and the operation's upload), where only NUL is refused. */
+function filesOf(op: Operation): ReadonlySet<string> {
+  const files = new Set<string>();
+  if (op.upload) files.add(op.upload.field);
+  if (op.schemas.body) {
+    for (const [name, prop] of Object.entries(jsonSchemaOf(op.schemas.body).properties ?? {})) if (prop['x-file'] === true) files.add(name);
+  }
+  return files;
+}
+
 /**
- * Text with a NUL character (U+0000) is refused wherever it is sent, naming
- * the field: PostgreSQL cannot store it in text, and in SQLite it cuts the
- * value short for anything reading it as a C string. A file handed in as
- * text (an import's `file`) is refused by the same rule: NULs there mean a
- * binary file, not a statement. Walked with a stack, not recursion, so a
- * body nested thousands deep cannot overflow it.
+ * Text with a control character is refused wherever it is sent, naming the
+ * field and the character: an escape sequence in a contact's name (ESC [2J)
+ * would clear the terminal of whoever lists it, and PostgreSQL cannot store
+ * a NUL at all (SQLite keeps it, and C-string readers cut the value short).
+ * Tab, line feed and carriage return stay. A file handed in as text (an
+ * import's `file`) may hold other controls (an old export's closing Ctrl-Z)
+ * but not NUL, which means a binary file rather than a statement.
+ * One quick pass with no paths kept; the walk that names the field runs
+ * only on a refusal, with a stack and parent links rather than recursion,
+ * so a body nested thousands deep cannot overflow it.
  */
-function refuseNul(input: unknown): void {
-  if (!holdsNul(input)) return;
+function refuseControls(input: unknown, files: ReadonlySet<string> = new Set()): void {
+  if (!holdsControl(input, files)) return;
   interface Place {
     readonly value: unknown;
     readonly key?: PropertyKey;
@@ -163,9 +182,13 @@ function refuseNul(input: unknown): void {
   for (let place = stack.pop(); place !== undefined; place = stack.pop()) {
     const { value } = place;
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) {
+      const rule = place.parent?.parent === undefined && files.has(String(place.key)) ? nul : control;
+      const found = rule.exec(value);
+      if (found) {
         const field = formatPath(pathOf(place));
-        throw new AppError('validation_error', `${field || 'body'} must not contain the NUL character (U+0000)`, field || undefined);
+        const name = found[0] === '\u0000' ? 'the NUL character' : 'a control character';
+        const code = `U+${found[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+        throw new AppError('validation_error', `${field || 'body'} must not contain ${name} (${code})`, field || undefined);
       }
     } else if (Array.isArray(value)) {
       for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], key: i, parent: place });
@@ -173,25 +196,37 @@ function refuseNul(input: unknown): void {
       const entries: [string, unknown][] = Object.entries(value);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, item] = entries[i]!;
-        if (key.includes('\u0000')) throw new AppError('validation_error', 'a field name must not contain the NUL character (U+0000)');
+        if (control.test(key)) throw new AppError('validation_error', 'a field name must not contain control characters');
         stack.push({ value: item, key, parent: place });
       }
     }
   }
 }
 
-/** Whether any text or field name in `input` holds a NUL: the quick pass every request pays, with no paths kept. */
-function holdsNul(input: unknown): boolean {
+/** Whether any text or field name in `input` holds a character refuseControls refuses: the quick pass every request pays. */
+function holdsControl(input: unknown, files: ReadonlySet<string>): boolean {
+  if (input !== null && typeof input === 'object' && !Array.isArray(input)) {
+    for (const key in input) {
+      const value = (input as Record<string, unknown>)[key];
+      if (control.test(key)) return true;
+      if (typeof value === 'string' && files.has(key) ? nul.test(value) : holdsControlAnywhere(value)) return true;
+    }
+    return false;
+  }
+  return holdsControlAnywhere(input);
+}
+
+function holdsControlAnywhere(input: unknown): boolean {
   const stack: unknown[] = [input];
   while (stack.length > 0) {
     const value = stack.pop();
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) return true;
+      if (control.test(value)) return true;
     } else if (Array.isArray(value)) {
       for (const item of value) stack.push(item);
     } else if (value !== null && typeof value === 'object') {
       for (const key in value) {
-        if (key.includes('\u0000')) return true;
+        if (control.test(key)) return true;
         stack.push((value as Record<string, unknown>)[key]);
       }
     }

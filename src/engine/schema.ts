@@ -78,6 +78,13 @@ function penceBound(issue: z.core.$ZodRawIssue): string | undefined {
  */
 export const pence = () => z.number({ error: penceBound }).int().meta({ 'x-unit': 'pence' });
 
+/**
+ * The text of a file handed in (a statement, a CSV of contacts), marked
+ * `x-file` in its JSON Schema: it may hold control characters that other
+ * text may not (an old export's closing Ctrl-Z), though never a NUL.
+ */
+export const uploadedText = () => z.string().min(1).meta({ 'x-file': true });
+
 const currencies = new Set(Intl.supportedValuesOf('currency'));
 
 /** A currency: an ISO 4217 code in use (GBP, EUR), not merely three capitals (QQQ). */

@@ -237,3 +237,30 @@ t.test('a NUL character in any text field is 400 validation_error naming the fie
   const transactions = await api.request('GET', '/v1/transactions');
   t.equal(transactions.body.meta.total, 0, 'no transaction was created');
 });
+
+// Control characters have no place in a name, a reference or a note, and an escape
+// sequence there (ESC [2J) clears the terminal of whoever lists it. Tab and line
+// breaks stay. A file handed in as text keeps what it holds (an old export ends with
+// Ctrl-Z), apart from NUL.
+t.test('control characters other than tab and line breaks are 400 naming the field; files may hold them', async (t) => {
+  const books = await newBooks(t, { clock });
+  const api = await serveBooks(t, books);
+  expectError(t, await api.request('POST', '/v1/contacts', { body: { contactType: 'customer', name: '\u001b[31mred' } }), 400, 'validation_error', {
+    field: 'name',
+  });
+  const bell = await api.request('POST', '/v1/contacts', { body: { contactType: 'customer', name: 'Bell Ltd', notes: 'ring\u0007' } });
+  expectError(t, bell, 400, 'validation_error', { field: 'notes' });
+  t.match(bell.body.error.message, 'U+0007');
+  expectError(t, await api.request('POST', '/v1/contacts', { body: { contactType: 'customer', name: 'C1 \u009b Ltd' } }), 400, 'validation_error', {
+    field: 'name',
+  });
+  t.equal((await api.request('GET', '/v1/contacts')).body.meta.total, 0, 'nothing was created');
+
+  const fine = await api.request('POST', '/v1/contacts', { body: { contactType: 'customer', name: 'Tab Ltd', notes: 'line one\r\nline two\tand a tab' } });
+  t.equal(fine.status, 201, 'tab, CR and LF are kept');
+  t.equal(fine.body.data.notes, 'line one\r\nline two\tand a tab');
+
+  const statement = 'Date,Description,Amount\n02/11/2026,CARD SHOP,-10.00\n\u001a';
+  const upload = await api.request('POST', '/v1/bank-imports/upload', { body: { file: statement, filename: 'old.csv', bankAccountId: 1 } });
+  t.equal(upload.status, 201, `a statement ending in Ctrl-Z is read: ${JSON.stringify(upload.body.error ?? '')}`);
+});

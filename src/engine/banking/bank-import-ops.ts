@@ -1,7 +1,7 @@
 /** The operations of bank statement imports (bank-imports.ts): upload, list, get, remap, confirm, delete, undo (bank-import-undo.ts). */
 import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';
-import { bankAccountIdOf, idOf, intId } from '../schema.js';
+import { bankAccountIdOf, idOf, intId, uploadedText } from '../schema.js';
 import { postingOf } from '../ledger/posting.js';
 import { undone } from '../undone.js';
 import { amountModels, columnRoles } from './statements/types.js';
@@ -42,7 +42,7 @@ export const uploadImportOp = defineOperation({
   status: 201,
   upload: { field: 'file', filename: 'filename' },
   body: {
-    file: z.string().min(1).describe('the statement’s text'),
+    file: uploadedText().describe('the statement’s text'),
     filename: z.string().max(255).optional(),
     bankAccountId: bankAccountIdOf().optional(),
     ...layout,

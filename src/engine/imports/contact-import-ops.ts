@@ -1,7 +1,7 @@
 /** The operations of contact imports (contact-imports.ts): upload, list, get, resolve, confirm, delete. */
 import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';
-import { idOf } from '../schema.js';
+import { idOf, uploadedText } from '../schema.js';
 import { idOut } from '../output.js';
 import { postingOf } from '../ledger/posting.js';
 import { deleteImport, findImport, importRecordSchema, listImportsOf, maxImportFileBytes } from './import-records.js';
@@ -21,7 +21,7 @@ export const uploadContactImportOp = defineOperation({
   status: 201,
   upload: { field: 'file', filename: 'filename', maxBytes: maxImportFileBytes },
   cli: cli('upload'),
-  body: { file: z.string().min(1).describe('the CSV of contacts'), filename: z.string().max(255).optional() },
+  body: { file: uploadedText().describe('the CSV of contacts'), filename: z.string().max(255).optional() },
   output: contactImportSchema,
   async run(ctx, input) {
     const books = orgOf(ctx);

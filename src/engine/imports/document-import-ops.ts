@@ -1,7 +1,7 @@
 /** The operations of invoice and bill imports (document-imports.ts): upload, get, delete, confirm, void, list; the same for each direction. */
 import { z } from 'zod';
 import { defineOperation, orgOf, type Operation } from '../operation.js';
-import { idOf } from '../schema.js';
+import { idOf, uploadedText } from '../schema.js';
 import { idOut } from '../output.js';
 import { postingOf } from '../ledger/posting.js';
 import { deleteImport, findImport, importRecordSchema, listImportsOf, maxImportFileBytes, poundsText } from './import-records.js';
@@ -28,7 +28,7 @@ function documentImportOperations(direction: Direction): Operation[] {
       upload: { field: 'file', filename: 'filename', maxBytes: maxImportFileBytes },
       cli: cli('upload'),
       body: {
-        file: z.string().min(1).describe(`the CSV of outstanding ${noun}s`),
+        file: uploadedText().describe(`the CSV of outstanding ${noun}s`),
         filename: z.string().max(255).optional(),
         source: z.string().max(100).optional().describe('where they come from, for their notes (Xero…); default the file name'),
       },

@@ -1,7 +1,7 @@
 /** The operations of migrations (migrations.ts, migration-run.ts). */
 import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';
-import { idOf, isoDate } from '../schema.js';
+import { idOf, isoDate, uploadedText } from '../schema.js';
 import { idOut } from '../output.js';
 import { AppError } from '../errors.js';
 import { undone } from '../undone.js';
@@ -137,10 +137,10 @@ export const uploadProviderOp = defineOperation({
   upload: { field: 'trialBalance', filename: 'filename', maxBytes: maxImportFileBytes },
   cli: cli('upload-provider'),
   body: {
-    trialBalance: z.string().min(1),
-    contacts: z.string().min(1).optional(),
-    invoices: z.string().min(1).optional(),
-    bills: z.string().min(1).optional(),
+    trialBalance: uploadedText(),
+    contacts: uploadedText().optional(),
+    invoices: uploadedText().optional(),
+    bills: uploadedText().optional(),
     filename: z.string().max(255).optional(),
   },
   output: migrationDetailSchema,
@@ -237,10 +237,10 @@ export const runMigrationOp = defineOperation({
   body: {
     provider: z.enum(providers),
     cutoverDate: isoDate(),
-    trialBalance: z.string().min(1),
-    contacts: z.string().min(1).optional(),
-    invoices: z.string().min(1).optional(),
-    bills: z.string().min(1).optional(),
+    trialBalance: uploadedText(),
+    contacts: uploadedText().optional(),
+    invoices: uploadedText().optional(),
+    bills: uploadedText().optional(),
     mappings: z.record(z.string().min(1).max(500), z.string().min(1).max(20)).optional().describe('trial balance label → account code'),
     expectedTrialBalance: z.string().min(1).optional(),
     conflicts: z.enum(['split', 'link']).optional().describe('settle every contact identity conflict by keeping the pair apart (split) or merging them (link)'),

@@ -1,7 +1,7 @@
 /** The operations of opening balances (opening-balances.ts): status, upload, get, map, confirm, void, delete. */
 import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';
-import { idOf, isoDate } from '../schema.js';
+import { idOf, isoDate, uploadedText } from '../schema.js';
 import { idOut, day } from '../output.js';
 import { postingOf } from '../ledger/posting.js';
 import { deleteImport, findImport, maxImportFileBytes, poundsText } from './import-records.js';
@@ -66,7 +66,7 @@ export const uploadOpeningBalancesOp = defineOperation({
   upload: { field: 'file', filename: 'filename', maxBytes: maxImportFileBytes },
   cli: cli('upload'),
   body: {
-    file: z.string().min(1).describe('the trial balance’s text'),
+    file: uploadedText().describe('the trial balance’s text'),
     filename: z.string().max(255).optional(),
     clearingMode: z.enum(openingBalanceModes).optional(),
     cutoverDate: isoDate().optional(),
