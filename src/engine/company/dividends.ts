@@ -5,11 +5,16 @@
  * the bank credited; or set against the director's loan account at once)
  * and voided (every journal of the dividend reversed; twice is refused).
  *
- * The profit check for a financial year end: retained earnings are the
- * profit of every posted revenue and expense line up to that date, plus
- * 3100 Retained Earnings, less the dividends of earlier financial years;
- * available profit is that less the dividends already declared for the
- * year (voided ones do not count). A declaration beyond it is 422
+ * The profit check for a financial year end F, on a day D (a meeting's or
+ * a declaration's; the check endpoint reads the books as they stand):
+ * profit is that of every posted revenue and expense line plus 3100
+ * Retained Earnings, taken at the least of three points: to F (the
+ * accounts the dividend is judged by), to D (the year so far on the day)
+ * and over every line posted (a later loss counts). Every dividend not
+ * voided comes off it, whatever year it is charged to and whenever it is
+ * dated, so the same profit is never distributed twice: retained earnings
+ * are that profit less the dividends of other years, and available is
+ * that less the dividends declared for F. A declaration beyond it is 422
  * insufficient_profit.
  */
 import type { Kysely } from 'kysely';
@@ -36,29 +41,39 @@ export const profitCheckSchema = z.strictObject({
 });
 export type ProfitCheck = z.output<typeof profitCheckSchema>;
 
-/** Dividends not voided, of financial years before `fye` (before) or of `fye` itself (same). */
-async function declaredTotal(db: Kysely<OrgDb>, fye: string, which: 'before' | 'same'): Promise<number> {
+/** Dividends not voided, charged to the financial year ending `fye` (same) or to any other (other). */
+async function declaredTotal(db: Kysely<OrgDb>, fye: string, which: 'same' | 'other'): Promise<number> {
   const row = await db
     .selectFrom('dividends')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount'), eb.val(0)).as('total'))
     .where('status', '!=', 'void')
-    .where('financial_year_end', which === 'before' ? '<' : '=', fye)
+    .where('financial_year_end', which === 'same' ? '=' : '!=', fye)
     .executeTakeFirstOrThrow();
   return Number(row.total);
 }
 
-export async function profitCheck(db: Kysely<OrgDb>, fye: string): Promise<ProfitCheck> {
-  await requireCompany(db);
-  const row = await db
+/** The profit of every posted revenue and expense line, with 3100 Retained Earnings, to `to` (every line without it). */
+async function profitTo(db: Kysely<OrgDb>, to?: string): Promise<number> {
+  let q = db
     .selectFrom('lines')
     .innerJoin('accounts', 'accounts.id', 'lines.account_id')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('lines.amount'), eb.val(0)).as('net'))
     .where('lines.posted', '=', 1)
-    .where('lines.date', '<=', fye)
-    .where((eb) => eb.or([eb('accounts.account_type', 'in', ['revenue', 'expense']), eb('accounts.code', '=', '3100')]))
-    .executeTakeFirstOrThrow();
+    .where((eb) => eb.or([eb('accounts.account_type', 'in', ['revenue', 'expense']), eb('accounts.code', '=', '3100')]));
+  if (to !== undefined) q = q.where('lines.date', '<=', to);
   // Credits are negative: profit and retained earnings are what the credits exceed the debits by.
-  const retained = -Number(row.net) - (await declaredTotal(db, fye, 'before'));
+  return -Number((await q.executeTakeFirstOrThrow()).net);
+}
+
+/**
+ * The profit available for the financial year ending `fye`, on the day `on`
+ * (a meeting or declaration) or, without it, as the books stand.
+ */
+export async function profitCheck(db: Kysely<OrgDb>, fye: string, on?: string): Promise<ProfitCheck> {
+  await requireCompany(db);
+  const points = [await profitTo(db, fye), await profitTo(db)];
+  if (on !== undefined) points.push(await profitTo(db, on));
+  const retained = Math.min(...points) - (await declaredTotal(db, fye, 'other'));
   const declared = await declaredTotal(db, fye, 'same');
   const available = retained - declared;
   return {
@@ -153,7 +168,7 @@ export async function recordMinutes(trx: Kysely<OrgDb>, posting: Posting, input:
   if (!attendees.includes(chair)) throw new AppError('validation_error', 'chairId: the chair must be among the attendees', 'chairId');
   // Profit is judged by a year's accounts: a date a day short of the year end would count the year's dividends as none.
   await yearEndingOn(trx, input.financialYearEnd, 'financialYearEnd');
-  const check = await profitCheck(trx, input.financialYearEnd);
+  const check = await profitCheck(trx, input.financialYearEnd, input.date);
   if (input.retainedProfitPence !== undefined && input.retainedProfitPence !== check.availableProfitPence) {
     throw new AppError(
       'validation_error',
@@ -164,7 +179,7 @@ export async function recordMinutes(trx: Kysely<OrgDb>, posting: Posting, input:
   if (input.totalDividendPence > check.availableProfitPence) {
     throw new AppError(
       'insufficient_profit',
-      `a total of ${sterling(input.totalDividendPence)} exceeds the ${sterling(Math.max(0, check.availableProfitPence))} of profit available for the year to ${input.financialYearEnd}`,
+      `a total of ${sterling(input.totalDividendPence)} exceeds the ${sterling(Math.max(0, check.availableProfitPence))} of profit available on ${input.date} for the year to ${input.financialYearEnd}`,
       'totalDividendPence',
     );
   }
@@ -285,11 +300,11 @@ export async function planDeclaration(db: Kysely<OrgDb>, input: Declaration): Pr
       'amountPence',
     );
   }
-  const check = await profitCheck(db, minutes.financialYearEnd);
+  const check = await profitCheck(db, minutes.financialYearEnd, input.date);
   if (input.amountPence > check.availableProfitPence) {
     throw new AppError(
       'insufficient_profit',
-      `a dividend of ${sterling(input.amountPence)} exceeds the ${sterling(Math.max(0, check.availableProfitPence))} of profit available for the year to ${minutes.financialYearEnd}`,
+      `a dividend of ${sterling(input.amountPence)} exceeds the ${sterling(Math.max(0, check.availableProfitPence))} of profit available on ${input.date} for the year to ${minutes.financialYearEnd}`,
       'amountPence',
     );
   }
