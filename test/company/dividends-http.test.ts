@@ -146,8 +146,9 @@ t.test('set against the director’s loan account: paid at once, the loan reduce
   t.equal(wrongSign.status, 400);
   t.equal(wrongSign.body.error.field, 'amountPence');
 
+  // £2,500.00 over the 100 Ordinary shares is £25.00 a share: Jo's 60 take £1,500.00 (Sam's 40 would take £1,000.00).
   const minutes = await api.request('POST', '/v1/dividends/board-minutes', {
-    body: { attendees: [jo, sam], date: '2026-05-01', financialYearEnd: fye, totalDividendPence: 150_000 },
+    body: { attendees: [jo, sam], date: '2026-05-01', financialYearEnd: fye, totalDividendPence: 250_000 },
   });
   const r = await api.request('POST', '/v1/dividends', {
     body: { directorId: jo, boardMinutesId: minutes.body.data.id, amountPence: 150_000, date: '2026-05-01', paymentMethod: 'dla_offset' },
@@ -319,11 +320,12 @@ t.test('a financial year end that is not one of the company’s is refused; the 
 
 t.test('voiding is dated on or after the dividend was declared, and paid', async (t) => {
   const { api, jo } = await company(t);
+  // £1,000.00 over the 100 Ordinary shares is £10.00 a share: Jo's 60 take £600.00.
   const minutes = await api.request('POST', '/v1/dividends/board-minutes', {
     body: { attendees: [jo], date: '2026-05-01', financialYearEnd: fye, totalDividendPence: 100_000 },
   });
   const declared = await api.request('POST', '/v1/dividends', {
-    body: { directorId: jo, boardMinutesId: minutes.body.data.id, amountPence: 100_000, date: '2026-05-01', paymentMethod: 'bank_transfer' },
+    body: { directorId: jo, boardMinutesId: minutes.body.data.id, amountPence: 60_000, date: '2026-05-01', paymentMethod: 'bank_transfer' },
   });
   t.equal(declared.status, 201, JSON.stringify(declared.body.error ?? ''));
   const id = declared.body.data.id as string;

@@ -16,6 +16,9 @@
  * are that profit less the dividends of other years, and available is
  * that less the dividends declared for F. A declaration beyond it is 422
  * insufficient_profit.
+ *
+ * Under one set of minutes the holders of a class are paid one rate per
+ * share (Model Articles art. 30(4)): see sameRate.
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -26,11 +29,12 @@ import { found } from '../lookup.js';
 import { sterling } from '../money.js';
 import { day, idOut, instant } from '../output.js';
 import { pence } from '../schema.js';
+import { formatPerShare } from '../../pdf/format.js';
 import { createTransaction, type Posting } from '../ledger/posting.js';
 import { primaryBankAccount } from '../banking/bank-accounts.js';
 import { findDirector, requireCompany, yearEndingOn } from './directors.js';
 import { addDlaTransaction, chartAccountId } from './dla.js';
-import type { BoardMinutesTable, DividendsTable, OrgDb } from '../../store/tables.js';
+import type { BoardMinutesTable, DirectorsTable, DividendsTable, OrgDb } from '../../store/tables.js';
 
 export const profitCheckSchema = z.strictObject({
   financialYearEnd: day(),
@@ -280,6 +284,83 @@ export interface DeclarationPlan {
   readonly journal: readonly { readonly accountCode: string; readonly amountPence: number }[];
 }
 
+const divFloor = (a: bigint, b: bigint): bigint => a / b;
+const divCeil = (a: bigint, b: bigint): bigint => (a + b - 1n) / b;
+
+/**
+ * One rate per share for a class under one set of minutes (Model Articles
+ * art. 30(4)): each holder's dividend is the rate times their shares,
+ * rounded down to the penny. So a shareholder has one dividend (not void)
+ * under the minutes; a declaration of A for S shares is refused unless one
+ * rate r gives it and every earlier one of the class, A ≤ r × S < A + 1
+ * (for each pair, A₁ × S₂ < (A₂ + 1) × S₁ both ways round); and its rate,
+ * A / S, times every share of the class held by active shareholders may
+ * not come to more than the minutes' total less what is declared under
+ * them for other classes.
+ */
+async function sameRate(db: Kysely<OrgDb>, minutes: Minutes, director: DirectorsTable, amount: number): Promise<void> {
+  const earlier = await db
+    .selectFrom('dividends')
+    .select(['director_id', 'share_class', 'shares_held', 'amount', 'voucher_number'])
+    .where('board_minutes_id', '=', minutes.id)
+    .where('status', '!=', 'void')
+    .orderBy('voucher_number')
+    .execute();
+  const own = earlier.find((d) => d.director_id === director.id);
+  if (own) {
+    throw new AppError(
+      'validation_error',
+      `directorId: ${director.full_name} has ${own.voucher_number} of ${sterling(own.amount)} under the minutes ${minutes.resolutionRef} already; void it to declare another`,
+      'directorId',
+    );
+  }
+  const cls = director.share_class;
+  const a = BigInt(amount);
+  const s = BigInt(director.shares_held);
+  const perShare = `${sterling(amount)} on ${director.shares_held} ${cls} shares (${formatPerShare(amount, director.shares_held)} a share)`;
+  const holders = await db
+    .selectFrom('directors')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('shares_held'), eb.val(0)).as('n'))
+    .where('is_active', '=', 1)
+    .where('is_shareholder', '=', 1)
+    .where('share_class', '=', cls)
+    .executeTakeFirstOrThrow();
+  const n = BigInt(Math.max(Number(holders.n), director.shares_held));
+  const others = earlier.filter((d) => d.share_class !== cls).reduce((sum, d) => sum + d.amount, 0);
+  const room = minutes.totalDividendPence - others;
+  // The most this holding may have: its share of what the minutes leave for the class.
+  const most = divFloor(BigInt(Math.max(0, room)) * s, n);
+  const same = earlier.filter((d) => d.share_class === cls);
+  // What this holding may have at a rate that gives every earlier holder what they have: floor(A′ × S / S′) to ceil((A′ + 1) × S / S′) − 1.
+  let low = 0n;
+  let high = most;
+  for (const d of same) {
+    const a2 = BigInt(d.amount);
+    const s2 = BigInt(d.shares_held);
+    const lo = divFloor(a2 * s, s2);
+    const hi = divCeil((a2 + 1n) * s, s2) - 1n;
+    if (lo > low) low = lo;
+    if (hi < high) high = hi;
+  }
+  if (same.length > 0 && (a < low || a > high)) {
+    const first = same[0]!;
+    const range = low > high ? 'no amount to the penny' : low === high ? sterling(Number(low)) : `${sterling(Number(low))} to ${sterling(Number(high))}`;
+    throw new AppError(
+      'validation_error',
+      `amountPence: ${perShare} is not the rate of ${first.voucher_number} under the minutes ${minutes.resolutionRef} (${sterling(first.amount)} on ${first.shares_held} shares, ${formatPerShare(first.amount, first.shares_held)} a share): every ${cls} share is paid the same (Model Articles art. 30(4)), which on ${director.full_name}'s ${director.shares_held} is ${range}`,
+      'amountPence',
+    );
+  }
+  if (a > most) {
+    const forClass = others === 0 ? '' : ` less ${sterling(others)} declared under them for other classes`;
+    throw new AppError(
+      'validation_error',
+      `amountPence: ${perShare}: the class's ${n} ${cls} shares at that rate would take ${sterling(Number(divCeil(a * n, s)))}, beyond the ${sterling(minutes.totalDividendPence)} the minutes ${minutes.resolutionRef} resolved${forClass}; at most ${sterling(Number(most))} on ${director.full_name}'s ${director.shares_held}`,
+      'amountPence',
+    );
+  }
+}
+
 export async function planDeclaration(db: Kysely<OrgDb>, input: Declaration): Promise<DeclarationPlan> {
   await requireCompany(db);
   const director = await findDirector(db, input.directorId);
@@ -300,6 +381,7 @@ export async function planDeclaration(db: Kysely<OrgDb>, input: Declaration): Pr
       'amountPence',
     );
   }
+  await sameRate(db, minutes, director, input.amountPence);
   const check = await profitCheck(db, minutes.financialYearEnd, input.date);
   if (input.amountPence > check.availableProfitPence) {
     throw new AppError(
