@@ -376,9 +376,9 @@ t.test('a voucher keeps the names it was declared with (and its hash) when the d
   const { api, jo } = await company(t);
   await api.request('PATCH', `/v1/directors/${jo}`, { body: { address: '1 High Street\nLeeds LS1 1AA' } });
   const minutes = await api.request('POST', '/v1/dividends/board-minutes', {
-    body: { attendees: [jo], date: '2026-05-01', financialYearEnd: fye, totalDividendPence: 300_000 },
+    body: { attendees: [jo], date: '2026-05-01', financialYearEnd: fye, totalDividendPence: 500_000 },
   });
-  // £3,000.00 over Jo's 60 shares.
+  // £5,000.00 over the 100 Ordinary shares is £50.0000 a share: £3,000.00 on Jo's 60.
   const d = await api.request('POST', '/v1/dividends', {
     body: { directorId: jo, boardMinutesId: minutes.body.data.id, amountPence: 300_000, date: '2026-05-01' },
   });
@@ -406,8 +406,9 @@ t.test('a voucher keeps the names it was declared with (and its hash) when the d
 
   // A dividend declared after the rename carries the new names.
   const m2 = await api.request('POST', '/v1/dividends/board-minutes', {
-    body: { attendees: [jo], date: '2026-06-01', financialYearEnd: fye, totalDividendPence: 60_000 },
+    body: { attendees: [jo], date: '2026-06-01', financialYearEnd: fye, totalDividendPence: 100_000 },
   });
+  // £1,000.00 over the 100 shares is £10.0000 a share: £600.00 on Jo's 60.
   const d2 = await api.request('POST', '/v1/dividends', {
     body: { directorId: jo, boardMinutesId: m2.body.data.id, amountPence: 60_000, date: '2026-06-01' },
   });
