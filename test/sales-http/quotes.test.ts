@@ -702,3 +702,23 @@ t.test('PUT with a new issueDate and no validUntil keeps the quote valid for as 
   const explicit = await api.request('PUT', `/v1/quotes/${q.id}`, { body: { issueDate: '2026-12-21', validUntil: '2026-12-31' } });
   t.equal(explicit.body.data.validUntil, '2026-12-31', 'a validUntil sent wins');
 });
+
+// Voiding the draft a quote became discards it as deleting it does: the quote is
+// accepted again and can be converted anew. Voiding a sent invoice leaves the quote
+// converted (the invoice was issued from it).
+t.test('voiding the draft invoice a quote became returns the quote to accepted; voiding a sent one does not', async (t) => {
+  const { api } = await ledger(t);
+  const contactId = await contactOk(t, api);
+  const q = await quoteOk(t, api, contactId);
+  await statusOk(t, api, q.id, 'sent', 'accepted');
+  const first = await api.request('POST', `/v1/quotes/${q.id}/convert`);
+  t.equal(first.status, 201);
+  t.equal((await api.request('POST', `/v1/invoices/${first.body.data.invoiceId}/void`, { body: {} })).status, 200, 'the draft voided');
+  t.match(await getQuote(t, api, q.id), { status: 'accepted', convertedInvoiceId: null }, 'the quote is accepted again');
+
+  const second = await api.request('POST', `/v1/quotes/${q.id}/convert`);
+  t.equal(second.status, 201, 'converted again');
+  t.equal((await api.request('POST', `/v1/invoices/${second.body.data.invoiceId}/send`, { body: {} })).status, 200);
+  t.equal((await api.request('POST', `/v1/invoices/${second.body.data.invoiceId}/void`, { body: {} })).status, 200, 'the sent invoice voided');
+  t.match(await getQuote(t, api, q.id), { status: 'converted', convertedInvoiceId: second.body.data.invoiceId }, 'the quote stays converted');
+});

@@ -183,6 +183,8 @@ export async function voidDocument(trx: Kysely<OrgDb>, k: Kind, posting: Posting
   if (credit)
     throw new AppError('unprocessable_entity', `${k.noun} ${name} has credit notes against it or credit allocated to it (${credit.id}) and cannot be voided`);
   if (row.transaction_id) await removeTransaction(trx, row.transaction_id, undefined, draftRelease);
+  // A draft voided is discarded as a deleted one is: the quote it was converted from can be converted again.
+  if (row.status === 'draft') await releaseQuote(trx, id);
   const now = timestamp(posting.clock);
   const changes = { status: 'void' as const, voided_at: now, transaction_id: null, updated_at: now };
   await trx.updateTable('invoices').set(changes).where('id', '=', id).execute();
@@ -195,7 +197,11 @@ export async function deleteDocument(trx: Kysely<OrgDb>, k: Kind, id: string): P
   refuseUnlessDraft(k, row, 'deleted');
   if (row.transaction_id) await removeTransaction(trx, row.transaction_id, undefined, draftRelease);
   await trx.deleteFrom('document_items').where('document_id', '=', id).execute();
-  // A quote converted into this draft can be converted again.
-  await trx.updateTable('quotes').set({ converted_invoice_id: null, status: 'accepted' }).where('converted_invoice_id', '=', id).execute();
+  await releaseQuote(trx, id);
   await trx.deleteFrom('invoices').where('id', '=', id).execute();
+}
+
+/** A quote converted into this draft, now discarded, is accepted again and can be converted again. */
+async function releaseQuote(trx: Kysely<OrgDb>, invoiceId: string): Promise<void> {
+  await trx.updateTable('quotes').set({ converted_invoice_id: null, status: 'accepted' }).where('converted_invoice_id', '=', invoiceId).execute();
 }
