@@ -81,11 +81,34 @@ export async function chartAccountId(db: Kysely<OrgDb>, code: string): Promise<s
   return row.id;
 }
 
+/**
+ * 400 on accountId when it names a director's loan account, 2400 or an account under it (one per director, say):
+ * DR 2400 / CR 2400 would leave the ledger at nil while the loan account shows the amount owed.
+ */
+async function refuseLoanAccount(db: Kysely<OrgDb>, accountId: string): Promise<void> {
+  const seen = new Set<string>();
+  for (let id: string | null = accountId; id !== null && !seen.has(id);) {
+    seen.add(id);
+    const row = await db.selectFrom('accounts').select(['code', 'parent_id']).where('id', '=', id).executeTakeFirst();
+    if (!row) return;
+    if (row.code === '2400') {
+      const named = id === accountId ? '2400' : 'under 2400';
+      throw new AppError(
+        'validation_error',
+        `accountId: ${accountId} is a director's loan account (${named}); name the account the money moves through, the other side of 2400`,
+        'accountId',
+      );
+    }
+    id = row.parent_id;
+  }
+}
+
 /** Record a movement and post its journal; the sign must match the loan type (400). */
 export async function addDlaTransaction(trx: Kysely<OrgDb>, posting: Posting, input: DlaInput): Promise<DlaTransaction> {
   await requireCompany(trx);
   const director = await findDirector(trx, input.directorId);
   signRule(input.loanType, input.amountPence);
+  if (input.accountId !== undefined) await refuseLoanAccount(trx, input.accountId);
   const id = newId('dla', posting.clock.now());
   let transactionId: string | null = null;
   if (input.createJournal !== false) {

@@ -1,0 +1,58 @@
+/**
+ * Guards on directors' loans, resignations and dividends over HTTP: a
+ * movement may not post its other side to a director's loan account
+ * itself; a resignation may not be dated after today, and board minutes
+ * and declarations agree on who was a director; createJournal false does
+ * not let a movement or a dividend into a closed year; the S455 rate of a
+ * director with no loan, and what a year-end snapshot keeps. Today is
+ * 3 December 2026. Figures worked by hand.
+ */
+import t, { type Test } from 'tap';
+import { newBooks, serveBooks, type Api } from '../helpers/index.js';
+
+async function company(t: Test) {
+  const books = await newBooks(t, { clock: '2026-12-03T10:00:00Z' });
+  const api = await serveBooks(t, books);
+  const accounts = (await api.request('GET', '/v1/accounts?flat=true')).body.data.accounts as { id: string; code: string }[];
+  const id = (code: string) => accounts.find((a) => a.code === code)!.id;
+  const director = async (body: Record<string, unknown>) => {
+    const r = await api.request('POST', '/v1/directors', { body });
+    t.equal(r.status, 201, JSON.stringify(r.body.error ?? ''));
+    return r.body.data.id as string;
+  };
+  const jo = await director({ fullName: 'Jo Bloggs', sharesHeld: 100 });
+  return { books, api, id, director, jo };
+}
+
+async function transactionCount(api: Api): Promise<number> {
+  return (await api.request('GET', '/v1/transactions?limit=1')).body.meta.total as number;
+}
+
+t.test('a movement whose other side is a director’s loan account is refused', async (t) => {
+  const { api, id, jo } = await company(t);
+  const before = await transactionCount(api);
+  const loan = (accountId: string) =>
+    api.request('POST', '/v1/director-loans', {
+      body: { directorId: jo, date: '2026-05-01', description: 'x', amountPence: 500_000, loanType: 'loan_to_director', accountId },
+    });
+  const self = await loan(id('2400'));
+  t.equal(self.status, 400, 'DR 2400 / CR 2400 would leave the ledger at nil while the loan shows £5,000.00 owed');
+  t.equal(self.body.error.code, 'validation_error');
+  t.equal(self.body.error.field, 'accountId');
+
+  // A sub-account of 2400 (one per director, say) is a director's loan account too.
+  const sub = await api.request('POST', '/v1/accounts', { body: { code: '2401', name: 'DLA Jo Bloggs', accountType: 'liability', parentId: id('2400') } });
+  t.equal(sub.status, 201, JSON.stringify(sub.body.error ?? ''));
+  const toSub = await loan(sub.body.data.id as string);
+  t.equal(toSub.status, 400);
+  t.equal(toSub.body.error.field, 'accountId');
+
+  t.same((await api.request('GET', `/v1/director-loans?directorId=${jo}`)).body.data, [], 'no movement recorded');
+  t.equal(await transactionCount(api), before, 'no journal posted');
+  const position = (await api.request('GET', `/v1/director-loans/balance/${jo}?asOf=2026-12-03`)).body.data;
+  t.match(position, { balancePence: 0, s455: { exposurePence: 0 } });
+
+  // Another account is still fine: £5,000.00 out of 2600 Loans.
+  const other = await loan(id('2600'));
+  t.equal(other.status, 201, JSON.stringify(other.body.error ?? ''));
+});
