@@ -56,3 +56,46 @@ t.test('a movement whose other side is a director’s loan account is refused', 
   const other = await loan(id('2600'));
   t.equal(other.status, 201, JSON.stringify(other.body.error ?? ''));
 });
+
+t.test('a resignation dated after today is refused; minutes and declarations agree', async (t) => {
+  const { api, director, jo } = await company(t);
+  const sam = await director({ fullName: 'Sam Bloggs', sharesHeld: 50 });
+  const future = await api.request('DELETE', `/v1/directors/${sam}?resignedDate=2027-06-01`);
+  t.equal(future.status, 400);
+  t.equal(future.body.error.code, 'validation_error');
+  t.equal(future.body.error.field, 'resignedDate');
+  t.match((await api.request('GET', `/v1/directors/${sam}`)).body.data, { active: true, resignedDate: null }, 'nothing written');
+
+  // Today is allowed, and from today Sam is neither at meetings nor paid dividends.
+  const now = await api.request('DELETE', `/v1/directors/${sam}?resignedDate=2026-12-03`);
+  t.equal(now.status, 200, JSON.stringify(now.body.error ?? ''));
+  t.match(now.body.data, { active: false, resignedDate: '2026-12-03' });
+  // A year's profit of £1,000.00 to 31 March 2026 for the minutes to resolve.
+  const accounts = (await api.request('GET', '/v1/accounts?flat=true')).body.data.accounts as { id: string; code: string }[];
+  const code = (c: string) => accounts.find((a) => a.code === c)!.id;
+  await api.request('POST', '/v1/transactions', {
+    body: {
+      date: '2025-06-01',
+      description: 'Sales',
+      lines: [
+        { accountId: code('1200'), amount: 100_000 },
+        { accountId: code('4000'), amount: -100_000 },
+      ],
+    },
+  });
+  const minutes = await api.request('POST', '/v1/dividends/board-minutes', {
+    body: { attendees: [jo, sam], date: '2026-12-03', financialYearEnd: '2026-03-31', totalDividendPence: 10_000 },
+  });
+  t.equal(minutes.status, 400, 'resigned on the day of the meeting: not an attendee');
+  t.equal(minutes.body.error.field, 'attendees');
+  // £100.00 resolved by Jo alone; Sam, resigned today, is refused a dividend today as he is refused a seat at today's meeting.
+  const jos = await api.request('POST', '/v1/dividends/board-minutes', {
+    body: { attendees: [jo], date: '2026-12-03', financialYearEnd: '2026-03-31', totalDividendPence: 10_000 },
+  });
+  t.equal(jos.status, 201, JSON.stringify(jos.body.error ?? ''));
+  const toSam = await api.request('POST', '/v1/dividends', {
+    body: { directorId: sam, boardMinutesId: jos.body.data.id, amountPence: 10_000, date: '2026-12-03' },
+  });
+  t.equal(toSam.status, 400);
+  t.equal(toSam.body.error.field, 'directorId');
+});

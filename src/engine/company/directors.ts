@@ -174,12 +174,17 @@ export async function changeDirector(trx: Kysely<OrgDb>, clock: Clock, id: strin
   return directorView(next);
 }
 
-/** Resign: inactive from `date` (today when left out); the director and their history stay. */
+/** Resign: inactive from `date` (today when left out, never after today: 400); the director and their history stay. */
 export async function resignDirector(trx: Kysely<OrgDb>, clock: Clock, id: string, date?: string): Promise<Director> {
   await requireCompany(trx);
   const row = await findDirector(trx, id);
   if (row.is_active !== 1) throw new AppError('unprocessable_entity', `director ${id} resigned on ${row.resigned_date ?? 'an earlier date'}`);
-  const resigned = date ?? today(clock);
+  const now = today(clock);
+  const resigned = date ?? now;
+  // Resigning makes the director inactive at once, and PATCH cannot undo it: a date to come would act before its day.
+  if (resigned > now) {
+    throw new AppError('validation_error', `resignedDate: ${resigned} is after today (${now}); resign the director on the day`, 'resignedDate');
+  }
   if (row.appointed_date !== null && resigned < row.appointed_date) {
     throw new AppError('validation_error', `resignedDate: ${resigned} is before the appointment on ${row.appointed_date}`, 'resignedDate');
   }
