@@ -9,6 +9,7 @@
  */
 import t, { type Test } from 'tap';
 import { newBooks, serveBooks, type Api } from '../helpers/index.js';
+import { closeFy2025 } from '../ledger-http/support.js';
 
 async function company(t: Test) {
   const books = await newBooks(t, { clock: '2026-12-03T10:00:00Z' });
@@ -98,4 +99,56 @@ t.test('a resignation dated after today is refused; minutes and declarations agr
   });
   t.equal(toSam.status, 400);
   t.equal(toSam.body.error.field, 'directorId');
+});
+
+t.test('createJournal false does not get a movement or a dividend into a closed year', async (t) => {
+  const { api, id, jo } = await company(t);
+  // £10,000.00 of sales on 1 June 2025 so that the minutes have profit to resolve.
+  const sale = await api.request('POST', '/v1/transactions', {
+    body: {
+      date: '2025-06-01',
+      description: 'Sales',
+      lines: [
+        { accountId: id('1200'), amount: 1_000_000 },
+        { accountId: id('4000'), amount: -1_000_000 },
+      ],
+    },
+  });
+  t.equal(sale.status, 201, JSON.stringify(sale.body.error ?? ''));
+  const minutes = await api.request('POST', '/v1/dividends/board-minutes', {
+    body: { attendees: [jo], date: '2026-03-01', financialYearEnd: '2026-03-31', totalDividendPence: 200_000 },
+  });
+  t.equal(minutes.status, 201, JSON.stringify(minutes.body.error ?? ''));
+  await closeFy2025(t, api);
+
+  const loan = (createJournal?: boolean) =>
+    api.request('POST', '/v1/director-loans', {
+      body: { directorId: jo, date: '2026-03-01', description: 'Loan', amountPence: 100_000, loanType: 'loan_to_director', createJournal },
+    });
+  const withJournal = await loan();
+  t.equal(withJournal.status, 422);
+  t.match(withJournal.body.error.message, /is closed/);
+  const without = await loan(false);
+  t.equal(without.status, 422, 'no journal, but the closed year’s loan position would change');
+  t.same(without.body.error, withJournal.body.error, 'the same code and message as with a journal');
+  t.same((await api.request('GET', `/v1/director-loans?directorId=${jo}`)).body.data, [], 'nothing recorded');
+  t.match((await api.request('GET', `/v1/director-loans/balance/${jo}?asOf=2026-03-31`)).body.data, { balancePence: 0, s455: { exposurePence: 0 } });
+
+  const declare = (createJournal?: boolean) =>
+    api.request('POST', '/v1/dividends', {
+      body: { directorId: jo, boardMinutesId: minutes.body.data.id, amountPence: 100_000, date: '2026-03-02', createJournal },
+    });
+  const declared = await declare();
+  t.equal(declared.status, 422);
+  const unjournalled = await declare(false);
+  t.equal(unjournalled.status, 422, 'a dividend dated in the closed year');
+  t.same(unjournalled.body.error, declared.body.error, 'the same code and message as with a journal');
+  t.same((await api.request('GET', '/v1/dividends')).body.data, [], 'no dividend');
+
+  // In the open year, createJournal false still records the movement (and posts nothing).
+  const open = await api.request('POST', '/v1/director-loans', {
+    body: { directorId: jo, date: '2026-04-01', description: 'Loan', amountPence: 100_000, loanType: 'loan_to_director', createJournal: false },
+  });
+  t.equal(open.status, 201, JSON.stringify(open.body.error ?? ''));
+  t.equal(open.body.data.transactionId, null);
 });

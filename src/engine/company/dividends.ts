@@ -31,6 +31,7 @@ import { day, idOut, instant } from '../output.js';
 import { pence } from '../schema.js';
 import { formatPerShare } from '../../pdf/format.js';
 import { createTransaction, type Posting } from '../ledger/posting.js';
+import { assertDateOpen } from '../ledger/periods.js';
 import { primaryBankAccount } from '../banking/bank-accounts.js';
 import { findDirector, requireCompany, yearEndingOn } from './directors.js';
 import { addDlaTransaction, chartAccountId } from './dla.js';
@@ -402,6 +403,8 @@ export async function planDeclaration(db: Kysely<OrgDb>, input: Declaration): Pr
 
 export async function declareDividend(trx: Kysely<OrgDb>, posting: Posting, input: Declaration): Promise<Dividend> {
   const plan = await planDeclaration(trx, input);
+  // A declaration dated in a closed year is refused with or without its journal (createJournal false posts none).
+  await assertDateOpen(trx, input.date);
   const director = await findDirector(trx, input.directorId);
   const minutes = await findMinutes(trx, input.boardMinutesId);
   const org = await trx.selectFrom('organisation').select(['dividend_next_number', 'name', 'company_number']).executeTakeFirstOrThrow();

@@ -15,6 +15,7 @@ import { newId } from '../ids.js';
 import { day, idOut, instant } from '../output.js';
 import { pence } from '../schema.js';
 import { createTransaction, type Posting } from '../ledger/posting.js';
+import { assertDateOpen } from '../ledger/periods.js';
 import { primaryBankAccount } from '../banking/bank-accounts.js';
 import { findDirector, requireCompany } from './directors.js';
 import { loanTypes } from './dla/loan-types.js';
@@ -109,6 +110,8 @@ export async function addDlaTransaction(trx: Kysely<OrgDb>, posting: Posting, in
   const director = await findDirector(trx, input.directorId);
   signRule(input.loanType, input.amountPence);
   if (input.accountId !== undefined) await refuseLoanAccount(trx, input.accountId);
+  // The loan position of a closed year is as closed as its ledger, journal or not.
+  await assertDateOpen(trx, input.date);
   const id = newId('dla', posting.clock.now());
   let transactionId: string | null = null;
   if (input.createJournal !== false) {
