@@ -152,3 +152,16 @@ t.test('createJournal false does not get a movement or a dividend into a closed 
   t.equal(open.status, 201, JSON.stringify(open.body.error ?? ''));
   t.equal(open.body.data.transactionId, null);
 });
+
+t.test('the S455 rate with no loan', async (t) => {
+  const { api, jo } = await company(t);
+  // No loan: the rate a loan made on the as-of date would bear. 31 March 2026 is before 6 April 2026: 33.75%.
+  const position = (await api.request('GET', `/v1/director-loans/balance/${jo}?asOf=2026-03-31`)).body.data;
+  t.equal(position.s455.rate, 33.75);
+  // The year-end pack for the year to 31 March 2026, prepared today (3 December 2026): loans at the year end, so still 33.75%.
+  const pack = await api.request('GET', '/v1/company/year-end?year=2026');
+  t.equal(pack.status, 200, JSON.stringify(pack.body.error ?? ''));
+  t.equal(pack.body.data.directorLoans[0].s455.rate, 33.75);
+  // On or after 6 April 2026 the rate is 35.75%.
+  t.equal((await api.request('GET', `/v1/director-loans/balance/${jo}?asOf=2026-12-03`)).body.data.s455.rate, 35.75);
+});

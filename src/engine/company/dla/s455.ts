@@ -48,7 +48,7 @@ export interface S455Exposure {
   /** Something lent in the period is still owed (even if its tax rounds to nothing). */
   readonly exposed: boolean;
   readonly exposurePence: number;
-  /** Percent: the rate of the latest advance still owed, else the rate a loan made on the as-of date would bear. */
+  /** Percent: the rate of the latest advance still owed, else the rate a loan made on the as-of date (at the latest the period end) would bear. */
   readonly rate: number;
   readonly status: S455Status;
   readonly deadline: string;
@@ -91,7 +91,9 @@ export function s455Exposure(group: LoanGroup, query: S455Query): S455Exposure {
   return {
     exposed: owed.length > 0,
     exposurePence,
-    rate: latest ? latest.rate : percent(s455RateOn(asOfDate)),
+    // No advance owed: the rate of a loan made in the period on the as-of date, or on its last day when asked later
+    // (a year-end pack, known on the day it is prepared, is as of the year end).
+    rate: latest ? latest.rate : percent(s455RateOn(asOfDate < periodEnd ? asOfDate : periodEnd)),
     status: perAdvance.length === 0 ? 'clear' : owed.length === 0 ? 'repaid' : asOfDate >= deadline ? 'due' : 'at_risk',
     deadline,
     perAdvance,
