@@ -60,7 +60,7 @@ export const positionSchema = z.strictObject({
     ),
   bik: z.strictObject({
     applicable: z.boolean(),
-    threshold: z.number().int(),
+    threshold: pence(),
     taxYear: z.string(),
     averageBalancePence: pence(),
     officialRate: z.number(),
