@@ -791,6 +791,8 @@ export interface DlaSnapshotsTable {
   director_id: string;
   period_end_date: string;
   balance: number;
+  /** With connected persons (migration 0031). */
+  aggregated_balance: number;
   s455_exposure: number;
   bik_benefit: number;
   deadline: string;

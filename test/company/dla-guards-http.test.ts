@@ -165,3 +165,36 @@ t.test('the S455 rate with no loan', async (t) => {
   // On or after 6 April 2026 the rate is 35.75%.
   t.equal((await api.request('GET', `/v1/director-loans/balance/${jo}?asOf=2026-12-03`)).body.data.s455.rate, 35.75);
 });
+
+t.test('what a year-end snapshot keeps', async (t) => {
+  const { api, director, jo } = await company(t);
+  // Jo borrows £12,000.00 on 1 June 2025; a connected person (spouse) £3,000.00 on 1 July 2025.
+  const spouse = await director({ fullName: 'Pat Bloggs', connectedToDirectorId: jo, relationship: 'spouse' });
+  for (const [who, date, amountPence] of [
+    [jo, '2025-06-01', 1_200_000],
+    [spouse, '2025-07-01', 300_000],
+  ] as const) {
+    const r = await api.request('POST', '/v1/director-loans', {
+      body: { directorId: who, date, description: 'Loan', amountPence, loanType: 'loan_to_director' },
+    });
+    t.equal(r.status, 201, JSON.stringify(r.body.error ?? ''));
+  }
+  const snap = await api.request('POST', '/v1/director-loans/snapshot', { body: { directorId: jo, periodEndDate: '2026-03-31' } });
+  t.equal(snap.status, 201, JSON.stringify(snap.body.error ?? ''));
+  t.match(snap.body.data, {
+    balancePence: 1_200_000,
+    // £12,000.00 + £3,000.00 = £15,000.00 with the spouse.
+    aggregatedBalancePence: 1_500_000,
+    // £15,000.00 still owed × 33.75% = £5,062.50 (deadline 1 January 2027, to come).
+    s455ExposurePence: 506_250,
+    deadline: '2027-01-01',
+    deadlineStatus: 'at_risk',
+    // The period ends 31 March 2026, in tax year 2025/26. Jo's own £12,000.00 (over £10,000) from 1 June 2025: highest on the day
+    // it went overdrawn £12,000 and on 5 April 2026 £12,000, averaged £12,000; whole tax months 6 June 2025 to 5 April 2026 = 10;
+    // £12,000 × 10/12 × 3.75% = £375.00.
+    bikTaxYear: '2025/26',
+    bikBenefitPence: 37_500,
+  });
+  const listed = (await api.request('GET', `/v1/director-loans/snapshots?directorId=${jo}`)).body.data;
+  t.match(listed, [{ aggregatedBalancePence: 1_500_000, bikTaxYear: '2025/26' }], 'kept as taken');
+});
