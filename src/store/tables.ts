@@ -791,7 +791,7 @@ export interface DlaSnapshotsTable {
   director_id: string;
   period_end_date: string;
   balance: number;
-  /** With connected persons (migration 0031). */
+  /** With connected persons (migration 0032). */
   aggregated_balance: number;
   s455_exposure: number;
   bik_benefit: number;
