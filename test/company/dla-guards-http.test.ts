@@ -99,6 +99,17 @@ t.test('a resignation dated after today is refused; minutes and declarations agr
   });
   t.equal(toSam.status, 400);
   t.equal(toSam.body.error.field, 'directorId');
+
+  // Two days before he resigned Sam was a director: he sits at that meeting and is declared a dividend of that date.
+  // £150.00 over 150 Ordinary shares (Jo 100, Sam 50) is £1.0000 a share: £50.00 on Sam's 50.
+  const before = await api.request('POST', '/v1/dividends/board-minutes', {
+    body: { attendees: [jo, sam], date: '2026-12-01', financialYearEnd: '2026-03-31', totalDividendPence: 15_000 },
+  });
+  t.equal(before.status, 201, JSON.stringify(before.body.error ?? ''));
+  const backdated = await api.request('POST', '/v1/dividends', {
+    body: { directorId: sam, boardMinutesId: before.body.data.id, amountPence: 5_000, date: '2026-12-01' },
+  });
+  t.equal(backdated.status, 201, `declared as of before his resignation: ${JSON.stringify(backdated.body.error ?? '')}`);
 });
 
 t.test('createJournal false does not get a movement or a dividend into a closed year', async (t) => {

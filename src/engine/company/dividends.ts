@@ -365,7 +365,9 @@ async function sameRate(db: Kysely<OrgDb>, minutes: Minutes, director: Directors
 export async function planDeclaration(db: Kysely<OrgDb>, input: Declaration): Promise<DeclarationPlan> {
   await requireCompany(db);
   const director = await findDirector(db, input.directorId);
-  if (director.is_active !== 1 || director.is_shareholder !== 1) {
+  // A director who resigned after the declaration's date was one on it, as board minutes of that date see him.
+  const gone = director.resigned_date !== null ? director.resigned_date <= input.date : director.is_active !== 1;
+  if (gone || director.is_shareholder !== 1) {
     throw new AppError('validation_error', `directorId: ${director.full_name} is not an active shareholder`, 'directorId');
   }
   const shareClass = input.shareClass ?? 'Ordinary';
