@@ -103,8 +103,9 @@ export const handWritten = {
     description:
       'Prints one line with the URL once it accepts connections. The same routes answer under /v1 and /api/v1. ' +
       'SIGTERM or SIGINT stops it cleanly: no new connections, requests in flight finish. The CLI may use the same ' +
-      'data directory while it runs.',
-    examples: ['acct serve --port 8080', 'acct --data /srv/acct serve --host 0.0.0.0 --port 3000'],
+      'data directory while it runs. Behind one reverse proxy (nginx), --trust-proxy takes the client address the ' +
+      'per-IP limits count from the last entry of X-Forwarded-For.',
+    examples: ['acct serve --port 8080', 'acct --data /srv/acct serve --host 0.0.0.0 --port 3000', 'acct --data /srv/acct serve --port 3000 --trust-proxy'],
   },
   use: {
     name: 'use',

@@ -31,6 +31,8 @@ export interface ServeOptions {
   readonly webhooks?: { readonly allowHttp: boolean; readonly allowPrivate: boolean; readonly ca?: string };
   /** Enforce the plans' rate limits (default true). */
   readonly rateLimits?: boolean;
+  /** One reverse proxy in front: the client's address is the last in X-Forwarded-For. */
+  readonly trustProxy?: boolean;
   /** Seconds between overdue sweeps of the books issued into since (everything is swept at start and each new day); 0 sweeps only at start. */
   readonly sweepInterval?: number;
   /** The card-payment provider's settings given as flags (the rest from the environment). */
@@ -59,6 +61,7 @@ export async function serve(globals: GlobalOptions, options: ServeOptions, prepa
       hmrc: hmrcOf(globals),
       billing: billingOf(options.billing),
       rateLimits: options.rateLimits ?? true,
+      trustProxy: options.trustProxy ?? false,
       webhookPolicy: policy,
     });
     const opened = store;

@@ -44,6 +44,12 @@ export interface AppOptions {
   readonly bodyLimit?: number;
   /** Enforce the rate limits, the plans' and the per-IP ones (acct serve does; tests of other things need not). */
   readonly rateLimits?: boolean;
+  /**
+   * One reverse proxy in front (nginx, a load balancer): the client's address
+   * is the last one in its X-Forwarded-For, for the per-IP limits and the
+   * request log. Off by default, when that header is a client's to forge.
+   */
+  readonly trustProxy?: boolean;
   /** Other values for the rate limits than defaultLimits (perIp merged into its table), for tests. */
   readonly limits?: Partial<RateLimits>;
   /** Where authenticated requests are logged (none: not logged). */
@@ -119,6 +125,15 @@ export function createApp(options: AppOptions): Polka {
   const limiter: Limiter | null = !options.rateLimits ? null : store.kind === 'postgres' ? new SharedRateLimiter(store, clock) : new RateLimiter(clock);
   // Per IP address in this process's memory even then: a row per address in the database would grow without end.
   const ipLimiter: Limiter | null = options.rateLimits ? new RateLimiter(clock) : null;
+  /** The socket's peer, or behind a trusted proxy the address it says it forwarded for (the last in X-Forwarded-For). */
+  const clientAddress = (req: IncomingMessage): string | null => {
+    if (options.trustProxy) {
+      const forwarded = req.headers['x-forwarded-for'];
+      const last = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? '')).split(',').at(-1)?.trim();
+      if (last) return last;
+    }
+    return req.socket.remoteAddress ?? null;
+  };
   const limits: RateLimits = { ...defaultLimits, ...options.limits, perIp: { ...defaultLimits.perIp, ...options.limits?.perIp } };
   const plans = new Map<string, { plan: Plan; until: number }>();
   /** The plan of an organisation, re-read once a minute. */
@@ -176,8 +191,7 @@ export function createApp(options: AppOptions): Polka {
     if (principal && (op.name === 'keys.create' || op.name === 'keys.rotate'))
       shown = await take(limiter, res, shown, `keys:${principal.organisationId}`, limits.keyCreation, 'creating API keys');
     const perIp = limits.perIp[op.name];
-    // The socket's address: acct trusts no proxy's X-Forwarded-For.
-    if (perIp) await take(ipLimiter, res, shown, `ip:${op.name}:${req.socket.remoteAddress ?? 'unknown'}`, perIp, `${op.name} from one IP address`);
+    if (perIp) await take(ipLimiter, res, shown, `ip:${op.name}:${clientAddress(req) ?? 'unknown'}`, perIp, `${op.name} from one IP address`);
   };
 
   const handler = (op: Operation) => async (req: Request, res: Response) => {
@@ -203,7 +217,7 @@ export function createApp(options: AppOptions): Polka {
           keyPrefix: principal.session ? null : (bearerToken(req)?.slice(0, 8) ?? null),
           idempotencyKey: idempotencyKey ?? null,
           error: res.statusCode >= 400 ? error : undefined,
-          ipAddress: req.socket.remoteAddress ?? null,
+          ipAddress: clientAddress(req),
           userAgent: userAgentOf(req),
           headers: req.headers,
           requestBody,
@@ -245,7 +259,7 @@ export function createApp(options: AppOptions): Polka {
         request: {
           method: op.method,
           path: req.path,
-          ipAddress: req.socket.remoteAddress ?? null,
+          ipAddress: clientAddress(req),
           userAgent: userAgentOf(req),
         },
         caches,

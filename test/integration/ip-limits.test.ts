@@ -3,8 +3,8 @@
  * real server with rateLimits on (as `acct serve` runs) and a clock the test
  * moves: registration, password reset and the verification e-mail 3 an
  * hour, login and TOTP verify 5 in 15 minutes, token refresh 20 in 15
- * minutes, per client IP address (the socket's; X-Forwarded-For is not
- * trusted). A refused request is 429 rate_limited with Retry-After and
+ * minutes, per client IP address (the socket's; X-Forwarded-For only
+ * behind a trusted proxy, its last entry). A refused request is 429 rate_limited with Retry-After and
  * writes nothing.
  */
 import http from 'node:http';
@@ -186,4 +186,21 @@ t.test('every per-IP limit names an operation of the registry that needs no API 
     const op = operations.find((o) => o.name === name);
     t.ok(op?.access === 'public' || op?.access === 'session', `${name} is an operation reached without an API key`);
   }
+});
+
+// Behind nginx every request comes from the proxy's address: without trustProxy all
+// clients would share one allowance of 3 an hour. With it, the address the proxy
+// appends last to X-Forwarded-For is the client's; what a client put before it is not.
+t.test('behind a trusted proxy the last X-Forwarded-For address is the client; a forged first entry changes nothing', async (t) => {
+  const { api } = await limited(t, { trustProxy: true });
+  const from = (address: string) => ({ 'x-forwarded-for': address });
+  for (let i = 1; i <= 3; i++) {
+    const r = await api.request('POST', '/v1/registration/register', { key: null, body: registration(i), headers: from(`198.51.100.${i}, 203.0.113.9`) });
+    t.equal(r.status, 201, `registration ${i} for 203.0.113.9 (its first entry forged)`);
+  }
+  expectIpLimited(t, await api.request('POST', '/v1/registration/register', { key: null, body: registration(4), headers: from('198.51.100.99, 203.0.113.9') }));
+  const other = await api.request('POST', '/v1/registration/register', { key: null, body: registration(5), headers: from('203.0.113.10') });
+  t.equal(other.status, 201, 'another client behind the same proxy has its own 3');
+  const direct = await api.request('POST', '/v1/registration/register', { key: null, body: registration(6) });
+  t.equal(direct.status, 201, 'a request with no X-Forwarded-For is counted by its socket address');
 });

@@ -26,6 +26,7 @@ interface ServeFlags {
   readonly bodyLimit: number;
   readonly sweepInterval: number;
   readonly rateLimit: boolean;
+  readonly trustProxy?: boolean;
   readonly allowHttpWebhooks?: boolean;
   readonly allowPrivateWebhooks?: boolean;
   readonly webhookCa?: string;
@@ -52,6 +53,10 @@ export function addServe(program: Command): void {
     .option('--billing-return-url <url>', "where the provider's checkout and portal send the customer back (default $ACCT_BILLING_RETURN_URL)")
     .option('--no-rate-limit', "do not enforce the request rate limits, the plans' and the per-IP ones (for load tests and scripted migrations)")
     .option(
+      '--trust-proxy',
+      "behind one reverse proxy: take the client's address from the last entry of X-Forwarded-For (per-IP limits, request log); without it the header is ignored",
+    )
+    .option(
       '--sweep-interval <seconds>',
       'seconds between sweeps that mark invoices and bills past their due date overdue: every organisation at start and each new day, in between only the books issued into or written by another process since (0: only at start)',
       parseSeconds,
@@ -63,6 +68,7 @@ export function addServe(program: Command): void {
       await serve(cmd.optsWithGlobals<GlobalOptions>(), {
         ...flags,
         rateLimits: flags.rateLimit,
+        trustProxy: flags.trustProxy === true,
         billing: {
           ...(flags.stripeKey ? { stripeKey: flags.stripeKey } : {}),
           ...(flags.stripeBaseUrl ? { stripeBaseUrl: flags.stripeBaseUrl } : {}),
