@@ -6,8 +6,9 @@
  * carries the asset, liability and equity balances before it and closes
  * earlier income and expenses into retained earnings (in hledger's format
  * each balance's reconciled part a cleared posting, the rest uncleared), so the range's income
- * statement is acct's profit and loss for it and balances agree with acct's
- * on any date in the range.
+ * statement is acct's profit and loss for it and its balance sheet acct's on
+ * any date in the range (the trial balance keeps earlier income and expenses
+ * on their own accounts; the export has them in retained earnings).
  */
 import type { Kysely } from 'kysely';
 import { addDays } from '../dates.js';
