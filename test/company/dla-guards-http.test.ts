@@ -106,6 +106,12 @@ t.test('a resignation dated after today is refused; minutes and declarations agr
     body: { attendees: [jo, sam], date: '2026-12-01', financialYearEnd: '2026-03-31', totalDividendPence: 15_000 },
   });
   t.equal(before.status, 201, JSON.stringify(before.body.error ?? ''));
+  // Sam's 50 still count in the class that day: £75.00 on his 50 is £1.50 a share, £225.00 on all 150, beyond the £150.00 resolved.
+  const tooMuch = await api.request('POST', '/v1/dividends', {
+    body: { directorId: sam, boardMinutesId: before.body.data.id, amountPence: 7_500, date: '2026-12-01' },
+  });
+  t.equal(tooMuch.status, 400, 'his shares count in the class as it stood at the meeting');
+  t.equal(tooMuch.body.error.field, 'amountPence');
   const backdated = await api.request('POST', '/v1/dividends', {
     body: { directorId: sam, boardMinutesId: before.body.data.id, amountPence: 5_000, date: '2026-12-01' },
   });

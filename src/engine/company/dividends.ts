@@ -295,7 +295,7 @@ const divCeil = (a: bigint, b: bigint): bigint => (a + b - 1n) / b;
  * under the minutes; a declaration of A for S shares is refused unless one
  * rate r gives it and every earlier one of the class, A ≤ r × S < A + 1
  * (for each pair, A₁ × S₂ < (A₂ + 1) × S₁ both ways round); and its rate,
- * A / S, times every share of the class held by active shareholders may
+ * A / S, times every share of the class held at the meeting may
  * not come to more than the minutes' total less what is declared under
  * them for other classes.
  */
@@ -319,10 +319,11 @@ async function sameRate(db: Kysely<OrgDb>, minutes: Minutes, director: Directors
   const a = BigInt(amount);
   const s = BigInt(director.shares_held);
   const perShare = `${sterling(amount)} on ${director.shares_held} ${cls} shares (${formatPerShare(amount, director.shares_held)} a share)`;
+  // The class as it stood at the meeting: a holder who resigned since still held a share of it.
   const holders = await db
     .selectFrom('directors')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('shares_held'), eb.val(0)).as('n'))
-    .where('is_active', '=', 1)
+    .where((eb) => eb.or([eb.and([eb('resigned_date', 'is', null), eb('is_active', '=', 1)]), eb('resigned_date', '>', minutes.date)]))
     .where('is_shareholder', '=', 1)
     .where('share_class', '=', cls)
     .executeTakeFirstOrThrow();
