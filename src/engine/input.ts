@@ -144,12 +144,18 @@ const nul = /\u0000/;
 /** C0 controls but tab, line feed and carriage return; DEL; C1 controls. */
 const control = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
-/** The body fields that hold a file's text (`x-file`, and the operation's upload), where only NUL is refused. */
+const fileFields = new WeakMap<Operation, ReadonlySet<string>>();
+
+/** The body fields that hold a file's text (`x-file`, and the operation's upload), where only NUL is refused; found once per operation. */
 function filesOf(op: Operation): ReadonlySet<string> {
-  const files = new Set<string>();
-  if (op.upload) files.add(op.upload.field);
-  if (op.schemas.body) {
-    for (const [name, prop] of Object.entries(jsonSchemaOf(op.schemas.body).properties ?? {})) if (prop['x-file'] === true) files.add(name);
+  let files = fileFields.get(op);
+  if (!files) {
+    const found = new Set<string>();
+    if (op.upload) found.add(op.upload.field);
+    if (op.schemas.body) {
+      for (const [name, prop] of Object.entries(jsonSchemaOf(op.schemas.body).properties ?? {})) if (prop['x-file'] === true) found.add(name);
+    }
+    fileFields.set(op, (files = found));
   }
   return files;
 }
