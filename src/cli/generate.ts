@@ -71,7 +71,8 @@ export function flagsOf(op: Operation): Flag[] {
       const pounds = isPence(prop);
       const file = part === 'body' && op.upload?.field === field;
       const doc = flagDoc(field, prop, types, pounds);
-      const renamed = flagNames[field];
+      // A money field named for the API's pence (amountPence) is typed in pounds: its flag drops the unit (--amount), the old name hidden.
+      const renamed = flagNames[field] ?? (pounds && field.endsWith('Pence') ? kebab(field.slice(0, -'Pence'.length)) : undefined);
       const names = renamed !== undefined && !taken.has(renamed) ? [renamed, kebab(field)] : [kebab(field)];
       flags.push({
         field,

@@ -15,21 +15,7 @@ t.test('acct dla add and acct dla balance', async (t) => {
     id: string;
   };
   const add = (...extra: string[]) =>
-    acct(
-      'dla',
-      'add',
-      '--director-id',
-      jo.id,
-      '--date',
-      '2026-05-01',
-      '--description',
-      'x',
-      '--amount-pence',
-      '5,000',
-      '--loan-type',
-      'loan_to_director',
-      ...extra,
-    );
+    acct('dla', 'add', '--director-id', jo.id, '--date', '2026-05-01', '--description', 'x', '--amount', '5,000', '--loan-type', 'loan_to_director', ...extra);
   const self = await add('--account-id', '2400');
   t.equal(self.status, 2, `DR 2400 / CR 2400 refused as bad input: ${self.stdout}`);
   t.match(self.stderr, /field --account-id/);
@@ -45,4 +31,26 @@ t.test('acct dla add and acct dla balance', async (t) => {
   // The benefit-in-kind threshold is £10,000.00, printed in pounds like every amount.
   t.match(balance.stdout, /threshold\s+10,000\.00/);
   t.notMatch(balance.stdout, /1000000/);
+
+  // Money flags are typed in pounds and named without the API's unit; the old name still works, out of help.
+  const help = await acct('dla', 'add', '--help');
+  t.match(help.stdout, /--amount <pounds>\s+amount; in pounds/);
+  t.notMatch(help.stdout, /amount-pence/);
+  const old = await acct(
+    'dla',
+    'add',
+    '--director-id',
+    jo.id,
+    '--date',
+    '2026-05-02',
+    '--description',
+    'y',
+    '--amount-pence',
+    '1,000',
+    '--loan-type',
+    'loan_to_director',
+  );
+  t.equal(old.status, 0, old.stderr);
+  // £5,000.00 + £1,000.00 = £6,000.00: --amount-pence 1,000 is pounds, as before.
+  t.match((await acct('dla', 'balance', jo.id, '--as-of', '2026-05-02')).stdout, /balancePence\s+6,000\.00/);
 });
