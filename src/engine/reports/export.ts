@@ -86,9 +86,23 @@ const beancountRoots: Readonly<Record<AccountType, string>> = {
 
 const quoted = (text: string): string => `"${text.replace(/[\r\n\t]+/g, ' ').replace(/["\\]/g, (c) => `\\${c}`)}"`;
 
+/**
+ * A component holds letters, digits and hyphens and starts with a capital or
+ * a digit: accents are folded ("Ünïcode" as "Unicode"), what is left of
+ * other characters runs as one hyphen, and a code's lowercase first letter
+ * is capitalised ("mkt" as "Mkt").
+ */
+const beancountComponent = (text: string): string => {
+  const words = text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
+};
+
 const beancount: Dialect = {
-  // A component holds letters, digits and hyphens and starts with a capital or a digit.
-  accountName: (a) => `${beancountRoots[a.account_type]}:${`${a.code} ${a.name}`.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-+|-+$/g, '')}`,
+  accountName: (a) => `${beancountRoots[a.account_type]}:${beancountComponent(`${a.code} ${a.name}`)}`,
   preamble: (accounts, names, firstDate) =>
     `; Exported by acct: posted transactions only\noption "operating_currency" "GBP"\n\n${accounts
       .map((a) => `${firstDate} open ${names.get(a.id)} GBP\n`)
@@ -142,6 +156,35 @@ function closedInto(balances: readonly { id: string; accountType: AccountType; n
   return net;
 }
 
+/**
+ * Each account's name in the dialect, one account to a name: where several
+ * would share one (beancount's "5.1 Fees" and "5-1 Fees" both
+ * Expenses:5-1-Fees), the first by code keeps it and the others take -2,
+ * -3 and so on, skipping any name an account has anyway. Codes are ordered
+ * by their characters, not a database's collation, so the names are the
+ * same whatever the store.
+ */
+function distinctNames(accounts: readonly Account[], dialect: Dialect): Map<string, string> {
+  const byCode = [...accounts].sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : a.id < b.id ? -1 : 1));
+  const wanted = byCode.map((a) => dialect.accountName(a));
+  const taken = new Set(wanted);
+  const given = new Set<string>();
+  const names = new Map<string, string>();
+  byCode.forEach((a, i) => {
+    const name = wanted[i] as string;
+    if (!given.has(name)) {
+      given.add(name);
+      names.set(a.id, name);
+      return;
+    }
+    let n = 2;
+    while (taken.has(`${name}-${n}`)) n += 1;
+    taken.add(`${name}-${n}`);
+    names.set(a.id, `${name}-${n}`);
+  });
+  return names;
+}
+
 export async function exportJournal(db: Kysely<OrgDb>, format: ExportFormat, range: ExportRange, write: (text: string) => void): Promise<void> {
   const dialect = dialects[format];
   const accounts = await db.selectFrom('accounts').select(['id', 'code', 'name', 'account_type']).orderBy('code').execute();
@@ -152,7 +195,7 @@ export async function exportJournal(db: Kysely<OrgDb>, format: ExportFormat, ran
     .executeTakeFirstOrThrow();
   const opening = range.from ? await openingBalances(db, range.from, accounts) : [];
   const declared = opening.some((o) => o.account === syntheticRetainedEarnings) ? [...accounts, syntheticRetainedEarnings] : accounts;
-  const names = new Map(declared.map((a) => [a.id, dialect.accountName(a)]));
+  const names = distinctNames(declared, dialect);
   write(dialect.preamble(declared, names, range.from ?? first.date ?? '1970-01-01'));
   if (range.from && opening.length > 0) {
     write(dialect.header(range.from, 'Opening balances', { reconciled: false }));
