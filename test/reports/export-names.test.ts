@@ -1,13 +1,16 @@
 /**
- * acct export names every acct account once: beancount gets one distinct,
- * valid account name per account (codes that differ only in punctuation or
- * case, a code starting with a lowercase letter, accented names).
+ * acct export names every acct account once and the tools read back what
+ * acct holds: beancount gets one distinct, valid account name per account
+ * (codes that differ only in punctuation or case, a code starting with a
+ * lowercase letter, accented names), and hledger reads a reference with a
+ * comma and a description with a | whole.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { newBooks, runCliInProcess, runCliInProcessJson } from '../helpers/index.js';
 import { beanCheck, beanQuery, hledgerCheck, requireTools } from './ledger-tools.js';
+import { spawnSync } from 'node:child_process';
 
 const cli = async (dataDir: string, ...args: string[]) => {
   const r = await runCliInProcess(['--data', dataDir, ...args]);
@@ -74,4 +77,20 @@ t.test('beancount: every account its own valid name, balances as the trial balan
   fs.writeFileSync(hfile, journal);
   t.equal(hledgerCheck(hfile), null);
   t.equal(new Set([...journal.matchAll(/^account (.+?)  ;/gm)].map((m) => m[1])).size, [...journal.matchAll(/^account /gm)].length);
+});
+
+t.test('hledger: a reference with a comma and a description with a | read back whole', async (t) => {
+  if (!requireTools(t)) return;
+  const books = await newBooks(t, { clock: '2026-11-21T10:00:00Z', organisation: { vatScheme: 'not_registered' } });
+  await cli(books.dataDir, 'post', '2026-11-03', 'Acme | Widgets: March', '5100=12', '1200=-12', '--reference', 'R,1"2 x:y;z');
+  const journal = await cli(books.dataDir, 'export', '--format', 'hledger');
+  const file = path.join(books.dataDir, 'books.journal');
+  fs.writeFileSync(file, journal);
+  t.equal(hledgerCheck(file), null);
+  const hledger = (...args: string[]) => spawnSync('hledger', ['-f', file, ...args], { encoding: 'utf8' }).stdout.trim();
+  // hledger ends a tag value at a comma and has no escape for one: the comma is written as ‚ (U+201A), which looks the same.
+  t.same(hledger('tags', 'ref', '--values').split('\n'), ['R‚1"2 x:y;z'], 'the whole reference is the ref tag');
+  // A | would split the description into payee "Acme" and a note: it is written as ¦.
+  t.same(hledger('payees').split('\n'), ['Acme ¦ Widgets: March'], 'the whole description is the payee');
+  t.same(hledger('descriptions').split('\n'), ['Acme ¦ Widgets: March']);
 });

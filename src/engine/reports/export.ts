@@ -38,13 +38,27 @@ interface Dialect {
   readonly marksPostings: boolean;
 }
 
-/** Text that cannot break a journal's syntax: no newlines, no comment or account separators, single spaces. */
-const clean = (text: string): string =>
+/** Text on one line, single spaces. */
+const oneLine = (text: string): string =>
   text
     .replace(/[\r\n\t]+/g, ' ')
-    .replace(/[;:]/g, ',')
     .replace(/ {2,}/g, ' ')
     .trim();
+
+/** Text that cannot break a journal's syntax: on one line, no comment or account separators. */
+const clean = (text: string): string => oneLine(text.replace(/[;:]/g, ','));
+
+/**
+ * A description as hledger reads it back whole: a ; would start a comment
+ * (written as ,), and a | would split it into payee and note (written as ¦).
+ */
+const description = (text: string): string => described(oneLine(text.replace(/;/g, ',').replace(/\|/g, '¦')));
+
+/**
+ * A tag value as hledger reads it back whole: it ends at a comma, and has no
+ * escape for one, so a comma is written as ‚ (U+201A, which looks the same).
+ */
+const tagValue = (text: string): string => oneLine(text.replace(/,/g, '‚'));
 
 /**
  * A description that starts with *, ! or ( would be read as a status mark or
@@ -69,8 +83,8 @@ const hledger: Dialect = {
       .join('')}\n`,
   // Cleared (*) is hledger's mark for what the bank has confirmed: a transaction reconciled (in the opening balances, the
   // reconciled part of each, as a cleared posting); others go unmarked, so -C gives the reconciled balance.
-  header: (date, description, meta) =>
-    `${date}${meta.reconciled === true ? ' *' : ''} ${described(clean(description))}${meta.txn ? `  ; txn:${meta.txn}${meta.ref ? `, ref:${clean(meta.ref)}` : ''}` : ''}\n`,
+  header: (date, text, meta) =>
+    `${date}${meta.reconciled === true ? ' *' : ''} ${description(text)}${meta.txn ? `  ; txn:${meta.txn}${meta.ref ? `, ref:${tagValue(meta.ref)}` : ''}` : ''}\n`,
   posting: (account, pence, cleared = false) =>
     `    ${cleared ? '* ' : ''}${account}  ${pence < 0 ? `-£${formatPounds(-pence)}` : `£${formatPounds(pence)}`}\n`,
   marksPostings: true,
