@@ -1,8 +1,6 @@
 /** The `search` query parameter: a literal substring match over text columns, ignoring case. */
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-
-/** The search text as fold() in the store folds a column (see src/store/sqlite.ts). */
-const fold = (text: string): string => text.normalize('NFC').toLocaleLowerCase('en-GB');
+import { fold } from '../store/fold.js';
 
 /**
  * Whether any of the columns contains the text, ignoring case in every

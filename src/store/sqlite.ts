@@ -1,6 +1,7 @@
 /** The only place that knows the databases are SQLite files (with migrate.ts, driver-errors.ts, suspendable-driver.ts and the cache in store.ts). */
 import Database from 'better-sqlite3';
 import { Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql, type Dialect } from 'kysely';
+import { fold } from './fold.js';
 import { createPrivateFile, restrictFile, withJournals } from './file-modes.js';
 import { GroupCommit, type DbHandle } from './handle.js';
 import { migrate, type MigrationSet } from './migrate.js';
@@ -24,9 +25,8 @@ export function openSqlite(file: string, migrations: MigrationSet, options: { cr
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
-    // fold(text): text compared without case in every script (SQLite's own lower() and LIKE fold A-Z only).
-    // PostgreSQL gets the same function as lower(normalize(text, NFC)).
-    db.function('fold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.normalize('NFC').toLocaleLowerCase('en-GB') : text));
+    // fold(text): text compared without case in every script (SQLite's own lower() and LIKE fold A-Z only); see fold.ts.
+    db.function('fold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? fold(text) : text));
     migrate(db, migrations);
     return db;
   } catch (e) {

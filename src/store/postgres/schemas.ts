@@ -3,9 +3,12 @@
  * schema's acct_schema_version table, read and advanced under an advisory
  * lock on the schema's name, so that two processes opening the same schema
  * cannot both apply a step. After the migrations, the objects only this
- * store needs (see storeObjects) are made again.
+ * store needs (see storeObjects) are made again, and whenever their
+ * definition has changed since they were made (the mark on fold()).
  */
+import { createHash } from 'node:crypto';
 import type pg from 'pg';
+import { foldFunction } from '../fold.js';
 import { migrationsOf, type MigrationSet } from '../migrate.js';
 import { AppError } from '../../engine/errors.js';
 
@@ -21,12 +24,12 @@ export async function schemaExists(pool: pg.Pool, schema: string): Promise<boole
 
 /**
  * fold(text), which search compares with (SQLite's store registers the
- * same in JavaScript), and in an organisation's books the triggers that
+ * same in JavaScript; both from ../fold.ts), and in an organisation's books the triggers that
  * NOTIFY the store's channel of work for the background tasks, as SQLite's
  * TEMP triggers announce it.
  */
 function storeObjects(set: SchemaSet): string {
-  const fold = `CREATE OR REPLACE FUNCTION fold(text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT lower(normalize($1, NFC)) $$;`;
+  const fold = foldFunction;
   const notify = `CREATE OR REPLACE FUNCTION acct_notify() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM pg_notify('acct', TG_TABLE_SCHEMA || ' ' || TG_ARGV[0]);
@@ -54,6 +57,17 @@ CREATE TRIGGER acct_document_reissued AFTER UPDATE OF status, due_date ON invoic
 }
 
 /**
+ * Which definition of the store objects a schema has: a digest of their
+ * SQL, kept as the comment on its fold(), so that a schema made by an
+ * earlier acct gets them again though no migration is due.
+ */
+const markOf = (set: SchemaSet): string => `acct ${createHash('sha256').update(storeObjects(set)).digest('hex').slice(0, 16)}`;
+
+/** The store objects with their mark. */
+const markedObjects = (set: SchemaSet): string => `${storeObjects(set)}
+COMMENT ON FUNCTION fold(text) IS '${markOf(set)}';`;
+
+/**
  * Bring a schema to the latest version of its set: created first if
  * `create`; false when it is not there and not to be created.
  */
@@ -64,7 +78,7 @@ export async function ensureSchema(pool: pg.Pool, schema: string, set: SchemaSet
   try {
     // Most opens find the schema there and current: one query, no lock.
     const found = await versionOf(client, schema);
-    if (found === latest) return true;
+    if (found?.version === latest && found.mark === markOf(set)) return true;
     if (found === undefined && !create) return false;
     await client.query('begin');
     try {
@@ -81,8 +95,9 @@ export async function ensureSchema(pool: pg.Pool, schema: string, set: SchemaSet
       if (from > latest)
         throw new AppError('service_unavailable', `schema ${schema} is at version ${from}, newer than this acct knows (${latest}); upgrade acct`);
       for (const m of list.slice(from)) await client.query(m.sql);
+      const now = await versionOf(client, schema);
+      if (from < latest || now?.mark !== markOf(set)) await client.query(markedObjects(set));
       if (from < latest) {
-        await client.query(storeObjects(set));
         await client.query('delete from acct_schema_version');
         await client.query('insert into acct_schema_version (version) values ($1)', [latest]);
       }
@@ -97,10 +112,15 @@ export async function ensureSchema(pool: pg.Pool, schema: string, set: SchemaSet
   }
 }
 
-/** The version a schema is at; undefined when it (or its version table) is not there. */
-async function versionOf(client: pg.PoolClient, schema: string): Promise<number | undefined> {
+/** The version a schema is at and the mark on its store objects; undefined when it (or its version table) is not there. */
+async function versionOf(client: pg.PoolClient, schema: string): Promise<{ version: number; mark: string | null } | undefined> {
   const table = await client.query('select 1 from pg_tables where schemaname = $1 and tablename = $2', [schema, 'acct_schema_version']);
   if (table.rowCount === 0) return undefined;
-  const { rows } = await client.query<{ version: number }>(`select version from ${quoted(schema)}.acct_schema_version`);
-  return rows[0]?.version ?? 0;
+  const { rows } = await client.query<{ version: number; mark: string | null }>(
+    `select v.version, (select obj_description(p.oid, 'pg_proc') from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+       where n.nspname = $1 and p.proname = 'fold') as mark
+     from (select max(version) as version from ${quoted(schema)}.acct_schema_version) v`,
+    [schema],
+  );
+  return { version: Number(rows[0]?.version ?? 0), mark: rows[0]?.mark ?? null };
 }

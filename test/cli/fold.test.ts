@@ -1,0 +1,43 @@
+/**
+ * Text ignoring case the same way on both stores: a contact search
+ * through the commander program, with letters whose lower case differs
+ * between JavaScript and PostgreSQL's lower() (İ, final Σ). Run with
+ * ACCT_TEST_DATABASE_URL set for PostgreSQL.
+ */
+import t, { type Test } from 'tap';
+import { fold } from '../../src/store/fold.js';
+import { acctJson, books } from './support.js';
+
+const customer = (name: string) => ['contacts', 'create', '--contact-type', 'customer', '--name', name];
+const names = async (t: Test, dir: string, search: string): Promise<string[]> =>
+  ((await acctJson(t, dir, ['contacts', 'list', '--search', search])) as { name: string }[]).map((c) => c.name).sort();
+
+t.test('contacts list --search finds a name in any case, whatever the letters', async (t) => {
+  const { dir } = await books(t);
+  await acctJson(t, dir, customer('İstanbul Kebab'));
+  await acctJson(t, dir, customer('ΟΔΟΣ Ltd'));
+  await acctJson(t, dir, customer('Straße Bau'));
+  await acctJson(t, dir, customer('Kırmızı Çay'));
+
+  t.same(await names(t, dir, 'İstanbul'), ['İstanbul Kebab'], 'the name as spelt, dotted capital I');
+  t.same(await names(t, dir, 'istanbul'), ['İstanbul Kebab'], 'a plain i for the dotted capital');
+  t.same(await names(t, dir, 'İSTANBUL'), ['İstanbul Kebab']);
+  t.same(await names(t, dir, 'ΟΔΟΣ'), ['ΟΔΟΣ Ltd'], 'capital sigma at the end of the search');
+  t.same(await names(t, dir, 'οδος'), ['ΟΔΟΣ Ltd'], 'final small sigma');
+  t.same(await names(t, dir, 'οδοσ'), ['ΟΔΟΣ Ltd'], 'medial small sigma');
+  t.same(await names(t, dir, 'STRASSE'), [], 'ß is not ss (no full case folding on either store)');
+  t.same(await names(t, dir, 'STRAẞE'), ['Straße Bau'], 'capital ẞ is ß');
+  t.same(await names(t, dir, 'kırmızı'), ['Kırmızı Çay'], 'dotless ı stays ı');
+  t.same(await names(t, dir, 'kirmizi'), [], 'and is not i');
+  t.same(await names(t, dir, 'çay'), ['Kırmızı Çay']);
+});
+
+t.test('fold: lower case, then one form for letters the stores would lower differently', async (t) => {
+  t.equal(fold('İstanbul'), 'istanbul', 'İ is i, without the combining dot');
+  t.equal(fold('ΟΔΟΣ ΟΔΟΣ'), 'οδοσ οδοσ', 'every sigma is σ');
+  t.equal(fold('οδος'), 'οδοσ');
+  t.equal(fold('STRAẞE Straße'), 'straße straße');
+  t.equal(fold('KIRMIZI Kırmızı'), 'kirmizi kırmızı', 'I is i, ı stays ı');
+  t.equal(fold('RE\u0301F'), 'réf', 'composed (NFC)');
+  t.equal(fold('ǅ'), 'ǆ', 'a titlecase digraph lowers');
+});
