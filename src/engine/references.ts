@@ -2,12 +2,13 @@
  * Natural keys: the things people know a record by, turned into its id for
  * the command line (the API keeps ids). An account by its code or name, a
  * contact by its name, an invoice, quote, bill or credit note by its
- * number. A name matches exactly (ignoring case) first, then as a unique
+ * number. A name matches exactly (ignoring case, as fold() does) first, then as a unique
  * prefix; more than one match is a 400 listing the candidates, none a 404.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type SqlBool } from 'kysely';
 import { AppError } from './errors.js';
 import { idPattern } from './ids.js';
+import { fold } from '../store/fold.js';
 import type { OrgDb } from '../store/tables.js';
 
 export interface Candidate {
@@ -29,10 +30,10 @@ const listed = 8;
 export function pickOne(candidates: readonly Candidate[], text: string, noun: string, field: string): string {
   const byId = candidates.find((c) => c.id === text);
   if (byId) return byId.id;
-  const wanted = text.trim().toLowerCase();
-  const exact = candidates.filter((c) => c.key.toLowerCase() === wanted);
+  const wanted = fold(text.trim());
+  const exact = candidates.filter((c) => fold(c.key) === wanted);
   if (exact.length === 1) return (exact[0] as Candidate).id;
-  const matches = exact.length > 1 ? exact : candidates.filter((c) => c.key.toLowerCase().startsWith(wanted));
+  const matches = exact.length > 1 ? exact : candidates.filter((c) => fold(c.key).startsWith(wanted));
   if (wanted !== '' && matches.length === 1) return (matches[0] as Candidate).id;
   if (wanted === '' || matches.length === 0) throw new AppError('not_found', `no ${noun} ${JSON.stringify(text)}`, field);
   const shown = matches.slice(0, listed).map((c) => `${c.label} (${c.id})`);
@@ -51,10 +52,12 @@ interface Kind {
   readonly candidates: (db: Kysely<OrgDb>, text: string) => Promise<Candidate[]>;
 }
 
+/** A number column equal to `text` ignoring case: fold() on both sides (SQLite's lower() folds only A-Z). */
+const sameNumber = (column: string, text: string) => sql<SqlBool>`fold(${sql.ref(column)}) = fold(${text.trim()})`;
+
 /** Documents by number: the whole number (it is not a name), either case. */
 function documents(table: 'invoices' | 'credit_notes', kind: 'sales' | 'purchase') {
   return async (db: Kysely<OrgDb>, text: string): Promise<Candidate[]> => {
-    const wanted = text.trim().toLowerCase();
     const query =
       table === 'invoices'
         ? db.selectFrom('invoices as d').innerJoin('contacts as c', 'c.id', 'd.contact_id').select(['d.id', 'd.number', 'c.name']).where('d.kind', '=', kind)
@@ -63,7 +66,7 @@ function documents(table: 'invoices' | 'credit_notes', kind: 'sales' | 'purchase
             .innerJoin('contacts as c', 'c.id', 'd.contact_id')
             .select(['d.id', 'd.number', 'c.name'])
             .where('d.kind', '=', kind);
-    const rows = await query.where(sql<string>`lower(d.number)`, '=', wanted).execute();
+    const rows = await query.where(sameNumber('d.number', text)).execute();
     return rows.map((r) => ({ id: r.id, key: r.number ?? '', label: `${r.number ?? ''} of ${r.name}` }));
   };
 }
@@ -85,9 +88,9 @@ const kinds: Readonly<Record<string, Kind>> = {
     async candidates(db, text) {
       const rows = await db.selectFrom('contacts').select(['id', 'name', 'is_active']).orderBy('name').orderBy('id').execute();
       // Inactive contacts count only when no active one matches.
-      const wanted = text.trim().toLowerCase();
+      const wanted = fold(text.trim());
       const active = rows.filter((r) => r.is_active === 1);
-      const chosen = active.some((r) => r.name.toLowerCase().startsWith(wanted)) ? active : rows;
+      const chosen = active.some((r) => fold(r.name).startsWith(wanted)) ? active : rows;
       return chosen.map((r) => ({ id: r.id, key: r.name, label: r.is_active ? r.name : `${r.name}, inactive` }));
     },
   },
@@ -103,7 +106,7 @@ const kinds: Readonly<Record<string, Kind>> = {
         .selectFrom('quotes as q')
         .innerJoin('contacts as c', 'c.id', 'q.contact_id')
         .select(['q.id', 'q.number', 'c.name'])
-        .where(sql<string>`lower(q.number)`, '=', text.trim().toLowerCase())
+        .where(sameNumber('q.number', text))
         .execute();
       return rows.map((r) => ({ id: r.id, key: r.number, label: `${r.number} of ${r.name}` }));
     },

@@ -1,10 +1,12 @@
 /**
- * Text ignoring case the same way on both stores: a contact search
- * through the commander program, with letters whose lower case differs
- * between JavaScript and PostgreSQL's lower() (İ, final Σ). Run with
+ * Text ignoring case the same way on both stores: a contact search and a
+ * document number looked up through the commander program, with letters
+ * whose lower case differs between JavaScript and PostgreSQL's lower()
+ * (İ, final Σ) or that SQLite's lower() leaves alone (É, Ü). Run with
  * ACCT_TEST_DATABASE_URL set for PostgreSQL.
  */
 import t, { type Test } from 'tap';
+import { runCliInProcess } from '../helpers/index.js';
 import { fold } from '../../src/store/fold.js';
 import { acctJson, books } from './support.js';
 
@@ -30,6 +32,27 @@ t.test('contacts list --search finds a name in any case, whatever the letters', 
   t.same(await names(t, dir, 'kırmızı'), ['Kırmızı Çay'], 'dotless ı stays ı');
   t.same(await names(t, dir, 'kirmizi'), [], 'and is not i');
   t.same(await names(t, dir, 'çay'), ['Kırmızı Çay']);
+});
+
+t.test('a document number with non-ASCII letters is found as spelt and in either case', async (t) => {
+  const { dir } = await books(t);
+  await acctJson(t, dir, ['contacts', 'create', '--contact-type', 'supplier', '--name', 'Über Holz']);
+  const bill = await acctJson(t, dir, [
+    'bills',
+    'create',
+    '--contact-id',
+    'Über Holz',
+    '--bill-number',
+    'RÉF-Ü1',
+    '--issue-date',
+    '2026-11-05',
+    '--item',
+    'Glue;7;3.33;standard',
+  ]);
+  t.equal((await acctJson(t, dir, ['bills', 'get', 'RÉF-Ü1'])).id, bill.id, 'as spelt');
+  t.equal((await acctJson(t, dir, ['bills', 'get', 'réf-ü1'])).id, bill.id, 'in lower case');
+  const other = await runCliInProcess(['--data', dir, '--json', 'bills', 'get', 'REF-U1']);
+  t.equal(other.status, 3, 'accents count: REF-U1 is not RÉF-Ü1');
 });
 
 t.test('fold: lower case, then one form for letters the stores would lower differently', async (t) => {
