@@ -55,6 +55,15 @@ t.test('a document number with non-ASCII letters is found as spelt and in either
   t.equal(other.status, 3, 'accents count: REF-U1 is not RÉF-Ü1');
 });
 
+t.test('a contact named by its start, folded as search folds', async (t) => {
+  const { dir } = await books(t);
+  const kebab = await acctJson(t, dir, customer('İstanbul Kebab'));
+  const odos = await acctJson(t, dir, customer('ΟΔΟΣ Ltd'));
+  t.equal((await acctJson(t, dir, ['contacts', 'get', 'istanbul'])).id, kebab.id, 'i for İ');
+  t.equal((await acctJson(t, dir, ['contacts', 'get', 'İstanbul Kebab'])).id, kebab.id, 'as spelt');
+  t.equal((await acctJson(t, dir, ['contacts', 'get', 'οδος ltd'])).id, odos.id, 'a final sigma');
+});
+
 t.test('fold: lower case, then one form for letters the stores would lower differently', async (t) => {
   t.equal(fold('İstanbul'), 'istanbul', 'İ is i, without the combining dot');
   t.equal(fold('ΟΔΟΣ ΟΔΟΣ'), 'οδοσ οδοσ', 'every sigma is σ');
