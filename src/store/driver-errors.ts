@@ -17,6 +17,21 @@ export function recognisePostgresErrors(errorClass: typeof pg.DatabaseError): vo
   PostgresError = errorClass;
 }
 
+/** Socket errors the PostgreSQL store saw on its own connections to the database (see markDatabaseSocketError). */
+const databaseSocketErrors = new WeakSet<object>();
+
+/**
+ * Say that a socket error (ECONNRESET on a read, say) was a connection to
+ * the database failing: the same error from a request's own socket is its
+ * client hanging up, which is not the database being away.
+ */
+export function markDatabaseSocketError(e: unknown): void {
+  if (typeof e === 'object' && e !== null && typeof (e as NodeJS.ErrnoException).syscall === 'string') databaseSocketErrors.add(e);
+}
+
+/** pg's own words for a connection the server ended under it (a shutdown, a restart), and for a query on such a connection. */
+const lostConnectionMessages = new Set(['Connection terminated unexpectedly', 'Client has encountered a connection error and is not queryable']);
+
 export function appErrorOf(e: unknown): AppError {
   if (e instanceof AppError) return e;
   if (e instanceof SqliteError) {
@@ -43,6 +58,7 @@ export function appErrorOf(e: unknown): AppError {
       case '40P01': // deadlock_detected
       case '55P03': // lock_not_available
       case '57P01': // admin_shutdown
+      case '57P02': // crash_shutdown
       case '57P03': // cannot_connect_now
       case '53300': // too_many_connections
         return new AppError('service_unavailable', 'the database is busy; retry the request', undefined, { cause: e });
@@ -52,11 +68,14 @@ export function appErrorOf(e: unknown): AppError {
     // The server refused the connection (no such database, a wrong password): its words.
     return new AppError('service_unavailable', `the database refused the connection: ${postgres.message}`, undefined, { cause: e });
   }
-  // A connection to the database that could not be made; not a request's own socket (a client that hung up is ECONNRESET too).
+  if (e instanceof Error && lostConnectionMessages.has(e.message)) {
+    return new AppError('service_unavailable', `the connection to the database was lost; retry the request (${e.message})`, undefined, { cause: e });
+  }
+  // A connection to the database that could not be made, or that failed: not a request's own socket (a client that hung up is ECONNRESET too).
   const { code, syscall } = (e ?? {}) as NodeJS.ErrnoException;
   if (
-    (syscall === 'connect' || syscall === 'getaddrinfo') &&
-    ['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EHOSTUNREACH', 'EAI_AGAIN'].includes(code ?? '')
+    (syscall === 'connect' || syscall === 'getaddrinfo' || (typeof e === 'object' && e !== null && databaseSocketErrors.has(e))) &&
+    ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ENOTFOUND', 'ETIMEDOUT', 'EHOSTUNREACH', 'EAI_AGAIN'].includes(code ?? '')
   ) {
     return new AppError('service_unavailable', `the database cannot be reached: ${(e as Error).message}`, undefined, { cause: e });
   }
