@@ -12,6 +12,7 @@
  * source's rows.
  */
 import type pg from 'pg';
+import { lend } from './lend.js';
 import Database from 'better-sqlite3';
 import { migrationsOf, type MigrationSet } from '../migrate.js';
 import { quoted } from './schemas.js';
@@ -148,7 +149,7 @@ export async function copySqliteIntoSchema(
     const latest = migrationsOf(set).length;
     if (version !== latest) throw new Error(`${file} is at schema version ${version}, not ${latest}: open it once with this acct to migrate it first`);
     const tables = inOrder(tablesOf(source));
-    const client = await pool.connect();
+    const client = await lend(pool);
     try {
       await client.query('begin');
       await client.query(`set local search_path to ${quoted(schema)}`);

@@ -28,6 +28,7 @@ import type { OrgDb, PlatformDb } from '../tables.js';
 import { ensureSchema, quoted, schemaExists, type SchemaSet } from './schemas.js';
 import { copySqliteIntoSchema, type TableCopy } from './copy.js';
 import { redactedUrl } from './url.js';
+import { guardLentConnections, lend } from './lend.js';
 import { recognisePostgresErrors } from '../driver-errors.js';
 
 // pg is loaded only with this store (a postgres:// URL): from here on, its errors are translated too.
@@ -93,7 +94,7 @@ function schemaPool(shared: pg.Pool, schema: string, ensure: Ensure, searchPath:
   return {
     connect: async () => {
       await ensure();
-      const client = await shared.connect();
+      const client = await lend(shared);
       try {
         if (searchPath.get(client) !== schema) {
           await client.query(`set search_path to ${quoted(schema)}`);
@@ -137,8 +138,9 @@ export class PostgresStore implements Store {
     this.dataDir = dataDir;
     const poolOf = (set: SchemaSet): pg.Pool => {
       const pool = new pg.Pool({ connectionString: target.connectionString, max: poolSizes[set], types });
-      // A connection the server ends while idle in the pool is an error event: the pool drops it; the next query takes another.
+      // A connection the server ends while idle in the pool is an error event: the pool drops it; the next query takes another. One lent out: see lend.ts.
       pool.on('error', () => {});
+      guardLentConnections(pool);
       pool.on('acquire', (client) => this.#lent.add(client));
       pool.on('release', (_e, client) => this.#lent.delete(client));
       return pool;

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { foldFunction } from '../fold.js';
+import { lend } from './lend.js';
 import { migrationsOf, type MigrationSet } from '../migrate.js';
 import { AppError } from '../../engine/errors.js';
 
@@ -74,7 +75,7 @@ COMMENT ON FUNCTION fold(text) IS '${markOf(set)}';`;
 export async function ensureSchema(pool: pg.Pool, schema: string, set: SchemaSet, create: boolean): Promise<boolean> {
   const list = migrationsOf(set, 'postgres');
   const latest = list.length;
-  const client = await pool.connect();
+  const client = await lend(pool);
   try {
     // Most opens find the schema there and current: one query, no lock.
     const found = await versionOf(client, schema);
