@@ -89,6 +89,36 @@ t.test('connections terminated under requests: 503 for those under way, and the 
   t.equal(after.status, 200, 'a request after the terminations succeeds');
 });
 
+t.test('the LISTEN connection comes back after the database refused connections for a while', { skip }, async (t) => {
+  const { own, books } = await booksOnOwnDatabase(t);
+  const heard: string[] = [];
+  const stop = books.store.onWork('webhooks', (orgId) => heard.push(orgId));
+  t.teardown(() => void stop());
+  const listening = () => admin(`select pid from pg_stat_activity where datname = $1 and query = 'listen acct'`, [own.name]);
+  await eventually(listening, (rows) => rows.length === 1);
+
+  // As a restart does: the connections ended, and new ones refused until the database is up again.
+  await admin(`alter database ${own.name} allow_connections false`);
+  await terminate(own.name);
+  await new Promise((resolve) => setTimeout(resolve, 2500));
+  await admin(`alter database ${own.name} allow_connections true`);
+
+  const back = await eventually(listening, (rows) => rows.length === 1, 10_000);
+  t.equal(back.length, 1, 'listening again');
+  // Work notified for books the process has not opened yet comes through the LISTEN connection alone.
+  const orgId = randomUUID();
+  const schema = books.store.kind === 'postgres' ? (books.store as PostgresStore).schemaOf(orgId, 'live') : '';
+  const client = new pg.Client({ connectionString: own.url });
+  await client.connect();
+  await client.query(`select pg_notify('acct', $1)`, [`${schema} webhooks`]);
+  await client.end();
+  await eventually(
+    () => Promise.resolve(heard),
+    (h) => h.includes(orgId),
+  );
+  t.ok(heard.includes(orgId), 'a notification after the restart is heard');
+});
+
 t.test('a connection lost while PostgreSQL shuts down is 503, not 500', async (t) => {
   const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET', errno: -104, syscall: 'read' });
   const terminated = new Error('Connection terminated unexpectedly');

@@ -79,8 +79,9 @@ type Ensure = () => Promise<void>;
  */
 const poolSizes: Record<SchemaSet, number> = { org: 10, platform: 5 };
 
-/** How long a lost LISTEN connection waits before it is opened again. */
+/** How long a lost LISTEN connection waits before it is opened again; doubled after each failed attempt, up to relistenMaxMs. */
 const relistenMs = 1000;
+const relistenMaxMs = 30_000;
 
 /** How long close() waits for the queries under way before it closes their connections. */
 const closeGraceMs = 5000;
@@ -130,6 +131,9 @@ export class PostgresStore implements Store {
   readonly #readers = new Set<ChangeReader>();
   readonly #defaultReader: ChangeReader;
   #listener: Promise<pg.Client> | undefined;
+  /** The next attempt at the LISTEN connection, when one is due, and the wait before the one after. */
+  #relisten: NodeJS.Timeout | undefined;
+  #relistenWait = relistenMs;
   /** The platform's stamps given: each is new (see the constructor). */
   #stamps = 0;
   #closed = false;
@@ -273,25 +277,49 @@ export class PostgresStore implements Store {
 
   /**
    * One connection LISTENing on the store's channel, started when a
-   * listener of work is first added. Lost, it is opened again a second
-   * later, and every set of books this process knows is announced as
-   * having work, since what was notified meanwhile was not heard.
+   * listener of work is first added. Lost, or not made (the server down),
+   * it is tried again a second later, then at twice the wait each time up
+   * to relistenMaxMs; once it is back, every set of books this process
+   * knows is announced as having work, since what was notified meanwhile
+   * was not heard.
    */
   #listen(): Promise<pg.Client> {
-    this.#listener ??= (async () => {
+    if (this.#listener) return this.#listener;
+    const attempt: Promise<pg.Client> = (async () => {
       const client = new pg.Client({ connectionString: targetOf(this.#url).connectionString });
       client.on('error', () => {
-        this.#listener = undefined;
+        if (this.#listener === attempt) this.#listener = undefined;
         void client.end().catch(() => {});
-        setTimeout(() => this.#listenAgain(), relistenMs).unref();
+        this.#listenLater();
       });
       client.on('notification', (message) => this.#heard(message.payload ?? ''));
-      await client.connect();
-      await client.query(`listen ${channel}`);
+      try {
+        await client.connect();
+        await client.query(`listen ${channel}`);
+      } catch (e) {
+        void client.end().catch(() => {});
+        throw e;
+      }
       if (this.#closed) await client.end();
       return client;
     })();
-    return this.#listener;
+    this.#listener = attempt;
+    attempt.then(
+      () => void (this.#relistenWait = relistenMs),
+      // A connection not made fires no 'error': forget it here, or every later attempt would be handed the same refusal.
+      () => void (this.#listener === attempt && (this.#listener = undefined)),
+    );
+    return attempt;
+  }
+
+  /** Another attempt at the LISTEN connection after the current wait (one at a time), the wait doubled for the next. */
+  #listenLater(): void {
+    if (this.#closed || this.#relisten !== undefined) return;
+    this.#relisten = setTimeout(() => {
+      this.#relisten = undefined;
+      this.#listenAgain();
+    }, this.#relistenWait).unref();
+    this.#relistenWait = Math.min(this.#relistenWait * 2, relistenMaxMs);
   }
 
   #listenAgain(): void {
@@ -303,7 +331,7 @@ export class PostgresStore implements Store {
           for (const work of ['webhooks', 'issued'] as const) for (const listener of this.#workListeners[work]) listener(orgId, mode);
         }
       },
-      () => setTimeout(() => this.#listenAgain(), relistenMs).unref(),
+      () => this.#listenLater(),
     );
   }
 
@@ -316,7 +344,7 @@ export class PostgresStore implements Store {
 
   onWork(work: Work, listener: BooksListener): () => void {
     this.#workListeners[work].add(listener);
-    void this.#listen().catch(() => setTimeout(() => this.#listenAgain(), relistenMs).unref());
+    void this.#listen().catch(() => this.#listenLater());
     return () => this.#workListeners[work].delete(listener);
   }
 
@@ -348,6 +376,7 @@ export class PostgresStore implements Store {
 
   async close(): Promise<void> {
     this.#closed = true;
+    clearTimeout(this.#relisten);
     const listener = this.#listener;
     this.#listener = undefined;
     if (listener) await listener.then((c) => c.end()).catch(() => {});
