@@ -81,9 +81,47 @@ function decode(bytes: Buffer, what: string): string {
   }
 }
 
-/** The decoded body, or undefined when the request has none. */
+/**
+ * The decoded body, or undefined when the request has none. A body (one
+ * that is more than blanks) must be sent as JSON: refused unless
+ * jsonMediaType says its Content-Type is, before its bytes are decoded.
+ */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
-  return parseJson(await readText(req, limit));
+  const bytes = await readBytes(req, limit);
+  if (blank(bytes)) return undefined;
+  refuseNonJson(req);
+  return parseJson(decode(bytes, 'the request body'));
+}
+
+/** application/json, or a type of it (application/merge-patch+json); lower case, without parameters. */
+const jsonType = (type: string): boolean => type === 'application/json' || /^application\/[a-z0-9!#$&^_.+-]+\+json$/.test(type);
+
+/** No body, or only JSON's blanks (space, tab, CR, LF): nothing to read, whatever the Content-Type says. */
+const blank = (bytes: Buffer): boolean => bytes.every((b) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d);
+
+/**
+ * Whether a Content-Type says JSON as the API reads it: application/json or
+ * any application/*+json (application/merge-patch+json), with no charset
+ * or charset=utf-8, in any case; other parameters are let be. A request
+ * with no Content-Type at all is read as JSON too.
+ */
+export function jsonMediaType(header: string | undefined): boolean {
+  if (header === undefined || header.trim() === '') return true;
+  const [type = '', ...parameters] = header.split(';').map((p) => p.trim().toLowerCase());
+  if (!jsonType(type)) return false;
+  return parameters.every((p) => {
+    const [name = '', value = ''] = p.split('=').map((x) => x.trim());
+    return name !== 'charset' || value.replace(/^"(.*)"$/, '$1') === 'utf-8';
+  });
+}
+
+function refuseNonJson(req: IncomingMessage): void {
+  if (jsonMediaType(req.headers['content-type'])) return;
+  throw new AppError(
+    'validation_error',
+    `the request body must be sent as Content-Type: application/json (charset=utf-8 if a charset is given), not ${req.headers['content-type']}`,
+    'Content-Type',
+  );
 }
 
 function parseJson(text: string): unknown {
@@ -152,6 +190,9 @@ export interface UploadSpec {
 
 const mediaType = (req: IncomingMessage): string => (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 
+/** An upload's body that is JSON (none declared, application/json, application/*+json), whatever its charset: readJsonBody reads or refuses it. */
+const jsonLike = (type: string): boolean => type === '' || jsonType(type);
+
 /**
  * The body of an operation that takes a file (`upload`): JSON as usual;
  * multipart/form-data with the file in the part named upload.field and the
@@ -166,7 +207,7 @@ export async function readUploadBody(
   schema: z.ZodObject,
 ): Promise<unknown> {
   const type = mediaType(req);
-  if (type === '' || type === 'application/json') return readJsonBody(req, limit);
+  if (jsonLike(type)) return readJsonBody(req, limit);
   if (type === 'multipart/form-data') return readMultipart(req, limit, upload, schema);
   const taken = new Set(uploadQueryFields(req, upload, schema));
   const fields = Object.fromEntries(Object.entries(req.query ?? {}).filter(([k]) => taken.has(k)));
@@ -176,7 +217,7 @@ export async function readUploadBody(
 /** The query fields an upload sent as the raw body takes as its other body fields (none when the body is JSON or multipart). */
 export function uploadQueryFields(req: IncomingMessage & { query?: Record<string, unknown> }, upload: UploadSpec, schema: z.ZodObject): string[] {
   const type = mediaType(req);
-  if (type === '' || type === 'application/json' || type === 'multipart/form-data') return [];
+  if (jsonLike(type) || type === 'multipart/form-data') return [];
   return Object.keys(req.query ?? {}).filter((k) => k in schema.shape && k !== upload.field);
 }
 
