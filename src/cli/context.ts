@@ -16,7 +16,7 @@ import { appErrorOf } from '../store/driver-errors.js';
 import { platformFile, resolveDataDir } from '../store/data-dir.js';
 import { openStore, resolveDatabase } from '../store/open.js';
 import type { Mode, Store } from '../store/store.js';
-import { renderData, renderError } from './render.js';
+import { printable, renderData, renderError } from './render.js';
 import { moneyTestOf } from './money-columns.js';
 import { tableWidth } from './fit-table.js';
 
@@ -77,7 +77,7 @@ export async function withCli(globals: GlobalOptions, work: (cli: Cli) => Promis
           if (writes && !named && !globals.json && process.stdout.isTTY === true) {
             named = true;
             const { name } = await loadOrganisation(opened.org(organisationId, principal.mode).db);
-            process.stdout.write(`${chalk.dim(contextLine(name, principal.mode))}\n`);
+            process.stdout.write(`${chalk.dim(printable(contextLine(name, principal.mode)))}\n`);
           }
         }
         return {

@@ -10,6 +10,36 @@ export { textWidth } from './fit-table.js';
 
 type Row = Record<string, unknown>;
 
+/** A line break (CRLF or LF) or a tab: a space in one line of text. */
+const breaks = /\r\n|[\n\t]/g;
+/** The C0 controls, DEL and the C1 controls: ESC starts a terminal's escape sequences, CSI (U+009B) and OSC (U+009D) too. */
+const controls = /[\u0000-\u001f\u007f-\u009f]/;
+const everyControl = new RegExp(controls.source, 'g');
+
+/**
+ * Text from the books as a terminal may show it: line breaks and tabs a
+ * space, and every other control character (ESC, a lone CR, BEL, DEL, the
+ * C1 controls) U+FFFD, so that a name or a bank line's description cannot
+ * move the cursor, clear the screen, recolour the output or set the
+ * clipboard (OSC 52). Every text of the books that the CLI prints for
+ * people passes through here, before it is styled; --json and --csv print
+ * it as it is.
+ */
+export function printable(text: string): string {
+  return controls.test(text) ? text.replace(breaks, ' ').replace(everyControl, '\ufffd') : text;
+}
+
+/** Text of several lines made printable line by line, its line breaks kept (a CRLF an LF). */
+export const printableLines = (text: string): string => text.split(/\r?\n/).map(printable).join('\n');
+
+/** Data (an operation's, a record, a list) with printable() applied to every string in it, field names too. */
+export function printableData<T>(value: T): T {
+  if (typeof value === 'string') return printable(value) as T;
+  if (Array.isArray(value)) return value.map(printableData) as T;
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [printable(k), printableData(v)])) as T;
+  return value;
+}
+
 const isRecord = (v: unknown): v is Row => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isPrimitive = (v: unknown): boolean => v === null || ['string', 'number', 'boolean'].includes(typeof v);
 const isRecordList = (v: unknown): v is unknown[] => Array.isArray(v) && v.some(isRecord);
@@ -198,7 +228,8 @@ export function renderRecord(record: Row, isMoney: MoneyTest = noMoney, width?: 
 }
 
 /** An operation's data for people; `isMoney` says which fields are pence (from the operation's output schema); tables fit `width`. */
-export function renderData(data: unknown, meta?: unknown, isMoney: MoneyTest = noMoney, width?: number): string {
+export function renderData(given: unknown, meta?: unknown, isMoney: MoneyTest = noMoney, width?: number): string {
+  const data = printableData(given);
   let out: string;
   if (Array.isArray(data)) out = renderRows(data.filter(isRecord), isMoney, width);
   else if (isRecord(data)) {
@@ -214,7 +245,7 @@ export function renderData(data: unknown, meta?: unknown, isMoney: MoneyTest = n
 
 /** "12 in all, page 1 of 3" under a page of a list, the next page's --cursor under a page asked for by cursor; nothing for other results. */
 export function pageFooter(meta: unknown): string {
-  if (isRecord(meta) && typeof meta['nextCursor'] === 'string') return chalk.dim(`more: --cursor ${meta['nextCursor']}\n`);
+  if (isRecord(meta) && typeof meta['nextCursor'] === 'string') return chalk.dim(`more: --cursor ${printable(meta['nextCursor'])}\n`);
   if (!isRecord(meta) || typeof meta['total'] !== 'number') return '';
   const { total, page, limit, perPage } = meta as { total: number; page?: number; limit?: number; perPage?: number };
   const size = limit ?? perPage;
@@ -224,6 +255,7 @@ export function pageFooter(meta: unknown): string {
 
 export function renderError(error: AppError, json: boolean): string {
   if (json) return JSON.stringify({ error: error.toJSON() });
-  const field = error.field ? ` (field ${error.field})` : '';
-  return `${chalk.red('error')} ${error.code}: ${error.message}${field}`;
+  // A message may quote what it refuses (a name, a line of a file): printable, as the books' text is.
+  const field = error.field ? ` (field ${printable(error.field)})` : '';
+  return `${chalk.red('error')} ${error.code}: ${printableLines(error.message)}${field}`;
 }

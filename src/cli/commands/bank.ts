@@ -28,7 +28,7 @@ import { addsUp, listValues } from '../command.js';
 import { withCli, type Cli, type GlobalOptions } from '../context.js';
 import { everyNumberedPage, refusedAsTyped } from '../generate.js';
 import { examplesText, groupSummaries, handWritten } from '../help.js';
-import { fittedTable } from '../render.js';
+import { fittedTable, printable } from '../render.js';
 import { essential, tableWidth } from '../fit-table.js';
 import { progressBar } from '../progress.js';
 import { matchText, suggestionText, unknownText } from '../presenters/banking.js';
@@ -123,10 +123,11 @@ function addImport(group: Command): void {
         }
         const layout = preview.schema.detectedPreset ?? `${preview.schema.amountModel}, ${preview.schema.dateFormat}`;
         const lines = [
-          `${file}: ${preview.totalRows.toLocaleString('en-GB')} rows (${layout})${preview.dateRange ? `, ${preview.dateRange.from} to ${preview.dateRange.to}` : ''}`,
+          `${printable(file)}: ${preview.totalRows.toLocaleString('en-GB')} rows (${layout})${preview.dateRange ? `, ${preview.dateRange.from} to ${preview.dateRange.to}` : ''}`,
           `  balance proof: ${preview.balanceProof.status}${preview.balanceProof.closingBalance === null ? '' : `, closing balance ${displayPounds(preview.balanceProof.closingBalance)}`}`,
         ];
-        for (const row of detail?.rows.filter((r) => r.status === 'error') ?? []) lines.push(chalk.yellow(`  rejected row ${row.rowIndex}: ${row.error}`));
+        for (const row of detail?.rows.filter((r) => r.status === 'error') ?? [])
+          lines.push(chalk.yellow(`  rejected row ${row.rowIndex}: ${printable(row.error ?? '')}`));
         const suspense = confirmed.created - confirmed.categorised - confirmed.paid;
         const matched =
           confirmed.paid + confirmed.matched > 0
@@ -205,7 +206,7 @@ async function suggestionsApplied(cli: Cli, min: number, dryRun: boolean): Promi
 
 function printMoved(moved: readonly Suggestion[], left: number, verb: string, wide: boolean | undefined): void {
   if (moved.length > 0) {
-    const rows = moved.map((s) => [s.transactionId, s.date, s.description, displayPounds(s.amount), suggestionText(s)]);
+    const rows = moved.map((s) => [s.transactionId, s.date, s.description, displayPounds(s.amount), suggestionText(s)].map(printable));
     // On a narrow terminal the transaction id goes first, then the description and the account are cut.
     const plans = [2, essential, essential, essential, essential].map((keep, i) => ({ keep, shrink: i === 2 || i === 4 }));
     process.stdout.write(fittedTable([['transaction', 'date', 'description', 'amount', 'to'], ...rows], plans, tableWidth(wide), { right: [3] }));
@@ -327,7 +328,7 @@ function addMatch(group: Command): void {
             cli.print(flags.dryRun === true ? { wouldMatch: chosen.map((s) => ({ transactionId: s.transactionId, suggestedMatch: s.suggestedMatch })) } : done);
             return;
           }
-          const rows = chosen.map((s) => [s.transactionId, s.date, s.description, displayPounds(s.amount), matchText(s.suggestedMatch!)]);
+          const rows = chosen.map((s) => [s.transactionId, s.date, s.description, displayPounds(s.amount), matchText(s.suggestedMatch!)].map(printable));
           if (rows.length > 0)
             process.stdout.write(
               fittedTable(
@@ -352,11 +353,13 @@ function addMatch(group: Command): void {
         if (globals.json) cli.print(done);
         else
           process.stdout.write(
-            `Matched ${done.date} ${displayPounds(done.amount)} to ${
-              done.payments.length > 1
-                ? done.payments.map((p) => `${matchText(p)} (${displayPounds(p.amount)}, payment ${p.paymentId})`).join(', ')
-                : `${matchText(done.matchedTo)}${done.paymentId === null ? '' : ` (payment ${done.paymentId})`}`
-            }; the line’s entry on suspense is gone\n`,
+            printable(
+              `Matched ${done.date} ${displayPounds(done.amount)} to ${
+                done.payments.length > 1
+                  ? done.payments.map((p) => `${matchText(p)} (${displayPounds(p.amount)}, payment ${p.paymentId})`).join(', ')
+                  : `${matchText(done.matchedTo)}${done.paymentId === null ? '' : ` (payment ${done.paymentId})`}`
+              }; the line’s entry on suspense is gone`,
+            ) + '\n',
           );
       });
     });
@@ -377,7 +380,8 @@ function addExplain(group: Command): void {
           cli.print(s);
           return;
         }
-        const out = [`${s.date}  ${s.description}  ${displayPounds(s.amount)}${s.onSuspense ? '' : chalk.dim('  (categorised already)')}`];
+        // Every line but the first (styled, its text made printable itself) made printable as it is printed.
+        const out = [`${printable(`${s.date}  ${s.description}  ${displayPounds(s.amount)}`)}${s.onSuspense ? '' : chalk.dim('  (categorised already)')}`];
         const d = s.decision;
         if (d.kind === 'Known') {
           const e = d.evidence;
@@ -393,7 +397,7 @@ function addExplain(group: Command): void {
             out.push(`  ${c.account.code} ${c.account.name} by rule ${c.rule.id} "${c.rule.name}" (${c.provenance}): ${c.scoreVector.join(', ')}`);
           if (d.rule) out.push(`  rule ${d.rule.id} "${d.rule.name}" names ${d.targetAccountId}`);
         }
-        process.stdout.write(`${out.join('\n')}\n`);
+        process.stdout.write(`${[out[0], ...out.slice(1).map(printable)].join('\n')}\n`);
       });
     });
 }
@@ -432,10 +436,7 @@ function addReconcile(group: Command): void {
         if (!globals.json) {
           const rows = open.lines.map((l) => [
             excluded.has(l.transactionId) ? chalk.dim('excluded') : '',
-            l.transactionId,
-            l.date,
-            l.description,
-            displayPounds(l.amount),
+            ...[l.transactionId, l.date, l.description, displayPounds(l.amount)].map(printable),
           ]);
           if (rows.length > 0)
             process.stdout.write(

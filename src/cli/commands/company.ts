@@ -16,10 +16,12 @@ import { checkOutput, withCli, writeFileResult, type GlobalOptions } from '../co
 import { expandDates } from '../date-flags.js';
 import { refusedAsTyped } from '../generate.js';
 import { examplesText, groupSummaries, handWritten } from '../help.js';
-import { fittedTable } from '../render.js';
+import { fittedTable, printableData } from '../render.js';
 import { essential, tableWidth } from '../fit-table.js';
 
-function printed(pack: YearEnd, width: number | undefined): string {
+function printed(given: YearEnd, width: number | undefined): string {
+  // Names and addresses from the books, made printable before they are styled.
+  const pack = printableData(given);
   const out = [
     chalk.bold(`${pack.company.name}: year-end pack, ${pack.financialYear.from} to ${pack.financialYear.to}`),
     '',

@@ -15,7 +15,7 @@ import { AppError } from '../../engine/errors.js';
 import { withCli, type GlobalOptions } from '../context.js';
 import { typedRange } from '../date-flags.js';
 import { examplesText, handWritten } from '../help.js';
-import { padRow } from '../render.js';
+import { padRow, printable } from '../render.js';
 import { drCr } from '../balance-side.js';
 import { tableWidth, textWidth, truncate } from '../fit-table.js';
 import { csvField } from '../presenters/index.js';
@@ -169,13 +169,20 @@ async function printTable(ledger: LedgerStream<LedgerLine>, out: ReturnType<type
     return [displayPounds(amount), side];
   };
   const row = (cells: readonly string[]): string => padRow(shown(cells), columns, right);
-  out.write(`${chalk.bold(`${head.account.code} ${head.account.name}`)}\n`);
+  out.write(`${chalk.bold(printable(`${head.account.code} ${head.account.name}`))}\n`);
   out.write(row(['date', 'description', 'reference', 'debit', 'credit', 'balance', 'Dr/Cr'].map((c, i) => chalk.bold(fit(c, widths[i]!)))));
   out.write(row([head.period.from ?? '', fit(opening, describe), '', '', '', ...balance(head.openingBalance)]));
   for await (const chunk of ledger.entries) {
     let text = '';
     for (const e of chunk)
-      text += row([e.date, fit(e.description, describe), fit(e.reference ?? '', refer), money(e.debit), money(e.credit), ...balance(e.runningBalance)]);
+      text += row([
+        e.date,
+        fit(printable(e.description), describe),
+        fit(printable(e.reference ?? ''), refer),
+        money(e.debit),
+        money(e.credit),
+        ...balance(e.runningBalance),
+      ]);
     if (out.write(text)) await out.drain();
   }
   out.write(

@@ -19,7 +19,7 @@ import { providers } from '../../engine/imports/migrations.js';
 import { withCli, type GlobalOptions } from '../context.js';
 import { examplesText, handWritten } from '../help.js';
 import { AcctOption } from '../command.js';
-import { fittedTable } from '../render.js';
+import { fittedTable, printableData } from '../render.js';
 import { essential, tableWidth } from '../fit-table.js';
 import { progressBar } from '../progress.js';
 
@@ -61,7 +61,9 @@ const tick = (passed: boolean) => (passed ? chalk.green('✓') : chalk.red('✗'
 /** The API's pounds ("1075392.93") as tables print them ("1,075,392.93"). */
 const shown = (pounds: string): string => displayPounds(parsePounds(pounds, 'amount'));
 
-export function printedRun(run: MigrationRun, width?: number): string {
+export function printedRun(given: MigrationRun, width?: number): string {
+  // Labels, names and messages from the files migrated, made printable before they are styled.
+  const run = printableData(given);
   const out: string[] = [chalk.bold(`Migration from ${run.provider} at ${run.cutoverDate}${run.dryRun ? ' (dry run)' : ''}`), ''];
   const b = run.balances;
   out.push(

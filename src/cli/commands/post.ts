@@ -7,6 +7,7 @@ import { dateHelp, typedDay } from '../date-flags.js';
 import { examplesText, handWritten } from '../help.js';
 import { postLines } from '../post-lines.js';
 import { postedLine, type Posted } from '../posted-line.js';
+import { printable } from '../render.js';
 import { AcctOption, hiddenAlias } from '../command.js';
 
 export function addPost(program: Command): void {
@@ -38,7 +39,7 @@ export function addPost(program: Command): void {
           throw linesAsTyped(e);
         });
         if (globals.json === true || flags.verbose === true) cli.print(result.data, result.meta, createTransactionOp);
-        else process.stdout.write(`${postedLine(result.data as Posted)}\n`);
+        else process.stdout.write(`${printable(postedLine(result.data as Posted))}\n`);
       });
     });
 }

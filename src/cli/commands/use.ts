@@ -3,7 +3,7 @@ import chalk from 'chalk';
 import { defaultOrganisation, listOrganisations, organisationNamed, setDefaultOrganisation } from '../../engine/platform/organisations.js';
 import { withCli, type GlobalOptions } from '../context.js';
 import { examplesText, handWritten } from '../help.js';
-import { renderRows } from '../render.js';
+import { printable, printableData, renderRows } from '../render.js';
 import { tableWidth } from '../fit-table.js';
 
 export function addUse(program: Command): void {
@@ -24,11 +24,11 @@ export function addUse(program: Command): void {
           cli.print(id === undefined ? orgs : orgs.find((o) => o.current));
         } else if (id !== undefined) {
           const org = orgs.find((o) => o.current);
-          process.stdout.write(`Using ${org?.name ?? id} (${id})\n`);
+          process.stdout.write(`${printable(`Using ${org?.name ?? id} (${id})`)}\n`);
         } else {
           process.stdout.write(
             renderRows(
-              orgs.map((o) => ({ ...o, current: o.current ? chalk.green('*') : '' })),
+              printableData(orgs).map((o) => ({ ...o, current: o.current ? chalk.green('*') : '' })),
               undefined,
               tableWidth(globals.wide),
             ),

@@ -9,7 +9,7 @@
 import chalk from 'chalk';
 import { displayPounds, formatPounds } from '../../engine/money.js';
 import type { Operation } from '../../engine/operation.js';
-import { fittedTable } from '../render.js';
+import { fittedTable, printable } from '../render.js';
 import { essential, shrinkable, type ColumnPlan } from '../fit-table.js';
 import { moneyTestOf } from '../money-columns.js';
 
@@ -76,11 +76,12 @@ function cells(p: Presented, pounds: (pence: number) => string): string[][] {
 
 const idLike = /^[a-z]+_[0-9a-z]{20,}$/;
 
-/** A presented table for people, money grouped (1,234.56), narrowed to `width` (none: every column). */
+/** A presented table for people, money grouped (1,234.56), narrowed to `width` (none: every column); the books' text printable. */
 export function renderTable(p: Presented, width?: number): string {
   const body = cells(p, displayPounds).map((row, r) => {
+    const text = row.map(printable);
     const depth = p.indent?.depths[r] ?? 0;
-    const shown = p.indent && depth > 0 ? row.map((c, i) => (i === p.indent?.column ? `${'  '.repeat(depth)}${c}` : c)) : row;
+    const shown = p.indent && depth > 0 ? text.map((c, i) => (i === p.indent?.column ? `${'  '.repeat(depth)}${c}` : c)) : text;
     return p.bold?.includes(r) ? shown.map((c) => (c === '' ? c : chalk.bold(c))) : shown;
   });
   const plans = p.columns.map((_, i): ColumnPlan => {
@@ -92,8 +93,8 @@ export function renderTable(p: Presented, width?: number): string {
     if (i === 0 || p.money.includes(i)) return { keep: essential, shrink };
     return { keep: column.every((c) => c === '' || idLike.test(c)) ? 2 : 3, shrink };
   });
-  const notes = (p.notes ?? []).map((n) => `${n}\n`).join('');
-  return `${chalk.bold(p.title)}\n${fittedTable([[...p.columns], ...body], plans, width, { right: p.money })}${notes}`;
+  const notes = (p.notes ?? []).map((n) => `${printable(n)}\n`).join('');
+  return `${chalk.bold(printable(p.title))}\n${fittedTable([p.columns.map(printable), ...body], plans, width, { right: p.money })}${notes}`;
 }
 
 /**
