@@ -108,3 +108,34 @@ t.test('a journal can come on standard input, and an import raises no per-transa
   // 1 + 2 + … + 2500 = 2500 × 2501 / 2
   t.match(ledger.data, { closingBalance: 3126250 });
 });
+
+t.test('a journal that cannot be read is refused as bad input, naming the file', async (t) => {
+  const books = await newBooks(t);
+  const missing = path.join(books.dataDir, 'nope.jsonl');
+  const r = await runCliInProcess(['--data', books.dataDir, 'import', 'journal', missing]);
+  t.equal(r.status, 2, r.stderr);
+  t.match(r.stderr, `validation_error: cannot read ${missing}: ENOENT`);
+  t.notMatch(r.stderr, 'internal_error');
+  const dir = await runCliInProcess(['--data', books.dataDir, 'import', 'journal', books.dataDir]);
+  t.equal(dir.status, 2, dir.stderr);
+  t.match(dir.stderr, `validation_error: cannot read ${books.dataDir}: EISDIR`);
+  t.notMatch(dir.stderr, 'internal_error');
+  const batches = await runCliInProcessJson(['--data', books.dataDir, '--json', 'import', 'list']);
+  t.same(batches.data, [], 'no batch recorded');
+});
+
+t.test('a journal with no transactions is refused and no empty batch is recorded', async (t) => {
+  const books = await newBooks(t);
+  for (const [name, text] of [
+    ['empty.jsonl', ''],
+    ['blank.jsonl', '\n  \n\n'],
+  ] as const) {
+    const file = path.join(books.dataDir, name);
+    fs.writeFileSync(file, text);
+    const r = await runCliInProcess(['--data', books.dataDir, 'import', 'journal', file]);
+    t.equal(r.status, 2, r.stderr);
+    t.match(r.stderr, `validation_error: ${name} holds no transactions: nothing was imported`);
+  }
+  const batches = await runCliInProcessJson(['--data', books.dataDir, '--json', 'import', 'list']);
+  t.same(batches.data, [], 'no batch recorded');
+});

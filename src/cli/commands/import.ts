@@ -2,11 +2,30 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import type { Command } from 'commander';
+import { AppError } from '../../engine/errors.js';
 import { orgOf } from '../../engine/operation.js';
 import { postingOf } from '../../engine/ledger/posting.js';
 import { importJournal } from '../../engine/imports/journal.js';
 import { withCli, type GlobalOptions } from '../context.js';
 import { examplesText, groupSummaries, handWritten } from '../help.js';
+
+/**
+ * The journal file as a stream, opened and read from before anything else: a
+ * missing file or a directory is bad input (as acct bank import says it), not
+ * a stream's error event after the books are open.
+ */
+function readable(file: string): fs.ReadStream {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, 'r');
+    // A directory opens; reading it fails with EISDIR. Reading at position 0 leaves the stream to start at the beginning.
+    fs.readSync(fd, Buffer.alloc(1), 0, 1, 0);
+    return fs.createReadStream(file, { fd });
+  } catch (e) {
+    if (fd !== undefined) fs.closeSync(fd);
+    throw new AppError('validation_error', `cannot read ${file}: ${(e as Error).message}`, 'file');
+  }
+}
 
 export function addImport(program: Command): void {
   const group = program.command('import').description(groupSummaries['import'] ?? '');
@@ -21,7 +40,7 @@ export function addImport(program: Command): void {
       const globals = cmd.optsWithGlobals<GlobalOptions>();
       await withCli(globals, async (cli) => {
         const ctx = await cli.ctx({ writes: true });
-        const input = file === '-' ? process.stdin : fs.createReadStream(file);
+        const input = file === '-' ? process.stdin : readable(file);
         const lines = readline.createInterface({ input, crlfDelay: Infinity });
         // Listen for lines now: readline drops the lines it reads before an async iterator exists, and
         // importJournal reads the books before it iterates (standard input from a file came through empty).
@@ -46,6 +65,7 @@ export function addImport(program: Command): void {
         } finally {
           if (tty) process.stderr.write('\n');
           lines.close();
+          if (input !== process.stdin) input.destroy(); // the file is closed whether or not it was read to the end
         }
       });
     });

@@ -109,6 +109,10 @@ export async function importJournal(
       }
       if (lineNo % 5000 === 0) onProgress?.(lineNo);
     }
+    // A file of no entries (empty, or only blank lines) would be recorded as a batch of nothing.
+    if (transactions === 0 && refused === 0) {
+      throw new AppError('validation_error', `${source === '-' ? 'standard input' : source} holds no transactions: nothing was imported`, 'file');
+    }
     const hex = hash.hex();
     // Before the refusals: a journal already imported is best told so, whatever else is wrong with it now.
     if (!allowDuplicate) await refuseDuplicate(trx, hex);
