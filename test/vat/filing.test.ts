@@ -169,6 +169,33 @@ t.test('the CLI: vat periods, vat show and vat file', async (t) => {
   t.match(periods.stdout, /2026-03.*filed/);
 });
 
+t.test('the CLI takes a VAT period by its quarter, YYYY-Qn: the period ending in its last month', async (t) => {
+  const v = await vatBooks(t, standard, clock);
+  await v.invoice('2026-02-01', [{ unitPrice: 12_345 }]); // VAT 12345 × 20% = 2469
+  const acct = (...args: string[]) => ['--data', v.books.dataDir, ...args];
+  // 2026-Q1 is January to March 2026: the period ending in 2026-03, as the help's example acct vat show 2026-Q1 says.
+  const shown = await runCliInProcessJson(acct('--json', 'vat', 'show', '2026-Q1'));
+  t.equal(shown.status, 0, shown.stderr);
+  t.match(shown.data, { periodKey: '2026-03', period: { from: '2026-01-01', to: '2026-03-31' }, boxes: { box1: 2_469 } });
+  const filed = await runCliInProcessJson(acct('--json', 'vat', 'file', '2026-q1'));
+  t.equal(filed.status, 0, filed.stderr);
+  t.match(filed.data, { periodKey: '2026-03', status: 'filed', boxes: { box1: 2_469 } });
+  const bad = await runCliInProcess(acct('vat', 'show', '2026-Q5'));
+  t.equal(bad.status, 3, bad.stderr);
+  t.match(bad.stderr, 'not_found: no VAT period ends in 2026-Q5: periods are named by the month they end (YYYY-MM) or by the quarter (YYYY-Q1 to YYYY-Q4)');
+});
+
+t.test('a quarter in which no VAT period ends is not found, naming the months that end periods', async (t) => {
+  // Periods end in February, May, August and November: none ends in March, the last month of 2026-Q1.
+  const v = await vatBooks(t, { ...standard, vatPeriodMonth: 2 }, clock);
+  const r = await runCliInProcess(['--data', v.books.dataDir, 'vat', 'show', '2026-Q1']);
+  t.equal(r.status, 3, r.stderr);
+  t.match(r.stderr, 'not_found: no VAT period ends in 2026-Q1 (its last month is 2026-03): periods end in 2026-02, 2026-05, 2026-08 and 2026-11');
+  const api = await v.api.request('GET', '/v1/vat/periods/2026-Q2');
+  t.equal(api.status, 404);
+  t.match(api.body.error.message, 'no VAT period ends in 2026-Q2 (its last month is 2026-06)');
+});
+
 t.test('a later period shown while an earlier one waits: that period alone, and the earlier one named to file first', async (t) => {
   const v = await vatBooks(t, standard, clock);
   // Q1: invoice 1 × £100 at 20%, VAT 2000. Q2: invoice 1 × £200 at 20%, VAT 4000; bill 1 × £50 at 20%, VAT 1000.

@@ -88,6 +88,19 @@ export function periodsUntil(s: Stagger, firstStart: string, until: string): Vat
   }
 }
 
+/** The months (YYYY-MM) of `year` in which a period ends. */
+export function endMonthsOf(s: Stagger, year: number): string[] {
+  return Array.from({ length: 12 }, (_, i) => i + 1)
+    .filter((m) => endsIn(s, m))
+    .map((m) => `${year}-${pad(m)}`);
+}
+
+/** The last month (YYYY-MM) of a calendar quarter named YYYY-Qn (2026-Q1 is January to March 2026), or null for any other text. */
+export function quarterEndMonth(text: string): string | null {
+  const m = /^(\d{4})-Q([1-4])$/i.exec(text);
+  return m ? `${m[1]}-${pad(Number(m[2]) * 3)}` : null;
+}
+
 /** The period a key (YYYY-MM, the month it ends) names, or null when no period ends that month. */
 export function periodOfKey(s: Stagger, key: string, firstStart: string): VatPeriod | null {
   const month = Number(key.slice(5, 7));

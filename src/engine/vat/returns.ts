@@ -22,7 +22,7 @@ import { pence } from '../schema.js';
 import { loadOrganisation, schemeOn, type OrganisationRow } from '../organisation/organisation.js';
 import { addDays, addYears } from '../dates.js';
 import { deriveBoxes, type BoxEntry, type Derived, type FlatRatePart } from './boxes.js';
-import { firstPeriodStart, periodOfKey, periodsUntil, type VatPeriod } from './periods.js';
+import { endMonthsOf, firstPeriodStart, periodOfKey, periodsUntil, quarterEndMonth, type VatPeriod } from './periods.js';
 import type { OrgDb, VatBasis, VatReturnsTable } from '../../store/tables.js';
 
 export const boxDescriptions = {
@@ -145,11 +145,24 @@ export async function firstStart(db: Kysely<OrgDb>, org: OrganisationRow, clock:
   return firstPeriodStart(org, earliest?.d ?? today(clock));
 }
 
-/** The period a key names, or 404. */
+/**
+ * The period a key names, or 404: the month it ends (YYYY-MM), or a calendar
+ * quarter (YYYY-Qn) for the period ending in the quarter's last month.
+ */
 export async function periodOf(db: Kysely<OrgDb>, org: OrganisationRow, clock: Clock, key: string): Promise<VatPeriod> {
-  const period = /^\d{4}-\d{2}$/.test(key) ? periodOfKey(org, key, await firstStart(db, org, clock)) : null;
-  if (period === null) throw new AppError('not_found', `no VAT period ends in ${key}: periods are named by the month they end (YYYY-MM)`);
-  return period;
+  const quarterEnd = quarterEndMonth(key);
+  const month = quarterEnd ?? (/^\d{4}-\d{2}$/.test(key) ? key : null);
+  const period = month === null ? null : periodOfKey(org, month, await firstStart(db, org, clock));
+  if (period !== null) return period;
+  if (quarterEnd !== null) {
+    const ends = endMonthsOf(org, Number(quarterEnd.slice(0, 4)));
+    // The stagger ends no period in that month: say which months do (a quarter before the first period is told as a month is).
+    if (!ends.includes(quarterEnd)) {
+      const listed = ends.length === 1 ? ends[0]! : `${ends.slice(0, -1).join(', ')} and ${ends.at(-1)!}`;
+      throw new AppError('not_found', `no VAT period ends in ${key} (its last month is ${quarterEnd}): periods end in ${listed}`);
+    }
+  }
+  throw new AppError('not_found', `no VAT period ends in ${key}: periods are named by the month they end (YYYY-MM) or by the quarter (YYYY-Q1 to YYYY-Q4)`);
 }
 
 /**

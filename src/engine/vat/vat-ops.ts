@@ -8,7 +8,9 @@ import { postingOf } from '../ledger/posting.js';
 import { fileReturn } from './filing.js';
 import { filedView, listPeriods, returnOfPeriod, shownReturnSchema, vatPeriodSchema, vatReturnSchema } from './returns.js';
 
-const periodParams = { period: z.string().describe('the month the VAT period ends, YYYY-MM (2026-03 for January to March 2026)') };
+const periodParams = {
+  period: z.string().describe('the month the VAT period ends, YYYY-MM (2026-03 for January to March 2026), or the quarter it ends in, YYYY-Qn (2026-Q1)'),
+};
 
 export const vatPeriodsOp = defineOperation({
   name: 'vat.periods',
