@@ -183,8 +183,9 @@ export const handWritten = {
     name: 'bank categorise',
     usage: 'bank categorise TXN ACCOUNT [--vat-rate N --vat-treatment inclusive]',
     summary: 'Move a bank line off suspense (9999) to the account it belongs to, with its VAT',
-    description: 'ACCOUNT is a code (5100) or an id. With --vat-rate 20 --vat-treatment inclusive the amount holds the VAT, which then reaches the VAT return.',
-    examples: ['acct bank categorise txn_01hx… 5100 --vat-rate 20 --vat-treatment inclusive', 'acct bank categorise txn_01hx… 4000'],
+    description:
+      'ACCOUNT is a code (5100), a name ("Bank Charges", or the start of only one name) or an id. With --vat-rate 20 --vat-treatment inclusive the amount holds the VAT, which then reaches the VAT return.',
+    examples: ['acct bank categorise txn_01hx… 5100 --vat-rate 20 --vat-treatment inclusive', 'acct bank categorise txn_01hx… "Bank Charges"'],
   },
   bankAccept: {
     name: 'bank accept',

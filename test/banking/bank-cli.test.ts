@@ -331,6 +331,41 @@ t.test('bank import reads a statement saved as UTF-16 (little- or big-endian, wi
   }
 });
 
+t.test('bank categorise takes the account by code, id or name, as the generated commands do', async (t) => {
+  const dir = t.testdir();
+  await init(t, dir);
+  const acct = (...args: string[]) => runCliInProcess(['--data', dir, ...args]);
+  const json = async (...args: string[]) => {
+    const r = await runCliInProcessJson(['--data', dir, '--json', ...args]);
+    t.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
+    return r.data as never;
+  };
+  t.equal((await acct('bank', 'import', statement('starling.csv'))).status, 0);
+  const inbox = (await json('bank', 'inbox')) as { transactionId: string }[];
+  const codes = async (id: string) => ((await json('transactions', 'get', id)) as { lines: { accountCode: string }[] }).lines.map((l) => l.accountCode).sort();
+
+  // By its name, exactly (5800 Bank Charges) and ignoring case (5400 Travel).
+  await json('bank', 'categorise', inbox[0]!.transactionId, 'Bank Charges');
+  t.same(await codes(inbox[0]!.transactionId), ['1200', '5800']);
+  await json('bank', 'categorise', inbox[1]!.transactionId, 'travel');
+  t.same(await codes(inbox[1]!.transactionId), ['1200', '5400']);
+  // By code, as before.
+  await json('bank', 'categorise', inbox[2]!.transactionId, '5100');
+  t.same(await codes(inbox[2]!.transactionId), ['1200', '5100']);
+
+  // "Motor" begins two names: refused, listing both, nothing changed.
+  const ambiguous = await acct('bank', 'categorise', inbox[3]!.transactionId, 'Motor');
+  t.equal(ambiguous.status, 2, ambiguous.stderr);
+  t.match(
+    ambiguous.stderr,
+    /validation_error: "Motor" matches 2 accounts: 1030 Motor Vehicles \(acc_\w+\); 5500 Motor Expenses \(acc_\w+\); give more of it, or the id/,
+  );
+  const unknown = await acct('bank', 'categorise', inbox[3]!.transactionId, 'Nothing Like It');
+  t.equal(unknown.status, 3, unknown.stderr);
+  t.match(unknown.stderr, 'not_found: no account "Nothing Like It"');
+  t.same(await codes(inbox[3]!.transactionId), ['1200', '9999'], 'still on suspense');
+});
+
 // A minus in the Credit column is a credit reversed: money out. The bank's own balance
 // column says so (100.00, then 96.00), so the balance proof passes only read that way.
 // Read as money in (its size alone), the import stated 104.00 where the bank says 96.00.

@@ -52,13 +52,9 @@ async function bankAccountId(cli: Cli, named: string | undefined): Promise<numbe
   return found.id;
 }
 
-/** An account named by code (5100) or id (acc_…). */
+/** An account named by code (5100), name (Bank Charges, or the unique start of one) or id, as the generated commands take it. */
 async function accountIdOf(cli: Cli, named: string): Promise<string> {
-  if (named.startsWith('acc_')) return named;
-  const { accounts } = (await run(cli, listAccounts, raw(undefined, {}, { flat: 'true' }))) as { accounts: { id: string; code: string }[] };
-  const found = accounts.find((a) => a.code === named);
-  if (!found) throw new AppError('validation_error', `no account with code ${named}`, 'account');
-  return found.id;
+  return resolveReference(orgOf(await cli.ctx()).db, 'acc', named, 'account');
 }
 
 interface ImportFlags {
@@ -159,7 +155,7 @@ function addCategorise(group: Command): void {
   group
     .command('categorise')
     .argument('<transaction>', 'the transaction (txn_…)')
-    .argument('<account>', 'the account, by code (5100) or id')
+    .argument('<account>', 'the account, by code (5100), name ("Bank Charges") or id')
     .option('--vat-rate <percent>', 'VAT rate, a whole percentage (with --vat-treatment)')
     .option('--vat-treatment <treatment>', 'inclusive (the bank line holds the VAT) or none')
     .description(doc.summary)
