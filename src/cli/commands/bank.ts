@@ -21,7 +21,6 @@ import { confirmImportOp, deleteImportOp, getImportOp, uploadImportOp } from '..
 import type { Confirmed } from '../../engine/banking/bank-imports.js';
 import { inboxOp, suggestCategoryOp } from '../../engine/banking/rule-ops.js';
 import { categoriseOp } from '../../engine/ledger/transaction-ops.js';
-import { listAccounts } from '../../engine/ledger/account-ops.js';
 import { scoreDimensions } from '../../engine/categorisation/score.js';
 import type { Suggestion } from '../../engine/banking/suggest.js';
 import { addsUp, listValues } from '../command.js';
