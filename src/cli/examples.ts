@@ -6,7 +6,7 @@
  */
 
 export const groupExamples: Readonly<Record<string, readonly string[]>> = {
-  organisation: ['acct organisation get', 'acct organisation update --vat-number GB123456789 --postal-code "SW1A 1AA"'],
+  organisation: ['acct organisation get', 'acct organisation update --vat-number "GB 980 7806 84" --postal-code "SW1A 1AA"'],
   settings: [
     'acct settings get',
     'acct settings update --invoice-prefix ACME- --invoice-next-number 100',
@@ -39,11 +39,12 @@ export const groupExamples: Readonly<Record<string, readonly string[]>> = {
   bills: [
     'acct bills create --contact-id "Paper Supplies" --bill-number PT-77 --item "Oak boards;40;21.50;standard"',
     'acct bills approve PT-77',
-    'acct bills pay PT-77 --amount 1,032.00 --date 2026-03-31',
+    'acct bills pay PT-77 --amount 1,032.00 --date today',
     'acct bills list --status approved',
   ],
   quotes: [
     'acct quotes create --contact-id "Bob Ltd" --item "Kitchen fit;1;4,800.00;standard"',
+    'acct quotes status QT-0001 --status sent',
     'acct quotes status QT-0001 --status accepted',
     'acct quotes convert QT-0001',
   ],
@@ -170,7 +171,7 @@ export const operationExamples: Readonly<Record<string, readonly string[]>> = {
   'contacts.list': ['acct contacts list --type supplier', 'acct contacts list --search bob'],
   'contacts.create': [
     'acct contacts create --contact-type customer --name "Bob Ltd" --email bob@example.com --payment-terms 14',
-    'acct contacts create --contact-type supplier --name "Paper Supplies" --vat-number GB123456789',
+    'acct contacts create --contact-type supplier --name "Paper Supplies" --vat-number "GB 980 7806 84"',
   ],
   'contacts.get': ['acct contacts get "Bob Ltd"'],
   'contacts.update': ['acct contacts update "Bob Ltd" --email accounts@bob.example'],
@@ -183,16 +184,16 @@ export const operationExamples: Readonly<Record<string, readonly string[]>> = {
   'invoices.send': ['acct invoices send INV-0001', 'acct invoices send INV-0001 --send-email --smtp smtp://user:pass@mail.example.com:587'],
   'invoices.pay': [
     'acct invoices pay INV-0001 --amount 500.00 --date today',
-    'acct invoices pay INV-0001 --amount 1,250.00 --date 2026-03-31 --method card --reference "Card 1234"',
+    'acct invoices pay INV-0001 --amount 1,250.00 --date today --method card --reference "Card 1234"',
   ],
   'invoices.list': ['acct invoices list', 'acct invoices list --status overdue', 'acct invoices list --contact-id "Bob Ltd" --from 2026-Q1'],
   'invoices.get': ['acct invoices get INV-0001', 'acct --json invoices get inv_…'],
   'invoices.pdf': ['acct invoices pdf INV-0001 -o invoice.pdf'],
   'invoices.void': ['acct invoices void INV-0001'],
   'bills.create': ['acct bills create --contact-id "Paper Supplies" --bill-number PT-77 --item "Oak boards;40;21.50;standard"'],
-  'bills.pay': ['acct bills pay PT-77 --amount 1,032.00 --date 2026-03-31'],
+  'bills.pay': ['acct bills pay PT-77 --amount 1,032.00 --date today', 'acct bills pay PT-77 --amount 1,032.00'],
   'bills.list': ['acct bills list --status approved --from 2026-Q1'],
-  'quotes.create': ['acct quotes create --contact-id "Bob Ltd" --valid-until 2026-04-30 --item "Kitchen fit;1;4,800.00;standard"'],
+  'quotes.create': ['acct quotes create --contact-id "Bob Ltd" --item "Kitchen fit;1;4,800.00;standard"'],
   'quotes.convert': ['acct quotes convert QT-0001'],
   'credit-notes.create': [
     'acct credit-notes create --invoice-id INV-0001',
@@ -200,7 +201,7 @@ export const operationExamples: Readonly<Record<string, readonly string[]>> = {
     'acct credit-notes create --invoice-id INV-0001 --line-ids line_…',
   ],
   'credit-notes.allocate': ['acct credit-notes allocate CN-0001 --invoice-id INV-0002 --amount 60.00'],
-  'credit-notes.refund': ['acct credit-notes refund CN-0001 --amount 40.00 --date 2026-03-31'],
+  'credit-notes.refund': ['acct credit-notes refund CN-0001 --amount 40.00 --date today'],
   'reports.profit-loss': [
     'acct report profit-loss',
     'acct report profit-loss --from fy2025 --comparative',

@@ -70,7 +70,7 @@ const fieldExamples: Readonly<Record<string, string>> = {
   country: '"United Kingdom"',
   phone: '"020 7946 0000"',
   website: 'https://acme.example',
-  vatNumber: 'GB123456789',
+  vatNumber: '"GB 980 7806 84"',
   companyNumber: '12345678',
   addressLine1: '"1 High Street"',
   addressLine2: '"Unit 4"',

@@ -234,3 +234,18 @@ t.test('help fits the terminal: descriptions wrap beside their terms, a long ter
   t.equal(payColumn, 2 + '--account-id <code|id>'.length + 2);
   t.match(pay, new RegExp(`\\n {2}--method <bank_transfer\\|card\\|cash\\|other>\\n {${payColumn}}method; one of bank_transfer, card, cash`));
 });
+
+t.test('the organisation, contacts, quotes and bills examples run as written, in order, on new books dated today', async (t) => {
+  const { books } = await import('./support.js');
+  const { dir } = await books(t);
+  const run = async (example: string) => {
+    const r = await runCliInProcess(['--data', dir, ...shellWords(example).slice(1)]);
+    t.equal(r.status, 0, `${example}: ${r.stderr}`);
+  };
+  await run(groupExamples['organisation']![1]!); // --vat-number must pass HMRC's check digits
+  await run('acct contacts create --contact-type customer --name "Bob Ltd"');
+  for (const e of operationExamples['contacts.create']!.slice(1)) await run(e); // Paper Supplies
+  for (const e of groupExamples['quotes']!) await run(e); // create, sent, accepted, convert
+  for (const e of operationExamples['quotes.create']!) await run(e); // no --valid-until already past
+  for (const e of groupExamples['bills']!) await run(e); // create, approve, pay today
+});
