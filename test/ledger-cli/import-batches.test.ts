@@ -280,16 +280,14 @@ t.test('imported transactions are journals: reverted to draft, edited and delete
   t.same(await trialBalance(t, books), { accounts: {}, totals: [0, 0] });
 });
 
-t.test('an empty journal records a batch of 0 transactions, which is never a duplicate', async (t) => {
+t.test('an empty journal, on standard input too, is refused and records no batch', async (t) => {
   const books = await newBooks(t);
-  const first = runCliJson(['--data', books.dataDir, '--json', 'import', 'journal', '-'], { input: '\n\n' });
-  t.equal(first.status, 0, first.stderr);
-  const second = runCliJson(['--data', books.dataDir, '--json', 'import', 'journal', '-'], { input: '' });
-  t.equal(second.status, 0, second.stderr);
-  t.match((await acct(books, 'import', 'list')).data, [
-    { source: '-', transactionCount: 0, lineCount: 0, totalDebit: 0, firstDate: null, lastDate: null },
-    { source: '-', transactionCount: 0, lineCount: 0, totalDebit: 0, firstDate: null, lastDate: null },
-  ]);
+  for (const input of ['\n\n', '']) {
+    const r = runCliJson(['--data', books.dataDir, '--json', 'import', 'journal', '-'], { input });
+    t.equal(r.status, 2, r.stderr);
+    t.match(r.stderr, 'standard input holds no transactions: nothing was imported');
+  }
+  t.same((await acct(books, 'import', 'list')).data, []);
 });
 
 t.test('acct import --help lists journal, list, get and undo; acct import journal --help tells of batches', async (t) => {
