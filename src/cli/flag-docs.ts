@@ -245,13 +245,18 @@ function formatWords(field: string, prop: JsonSchema, types: Set<string>, pounds
 }
 
 /** The help of the flag of `field`, whose property is `prop` (`types` its JSON types; `pounds` a money field). */
+/** A money field named for the API's pence (amountPence) is typed in pounds on the command line: its name without the unit (amount). */
+export const withoutPence = (field: string, pounds: boolean): string => (pounds && field.endsWith('Pence') ? field.slice(0, -'Pence'.length) : field);
+
 export function flagDoc(field: string, prop: JsonSchema, types: Set<string>, pounds: boolean): FlagDoc {
   const enumValues = variants(prop).flatMap((v) => (v.enum ?? []).filter((e) => e !== null).map(String));
   // A boolean flag alone means true; its example is the other value when true is the default.
   const example = types.has('boolean') ? (prop.default === true ? 'false' : 'true') : exampleOf(field, prop, pounds, enumValues);
-  // A money field named for the API's pence is typed in pounds: its words leave the unit out ("gross dividend", not "gross dividend pence").
-  const named = pounds && field.endsWith('Pence') ? field.slice(0, -'Pence'.length) : field;
-  const words = [prop.description ?? fieldDescriptions[field] ?? fieldWords(named), ...formatWords(field, prop, types, pounds, enumValues)];
+  // Its words leave a pounds field's unit out ("gross dividend", not "gross dividend pence").
+  const words = [
+    prop.description ?? fieldDescriptions[field] ?? fieldWords(withoutPence(field, pounds)),
+    ...formatWords(field, prop, types, pounds, enumValues),
+  ];
   if (prop.default !== undefined)
     words.push(`default ${pounds && typeof prop.default === 'number' ? formatPounds(prop.default) : JSON.stringify(prop.default)}`);
   if (example !== null) words.push(`e.g. ${example}`);

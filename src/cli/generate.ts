@@ -19,7 +19,7 @@ import { hasItems, itemFlagHelp, itemPartWords, parseItemFlag } from './item-fla
 import { groupSummaries } from './help.js';
 import { examplesSection, groupExamples, operationExamples } from './examples.js';
 import { AcctOption, addsUp, flagNames, hiddenAlias } from './command.js';
-import { flagDoc } from './flag-docs.js';
+import { flagDoc, withoutPence } from './flag-docs.js';
 import { renderCsv, renderTable } from './presenters/index.js';
 import { presenterOf } from './presenters/registry.js';
 import { naturalKeyHelp, resolveNaturalKeys } from './references.js';
@@ -71,8 +71,9 @@ export function flagsOf(op: Operation): Flag[] {
       const pounds = isPence(prop);
       const file = part === 'body' && op.upload?.field === field;
       const doc = flagDoc(field, prop, types, pounds);
-      // A money field named for the API's pence (amountPence) is typed in pounds: its flag drops the unit (--amount), the old name hidden.
-      const renamed = flagNames[field] ?? (pounds && field.endsWith('Pence') ? kebab(field.slice(0, -'Pence'.length)) : undefined);
+      // A pounds flag drops the API's unit (--amount for amountPence), its old name hidden.
+      const bare = withoutPence(field, pounds);
+      const renamed = flagNames[field] ?? (bare === field ? undefined : kebab(bare));
       const names = renamed !== undefined && !taken.has(renamed) ? [renamed, kebab(field)] : [kebab(field)];
       flags.push({
         field,
