@@ -51,7 +51,7 @@ t.test('status on the first day of a 90-day trial', async (t) => {
 });
 
 t.test(
-  'checkout mid-trial: the customer made once, the 57 days left carried over as the subscription trial, the session kept; 409 while it is open',
+  'checkout mid-trial: the customer made once, the 57 days left carried over as the subscription trial, the session kept; a second expires the first',
   async (t) => {
     const b = await billedBooks(t);
     b.clock.advance(33 * day); // 7 February 2026: 7 Feb to 7 Mar is 28 days, to 5 Apr 29 more: 57 = 90 - 33.
@@ -90,25 +90,23 @@ t.test(
       subscription: null,
     });
 
-    // A second checkout while the first is still open at the provider (another tab, a double click) is refused: completing both would
-    // start two subscriptions, both charged.
+    // A second checkout while the first is still open at the provider (the customer backed out of the provider's page, or wants the other
+    // plan): the first is expired there before the second is made, so that only one can ever be paid (completing both would start two
+    // subscriptions, both charged). The second, for the other plan and with return addresses of its own, uses the same customer.
+    const first = r.body.data.sessionId as string;
     const calls = b.standIn.requests.length;
-    const twice = await checkout(b, 'limited_company');
-    expectError(t, twice, 409, 'conflict', { message: r.body.data.checkoutUrl as string });
-    t.same(
-      b.standIn.requests.slice(calls).map((q) => `${q.method} ${q.path}`),
-      ['GET /v1/checkout/sessions'],
-      'the provider was asked for open sessions only',
-    );
-    t.equal((await b.books.store.platform.db.selectFrom('billing_sessions').select('id').execute()).length, 1, 'no second session kept');
-
-    // Once the first has expired, a second checkout, for the other plan and with return addresses of its own, uses the same customer.
-    b.standIn.sessions.get(r.body.data.sessionId as string)!['status'] = 'expired';
     const other = await b.api.request('POST', '/v1/billing/checkout', {
       body: { plan: 'limited_company', successUrl: 'https://example.com/thanks', cancelUrl: 'https://example.com/plans' },
     });
-    t.equal(other.status, 200);
-    t.not(other.body.data.sessionId, r.body.data.sessionId);
+    t.equal(other.status, 200, JSON.stringify(other.body?.error ?? ''));
+    t.not(other.body.data.sessionId, first);
+    t.same(
+      b.standIn.requests.slice(calls).map((q) => `${q.method} ${q.path}`),
+      ['GET /v1/checkout/sessions', `POST /v1/checkout/sessions/${first}/expire`, 'POST /v1/checkout/sessions'],
+      'the open session expired, then the new one made',
+    );
+    t.equal(b.standIn.sessions.get(first)?.['status'], 'expired');
+    t.equal(b.standIn.sessions.get(other.body.data.sessionId as string)?.['status'], 'open');
     t.equal(b.standIn.to('POST', '/v1/customers').length, 1, 'no second customer');
     t.match(b.standIn.to('POST', '/v1/checkout/sessions')[1]?.params, {
       line_items: { 0: { price_data: { unit_amount: '2400' } } },
@@ -118,6 +116,19 @@ t.test(
     t.equal((await b.books.store.platform.db.selectFrom('billing_sessions').select('id').execute()).length, 2);
   },
 );
+
+t.test('a second checkout while the customer completes the first: 409, the first stands and no second session is made', async (t) => {
+  const b = await billedBooks(t);
+  const r = await checkout(b, 'sole_trader');
+  t.equal(r.status, 200);
+  const first = r.body.data.sessionId as string;
+  b.standIn.completesBeforeExpire(first);
+  const second = await checkout(b, 'limited_company');
+  expectError(t, second, 409, 'conflict', { message: /completed/ });
+  t.equal(b.standIn.sessions.get(first)?.['status'], 'complete');
+  t.equal(b.standIn.to('POST', '/v1/checkout/sessions').length, 1, 'no second session at the provider');
+  t.equal((await b.books.store.platform.db.selectFrom('billing_sessions').select('id').execute()).length, 1, 'no second session kept');
+});
 
 t.test('after the checkout completes: on the plan, the trial over for the service and trialing at the provider; a second checkout is 409', async (t) => {
   const b = await billedBooks(t);

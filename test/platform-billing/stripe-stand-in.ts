@@ -58,6 +58,8 @@ export interface StandIn {
   to(method: string, path: string): Recorded[];
   /** The next call is answered with this status and error body, whatever it asks. */
   failNext(status: number, type: string, message: string, code?: string): void;
+  /** The customer completes the session just before acct's call to expire it arrives (a race the provider settles: 400, not expirable). */
+  completesBeforeExpire(sessionId: string): void;
   /** The customer pays (or starts the trial of) a checkout session: the subscription made, and the events the provider sends, in order. */
   completeCheckout(sessionId: string, at: number): Stripe.Event[];
   /** An invoice of the subscription, paid or open (a failed payment). */
@@ -115,6 +117,7 @@ export async function startStandIn(): Promise<StandIn> {
   const invoices = new Map<string, Obj>();
   const payments: Obj[] = [];
   const refunds: Obj[] = [];
+  const racing = new Set<string>();
   let failure: { status: number; error: Obj } | null = null;
   let cardPays = false;
 
@@ -172,6 +175,14 @@ export async function startStandIn(): Promise<StandIn> {
         .filter((x) => (!query.get('customer') || x['customer'] === query.get('customer')) && (!query.get('status') || x['status'] === query.get('status')))
         .reverse();
       return { status: 200, body: list(found.slice(0, Number(query.get('limit') ?? 10)), '/v1/checkout/sessions') };
+    }
+    if (method === 'POST' && (m = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path))) {
+      const session = sessions.get(m[1]!);
+      if (!session) return missing('checkout.session', m[1]!);
+      if (racing.delete(m[1]!)) Object.assign(session, { status: 'complete' });
+      if (session['status'] !== 'open') return invalid(`Only Checkout Sessions with a status in ["open"] can be expired.`, 'session');
+      Object.assign(session, { status: 'expired' });
+      return { status: 200, body: session };
     }
     if (method === 'POST' && path === '/v1/billing_portal/sessions') {
       const customer = typeof p['customer'] === 'string' ? p['customer'] : '';
@@ -278,6 +289,9 @@ export async function startStandIn(): Promise<StandIn> {
     to: (method, path) => requests.filter((r) => r.method === method && r.path === path),
     failNext(status, type, message, code) {
       failure = { status, error: { type, message, ...(code ? { code } : {}) } };
+    },
+    completesBeforeExpire(sessionId) {
+      racing.add(sessionId);
     },
     completeCheckout(sessionId, at) {
       const session = sessions.get(sessionId);

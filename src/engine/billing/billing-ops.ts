@@ -16,7 +16,7 @@ import { businessTypes } from '../organisation/organisation.js';
 import { isSubscribed, trialDaysLeft } from '../organisation/profile.js';
 import { paidPlans, plans, type PaidPlan } from './plans.js';
 import { billingRowOf, billingStatus, subscriptionStatuses } from './subscription.js';
-import { configuredBilling, createCheckoutSession, createCustomer, createPortalSession, openCheckoutSession, type ConfiguredBilling } from './provider.js';
+import { configuredBilling, createCheckoutSession, createCustomer, createPortalSession, expireOpenCheckouts, type ConfiguredBilling } from './provider.js';
 
 const planIds = ['trial', ...paidPlans] as const;
 const returnUrl = () => z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).meta({ examples: ['https://example.com/account'] });
@@ -120,14 +120,7 @@ async function openCheckout(ctx: Ctx, input: CheckoutInput): Promise<void> {
       `the organisation already has a ${row.subscription_status ?? ''} subscription: change plan or cancel it in the billing portal (POST /billing/portal)`,
     );
   }
-  if (row.stripe_customer_id !== null) {
-    // A second checkout completed would start a second subscription, charged beside the first.
-    const open = await openCheckoutSession(settings, row.stripe_customer_id);
-    if (open) {
-      const until = open.expiresAt === null ? '' : ` or start again once it expires at ${new Date(open.expiresAt * 1000).toISOString()}`;
-      throw new AppError('conflict', `a checkout opened earlier is still open at the payment provider: complete it at ${open.url}${until}`);
-    }
-  }
+  if (row.stripe_customer_id !== null) await expireOpenCheckouts(settings, row.stripe_customer_id);
   const customerId = await customerOf(ctx, settings, organisationId, row.stripe_customer_id);
   const trialDays = trialDaysLeft(row, ctx.clock);
   const session = await createCheckoutSession(settings, { organisationId, customerId, plan: input.plan, trialDays, successUrl, cancelUrl });
@@ -162,7 +155,8 @@ export const checkoutOp = defineOperation({
   description:
     'Makes the provider customer if the organisation has none. The days left of the trial become the subscription’s trial at the provider, so ' +
     'subscribing mid-trial loses none. An organisation already subscribed (active, trialing, past_due or unpaid) gets 409: the portal changes plans. ' +
-    'So does one whose earlier checkout session is still open at the provider (the message gives its URL and expiry): completing both would start two subscriptions. ' +
+    'A checkout session opened earlier and still open at the provider (the customer went back, or wants the other plan) is expired there first, so that ' +
+    'only the latest can be paid (completing two would start two subscriptions); one completed meanwhile gives 409 and nothing is made. ' +
     'successUrl and cancelUrl default to acct serve --billing-return-url. Without a provider key configured: 422 billing_not_configured, nothing written; ' +
     'with a test key: 403 forbidden.',
   access: 'all-scopes',

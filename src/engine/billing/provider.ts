@@ -180,13 +180,27 @@ export async function createCheckoutSession(settings: ConfiguredBilling, checkou
   return sessionOf(made, 'checkout session');
 }
 
-/** The customer's checkout session still open at the provider (one the customer may yet complete), if any: its id, URL and expiry. */
-export async function openCheckoutSession(settings: ConfiguredBilling, customerId: string): Promise<(ProviderSession & { expiresAt: number | null }) | null> {
+/**
+ * Expires the customer's checkout sessions still open at the provider, so
+ * that only the one about to be made can be paid: completing two would
+ * start two subscriptions, both charged. A session the provider will not
+ * expire was completed meanwhile (or is being paid): 409, nothing made.
+ */
+export async function expireOpenCheckouts(settings: ConfiguredBilling, customerId: string): Promise<void> {
   const open = await callProvider(settings, 'list open checkout sessions', (stripe) =>
-    stripe.checkout.sessions.list({ customer: customerId, status: 'open', limit: 1 }),
+    stripe.checkout.sessions.list({ customer: customerId, status: 'open', limit: 100 }),
   );
-  const session = open.data[0];
-  return session ? { ...sessionOf(session, 'checkout session'), expiresAt: session.expires_at ?? null } : null;
+  for (const session of open.data) {
+    try {
+      await callProvider(settings, 'expire an open checkout session', (stripe) => stripe.checkout.sessions.expire(session.id));
+    } catch (e) {
+      if (!(e instanceof AppError) || e.code !== 'billing_provider_rejected') throw e;
+      throw new AppError(
+        'conflict',
+        `a checkout opened earlier (${session.id}) was completed at the payment provider just now and could not be expired: see GET /billing/status`,
+      );
+    }
+  }
 }
 
 /** A billing portal session where the customer manages card, plan and cancellation. */
