@@ -46,28 +46,37 @@ export const profitCheckSchema = z.strictObject({
 });
 export type ProfitCheck = z.output<typeof profitCheckSchema>;
 
-/** Dividends not voided, charged to the financial year ending `fye` (same) or to any other (other). */
-async function declaredTotal(db: Kysely<OrgDb>, fye: string, which: 'same' | 'other'): Promise<number> {
+/** Dividends not voided: charged to the financial year ending `fye` (same), and to any other (other). */
+async function declaredTotals(db: Kysely<OrgDb>, fye: string): Promise<{ same: number; other: number }> {
   const row = await db
     .selectFrom('dividends')
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount'), eb.val(0)).as('total'))
+    .select((eb) => [
+      eb.fn.coalesce(eb.fn.sum<number>(eb.case().when('financial_year_end', '=', fye).then(eb.ref('amount')).else(0).end()), eb.val(0)).as('same'),
+      eb.fn.coalesce(eb.fn.sum<number>(eb.case().when('financial_year_end', '!=', fye).then(eb.ref('amount')).else(0).end()), eb.val(0)).as('other'),
+    ])
     .where('status', '!=', 'void')
-    .where('financial_year_end', which === 'same' ? '=' : '!=', fye)
     .executeTakeFirstOrThrow();
-  return Number(row.total);
+  return { same: Number(row.same), other: Number(row.other) };
 }
 
-/** The profit of every posted revenue and expense line, with 3100 Retained Earnings, to `to` (every line without it). */
-async function profitTo(db: Kysely<OrgDb>, to?: string): Promise<number> {
-  let q = db
+/**
+ * The profit of every posted revenue and expense line, with 3100 Retained
+ * Earnings: to the year end, to the day, and over every line, in one pass.
+ */
+async function profits(db: Kysely<OrgDb>, fye: string, on: string): Promise<{ toYearEnd: number; toDay: number; all: number }> {
+  const row = await db
     .selectFrom('lines')
     .innerJoin('accounts', 'accounts.id', 'lines.account_id')
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('lines.amount'), eb.val(0)).as('net'))
+    .select((eb) => {
+      const to = (day: string) =>
+        eb.fn.coalesce(eb.fn.sum<number>(eb.case().when('lines.date', '<=', day).then(eb.ref('lines.amount')).else(0).end()), eb.val(0));
+      return [to(fye).as('toYearEnd'), to(on).as('toDay'), eb.fn.coalesce(eb.fn.sum<number>('lines.amount'), eb.val(0)).as('all')];
+    })
     .where('lines.posted', '=', 1)
-    .where((eb) => eb.or([eb('accounts.account_type', 'in', ['revenue', 'expense']), eb('accounts.code', '=', '3100')]));
-  if (to !== undefined) q = q.where('lines.date', '<=', to);
+    .where((eb) => eb.or([eb('accounts.account_type', 'in', ['revenue', 'expense']), eb('accounts.code', '=', '3100')]))
+    .executeTakeFirstOrThrow();
   // Credits are negative: profit and retained earnings are what the credits exceed the debits by.
-  return -Number((await q.executeTakeFirstOrThrow()).net);
+  return { toYearEnd: -Number(row.toYearEnd), toDay: -Number(row.toDay), all: -Number(row.all) };
 }
 
 /**
@@ -76,10 +85,10 @@ async function profitTo(db: Kysely<OrgDb>, to?: string): Promise<number> {
  */
 export async function profitCheck(db: Kysely<OrgDb>, fye: string, on?: string): Promise<ProfitCheck> {
   await requireCompany(db);
-  const points = [await profitTo(db, fye), await profitTo(db)];
-  if (on !== undefined) points.push(await profitTo(db, on));
-  const retained = Math.min(...points) - (await declaredTotal(db, fye, 'other'));
-  const declared = await declaredTotal(db, fye, 'same');
+  const profit = await profits(db, fye, on ?? fye);
+  const dividends = await declaredTotals(db, fye);
+  const retained = Math.min(profit.toYearEnd, profit.toDay, profit.all) - dividends.other;
+  const declared = dividends.same;
   const available = retained - declared;
   return {
     financialYearEnd: fye,
