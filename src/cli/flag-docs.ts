@@ -10,6 +10,7 @@ import { formatPounds } from '../engine/money.js';
 import type { JsonSchema } from '../engine/input.js';
 import { dateHelp, isDateProp } from './date-flags.js';
 import { naturalKeyHelp } from './references.js';
+import { withoutPence } from './money-columns.js';
 
 export interface FlagDoc {
   /** `<date>`, `<pounds>`, …; empty for a boolean flag. */
@@ -245,8 +246,6 @@ function formatWords(field: string, prop: JsonSchema, types: Set<string>, pounds
 }
 
 /** The help of the flag of `field`, whose property is `prop` (`types` its JSON types; `pounds` a money field). */
-/** A money field named for the API's pence (amountPence) is typed in pounds on the command line: its name without the unit (amount). */
-export const withoutPence = (field: string, pounds: boolean): string => (pounds && field.endsWith('Pence') ? field.slice(0, -'Pence'.length) : field);
 
 export function flagDoc(field: string, prop: JsonSchema, types: Set<string>, pounds: boolean): FlagDoc {
   const enumValues = variants(prop).flatMap((v) => (v.enum ?? []).filter((e) => e !== null).map(String));

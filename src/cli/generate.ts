@@ -19,7 +19,8 @@ import { hasItems, itemFlagHelp, itemPartWords, parseItemFlag } from './item-fla
 import { groupSummaries } from './help.js';
 import { examplesSection, groupExamples, operationExamples } from './examples.js';
 import { AcctOption, addsUp, flagNames, hiddenAlias } from './command.js';
-import { flagDoc, withoutPence } from './flag-docs.js';
+import { flagDoc } from './flag-docs.js';
+import { withoutPence } from './money-columns.js';
 import { renderCsv, renderTable } from './presenters/index.js';
 import { presenterOf } from './presenters/registry.js';
 import { naturalKeyHelp, resolveNaturalKeys } from './references.js';

@@ -2,12 +2,16 @@
  * Which fields of an operation's output hold money (pence() in its output
  * schema), so that tables print them in pounds. A field is named as the
  * tables name it: a path such as balance.net inside a record, or a column
- * name inside a list of records.
+ * name inside a list of records. Tables print such a field's name without
+ * the API's unit (availableProfitPence as availableProfit).
  */
 import { isPence, outputJsonSchemaOf, type JsonSchema } from '../engine/input.js';
 import type { Operation } from '../engine/operation.js';
 
 export type MoneyTest = (path: string) => boolean;
+
+/** A money field named for the API's pence (amountPence) is typed and printed in pounds on the command line: its name without the unit (amount). */
+export const withoutPence = (field: string, pounds: boolean): string => (pounds && field.endsWith('Pence') ? field.slice(0, -'Pence'.length) : field);
 
 /** For data that is not an operation's (a list of organisations): nothing is money. */
 export const noMoney: MoneyTest = () => false;

@@ -3,7 +3,7 @@ import chalk from 'chalk';
 import type { ColumnUserConfig } from 'table';
 import type { AppError } from '../engine/errors.js';
 import { displayPounds } from '../engine/money.js';
-import { noMoney, type MoneyTest } from './money-columns.js';
+import { noMoney, withoutPence, type MoneyTest } from './money-columns.js';
 import { essential, fitColumns, hiddenNote, shrinkable, textWidth, truncate, type ColumnPlan } from './fit-table.js';
 
 export { textWidth } from './fit-table.js';
@@ -181,7 +181,8 @@ export function renderRows(rows: readonly Row[], isMoney: MoneyTest = noMoney, w
     ),
   );
   const right = columns.flatMap((c, i) => (isMoney(c) ? [i] : []));
-  return fittedTable([columns, ...body], plans, width, { right });
+  const headings = columns.map((c) => withoutPence(c, isMoney(c)));
+  return fittedTable([headings, ...body], plans, width, { right });
 }
 
 /** A record's fields as name and value (nested records as a.b), and the lists of records in it, by name, to show as tables. */
@@ -201,7 +202,7 @@ function flatten(record: Row, prefix = ''): { fields: [string, unknown][]; lists
 
 /** Fields as a two-column table of name and value, the values cut short to `width`. */
 function fieldTable(fields: readonly [string, unknown][], isMoney: MoneyTest, width: number | undefined): string {
-  const data = fields.map(([k, v]) => [k, Array.isArray(v) && v.length === 0 ? chalk.dim('none') : cell(v, k, isMoney)]);
+  const data = fields.map(([k, v]) => [withoutPence(k, isMoney(k)), Array.isArray(v) && v.length === 0 ? chalk.dim('none') : cell(v, k, isMoney)]);
   const plans: ColumnPlan[] = [
     { keep: essential, shrink: false },
     { keep: essential, shrink: true },

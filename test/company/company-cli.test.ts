@@ -41,7 +41,8 @@ t.test('directors, dla, dividends on the command line', async (t) => {
 
   const dry = await acct('dividends', 'declare', '--director-id', jo, '--board-minutes-id', bm, '--amount-pence', '2500', '--date', '2026-05-01', '--dry-run');
   t.equal(dry.status, 0, dry.stderr);
-  t.match(dry.stdout, /availableProfitPence\s+4,000\.00/);
+  t.match(dry.stdout, /availableProfit\s+4,000\.00/);
+  t.notMatch(dry.stdout, /Pence/, 'money fields are named in pounds, as the amounts are printed');
   t.match(dry.stdout, /3200\s+2,500\.00/);
   t.equal(((await json('dividends', 'list')) as unknown as unknown[]).length, 0, 'the dry run declared nothing');
 

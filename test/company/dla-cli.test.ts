@@ -26,8 +26,9 @@ t.test('acct dla add and acct dla balance', async (t) => {
   const balance = await acct('dla', 'balance', jo.id, '--as-of', '2026-05-01');
   t.equal(balance.status, 0, balance.stderr);
   // £5,000.00 lent on 1 May 2026, after 6 April 2026: S455 at 35.75% = £1,787.50.
-  t.match(balance.stdout, /balancePence\s+5,000\.00/);
-  t.match(balance.stdout, /exposurePence\s+1,787\.50/);
+  t.match(balance.stdout, /balance\s+5,000\.00/);
+  t.match(balance.stdout, /exposure\s+1,787\.50/);
+  t.notMatch(balance.stdout, /Pence/, 'money fields are named in pounds, as the amounts are printed');
   // The benefit-in-kind threshold is £10,000.00, printed in pounds like every amount.
   t.match(balance.stdout, /threshold\s+10,000\.00/);
   t.notMatch(balance.stdout, /1000000/);
@@ -52,5 +53,5 @@ t.test('acct dla add and acct dla balance', async (t) => {
   );
   t.equal(old.status, 0, old.stderr);
   // £5,000.00 + £1,000.00 = £6,000.00: --amount-pence 1,000 is pounds, as before.
-  t.match((await acct('dla', 'balance', jo.id, '--as-of', '2026-05-02')).stdout, /balancePence\s+6,000\.00/);
+  t.match((await acct('dla', 'balance', jo.id, '--as-of', '2026-05-02')).stdout, /balance\s+6,000\.00/);
 });
