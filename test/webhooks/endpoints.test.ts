@@ -182,6 +182,30 @@ t.test('the strict policy refuses http and every non-public address', async (t) 
   t.equal((await api.request('GET', '/v1/webhooks')).body.data.endpoints[0].url, publicUrl, 'the URL is unchanged');
 });
 
+t.test("a host name is looked up outside any write, with an Idempotency-Key too (no DNS inside the books' lock)", async (t) => {
+  const { api } = await setup(t);
+  // localhost resolves (to loopback, refused): the lookup runs, and a lookup inside a write transaction fails as a bug (500).
+  const created = await api.request('POST', '/v1/webhooks', {
+    body: { url: 'https://localhost/hooks', events: ['contact.created'] },
+    headers: { 'Idempotency-Key': 'hook-1' },
+  });
+  expectError(t, created, 400, 'validation_error', { field: 'url' });
+  const ok = await api.request('POST', '/v1/webhooks', { body: { url: publicUrl, events: ['contact.created'] }, headers: { 'Idempotency-Key': 'hook-2' } });
+  t.equal(ok.status, 201);
+  const changed = await api.request('PATCH', `/v1/webhooks/${ok.body.data.id as string}`, {
+    body: { url: 'https://localhost/hooks' },
+    headers: { 'Idempotency-Key': 'hook-3' },
+  });
+  expectError(t, changed, 400, 'validation_error', { field: 'url' });
+  t.equal((await api.request('GET', '/v1/webhooks')).body.data.endpoints.length, 1);
+});
+
+t.test('port 0 is refused: nothing can be delivered there', async (t) => {
+  const { api } = await setup(t);
+  const r = await api.request('POST', '/v1/webhooks', { body: { url: 'https://93.184.215.14:0/hooks', events: ['contact.created'] } });
+  expectError(t, r, 400, 'validation_error', { field: 'url' });
+});
+
 t.test('at most 5 endpoints: the 6th is 422, and removing one makes room', async (t) => {
   const { api } = await setup(t);
   const ids: string[] = [];

@@ -39,8 +39,9 @@ export const createWebhook = defineOperation({
   status: 201,
   body: { url: z.string().max(2048), events: events(), description: z.string().max(255).nullable().optional() },
   output: endpointWithSecretSchema,
+  // The URL's host is looked up (DNS) before any transaction opens, an Idempotency-Key's included.
+  external: async (ctx, input) => void (await checkWebhookUrl(input.url, ctx.webhookPolicy ?? strictPolicy)),
   async run(ctx, input) {
-    await checkWebhookUrl(input.url, ctx.webhookPolicy ?? strictPolicy);
     const spec = { url: input.url, events: input.events, description: input.description ?? null };
     const books = orgOf(ctx);
     return { data: await books.write((trx) => createEndpoint(trx, ctx.clock, books.secrets, spec)) };
@@ -73,8 +74,10 @@ export const updateWebhook = defineOperation({
     isActive: z.boolean().optional(),
   },
   output: endpointSchema,
-  async run(ctx, input) {
+  external: async (ctx, input) => {
     if (input.url !== undefined) await checkWebhookUrl(input.url, ctx.webhookPolicy ?? strictPolicy);
+  },
+  async run(ctx, input) {
     const { id, ...changes } = input;
     return { data: await orgOf(ctx).write((trx) => updateEndpoint(trx, ctx.clock, id, changes)) };
   },

@@ -12,6 +12,7 @@ import { lookup } from 'node:dns/promises';
 import net, { type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { AppError } from '../errors.js';
+import { assertOutsideTransaction } from '../external.js';
 import type { WebhookPolicy } from '../webhook-policy.js';
 
 /** Every address a host name resolves to. */
@@ -69,9 +70,12 @@ export async function checkWebhookUrl(url: string, policy: WebhookPolicy, field 
   const httpOk = policy.allowHttp && parsed.protocol === 'http:';
   if (parsed.protocol !== 'https:' && !httpOk) throw new AppError('validation_error', `${field} must be an https:// URL`, field);
   if (parsed.username || parsed.password) throw new AppError('validation_error', `${field} must not carry a user name or password`, field);
+  if (parsed.port === '0') throw new AppError('validation_error', `${field}: port 0 is not a port anything can be delivered to`, field);
   if (policy.allowPrivate) return parsed;
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
   let addresses: readonly string[];
+  // A lookup is a call to another service: never inside a write transaction (see external.ts).
+  if (net.isIP(host) === 0) assertOutsideTransaction(`looking up the webhook host ${host}`);
   try {
     addresses = net.isIP(host) ? [host] : await resolve(host);
   } catch {
