@@ -40,7 +40,9 @@ t.test('the router accepts other spellings of /v1/contacts, and so does the key'
   t.equal(await rowCount(books, 'idempotency_keys'), 1);
 
   // The same key on another body is still another request.
-  expectError(t, await post(api, '/V1/contacts/', 'k-route', { ...contact, name: 'Someone Else Ltd' }), 409, 'conflict');
+  expectError(t, await post(api, '/V1/contacts/', 'k-route', { ...contact, name: 'Someone Else Ltd' }), 409, 'conflict', {
+    message: /k-route was first used for POST \/v1\/contacts with another query or body/,
+  });
 });
 
 t.test('a route with a parameter: the decoded parameter is the key, however it is written', async (t) => {
@@ -57,7 +59,8 @@ t.test('a route with a parameter: the decoded parameter is the key, however it i
     expectReplay(t, first, await put(path), path);
   }
   // The same key and body on another contact is another request: refused, and contact b is untouched.
-  expectError(t, await put(`/v1/contacts/${b}/`), 409, 'conflict');
+  const other = await put(`/v1/contacts/${b}/`);
+  expectError(t, other, 409, 'conflict', { message: `k-put was first used for PUT /v1/contacts/${a}; use a new key for a different request` });
   t.equal((await api.request('GET', `/v1/contacts/${b}`)).body.data.email, null);
   t.equal(await rowCount(books, 'idempotency_keys'), 3, 'make-a, make-b and k-put');
 });

@@ -120,7 +120,7 @@ async function lookUp(trx: Kysely<OrgDb>, ctx: Ctx, request: IdempotentRequest):
   if (found.fingerprint !== request.fingerprint) {
     throw new AppError(
       'conflict',
-      `Idempotency-Key ${request.key} was first used for ${found.method} ${found.path} with another query or body; use a new key for a different request`,
+      `Idempotency-Key ${request.key} was first used for ${found.method} ${found.path}${found.method === request.method && found.path === request.path ? ' with another query or body' : ''}; use a new key for a different request`,
     );
   }
   if (found.reserved_by === null) return { kind: 'replay', status: found.status, response: found.response };
