@@ -309,6 +309,8 @@ t.test('a receiver that sends 200 and then stalls mid-body: the attempt still en
   const [d] = await deliveries(w, id);
   t.equal(d.attempts, 1, 'the attempt is recorded');
   t.not(d.status, 'succeeded', 'an answer cut off is not a success');
+  t.equal(d.responseStatus, 200, 'the status that did arrive is kept');
+  t.match(d.error, /^HTTP 200, but its body did not end within/);
 });
 
 t.test('a refused connection: a failure with responseStatus null', async (t) => {

@@ -148,6 +148,8 @@ export async function attempt(
   };
   const timeout = options.timeoutMs ?? responseTimeoutMs;
   return new Promise<Attempt>((resolve) => {
+    // The status once the response has begun: an answer whose body does not end in time is no success, but its status is kept.
+    let answered: number | null = null;
     const client = target.protocol === 'https:' ? https : http;
     const req = client.request(
       target,
@@ -160,6 +162,7 @@ export async function attempt(
         signal: AbortSignal.timeout(timeout),
       },
       (res) => {
+        answered = res.statusCode ?? null;
         res.resume();
         res.on('end', () => {
           const status = res.statusCode ?? 0;
@@ -172,7 +175,17 @@ export async function attempt(
         res.on('error', (e) => resolve(failure(e.message, res.statusCode ?? null)));
       },
     );
-    req.on('error', (e) => resolve(failure(e.name === 'AbortError' || e.name === 'TimeoutError' ? `no response within ${timeout / 1000} s` : e.message)));
+    req.on('error', (e) => {
+      const late = e.name === 'AbortError' || e.name === 'TimeoutError';
+      if (!late) resolve(failure(e.message, answered));
+      else
+        resolve(
+          failure(
+            answered === null ? `no response within ${timeout / 1000} s` : `HTTP ${answered}, but its body did not end within ${timeout / 1000} s`,
+            answered,
+          ),
+        );
+    });
     req.end(delivery.body);
   });
 }
