@@ -84,3 +84,68 @@ t.test('the year-end pack for the year to 31 March 2026', async (t) => {
   const notEnded = await acct('company', 'year-end', '--year', '2027');
   t.equal(notEnded.status, 5, 'the year to 31 March 2027 has not ended');
 });
+
+t.test("the pack's dividends are the balance sheet's at the year end; those declared after it are shown apart", async (t) => {
+  const dir = t.testdir();
+  await init(t, dir, ['--name', 'YE Ltd', '--business-type', 'limited_company', '--vat-scheme', 'not_registered']);
+  const acct = (...args: string[]) => runCliInProcess(['--data', dir, ...args]);
+  const json = async (...args: string[]) => {
+    const r = await runCliInProcessJson(['--data', dir, '--json', ...args]);
+    t.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
+    return r.data as Record<string, unknown>;
+  };
+  t.equal((await acct('post', '2025-04-01', 'Capital', '1200=100', '3000=-100')).status, 0);
+  // Profit £10,000.00 in the year to 31 March 2026.
+  t.equal((await acct('post', '2025-06-01', 'Sale', '1200=10000', '4000=-10000')).status, 0);
+  const jo = (await json('directors', 'add', '--full-name', 'Jo D', '--shares-held', '100', '--appointed-date', '2025-04-01')).id as string;
+  const dividend = async (date: string, pounds: string) => {
+    const bm = (await json('dividends', 'minutes', '--attendees', jo, '--date', date, '--financial-year-end', '2026-03-31', '--total-dividend-pence', pounds))
+      .id as string;
+    return (await json('dividends', 'declare', '--director-id', jo, '--board-minutes-id', bm, '--amount-pence', pounds, '--date', date)).id as string;
+  };
+  // DIV-0001 £3,000.00 declared 25 March 2026, paid 10 April 2026 (after the year end).
+  await json('dividends', 'pay', await dividend('2026-03-25', '3000'), '--date', '2026-04-10');
+  // DIV-0002 £500.00 declared 28 March 2026 and voided on 5 April 2026: at the year end it still stood.
+  await json('dividends', 'void', await dividend('2026-03-28', '500'), '--date', '2026-04-05');
+  // DIV-0003 £4,000.00 declared 1 May 2026 for the same year's profit: after the year end.
+  await dividend('2026-05-01', '4000');
+
+  // At 31 March 2026 the ledger holds 3200 Dividends 3,000 + 500 = £3,500.00 Dr and 2500 Dividends Payable £3,500.00 Cr.
+  const bs = (await json('report', 'balance-sheet', '--as-of', '2026-03-31')) as {
+    liabilities: { accounts: { code: string; balance: number }[] };
+    equity: { accounts: { code: string | null; balance: number }[] };
+  };
+  t.match(bs.liabilities.accounts, [{ code: '2500', balance: 350_000 }]);
+  t.ok(bs.equity.accounts.some((a) => a.code === '3200' && a.balance === -350_000));
+
+  const atYearEnd = await json('company', 'year-end', '--year', '2026', '--prepared-on', '2026-03-31');
+  t.match(atYearEnd.dividends, {
+    declaredPence: 350_000,
+    paidPence: 0,
+    owedAtYearEndPence: 350_000,
+    byDirector: [{ fullName: 'Jo D', financialYear: '2026-03-31', totalDeclaredPence: 350_000, totalPaidPence: 0 }],
+    afterYearEnd: { to: '2026-03-31', declaredPence: 0, paidPence: 0, declared: [] },
+  });
+  // Known on 31 March 2026: profit £10,000.00 less the £3,500.00 declared by then = £6,500.00 available.
+  t.match(atYearEnd.profitCheck, { retainedEarningsPence: 1_000_000, previouslyDeclaredPence: 350_000, availableProfitPence: 650_000 });
+
+  // Prepared on 1 June 2026 the year's figures are the same; DIV-0003 (£4,000.00) and DIV-0001's payment (£3,000.00) come after the year end.
+  const later = await json('company', 'year-end', '--year', '2026', '--prepared-on', '2026-06-01');
+  t.match(later.dividends, {
+    declaredPence: 350_000,
+    paidPence: 0,
+    owedAtYearEndPence: 350_000,
+    afterYearEnd: {
+      to: '2026-06-01',
+      declaredPence: 400_000,
+      paidPence: 300_000,
+      declared: [{ voucherNumber: 'DIV-0003', amountPence: 400_000, dateDeclared: '2026-05-01' }],
+    },
+  });
+  // By then DIV-0002 is void: 3,000 + 4,000 = £7,000.00 declared for the year's profit, £3,000.00 left.
+  t.match(later.profitCheck, { previouslyDeclaredPence: 700_000, availableProfitPence: 300_000 });
+  const text = await acct('company', 'year-end', '--year', '2026', '--prepared-on', '2026-06-01');
+  t.match(text.stdout, 'Jo D: declared 3,500.00, paid 0.00');
+  t.match(text.stdout, 'owed at the year end 3,500.00');
+  t.match(text.stdout, 'DIV-0003 Jo D: declared 4,000.00 on 2026-05-01');
+});

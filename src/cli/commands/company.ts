@@ -53,11 +53,16 @@ function printed(given: YearEnd, width: number | undefined): string {
   out.push(`S455 tax if not repaid in time: ${displayPounds(pack.totalS455ExposurePence)}`, '', chalk.bold('Dividends for the year'));
   for (const d of pack.dividends.byDirector)
     out.push(`  ${d.fullName}: declared ${displayPounds(d.totalDeclaredPence)}, paid ${displayPounds(d.totalPaidPence)}`);
+  const dv = pack.dividends;
   out.push(
-    `  in all: declared ${displayPounds(pack.dividends.declaredPence)}, paid ${displayPounds(pack.dividends.paidPence)}`,
-    '',
-    chalk.bold('Profit check'),
+    `  in all: declared ${displayPounds(dv.declaredPence)}, paid ${displayPounds(dv.paidPence)}; owed at the year end ${displayPounds(dv.owedAtYearEndPence)}`,
   );
+  if (dv.afterYearEnd.declared.length > 0 || dv.afterYearEnd.paidPence !== 0) {
+    out.push(`  after the year end, to ${dv.afterYearEnd.to} (not in the year's figures):`);
+    for (const d of dv.afterYearEnd.declared) out.push(`    ${d.voucherNumber} ${d.fullName}: declared ${displayPounds(d.amountPence)} on ${d.dateDeclared}`);
+    out.push(`    declared ${displayPounds(dv.afterYearEnd.declaredPence)}, paid ${displayPounds(dv.afterYearEnd.paidPence)}`);
+  }
+  out.push('', chalk.bold('Profit check'));
   const p = pack.profitCheck;
   out.push(
     `  retained earnings ${displayPounds(p.retainedEarningsPence)}, declared for the year ${displayPounds(p.previouslyDeclaredPence)}, available ${displayPounds(p.availableProfitPence)}`,

@@ -46,25 +46,45 @@ export const profitCheckSchema = z.strictObject({
 });
 export type ProfitCheck = z.output<typeof profitCheckSchema>;
 
-/** Dividends not voided: charged to the financial year ending `fye` (same), and to any other (other). */
-async function declaredTotals(db: Kysely<OrgDb>, fye: string): Promise<{ same: number; other: number }> {
-  const row = await db
+/** Dividends not voided: charged to the financial year ending `fye` (same), and to any other (other); declared by `knownOn` when given. */
+async function declaredTotals(db: Kysely<OrgDb>, fye: string, knownOn?: string): Promise<{ same: number; other: number }> {
+  const q = db
     .selectFrom('dividends')
     .select((eb) => [
       eb.fn.coalesce(eb.fn.sum<number>(eb.case().when('financial_year_end', '=', fye).then(eb.ref('amount')).else(0).end()), eb.val(0)).as('same'),
       eb.fn.coalesce(eb.fn.sum<number>(eb.case().when('financial_year_end', '!=', fye).then(eb.ref('amount')).else(0).end()), eb.val(0)).as('other'),
     ])
-    .where('status', '!=', 'void')
-    .executeTakeFirstOrThrow();
+    .where((eb) => {
+      if (knownOn === undefined) return eb('status', '!=', 'void');
+      // A void counts from the day of its reversing journals (the dividend's own journals other than the declaration and payment), else the day it was made.
+      const reversals = () =>
+        eb
+          .selectFrom('transactions as t')
+          .select('t.id')
+          .where('t.source_type', '=', 'dividend')
+          .whereRef('t.source_id', '=', 'dividends.id')
+          .where((e) => e.or([e('dividends.declare_transaction_id', 'is', null), e('t.id', '!=', e.ref('dividends.declare_transaction_id'))]))
+          .where((e) => e.or([e('dividends.pay_transaction_id', 'is', null), e('t.id', '!=', e.ref('dividends.pay_transaction_id'))]));
+      return eb.and([
+        eb('date_declared', '<=', knownOn),
+        eb.or([
+          eb('status', '!=', 'void'),
+          eb.exists(reversals().where('t.date', '>', knownOn)),
+          eb.and([eb.not(eb.exists(reversals())), eb('voided_at', '>', `${knownOn}T23:59:59.999Z`)]),
+        ]),
+      ]);
+    });
+  const row = await q.executeTakeFirstOrThrow();
   return { same: Number(row.same), other: Number(row.other) };
 }
 
 /**
  * The profit of every posted revenue and expense line, with 3100 Retained
- * Earnings: to the year end, to the day, and over every line, in one pass.
+ * Earnings: to the year end, to the day, and over every line (dated by
+ * `knownOn` when given), in one pass.
  */
-async function profits(db: Kysely<OrgDb>, fye: string, on: string): Promise<{ toYearEnd: number; toDay: number; all: number }> {
-  const row = await db
+async function profits(db: Kysely<OrgDb>, fye: string, on: string, knownOn?: string): Promise<{ toYearEnd: number; toDay: number; all: number }> {
+  let q = db
     .selectFrom('lines')
     .innerJoin('accounts', 'accounts.id', 'lines.account_id')
     .select((eb) => {
@@ -73,20 +93,23 @@ async function profits(db: Kysely<OrgDb>, fye: string, on: string): Promise<{ to
       return [to(fye).as('toYearEnd'), to(on).as('toDay'), eb.fn.coalesce(eb.fn.sum<number>('lines.amount'), eb.val(0)).as('all')];
     })
     .where('lines.posted', '=', 1)
-    .where((eb) => eb.or([eb('accounts.account_type', 'in', ['revenue', 'expense']), eb('accounts.code', '=', '3100')]))
-    .executeTakeFirstOrThrow();
+    .where((eb) => eb.or([eb('accounts.account_type', 'in', ['revenue', 'expense']), eb('accounts.code', '=', '3100')]));
+  if (knownOn !== undefined) q = q.where('lines.date', '<=', knownOn);
+  const row = await q.executeTakeFirstOrThrow();
   // Credits are negative: profit and retained earnings are what the credits exceed the debits by.
   return { toYearEnd: -Number(row.toYearEnd), toDay: -Number(row.toDay), all: -Number(row.all) };
 }
 
 /**
  * The profit available for the financial year ending `fye`, on the day `on`
- * (a meeting or declaration) or, without it, as the books stand.
+ * (a meeting or declaration) or, without it, as the books stand; with
+ * `knownOn` (a year-end pack's preparedOn), from the lines and dividends
+ * dated by that day only.
  */
-export async function profitCheck(db: Kysely<OrgDb>, fye: string, on?: string): Promise<ProfitCheck> {
+export async function profitCheck(db: Kysely<OrgDb>, fye: string, on?: string, knownOn?: string): Promise<ProfitCheck> {
   await requireCompany(db);
-  const profit = await profits(db, fye, on ?? fye);
-  const dividends = await declaredTotals(db, fye);
+  const profit = await profits(db, fye, on ?? fye, knownOn);
+  const dividends = await declaredTotals(db, fye, knownOn);
   const retained = Math.min(profit.toYearEnd, profit.toDay, profit.all) - dividends.other;
   const declared = dividends.same;
   const available = retained - declared;
@@ -572,4 +595,113 @@ export async function dividendSummary(db: Kysely<OrgDb>, fye?: string): Promise<
     totalDeclaredPence: Number(r.declared),
     totalPaidPence: Number(r.paid),
   }));
+}
+
+export const yearDividendsSchema = z.strictObject({
+  declaredPence: pence().describe('declared in the financial year, not voided by its end: 3200 Dividends for the year'),
+  paidPence: pence().describe('of those, paid by the year end'),
+  owedAtYearEndPence: pence().describe('every dividend declared by the year end and neither paid nor voided by then: 2500 Dividends Payable'),
+  byDirector: summarySchema.describe('financialYear is the year end of the pack'),
+  afterYearEnd: z
+    .strictObject({
+      to: day().describe('the day the pack is prepared'),
+      declaredPence: pence(),
+      paidPence: pence().describe('paid after the year end up to that day, whenever declared'),
+      declared: z.array(z.strictObject({ voucherNumber: z.string(), directorId: z.string(), fullName: z.string(), dateDeclared: day(), amountPence: pence() })),
+    })
+    .describe('after the year end up to preparedOn, not voided by then: events after the balance sheet date, disclosed, not in the year'),
+});
+export type YearDividends = z.output<typeof yearDividendsSchema>;
+
+/**
+ * The dividends of the accounts for the financial year `fy`, as the ledger
+ * has them at its end (a dividend counts in the year it is declared, as
+ * 3200 Dividends is debited that day, whichever year's profit the minutes
+ * judged it by; paid and voided as at the year end), and those declared or
+ * paid after it up to `preparedOn`. A void counts from the day of its
+ * reversing journal, else the day it was made.
+ */
+export async function yearDividends(
+  db: Kysely<OrgDb>,
+  fy: { readonly startDate: string; readonly endDate: string },
+  preparedOn: string,
+): Promise<YearDividends> {
+  await requireCompany(db);
+  const rows = await db
+    .selectFrom('dividends')
+    .innerJoin('directors', 'directors.id', 'dividends.director_id')
+    .select([
+      'dividends.id',
+      'dividends.voucher_number',
+      'dividends.director_id',
+      'directors.full_name',
+      'dividends.amount',
+      'dividends.date_declared',
+      'dividends.date_paid',
+      'dividends.status',
+      'dividends.voided_at',
+      'dividends.declare_transaction_id',
+      'dividends.pay_transaction_id',
+    ])
+    .where('dividends.date_declared', '<=', preparedOn)
+    .orderBy('directors.full_name')
+    .orderBy('dividends.director_id')
+    .orderBy('dividends.voucher_number')
+    .execute();
+  const voids = rows.filter((r) => r.status === 'void');
+  const voidedOn = new Map<string, string>();
+  if (voids.length > 0) {
+    const reversals = await db
+      .selectFrom('transactions')
+      .select(['source_id', 'id', 'date'])
+      .where('source_type', '=', 'dividend')
+      .where(
+        'source_id',
+        'in',
+        voids.map((v) => v.id),
+      )
+      .execute();
+    for (const v of voids) {
+      const own = new Set([v.declare_transaction_id, v.pay_transaction_id]);
+      const dates = reversals.filter((t) => t.source_id === v.id && !own.has(t.id)).map((t) => t.date);
+      voidedOn.set(v.id, dates.length > 0 ? dates.sort()[0]! : (v.voided_at ?? '').slice(0, 10));
+    }
+  }
+  const liveOn = (r: (typeof rows)[number], d: string) => r.date_declared <= d && !((voidedOn.get(r.id) ?? '9999-12-31') <= d);
+  const paidBy = (r: (typeof rows)[number], d: string) => r.date_paid !== null && r.date_paid <= d;
+  const end = fy.endDate;
+  const inYear = rows.filter((r) => r.date_declared >= fy.startDate && liveOn(r, end));
+  const byDirector = new Map<string, z.output<typeof summarySchema>[number]>();
+  for (const r of inYear) {
+    const d = byDirector.get(r.director_id) ?? {
+      directorId: r.director_id,
+      fullName: r.full_name,
+      financialYear: end,
+      totalDeclaredPence: 0,
+      totalPaidPence: 0,
+    };
+    d.totalDeclaredPence += r.amount;
+    if (paidBy(r, end)) d.totalPaidPence += r.amount;
+    byDirector.set(r.director_id, d);
+  }
+  const after = rows.filter((r) => r.date_declared > end && liveOn(r, preparedOn));
+  const sum = (rs: readonly (typeof rows)[number][]) => rs.reduce((s, r) => s + r.amount, 0);
+  return {
+    declaredPence: sum(inYear),
+    paidPence: sum(inYear.filter((r) => paidBy(r, end))),
+    owedAtYearEndPence: sum(rows.filter((r) => liveOn(r, end) && !paidBy(r, end))),
+    byDirector: [...byDirector.values()],
+    afterYearEnd: {
+      to: preparedOn,
+      declaredPence: sum(after),
+      paidPence: sum(rows.filter((r) => liveOn(r, preparedOn) && r.date_paid !== null && r.date_paid > end && r.date_paid <= preparedOn)),
+      declared: after.map((r) => ({
+        voucherNumber: r.voucher_number,
+        directorId: r.director_id,
+        fullName: r.full_name,
+        dateDeclared: r.date_declared,
+        amountPence: r.amount,
+      })),
+    },
+  };
 }

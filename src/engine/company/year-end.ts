@@ -7,7 +7,10 @@
  * profit check. Figures are as the books stand on the day the pack is
  * prepared (today, or an earlier day on or after the year end): S455 counts
  * what was repaid by then, as the CT600A does for loans repaid within nine
- * months of the year end.
+ * months of the year end. The year's dividends are those the balance sheet
+ * at the year end holds (declared in the year, paid and voided as at its
+ * end); those declared after it up to that day are shown apart, as events
+ * after the balance sheet date.
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -18,7 +21,7 @@ import { day } from '../output.js';
 import { pence } from '../schema.js';
 import { loadOrganisation } from '../organisation/organisation.js';
 import { requireCompany } from './directors.js';
-import { dividendSummary, profitCheck, profitCheckSchema, summarySchema } from './dividends.js';
+import { profitCheck, profitCheckSchema, yearDividends, yearDividendsSchema } from './dividends.js';
 import { loanPositions, positionSchema } from './loan-position.js';
 import type { OrgDb } from '../../store/tables.js';
 
@@ -32,7 +35,7 @@ export const yearEndSchema = z.strictObject({
       'balances at the year end; S455 (CT600A) of the year with repayments up to preparedOn; P11D (beneficial loans) of the tax year holding the year end',
     ),
   totalS455ExposurePence: pence(),
-  dividends: z.strictObject({ declaredPence: pence(), paidPence: pence(), byDirector: summarySchema }),
+  dividends: yearDividendsSchema,
   profitCheck: profitCheckSchema,
 });
 export type YearEnd = z.output<typeof yearEndSchema>;
@@ -56,18 +59,13 @@ export async function yearEndPack(db: Kysely<OrgDb>, clock: Clock, year: number,
   if (on < fy.endDate) throw new AppError('validation_error', `the pack cannot be prepared on ${on}, before the year end (${fy.endDate})`, 'preparedOn');
   const org = await loadOrganisation(db);
   const loans = await loanPositions(db, fy.endDate, { period: fy, knownOn: on });
-  const byDirector = await dividendSummary(db, fy.endDate);
   return {
     company: { name: org.name, companyNumber: org.company_number },
     financialYear: { from: fy.startDate, to: fy.endDate },
     preparedOn: on,
     directorLoans: loans,
     totalS455ExposurePence: loans.reduce((s, l) => s + l.s455.exposurePence, 0),
-    dividends: {
-      declaredPence: byDirector.reduce((s, d) => s + d.totalDeclaredPence, 0),
-      paidPence: byDirector.reduce((s, d) => s + d.totalPaidPence, 0),
-      byDirector,
-    },
-    profitCheck: await profitCheck(db, fy.endDate),
+    dividends: await yearDividends(db, fy, on),
+    profitCheck: await profitCheck(db, fy.endDate, undefined, on),
   };
 }
