@@ -50,7 +50,12 @@ function printed(given: YearEnd, width: number | undefined): string {
       ).trimEnd(),
     );
   }
-  out.push(`S455 tax if not repaid in time: ${displayPounds(pack.totalS455ExposurePence)}`, '', chalk.bold('Dividends for the year'));
+  const gap = pack.unallocatedDirectorLoan;
+  if (gap.balancePence !== 0 || gap.s455ExposurePence !== 0)
+    out.push(`in no director's account: ${displayPounds(gap.balancePence)}, S455 ${displayPounds(gap.s455ExposurePence)}`);
+  out.push(`S455 tax if not repaid in time: ${displayPounds(pack.totalS455ExposurePence)}`);
+  for (const w of pack.warnings) out.push(chalk.yellow(`warning: ${w}`));
+  out.push('', chalk.bold('Dividends for the year'));
   for (const d of pack.dividends.byDirector)
     out.push(`  ${d.fullName}: declared ${displayPounds(d.totalDeclaredPence)}, paid ${displayPounds(d.totalPaidPence)}`);
   const dv = pack.dividends;

@@ -22,7 +22,7 @@ import { pence } from '../schema.js';
 import { loadOrganisation } from '../organisation/organisation.js';
 import { requireCompany } from './directors.js';
 import { profitCheck, profitCheckSchema, yearDividends, yearDividendsSchema } from './dividends.js';
-import { loanPositions, positionSchema } from './loan-position.js';
+import { loansWithGap, positionSchema } from './loan-position.js';
 import type { OrgDb } from '../../store/tables.js';
 
 export const yearEndSchema = z.strictObject({
@@ -34,7 +34,11 @@ export const yearEndSchema = z.strictObject({
     .describe(
       'balances at the year end; S455 (CT600A) of the year with repayments up to preparedOn; P11D (beneficial loans) of the tax year holding the year end',
     ),
-  totalS455ExposurePence: pence(),
+  unallocatedDirectorLoan: z
+    .strictObject({ balancePence: pence(), s455ExposurePence: pence() })
+    .describe("2400 Director's Loan Account in the ledger at the year end less the directors' loan accounts, when no one director takes it, and its S455"),
+  totalS455ExposurePence: pence().describe('with the S455 on unallocatedDirectorLoan'),
+  warnings: z.array(z.string()),
   dividends: yearDividendsSchema,
   profitCheck: profitCheckSchema,
 });
@@ -58,13 +62,15 @@ export async function yearEndPack(db: Kysely<OrgDb>, clock: Clock, year: number,
     throw new AppError('validation_error', `the pack cannot be prepared on ${on}, after today (${now}): it reads the books as they stand`, 'preparedOn');
   if (on < fy.endDate) throw new AppError('validation_error', `the pack cannot be prepared on ${on}, before the year end (${fy.endDate})`, 'preparedOn');
   const org = await loadOrganisation(db);
-  const loans = await loanPositions(db, fy.endDate, { period: fy, knownOn: on });
+  const { positions: loans, unallocated } = await loansWithGap(db, fy.endDate, { period: fy, knownOn: on });
   return {
     company: { name: org.name, companyNumber: org.company_number },
     financialYear: { from: fy.startDate, to: fy.endDate },
     preparedOn: on,
     directorLoans: loans,
-    totalS455ExposurePence: loans.reduce((s, l) => s + l.s455.exposurePence, 0),
+    unallocatedDirectorLoan: { balancePence: unallocated.balancePence, s455ExposurePence: unallocated.s455ExposurePence },
+    totalS455ExposurePence: loans.reduce((s, l) => s + l.s455.exposurePence, 0) + unallocated.s455ExposurePence,
+    warnings: [...new Set(loans.flatMap((l) => l.warnings).concat(unallocated.warnings))],
     dividends: await yearDividends(db, fy, on),
     profitCheck: await profitCheck(db, fy.endDate, undefined, on),
   };
