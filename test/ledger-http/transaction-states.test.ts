@@ -399,17 +399,15 @@ t.test('PUT and DELETE: malformed id 400 invalid_id, unknown 404', async (t) => 
   t.equal(await transactionTotal(api), 0, 'PUT to an unknown id creates nothing');
 });
 
-t.test('a closed period is read-only: its transactions cannot be posted, reverted, reconciled, changed or deleted, and no draft moves into it', async (t) => {
+t.test('a closed period is read-only: its transactions cannot be reverted, reconciled or changed, and no draft moves into it', async (t) => {
   const { api, acc } = await ledger(t);
   const oldDraft = await postOk(t, api, { ...chairs(acc, 'draft'), date: '2026-03-10' });
   const oldPosted = await postOk(t, api, { ...chairs(acc), date: '2026-03-11' });
   const open = await postOk(t, api, { ...chairs(acc, 'draft'), date: '2026-04-10' });
+  // A draft journal in the year would be stuck there for ever (no posting, change or delete): the close waits for it.
+  expectError(t, await api.request('POST', '/v1/reports/periods/period_20250401/close'), 422, 'unprocessable_entity', { message: /1 draft journal/ });
+  t.equal((await api.request('DELETE', `/v1/transactions/${oldDraft}`)).status, 200);
   await closeFy2025(t, api);
-  const draftBefore = await snapshot(t, api, oldDraft);
-  expectError(t, await api.request('PATCH', `/v1/transactions/${oldDraft}/status`, { body: { status: 'posted' } }), 422, 'unprocessable_entity');
-  expectError(t, await api.request('PUT', `/v1/transactions/${oldDraft}`, { body: { date: '2026-04-10' } }), 422, 'unprocessable_entity');
-  expectError(t, await api.request('DELETE', `/v1/transactions/${oldDraft}`), 422, 'unprocessable_entity');
-  t.same(await snapshot(t, api, oldDraft), draftBefore);
 
   const postedBefore = await snapshot(t, api, oldPosted);
   expectError(t, await api.request('PATCH', `/v1/transactions/${oldPosted}/status`, { body: { status: 'draft' } }), 422, 'unprocessable_entity');

@@ -77,7 +77,8 @@ export async function listTransactionPage(db: Kysely<OrgDb>, query: TransactionQ
  * sourceId so that undoing the import still takes them. What invoices and
  * payments made is theirs to change.
  */
-const journalSources: ReadonlySet<string> = new Set(['manual', 'import']);
+/** The sources of journals, entered by hand or imported, as against a document's or a bank line's entries. */
+export const journalSources: ReadonlySet<string> = new Set(['manual', 'import']);
 
 async function journalOnly(trx: Kysely<OrgDb>, id: string, what: string): Promise<void> {
   const row = await findTransactionRow(trx, id);

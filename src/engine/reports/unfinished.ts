@@ -11,13 +11,17 @@
  * - Transactions with a line on the suspense account 9999 (bank lines not yet
  *   categorised): categorising one rewrites its entry.
  *
- * Drafts are no bar: a draft journal stays in the closed year unposted (no
- * report reads it), and a draft document may still leave it.
+ * - Draft journals (entered by hand or imported): one dated in a closed year
+ *   could never be posted, changed or deleted.
+ *
+ * Draft documents are no bar: an invoice's or bill's draft may still leave
+ * the closed year (re-dated or deleted).
  */
 import type { Kysely } from 'kysely';
 import { AppError } from '../errors.js';
 import type { Clock } from '../clock.js';
 import { addDays } from '../dates.js';
+import { journalSources } from '../ledger/transactions.js';
 import { loadOrganisation } from '../organisation/organisation.js';
 import { periodEndOn, periodEnding } from '../vat/periods.js';
 import { firstStart, postedEntries } from '../vat/returns.js';
@@ -25,7 +29,7 @@ import type { OrgDb } from '../../store/tables.js';
 
 /** 422 naming each thing left to do before the year (`name`, ending `endDate`) may be closed; nothing when none is. */
 export async function refuseUnfinished(db: Kysely<OrgDb>, clock: Clock, year: { readonly name: string; readonly endDate: string }): Promise<void> {
-  const reasons = [...(await unfiledVat(db, clock, year.endDate)), ...(await onSuspense(db, year.endDate))];
+  const reasons = [...(await unfiledVat(db, clock, year.endDate)), ...(await onSuspense(db, year.endDate)), ...(await draftJournals(db, year.endDate))];
   if (reasons.length > 0) throw new AppError('unprocessable_entity', `${year.name} cannot be closed yet: ${reasons.join('; ')}`);
 }
 
@@ -60,4 +64,16 @@ async function onSuspense(db: Kysely<OrgDb>, yearEnd: string): Promise<string[]>
     .executeTakeFirstOrThrow();
   const n = Number(row.n);
   return n === 0 ? [] : [`${n} transaction${n === 1 ? ' is' : 's are'} still on the suspense account 9999: categorise them first`];
+}
+
+async function draftJournals(db: Kysely<OrgDb>, yearEnd: string): Promise<string[]> {
+  const row = await db
+    .selectFrom('transactions')
+    .where('status', '=', 'draft')
+    .where('source_type', 'in', [...journalSources])
+    .where('date', '<=', yearEnd)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const n = Number(row.n);
+  return n === 0 ? [] : [`${n} draft journal${n === 1 ? ' is' : 's are'} dated in it or before: post or delete ${n === 1 ? 'it' : 'them'} first`];
 }
