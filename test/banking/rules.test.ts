@@ -60,7 +60,7 @@ t.test('create normalises the value and upserts on field, operator and value', a
 
   for (const [body, field] of [
     [{ name: 'x', field: 'amount', operator: 'contains', value: '100', targetAccountId: id('5100') }, 'operator'],
-    [{ name: 'x', field: 'description', operator: 'regex', value: '(a+)+$', targetAccountId: id('5100') }, 'value'],
+    [{ name: 'x', field: 'description', operator: 'regex', value: 'SHELL(?! ENERGY)', targetAccountId: id('5100') }, 'value'],
     [{ name: 'x', field: 'description', operator: 'contains', value: 'SHELL', targetAccountId: id('9999') }, 'targetAccountId'],
     // Customers' and suppliers' money goes through their invoices and bills, never straight to the control accounts.
     [{ name: 'x', field: 'description', operator: 'contains', value: 'ACME', targetAccountId: id('1100') }, 'targetAccountId'],

@@ -155,7 +155,7 @@ t.test('matching is case-insensitive and sees the normalised line', async (t) =>
 
 t.test('a stored rule that cannot run never matches instead of failing the decision', async (t) => {
   const broken = [
-    rule({ id: 1, operator: 'regex', value: '(a+)+', targetAccountId: 'acc_bad' }),
+    rule({ id: 1, operator: 'regex', value: '(?=a)', targetAccountId: 'acc_bad' }),
     rule({ id: 2, operator: 'greater_than', value: '5', targetAccountId: 'acc_bad' }),
     rule({ id: 3, field: 'amount', operator: 'equals', value: '4.50', targetAccountId: 'acc_bad' }),
   ];

@@ -80,7 +80,7 @@ export function matcherFor(rule: Rule): Matcher | undefined {
     if (typeof regex === 'string') return undefined;
     return (line) => {
       const text = line.text(rule.field);
-      return text === undefined ? 'missing' : textMatch(text, regex.exec(text)?.[0], rule);
+      return text === undefined ? 'missing' : textMatch(text, regex.exec(text), rule);
     };
   }
   const value = rule.field === 'description' ? normaliseDescription(rule.value) : normaliseText(rule.value);
