@@ -256,3 +256,30 @@ t.test('global rules list; suggest-category and the inbox read suspense lines', 
     403,
   );
 });
+
+t.test('a contact_name rule applies to a suspense line with that contact, in suggest-category and the inbox', async (t) => {
+  const { api, id } = await world(t);
+  const contact = await api.request('POST', '/v1/contacts', { body: { name: 'Widget Co', contactType: 'supplier' } });
+  t.equal(contact.status, 201, JSON.stringify(contact.body.error ?? ''));
+  const rule = await created(t, api, { name: 'Widget Co', field: 'contact_name', operator: 'equals', value: 'Widget Co', targetAccountId: id('5100') });
+  const txn = await api.request('POST', '/v1/transactions', {
+    body: {
+      date: '2026-05-10',
+      description: 'FASTER PAYMENT 123456',
+      lines: [
+        { accountId: id('1200'), amount: -12_000 },
+        { accountId: id('9999'), amount: 12_000, contactId: contact.body.data.id },
+      ],
+    },
+  });
+  t.equal(txn.status, 201, JSON.stringify(txn.body.error ?? ''));
+  const s = await api.request('POST', `/v1/transactions/${txn.body.data.id}/suggest-category`);
+  t.equal(s.status, 200, JSON.stringify(s.body.error ?? ''));
+  t.match(s.body.data, {
+    matchedOn: 'contact_name',
+    ruleType: 'local',
+    decision: { kind: 'Known', account: { code: '5100' }, evidence: { rule: { id: rule.id }, matchedValue: 'WIDGET CO' } },
+  });
+  const inbox = await api.request('GET', '/v1/bank/inbox');
+  t.match(inbox.body.data, [{ transactionId: txn.body.data.id, decision: { kind: 'Known', account: { code: '5100' } } }]);
+});

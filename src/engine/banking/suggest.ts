@@ -1,7 +1,8 @@
 /**
  * The scorer's suggestion for transactions with a line on the suspense
  * account (9999): the bank line read as the bank showed it (its
- * description, reference and amount on the bank-controlled account), and
+ * description, reference and amount on the bank-controlled account, and
+ * the name of the contact its lines name, which contact_name rules read), and
  * the inbox of every such transaction, oldest first; and the invoice, bill
  * or entry the line seems to be (bank-matches.ts).
  */
@@ -39,6 +40,8 @@ interface BankSide {
   readonly onSuspense: boolean;
   /** The bank-controlled accounts of its lines, which no rule may send the line to. */
   readonly accounts: readonly string[];
+  /** The contact its lines name, when they name one only. */
+  readonly contactId: string | undefined;
 }
 
 /** The bank line's amount: the lines on bank-controlled accounts, else the suspense line's opposite. */
@@ -48,7 +51,7 @@ async function bankAmounts(db: Kysely<OrgDb>, ids: readonly string[], suspense: 
   const lines = await db
     .selectFrom('lines')
     .innerJoin('accounts', 'accounts.id', 'lines.account_id')
-    .select(['lines.transaction_id', 'lines.amount', 'lines.account_id', 'accounts.control_type'])
+    .select(['lines.transaction_id', 'lines.amount', 'lines.account_id', 'lines.contact_id', 'accounts.control_type'])
     .where('lines.transaction_id', 'in', ids)
     .execute();
   for (const id of ids) {
@@ -56,13 +59,27 @@ async function bankAmounts(db: Kysely<OrgDb>, ids: readonly string[], suspense: 
     const bank = mine.filter((l) => l.control_type === 'bank');
     const onSuspense = mine.filter((l) => l.account_id === suspense);
     const amount = bank.length > 0 ? bank.reduce((s, l) => s + l.amount, 0) : -onSuspense.reduce((s, l) => s + l.amount, 0);
-    out.set(id, { amount, onSuspense: onSuspense.length > 0, accounts: bank.map((l) => l.account_id) });
+    const contacts = [...new Set(mine.flatMap((l) => (l.contact_id === null ? [] : [l.contact_id])))];
+    out.set(id, {
+      amount,
+      onSuspense: onSuspense.length > 0,
+      accounts: bank.map((l) => l.account_id),
+      contactId: contacts.length === 1 ? contacts[0] : undefined,
+    });
   }
   return out;
 }
 
-function suggestion(rules: Categoriser, row: TransactionsTable, bank: BankSide, match: Match | null): Suggestion {
-  const line: BankLineInput = { description: row.description, reference: row.reference ?? undefined, amount: bank.amount };
+/** The names of the lines' contacts, by contact id. */
+async function contactNames(db: Kysely<OrgDb>, sides: Iterable<BankSide>): Promise<Map<string, string>> {
+  const ids = [...new Set([...sides].flatMap((b) => (b.contactId === undefined ? [] : [b.contactId])))];
+  if (ids.length === 0) return new Map();
+  const contacts = await db.selectFrom('contacts').select(['id', 'name']).where('id', 'in', ids).execute();
+  return new Map(contacts.map((c) => [c.id, c.name]));
+}
+
+function suggestion(rules: Categoriser, row: TransactionsTable, bank: BankSide, match: Match | null, contactName: string | undefined): Suggestion {
+  const line: BankLineInput = { description: row.description, reference: row.reference ?? undefined, amount: bank.amount, contactName };
   const decision = rules.decide(line, bank.accounts);
   const known = decision.kind === 'Known' ? decision.evidence : null;
   return {
@@ -121,7 +138,9 @@ export async function suggestionFor(db: Kysely<OrgDb>, rules: Categoriser, id: s
   const row = await findTransactionRow(db, id);
   const amounts = await bankAmounts(db, [id], await suspenseAccountId(db));
   const [match] = await matchesOf(db, [row], amounts);
-  return suggestion(rules, row, amounts.get(id)!, match ?? null);
+  const names = await contactNames(db, amounts.values());
+  const bank = amounts.get(id)!;
+  return suggestion(rules, row, bank, match ?? null, bank.contactId === undefined ? undefined : names.get(bank.contactId));
 }
 
 /** A page of the posted transactions with a line on suspense, oldest first, each with the rules' suggestion. */
@@ -139,5 +158,10 @@ export async function inbox(db: Kysely<OrgDb>, rules: Categoriser, page: { reado
     suspense,
   );
   const matches = await matchesOf(db, rows, amounts);
-  return { rows: rows.map((r, i) => suggestion(rules, r, amounts.get(r.id)!, matches[i] ?? null)), meta };
+  const names = await contactNames(db, amounts.values());
+  const suggested = rows.map((r, i) => {
+    const bank = amounts.get(r.id)!;
+    return suggestion(rules, r, bank, matches[i] ?? null, bank.contactId === undefined ? undefined : names.get(bank.contactId));
+  });
+  return { rows: suggested, meta };
 }
