@@ -7,7 +7,7 @@
  * return is due one calendar month and seven days after it ends (two months
  * for an annual return), as for Making Tax Digital.
  */
-import { addDays } from '../dates.js';
+import { addDays, firstYear, lastYear } from '../dates.js';
 import type { OrganisationTable } from '../../store/tables.js';
 
 export interface VatPeriod {
@@ -101,11 +101,16 @@ export function quarterEndMonth(text: string): string | null {
   return m ? `${m[1]}-${pad(Number(m[2]) * 3)}` : null;
 }
 
-/** The period a key (YYYY-MM, the month it ends) names, or null when no period ends that month. */
+/**
+ * The period a key (YYYY-MM, the month it ends) names, or null when no
+ * period ends that month: nor in a month that is not one, nor in a year the
+ * books do not date (after 2999 its due date could fall in a five-digit year).
+ */
 export function periodOfKey(s: Stagger, key: string, firstStart: string): VatPeriod | null {
+  const year = Number(key.slice(0, 4));
   const month = Number(key.slice(5, 7));
-  if (!endsIn(s, month)) return null;
-  const end = monthEnd(Number(key.slice(0, 4)), month);
+  if (year < firstYear || year > lastYear || month < 1 || month > 12 || !endsIn(s, month)) return null;
+  const end = monthEnd(year, month);
   if (end < firstStart) return null;
   return periodEnding(s, end, firstStart);
 }
