@@ -860,7 +860,8 @@ export interface MigrationsTable {
 /** The VAT scheme in force from a day (migration 0026): empty until the scheme first changes. */
 export interface VatSchemesTable {
   from_date: string;
-  scheme: 'standard' | 'flat_rate';
+  /** not_registered: registration ended the day before (migration 0033). */
+  scheme: 'standard' | 'flat_rate' | 'not_registered';
   flat_rate_bp: number | null;
 }
 

@@ -136,7 +136,7 @@ t.test('filing raises vat.submitted with the return', async (t) => {
   t.same(JSON.parse(events[0]!.payload), filed);
 });
 
-t.test('flat rates above 16.5% are refused; a business not registered has no periods', async (t) => {
+t.test('flat rates above 16.5% are refused; a business that left VAT has no periods after it', async (t) => {
   const v = await vatBooks(t, standard, clock);
   const r = await v.api.request('PUT', '/v1/organisation/settings', { body: { vatScheme: 'flat_rate', vatFlatRatePercent: 17 } });
   t.equal(r.status, 400);
@@ -145,9 +145,11 @@ t.test('flat rates above 16.5% are refused; a business not registered has no per
   t.equal(ok.status, 200, 'the limited cost trader rate');
   const off = await v.api.request('PUT', '/v1/organisation/settings', { body: { vatScheme: 'not_registered' } });
   t.equal(off.status, 200);
+  // Leaving from today, 2026-07-20: the periods run to 2026-07-19, the final one's last day; none after it.
   const periods = await v.api.request('GET', '/v1/vat/periods');
-  t.equal(periods.status, 422);
-  t.match(periods.body.error.message, 'not registered for VAT');
+  t.equal(periods.status, 200);
+  t.match(periods.body.data.periods[0], { periodKey: '2026-07', from: '2026-07-01', to: '2026-07-19', status: 'ended' });
+  t.equal((await v.api.request('GET', '/v1/vat/periods/2026-09')).status, 404);
 });
 
 t.test('the CLI: vat periods, vat show and vat file', async (t) => {

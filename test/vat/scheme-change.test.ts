@@ -98,7 +98,7 @@ t.test('registering again after leaving VAT takes the scheme chosen then, not th
   await v.file('2026-08');
   const left = await v.api.request('PUT', '/v1/organisation/settings', { body: { vatScheme: 'not_registered' } });
   t.equal(left.status, 200, JSON.stringify(left.body.error ?? ''));
-  t.match(left.body.data, { vatScheme: 'not_registered', vatSchemeFrom: null }, 'no scheme, so no date');
+  t.match(left.body.data, { vatScheme: 'not_registered', vatSchemeFrom: '2026-09-15' }, 'not registered from today');
 
   const back = await v.api.request('PUT', '/v1/organisation/settings', { body: { vatScheme: 'standard' } });
   t.equal(back.status, 200, JSON.stringify(back.body.error ?? ''));

@@ -2,7 +2,7 @@
  * The VAT settings against the books: once a return is filed, the settings
  * that make the periods (vatStagger, vatPeriodMonth, vatRegistrationDate)
  * stay, so that return periods never overlap; leaving VAT (not_registered)
- * waits until every VAT entry is on a filed return. Over HTTP, and once
+ * leaves the returns up to it to be filed. Over HTTP, and once
  * through the CLI. Today is 2026-11-28.
  */
 import t from 'tap';
@@ -61,32 +61,24 @@ t.test('after a return is filed, the settings that make the periods cannot chang
   t.equal(cli.status, 4, cli.stderr);
   t.match(cli.stderr, '--vat-period-month cannot change: the VAT return for 2026-01-01 to 2026-03-31 is filed');
 });
-t.test('leaving VAT waits until every VAT entry is on a filed return (409 conflict naming vatScheme)', async (t) => {
+t.test('leaving VAT with returns still to file: they stay to be filed, the final one ending the day before it left', async (t) => {
   const v = await vatBooks(t, standard, clock);
   // Q1 invoice 1 × £100 at 20%: VAT 2000 on 2200; Q2 bill 1 × £50 at 20%: VAT 1000 on 2201.
   await v.invoice('2026-02-01', [{ unitPrice: 10_000 }]);
   await v.bill('2026-05-10', [{ unitPrice: 5_000 }]);
-  const settings = await settingsOf(v);
-  const before = (await v.api.request('GET', '/v1/reports/trial-balance?asOf=2026-12-31')).body.data;
-  t.ok(before?.accounts, 'the trial balance is read');
-
-  const leave = () => put(v, { vatScheme: 'not_registered' });
-  expectError(t, await leave(), 409, 'conflict', {
-    message:
-      /^vatScheme cannot become not_registered: 2 VAT entries are on no filed return, the first in the VAT period 2026-01-01 to 2026-03-31 \(2026-03\); file those returns first/,
-  });
-  t.same(await settingsOf(v), settings, 'still registered');
-  t.same((await v.api.request('GET', '/v1/reports/trial-balance?asOf=2026-12-31')).body.data, before, 'nothing written');
-
+  // Leaving from today, 2026-11-28: registered to 2026-11-27, so the final period is 2026-10-01 to 2026-11-27 (before, 409 until all was filed).
+  const left = await put(v, { vatScheme: 'not_registered' });
+  t.equal(left.status, 200, JSON.stringify(left.body.error));
+  t.match(left.body.data, { vatScheme: 'not_registered', vatSchemeFrom: '2026-11-28' });
+  t.same((await periodsOf(v)).slice(0, 2), [
+    ['2026-11', '2026-10-01', '2026-11-27', 'ended'],
+    ['2026-09', '2026-07-01', '2026-09-30', 'ended'],
+  ]);
   await v.file('2026-03');
-  expectError(t, await leave(), 409, 'conflict', {
-    message: /1 VAT entry is on no filed return, the first in the VAT period 2026-04-01 to 2026-06-30 \(2026-06\)/,
-  });
   await v.file('2026-06');
-  // Q3 (July to September) holds nothing: it needs no return.
-  const left = await leave();
-  t.equal(left.status, 200, JSON.stringify(left.body));
-  t.equal(left.body.data.vatScheme, 'not_registered');
+  // Q3 and the final period hold nothing: nil returns.
+  await v.file('2026-09');
+  t.equal((await v.file('2026-11')).boxes.box5, 0);
   // Filing cleared both VAT accounts into 2202: 2000 owed less 1000 reclaimed.
   t.same([await v.balance('2200'), await v.balance('2201'), await v.balance('2202')], [0, 0, -1_000], 'nothing stranded on 2200 or 2201');
 });

@@ -26,6 +26,7 @@
 import { AppError } from '../errors.js';
 import { lineVat, type VatTreatment } from './line-vat.js';
 import { sterling } from '../money.js';
+import { schemeInForce } from '../organisation/organisation.js';
 import type { AccountsTable, OrganisationTable, VatEntriesTable } from '../../store/tables.js';
 
 /** An entry as a caller states it; posting checks it and gives it its ids and date. */
@@ -53,15 +54,14 @@ export interface VatBooks {
   /** The latest scheme, the organisation's. */
   readonly scheme: Scheme;
   /** The changes of scheme (vat_schemes), latest first: each in force from its day; empty when one scheme has held throughout. */
-  readonly schemes: readonly { readonly from: string; readonly scheme: 'standard' | 'flat_rate' }[];
+  readonly schemes: readonly { readonly from: string; readonly scheme: Scheme }[];
   readonly registrationDate: string | null;
   readonly vatAccountIds: { readonly output: string | undefined; readonly input: string | undefined };
 }
 
 /** The scheme in force on `date`. */
 export function schemeAt(books: VatBooks, date: string): Scheme {
-  if (books.scheme === 'not_registered') return books.scheme;
-  return books.schemes.find((s) => s.from <= date)?.scheme ?? books.scheme;
+  return schemeInForce(books.scheme, books.schemes, date);
 }
 
 /** Whether an entry charges output VAT: a sale's own VAT (an invoice's, a credit note's, a manual line's), not a payment's cash-basis share of it. */
@@ -75,7 +75,7 @@ export const chargesOutputVat = (e: Pick<VatEntryInput, 'direction' | 'basis' | 
  */
 export function refuseVatBeforeRegistration(books: VatBooks, date: string, entries: readonly VatEntryInput[]): void {
   const since = books.registrationDate;
-  if (since === null || date >= since || books.scheme === 'not_registered') return;
+  if (since === null || date >= since || schemeAt(books, date) === 'not_registered') return;
   const e = entries.find(chargesOutputVat);
   if (e === undefined) return;
   const field = e.lineIndex === undefined ? 'date' : `lines[${e.lineIndex}].vatRate`;

@@ -12,14 +12,39 @@ export type VatScheme = (typeof vatSchemes)[number];
 export type OrganisationRow = OrganisationTable;
 
 /**
+ * The scheme in force on `date`, from the latest scheme (the organisation's)
+ * and the history of changes (vat_schemes, latest first). Leaving VAT is
+ * dated (a not_registered change, from the first day not registered);
+ * books that left before it was (not_registered with no such change in the
+ * history) are not registered on any day, as they were treated then.
+ */
+export function schemeInForce(latest: VatScheme, history: readonly { readonly from: string; readonly scheme: VatScheme }[], date: string): VatScheme {
+  if (latest === 'not_registered' && !history.some((h) => h.scheme === 'not_registered')) return latest;
+  return history.find((h) => h.from <= date)?.scheme ?? latest;
+}
+
+/**
  * `org` with the VAT scheme (and flat rate) in force on `date`: a change
- * between standard and flat rate takes effect from a VAT period's start
- * (vat/schemes.ts keeps the history); the row holds the latest scheme.
+ * between standard and flat rate takes effect from a VAT period's start,
+ * leaving VAT from its own day (vat/schemes.ts keeps the history); the row
+ * holds the latest scheme.
  */
 export async function schemeOn<O extends OrganisationRow>(db: Kysely<OrgDb>, org: O, date: string): Promise<O> {
-  if (org.vat_scheme === 'not_registered') return org;
-  const row = await db.selectFrom('vat_schemes').selectAll().where('from_date', '<=', date).orderBy('from_date', 'desc').limit(1).executeTakeFirst();
-  return row ? { ...org, vat_scheme: row.scheme, vat_flat_rate_bp: row.flat_rate_bp } : org;
+  const history = await db.selectFrom('vat_schemes').selectAll().orderBy('from_date', 'desc').execute();
+  const scheme = schemeInForce(
+    org.vat_scheme,
+    history.map((h) => ({ from: h.from_date, scheme: h.scheme })),
+    date,
+  );
+  const row = history.find((h) => h.from_date <= date);
+  if (scheme === org.vat_scheme && (row === undefined || row.flat_rate_bp === org.vat_flat_rate_bp)) return org;
+  return { ...org, vat_scheme: scheme, vat_flat_rate_bp: row?.flat_rate_bp ?? null };
+}
+
+/** The first day the organisation is not registered for VAT, when its leaving is dated (not_registered, or scheduled); else null. */
+export async function deregisteredFrom(db: Kysely<OrgDb>, org: OrganisationRow): Promise<string | null> {
+  const last = await db.selectFrom('vat_schemes').select(['from_date', 'scheme']).orderBy('from_date', 'desc').limit(1).executeTakeFirst();
+  return org.vat_scheme === 'not_registered' && last?.scheme === 'not_registered' ? last.from_date : null;
 }
 
 export async function loadOrganisation(db: Kysely<OrgDb>): Promise<OrganisationRow> {

@@ -23,7 +23,10 @@ export const settingsSchema = z.strictObject({
   vatSchemeFrom: z
     .string()
     .nullable()
-    .describe('YYYY-MM-DD: the first day of the VAT period vatScheme (and its flat rate) took or takes effect from; null when it has held throughout'),
+    .describe(
+      'YYYY-MM-DD: the first day of the VAT period vatScheme (and its flat rate) took or takes effect from; not_registered: the first day not registered ' +
+        '(the final VAT period ends the day before); null when it has held throughout',
+    ),
   vatRegistrationDate: z.string().nullable().describe('YYYY-MM-DD: the effective date of VAT registration; the first VAT period starts there'),
   vatStagger: z.enum(vatStaggers).describe('how VAT periods run: quarterly, monthly or annual'),
   vatPeriodMonth: z.number().int().describe('1-12: a month in which a VAT period ends (quarterly: that month and every third after; annual: that month)'),
@@ -42,19 +45,22 @@ export type Settings = z.output<typeof settingsSchema>;
 
 /**
  * The day the latest change of VAT scheme takes effect (the scheme the
- * settings show), or null when there has been none after VAT entries were
- * made. The vat_schemes table is vat/schemes.ts's; read here, as the
+ * settings show; leaving VAT, the first day not registered), or null when
+ * there has been none after VAT entries were made. The vat_schemes table is vat/schemes.ts's; read here, as the
  * settings are shown in this layer.
  */
 export async function schemeChangedFrom(db: Kysely<OrgDb>): Promise<string | null> {
   const row = await db
     .selectFrom('vat_schemes')
-    .select('from_date')
+    .select(['from_date', 'scheme'])
     .where('from_date', '!=', '1900-01-01')
     .orderBy('from_date', 'desc')
     .limit(1)
     .executeTakeFirst();
-  return row?.from_date ?? null;
+  if (row === undefined) return null;
+  // Not registered: the day it left VAT when that is dated, else null (it left before acct dated leaving).
+  const leftDated = row.scheme === 'not_registered';
+  return leftDated === ((await loadOrganisation(db)).vat_scheme === 'not_registered') ? row.from_date : null;
 }
 
 /** The settings of `row`; `schemeFrom` is schemeChangedFrom's answer. */
@@ -64,7 +70,7 @@ export function settingsView(row: OrganisationRow, schemeFrom: string | null): S
     vatScheme: row.vat_scheme,
     vatRegistered: row.vat_scheme !== 'not_registered',
     vatFlatRatePercent: row.vat_flat_rate_bp === null ? null : row.vat_flat_rate_bp / 100,
-    vatSchemeFrom: row.vat_scheme === 'not_registered' ? null : schemeFrom,
+    vatSchemeFrom: schemeFrom,
     vatRegistrationDate: row.vat_registration_date,
     vatStagger: row.vat_stagger,
     vatPeriodMonth: row.vat_period_month,

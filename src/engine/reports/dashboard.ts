@@ -22,9 +22,9 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { today, type Clock } from '../clock.js';
 import { addDays, addYears, fiscalYearContaining } from '../dates.js';
-import { loadOrganisation, vatSchemes, type OrganisationRow } from '../organisation/organisation.js';
+import { deregisteredFrom, loadOrganisation, vatSchemes, type OrganisationRow } from '../organisation/organisation.js';
 import { pence } from '../schema.js';
-import { draftReturn, firstStart } from '../vat/returns.js';
+import { draftReturn, firstStart, registration } from '../vat/returns.js';
 import { periodsUntil } from '../vat/periods.js';
 import { naturalBalance, periodSchema, postedBalances, sum, type AccountBalance } from './balances.js';
 import type { OrgDb } from '../../store/tables.js';
@@ -67,13 +67,15 @@ function profit(balances: readonly AccountBalance[]) {
 }
 
 /** The VAT to set aside: `liability` (what filed returns still owe, from 2202) plus the drafts of the unfiled periods to today. */
-async function vatSetAside(db: Kysely<OrgDb>, org: OrganisationRow, clock: Clock, todayDate: string, liability: number): Promise<number> {
-  if (org.vat_scheme === 'not_registered') return 0;
+async function vatSetAside(db: Kysely<OrgDb>, row: OrganisationRow, clock: Clock, todayDate: string, liability: number): Promise<number> {
+  // Left VAT from a day: the returns up to it are still owed; left before acct dated it (or never registered): none.
+  if (row.vat_scheme === 'not_registered' && (await deregisteredFrom(db, row)) === null) return 0;
+  const { org, lastDay } = await registration(db, row);
   const first = await firstStart(db, org, clock);
   const filed = new Set((await db.selectFrom('vat_returns').select('period_end').execute()).map((r) => r.period_end));
   let owed = liability;
   let from = first;
-  for (const period of periodsUntil(org, first, todayDate)) {
+  for (const period of periodsUntil(org, first, todayDate, lastDay)) {
     if (filed.has(period.end)) continue;
     const d = await draftReturn(db, org, clock, period.end > todayDate ? { ...period, end: todayDate } : period, from);
     owed += d.derived.boxes.box3 - d.derived.boxes.box4;

@@ -22,9 +22,9 @@ import { AppError } from '../errors.js';
 import type { Clock } from '../clock.js';
 import { addDays } from '../dates.js';
 import { journalSources } from '../ledger/transactions.js';
-import { loadOrganisation } from '../organisation/organisation.js';
+import { deregisteredFrom, loadOrganisation } from '../organisation/organisation.js';
 import { periodEndOn, periodEnding } from '../vat/periods.js';
-import { firstStart, postedEntries } from '../vat/returns.js';
+import { firstStart, postedEntries, registration } from '../vat/returns.js';
 import type { OrgDb } from '../../store/tables.js';
 
 /** 422 naming each thing left to do before the year (`name`, ending `endDate`) may be closed; nothing when none is. */
@@ -34,12 +34,14 @@ export async function refuseUnfinished(db: Kysely<OrgDb>, clock: Clock, year: { 
 }
 
 async function unfiledVat(db: Kysely<OrgDb>, clock: Clock, yearEnd: string): Promise<string[]> {
-  const org = await loadOrganisation(db);
-  if (org.vat_scheme === 'not_registered') return [];
+  const row = await loadOrganisation(db);
+  // Left VAT from a day: the returns up to it are still to file; left before acct dated it (or never registered): none.
+  if (row.vat_scheme === 'not_registered' && (await deregisteredFrom(db, row)) === null) return [];
+  const { org, lastDay } = await registration(db, row);
   const start = await firstStart(db, org, clock);
   // The last VAT period that ends on or before the year end: the one holding it when it ends there, else the one before.
-  const holding = periodEndOn(org, yearEnd);
-  const lastEnd = holding === yearEnd ? yearEnd : addDays(periodEnding(org, holding, start).start, -1);
+  const holding = periodEnding(org, periodEndOn(org, yearEnd), start, lastDay).end;
+  const lastEnd = holding <= yearEnd ? holding : addDays(periodEnding(org, holding, start).start, -1);
   const earliest = await postedEntries(db, org.vat_accounting_basis, start, lastEnd, true)
     .select('e.date')
     .where('e.return_id', 'is', null)
@@ -47,7 +49,7 @@ async function unfiledVat(db: Kysely<OrgDb>, clock: Clock, yearEnd: string): Pro
     .limit(1)
     .executeTakeFirst();
   if (earliest === undefined) return [];
-  const period = periodEnding(org, periodEndOn(org, earliest.date < start ? start : earliest.date), start);
+  const period = periodEnding(org, periodEndOn(org, earliest.date < start ? start : earliest.date), start, lastDay);
   return [
     `the VAT return for ${period.start} to ${period.end} (${period.key}) is not filed: file it and the returns after it up to ${lastEnd} first, as filing posts each one's settlement on its last day`,
   ];

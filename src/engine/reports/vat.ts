@@ -9,9 +9,10 @@
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { AppError } from '../errors.js';
 import { loadOrganisation, schemeOn } from '../organisation/organisation.js';
 import { deriveBoxes } from '../vat/boxes.js';
-import { descriptionsOf, discountUntil, postedEntries, refuseIncomplete, registered, vatReturnSchema as returnSchema } from '../vat/returns.js';
+import { descriptionsOf, discountUntil, postedEntries, refuseIncomplete, registration, vatReturnSchema as returnSchema } from '../vat/returns.js';
 import { periodSchema } from './balances.js';
 import type { OrgDb } from '../../store/tables.js';
 
@@ -32,7 +33,11 @@ export type VatReturn = z.output<typeof vatReturnSchema>;
 
 export async function vatReturn(db: Kysely<OrgDb>, from: string, to: string): Promise<VatReturn> {
   // A range over a change of scheme is taken under the scheme in force on its first day; a return's period never spans one.
-  const org = await schemeOn(db, registered(await loadOrganisation(db)), from);
+  const { org: last, lastDay } = await registration(db, await loadOrganisation(db));
+  if (lastDay !== null && from > lastDay) {
+    throw new AppError('unprocessable_entity', `the organisation's VAT registration ended on ${lastDay}, so it has no VAT to report from ${from}`, 'from');
+  }
+  const org = await schemeOn(db, last, from);
   await refuseIncomplete(db, from, to);
   const basis = org.vat_accounting_basis;
   const entries = await postedEntries(db, basis, from, to)

@@ -12,7 +12,8 @@ import { newId } from '../ids.js';
 import { timestamp } from '../clock.js';
 import { createTransaction, removeTransaction, replaceDraft, setTransactionStatus, type DraftRelease, type Posting } from '../ledger/posting.js';
 import { itemInputsOf, loadItems, saveItems } from './items.js';
-import { loadOrganisation } from '../organisation/organisation.js';
+import { addDays } from '../dates.js';
+import { deregisteredFrom, loadOrganisation, schemeOn } from '../organisation/organisation.js';
 import { findDocument, refuseUnlessDraft, type Kind } from './documents.js';
 import { computeDocument, type DocumentInput } from './document-pricing.js';
 import { ledgerInput } from './document-entries.js';
@@ -118,10 +119,22 @@ export async function updateDocument(trx: Kysely<OrgDb>, k: Kind, posting: Posti
  */
 export async function refuseSaleAgainstRegistration(trx: Kysely<OrgDb>, k: Kind, row: InvoicesTable): Promise<void> {
   if (k.kind !== 'sales') return;
-  const org = await loadOrganisation(trx);
-  if (org.vat_scheme === 'not_registered') return;
+  const org = await schemeOn(trx, await loadOrganisation(trx), row.issue_date);
   const items = (await loadItems(trx, [row.id])).get(row.id) ?? [];
   const name = `${k.noun} ${row.number ?? row.id}`;
+  if (org.vat_scheme === 'not_registered') {
+    // Dated after registration ended (a draft made while registered): it may charge none.
+    const ended = await deregisteredFrom(trx, await loadOrganisation(trx));
+    const charged = items.findIndex((item) => item.vat_amount !== 0);
+    if (ended === null || row.issue_date < ended || charged < 0) return;
+    const field = `items[${charged}].vatRate`;
+    throw new AppError(
+      'unprocessable_entity',
+      `${name} is dated ${row.issue_date}, but the organisation's VAT registration ended on ${addDays(ended, -1)} and ${field} charges ` +
+        `${items[charged]!.vat_rate}% VAT: a business cannot charge VAT once it is not registered; date it by ${addDays(ended, -1)}, or sell without VAT (no rate)`,
+      field,
+    );
+  }
   if (org.vat_registration_date !== null && row.issue_date < org.vat_registration_date) {
     const charged = items.findIndex((item) => item.vat_amount !== 0);
     if (charged < 0) return;

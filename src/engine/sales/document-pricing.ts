@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import { AppError } from '../errors.js';
 import { today } from '../clock.js';
 import { addDays, lastYear } from '../dates.js';
-import { loadOrganisation } from '../organisation/organisation.js';
+import { loadOrganisation, schemeOn } from '../organisation/organisation.js';
 import type { Posting } from '../ledger/posting.js';
 import { findContact } from './contacts.js';
 import { priceItems, type ItemInput, type Priced } from './items.js';
@@ -108,7 +108,7 @@ export async function computeDocument(db: Kysely<OrgDb>, k: Kind, clock: Posting
   // A supplier charges VAT at its rates whatever our scheme; what our books do with it is document-entries.ts's concern.
   const priced = priceItems(
     input.items.map((item, i) => ({ ...item, accountId: accounts[i] })),
-    k.kind === 'purchase' ? 'standard' : org.vat_scheme,
+    k.kind === 'purchase' ? 'standard' : (await schemeOn(db, org, issueDate)).vat_scheme,
   );
   return { contact, currency, issueDate, dueDate, priced };
 }

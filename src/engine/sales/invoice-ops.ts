@@ -12,7 +12,7 @@ import { clearableText, currencyCode, idOf, isoDate, pence } from '../schema.js'
 import { day, idOut, listOf } from '../output.js';
 import { pageMetaSchema } from '../pagination.js';
 import { postingOf } from '../ledger/posting.js';
-import { loadOrganisation } from '../organisation/organisation.js';
+import { loadOrganisation, schemeOn } from '../organisation/organisation.js';
 import { priceItems, saleItemsInput } from './items.js';
 import { findDocument, invoiceStatuses, salesInvoice as k, statusIn } from './documents.js';
 import { computeDocument, dueDateOf } from './document-pricing.js';
@@ -80,7 +80,7 @@ export const previewInvoice = defineOperation({
     }
     const org = await loadOrganisation(db);
     const issueDate = input.issueDate ?? today(ctx.clock);
-    const priced = priceItems(input.items, org.vat_scheme);
+    const priced = priceItems(input.items, (await schemeOn(db, org, issueDate)).vat_scheme);
     const dueDate = dueDateOf({ issueDate, dueDate: input.dueDate, dueDays: input.dueDays }, org.default_payment_terms);
     return { data: previewView(priced, input.currency ?? org.currency, issueDate, dueDate, null) };
   },

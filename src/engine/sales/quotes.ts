@@ -14,7 +14,7 @@ import { timestamp, today, type Clock } from '../clock.js';
 import { addDays, daysBetween } from '../dates.js';
 import { pence } from '../schema.js';
 import { day, idOut, instant } from '../output.js';
-import { loadOrganisation } from '../organisation/organisation.js';
+import { loadOrganisation, schemeOn } from '../organisation/organisation.js';
 import type { Posting } from '../ledger/posting.js';
 import { itemInputsOf, itemSchema, itemView, loadItems, priceItems, pricedItemSchema, saveItems, type ItemInput } from './items.js';
 import { salesInvoice } from './documents.js';
@@ -187,8 +187,8 @@ export async function workOutQuote(
     return previewView(c.priced, c.issueDate, c.validUntil, c.contact.id);
   }
   const org = await loadOrganisation(db);
-  const priced = priceItems(input.items, org.vat_scheme);
   const issueDate = input.issueDate ?? today(clock);
+  const priced = priceItems(input.items, (await schemeOn(db, org, issueDate)).vat_scheme);
   return previewView(priced, issueDate, validUntilOf(issueDate, input.validUntil, org.quote_validity_days), null);
 }
 

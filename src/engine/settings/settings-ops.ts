@@ -46,7 +46,8 @@ export const updateSettings = defineOperation({
     'Changing vatScheme to flat_rate needs vatFlatRatePercent; leaving flat_rate clears it. ' +
     'fiscalYearStart cannot change once a period has been closed. ' +
     'Once a VAT return is filed, vatStagger, vatPeriodMonth and vatRegistrationDate keep the periods they make (409 conflict); ' +
-    'vatScheme not_registered waits until every VAT entry is on a filed return (409 conflict). ' +
+    'vatScheme not_registered ends the registration the day before vatSchemeFrom (default today): documents dated before it keep VAT, ' +
+    'and the final VAT period ends that day; vatSchemeFrom on or before the end of a filed period, or with VAT entries dated from it, is 409 conflict. ' +
     'A change between standard and flat_rate, or of vatFlatRatePercent, takes effect from the start of the VAT period holding today, or of the period vatSchemeFrom names ' +
     '(after the last filed one: 409); the returns before it keep the scheme in force then.',
   access: 'all-scopes',
@@ -59,7 +60,8 @@ export const updateSettings = defineOperation({
     vatSchemeFrom: isoDate()
       .optional()
       .describe(
-        'with a change between standard and flat_rate (or of the flat rate): the first day of the VAT period it takes effect from; default the period holding today',
+        'with a change between standard and flat_rate (or of the flat rate): the first day of the VAT period it takes effect from; default the period holding today. ' +
+          'With vatScheme not_registered: the first day not registered (any day after the last filed period); default today',
       ),
     vatRegistrationDate: isoDate().nullable().optional(),
     vatStagger: z.enum(vatStaggers).optional(),

@@ -19,7 +19,7 @@ import { addDays } from '../dates.js';
 import { loadOrganisation, type OrganisationRow } from '../organisation/organisation.js';
 import { createTransaction, type LineInput, type Posting } from '../ledger/posting.js';
 import type { VatPeriod } from './periods.js';
-import { draftReturn, filedView, firstStart, periodOf, refuseIncomplete, registered, waitingFor, type Draft, type VatReturnView } from './returns.js';
+import { draftReturn, filedView, firstStart, periodOf, refuseIncomplete, registration, waitingFor, type Draft, type VatReturnView } from './returns.js';
 import type { OrgDb, VatReturnsTable } from '../../store/tables.js';
 
 async function accountId(trx: Kysely<OrgDb>, code: string): Promise<string> {
@@ -39,8 +39,8 @@ async function settlementLines(trx: Kysely<OrgDb>, d: Draft): Promise<LineInput[
 }
 
 /** Periods are filed in order: an earlier period not filed that holds VAT entries not yet filed comes first. */
-async function refuseOutOfOrder(trx: Kysely<OrgDb>, org: OrganisationRow, start: string, period: VatPeriod): Promise<void> {
-  const waiting = await waitingFor(trx, org, start, period);
+async function refuseOutOfOrder(trx: Kysely<OrgDb>, org: OrganisationRow, start: string, period: VatPeriod, lastDay: string | null): Promise<void> {
+  const waiting = await waitingFor(trx, org, start, period, lastDay);
   if (waiting) {
     const { first } = waiting;
     throw new AppError(
@@ -51,8 +51,8 @@ async function refuseOutOfOrder(trx: Kysely<OrgDb>, org: OrganisationRow, start:
 }
 
 export async function fileReturn(trx: Kysely<OrgDb>, posting: Posting, key: string): Promise<VatReturnView> {
-  const org = registered(await loadOrganisation(trx));
-  const period = await periodOf(trx, org, posting.clock, key);
+  const { org, lastDay } = await registration(trx, await loadOrganisation(trx));
+  const period = await periodOf(trx, org, posting.clock, key, lastDay);
   const filed = await trx.selectFrom('vat_returns').select('id').where('period_end', '=', period.end).executeTakeFirst();
   if (filed) throw new AppError('already_filed', `the VAT return for ${period.start} to ${period.end} is already filed (${filed.id})`);
   const now = today(posting.clock);
@@ -62,7 +62,7 @@ export async function fileReturn(trx: Kysely<OrgDb>, posting: Posting, key: stri
       `the VAT period ${period.start} to ${period.end} has not ended: file it from ${addDays(period.end, 1)} onwards, the day after it ends`,
     );
   const start = await firstStart(trx, org, posting.clock);
-  await refuseOutOfOrder(trx, org, start, period);
+  await refuseOutOfOrder(trx, org, start, period, lastDay);
   await refuseIncomplete(trx, period.start, period.end);
   const draft = await draftReturn(trx, org, posting.clock, period);
   const id = newId('vatr', posting.clock.now());

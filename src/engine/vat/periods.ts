@@ -65,10 +65,29 @@ function dueDate(s: Stagger, end: string): string {
   return s.vat_stagger === 'annual' ? next : addDays(next, 7);
 }
 
-/** The period ending on `end`, the first one starting at `firstStart`. */
-export function periodEnding(s: Stagger, end: string, firstStart: string): VatPeriod {
+/**
+ * The final return's due date when registration ends inside a period: one
+ * month and seven days after its last day (GOV.UK, Cancel your VAT
+ * registration), a month end counting to the next month's end.
+ */
+function finalDueDate(last: string): string {
+  const year = Number(last.slice(0, 4));
+  const month = Number(last.slice(5, 7));
+  const next = monthEnd(month === 12 ? year + 1 : year, month === 12 ? 1 : month + 1);
+  const sameDay = last === monthEnd(year, month) ? next : `${next.slice(0, 8)}${last.slice(8)}`;
+  return addDays(sameDay < next ? sameDay : next, 7);
+}
+
+/**
+ * The period ending on `end`, the first one starting at `firstStart`; with
+ * `last` (the last day registered, when registration has ended) inside it,
+ * the final period, ending there and named by that month.
+ */
+export function periodEnding(s: Stagger, end: string, firstStart: string, last: string | null = null): VatPeriod {
   const start = periodStartOf(s, end);
-  return { key: end.slice(0, 7), start: start < firstStart ? firstStart : start, end, due: dueDate(s, end) };
+  const from = start < firstStart ? firstStart : start;
+  if (last !== null && last < end) return { key: last.slice(0, 7), start: from, end: last, due: finalDueDate(last) };
+  return { key: end.slice(0, 7), start: from, end, due: dueDate(s, end) };
 }
 
 /** The start of the first period: the registration date, else the start of the period holding `earliest`. */
@@ -76,13 +95,14 @@ export function firstPeriodStart(s: Stagger & Pick<OrganisationTable, 'vat_regis
   return s.vat_registration_date ?? periodStartOf(s, periodEndOn(s, earliest));
 }
 
-/** Every period from the one starting at `firstStart` to the one holding `until`. */
-export function periodsUntil(s: Stagger, firstStart: string, until: string): VatPeriod[] {
+/** Every period from the one starting at `firstStart` to the one holding `until`, none after the one holding `lastDay` (the last day registered). */
+export function periodsUntil(s: Stagger, firstStart: string, until: string, lastDay: string | null = null): VatPeriod[] {
   const periods: VatPeriod[] = [];
   let end = periodEndOn(s, firstStart);
-  const last = periodEndOn(s, until < firstStart ? firstStart : until);
+  const to = lastDay !== null && lastDay < until ? lastDay : until;
+  const last = periodEndOn(s, to < firstStart ? firstStart : to);
   for (;;) {
-    periods.push(periodEnding(s, end, firstStart));
+    periods.push(periodEnding(s, end, firstStart, lastDay));
     if (end >= last) return periods;
     end = periodEndOn(s, addDays(end, 1));
   }
@@ -106,9 +126,15 @@ export function quarterEndMonth(text: string): string | null {
  * period ends that month: nor in a month that is not one, nor in a year the
  * books do not date (after 2999 its due date could fall in a five-digit year).
  */
-export function periodOfKey(s: Stagger, key: string, firstStart: string): VatPeriod | null {
+export function periodOfKey(s: Stagger, key: string, firstStart: string, lastDay: string | null = null): VatPeriod | null {
   const year = Number(key.slice(0, 4));
   const month = Number(key.slice(5, 7));
+  if (lastDay !== null) {
+    // Registration ended: the final period is named by the month of its last day, and none follows it.
+    const final = periodEnding(s, periodEndOn(s, lastDay < firstStart ? firstStart : lastDay), firstStart, lastDay);
+    if (key === final.key) return final;
+    if (key > final.key) return null;
+  }
   if (year < firstYear || year > lastYear || month < 1 || month > 12 || !endsIn(s, month)) return null;
   const end = monthEnd(year, month);
   if (end < firstStart) return null;

@@ -19,7 +19,7 @@ import { AppError } from '../errors.js';
 import { today, type Clock } from '../clock.js';
 import { instant, day, idOut } from '../output.js';
 import { pence } from '../schema.js';
-import { loadOrganisation, schemeOn, type OrganisationRow } from '../organisation/organisation.js';
+import { deregisteredFrom, loadOrganisation, schemeOn, type OrganisationRow } from '../organisation/organisation.js';
 import { addDays, addYears } from '../dates.js';
 import { deriveBoxes, type BoxEntry, type Derived, type FlatRatePart } from './boxes.js';
 import { endMonthsOf, firstPeriodStart, periodOfKey, periodsUntil, quarterEndMonth, type VatPeriod } from './periods.js';
@@ -135,6 +135,26 @@ export function registered(org: OrganisationRow): OrganisationRow & { vat_scheme
   return org as OrganisationRow & { vat_scheme: 'standard' | 'flat_rate' };
 }
 
+/** The VAT registration the returns are of: the scheme in force on its last day, and that day once registration has ended (else null). */
+export interface Registration {
+  readonly org: OrganisationRow & { vat_scheme: 'standard' | 'flat_rate' };
+  readonly lastDay: string | null;
+}
+
+/**
+ * The registration the VAT returns are of: the organisation's while it is
+ * registered; once it has left VAT from a day (a not_registered change,
+ * dated), the one that ended the day before, whose returns are still
+ * shown and filed up to that day. Refused (422) when it never was, or left
+ * before acct dated leaving.
+ */
+export async function registration(db: Kysely<OrgDb>, org: OrganisationRow): Promise<Registration> {
+  const ended = await deregisteredFrom(db, org);
+  if (ended === null) return { org: registered(org), lastDay: null };
+  const lastDay = addDays(ended, -1);
+  return { org: registered(await schemeOn(db, org, lastDay)), lastDay };
+}
+
 /** Where the first VAT period starts. */
 export async function firstStart(db: Kysely<OrgDb>, org: OrganisationRow, clock: Clock): Promise<string> {
   if (org.vat_registration_date !== null) return org.vat_registration_date;
@@ -149,10 +169,16 @@ export async function firstStart(db: Kysely<OrgDb>, org: OrganisationRow, clock:
  * The period a key names, or 404: the month it ends (YYYY-MM), or a calendar
  * quarter (YYYY-Qn) for the period ending in the quarter's last month.
  */
-export async function periodOf(db: Kysely<OrgDb>, org: OrganisationRow, clock: Clock, key: string): Promise<VatPeriod> {
+export async function periodOf(db: Kysely<OrgDb>, org: OrganisationRow, clock: Clock, key: string, lastDay: string | null = null): Promise<VatPeriod> {
   const quarterEnd = quarterEndMonth(key);
   const month = quarterEnd ?? (/^\d{4}-\d{2}$/.test(key) ? key : null);
-  const period = month === null ? null : periodOfKey(org, month, await firstStart(db, org, clock));
+  const period = month === null ? null : periodOfKey(org, month, await firstStart(db, org, clock), lastDay);
+  if (period === null && lastDay !== null && month !== null && month > lastDay.slice(0, 7)) {
+    throw new AppError(
+      'not_found',
+      `no VAT period ends in ${key}: the VAT registration ended on ${lastDay}, the last day of the final period (${lastDay.slice(0, 7)})`,
+    );
+  }
   if (period !== null) return period;
   if (quarterEnd !== null) {
     const ends = endMonthsOf(org, Number(quarterEnd.slice(0, 4)));
@@ -261,9 +287,10 @@ export async function waitingFor(
   org: OrganisationRow,
   start: string,
   period: VatPeriod,
+  lastDay: string | null = null,
 ): Promise<{ readonly first: VatPeriod; readonly last: VatPeriod } | null> {
   const done = new Set((await db.selectFrom('vat_returns').select('period_end').execute()).map((r) => r.period_end));
-  const earlier = periodsUntil(org, start, period.start).filter((p) => p.end < period.end && !done.has(p.end));
+  const earlier = periodsUntil(org, start, period.start, lastDay).filter((p) => p.end < period.end && !done.has(p.end));
   const last = earlier.at(-1);
   if (last === undefined) return null;
   const waiting = await postedEntries(db, org.vat_accounting_basis, start, last.end, true)
@@ -366,12 +393,12 @@ export type ShownReturnView = z.output<typeof shownReturnSchema>;
  * those are filed, and names the period to file first.
  */
 export async function returnOfPeriod(db: Kysely<OrgDb>, clock: Clock, key: string): Promise<ShownReturnView> {
-  const org = registered(await loadOrganisation(db));
-  const period = await periodOf(db, org, clock, key);
+  const { org, lastDay } = await registration(db, await loadOrganisation(db));
+  const period = await periodOf(db, org, clock, key, lastDay);
   const filed = await db.selectFrom('vat_returns').selectAll().where('period_end', '=', period.end).executeTakeFirst();
   if (filed) return { ...filedView(filed), fileFirst: null };
   await refuseIncomplete(db, period.start, period.end);
-  const waiting = await waitingFor(db, org, await firstStart(db, org, clock), period);
+  const waiting = await waitingFor(db, org, await firstStart(db, org, clock), period, lastDay);
   const draft = await draftReturn(db, org, clock, period, waiting ? addDays(waiting.last.end, 1) : undefined);
   const fileFirst = waiting && { periodKey: waiting.first.key, from: waiting.first.start, to: waiting.first.end };
   return { ...draftView(draft), fileFirst };
@@ -379,9 +406,9 @@ export async function returnOfPeriod(db: Kysely<OrgDb>, clock: Clock, key: strin
 
 /** Every period from the first to the one holding today, newest first, with its return's state. */
 export async function listPeriods(db: Kysely<OrgDb>, clock: Clock): Promise<VatPeriodView[]> {
-  const org = registered(await loadOrganisation(db));
+  const { org, lastDay } = await registration(db, await loadOrganisation(db));
   const now = today(clock);
-  const periods = periodsUntil(org, await firstStart(db, org, clock), now);
+  const periods = periodsUntil(org, await firstStart(db, org, clock), now, lastDay);
   const filed = new Map((await db.selectFrom('vat_returns').selectAll().execute()).map((r) => [r.period_end, r]));
   return periods.reverse().map((p) => {
     const r = filed.get(p.end);

@@ -94,3 +94,19 @@ export async function recordSchemeChange(trx: Kysely<OrgDb>, clock: Clock, org: 
   await trx.deleteFrom('vat_schemes').where('from_date', '>=', from).where('from_date', '!=', '1900-01-01').execute();
   await trx.insertInto('vat_schemes').values({ from_date: from, scheme, flat_rate_bp: bp }).execute();
 }
+
+/**
+ * Record leaving VAT from `from`, the first day not registered: the
+ * history gains not_registered from that day (replacing any change from it
+ * or later), and the scheme before it from 1900-01-01 when it had none, so
+ * the days before keep the scheme they were registered under. Called once
+ * settings-guard.ts has checked the day, before the settings change.
+ */
+export async function recordDeregistration(trx: Kysely<OrgDb>, org: OrganisationRow, from: string): Promise<void> {
+  const history = await trx.selectFrom('vat_schemes').select('from_date').limit(1).executeTakeFirst();
+  if (!history) {
+    await trx.insertInto('vat_schemes').values({ from_date: '1900-01-01', scheme: org.vat_scheme, flat_rate_bp: org.vat_flat_rate_bp }).execute();
+  }
+  await trx.deleteFrom('vat_schemes').where('from_date', '>=', from).where('from_date', '!=', '1900-01-01').execute();
+  await trx.insertInto('vat_schemes').values({ from_date: from, scheme: 'not_registered', flat_rate_bp: null }).execute();
+}

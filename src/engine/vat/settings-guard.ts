@@ -3,21 +3,22 @@
  * filed its period is fixed, so the settings that make the periods
  * (vatStagger, vatPeriodMonth, vatRegistrationDate) keep them, or new
  * periods would overlap filed ones and the same days could be filed twice
- * (409 conflict). Leaving VAT (not_registered) waits until every VAT entry
- * is on a filed return (409 conflict): with no returns after it, their VAT
- * would stay on 2200 and 2201 for ever. The registration date cannot move
+ * (409 conflict). Leaving VAT (not_registered) is from a day after the
+ * last filed period, the final period ending the day before (schemes.ts
+ * records it). The registration date cannot move
  * past a sale that charged VAT (422). A change of scheme is recorded from
  * the period it takes effect (schemes.ts). The organisation's settings
  * call it before they change.
  */
 import type { Kysely } from 'kysely';
 import { AppError } from '../errors.js';
-import type { Clock } from '../clock.js';
+import { today, type Clock } from '../clock.js';
+import { addDays } from '../dates.js';
 import type { OrganisationRow } from '../organisation/organisation.js';
 import type { SettingsChange } from '../organisation/settings.js';
-import { periodEndOn, periodsUntil } from './periods.js';
-import { entriesFor, firstStart } from './returns.js';
-import { recordSchemeChange } from './schemes.js';
+import { periodEndOn } from './periods.js';
+import { firstStart } from './returns.js';
+import { recordDeregistration, recordSchemeChange } from './schemes.js';
 import type { OrgDb } from '../../store/tables.js';
 
 type Stagger = Pick<OrganisationRow, 'vat_stagger' | 'vat_period_month'>;
@@ -53,23 +54,58 @@ async function refusePeriodChange(trx: Kysely<OrgDb>, org: OrganisationRow, chan
   );
 }
 
-/** The latest day acct dates anything: every entry is on or before it. */
-const lastDay = '2999-12-31';
-
-/** Refuse (409 conflict) leaving VAT while entries wait for a return. */
-async function refuseDeregistration(trx: Kysely<OrgDb>, clock: Clock, org: OrganisationRow, change: SettingsChange): Promise<void> {
-  if (change.vatScheme !== 'not_registered' || org.vat_scheme === 'not_registered') return;
+/**
+ * Leaving VAT (not_registered) from a day, vatSchemeFrom (default today):
+ * the first day not registered, so the final period ends the day before.
+ * Refused from a day inside a filed period (409: that return counted VAT up
+ * to its end), on or before the first period's start (400: nothing would
+ * be left registered), or with VAT entries dated from it (409: a document
+ * charging or reclaiming VAT while not registered). Entries dated before it
+ * reach the returns up to the final one as they did while registered.
+ */
+async function refuseDeregistration(trx: Kysely<OrgDb>, clock: Clock, org: OrganisationRow, change: SettingsChange): Promise<string | null> {
+  if (change.vatScheme !== 'not_registered' || org.vat_scheme === 'not_registered') return null;
+  const from = change.vatSchemeFrom ?? today(clock);
+  const filed = await trx
+    .selectFrom('vat_returns')
+    .select(['period_start', 'period_end'])
+    .where('period_end', '>=', from)
+    .orderBy('period_end', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (filed) {
+    throw new AppError(
+      'conflict',
+      `vatSchemeFrom: registration cannot end on ${addDays(from, -1)}: the VAT return for ${filed.period_start} to ${filed.period_end} is filed; ` +
+        `leave from ${addDays(filed.period_end, 1)} or later (vatSchemeFrom is the first day not registered)`,
+      'vatSchemeFrom',
+    );
+  }
   const first = await firstStart(trx, org, clock);
-  const { ids, earliest } = await entriesFor(trx, org.vat_accounting_basis, first, lastDay, first);
-  if (earliest === null) return;
-  const period = periodsUntil(org, first, earliest).at(-1)!;
-  const count = ids.length === 1 ? '1 VAT entry is' : `${ids.length} VAT entries are`;
-  throw new AppError(
-    'conflict',
-    `vatScheme cannot become not_registered: ${count} on no filed return, the first in the VAT period ${period.start} to ${period.end} (${period.key}); ` +
-      'file those returns first (the final one once its period has ended), then leave VAT: with no returns after it, their VAT would stay on 2200 and 2201',
-    'vatScheme',
-  );
+  if (from <= first) {
+    throw new AppError(
+      'validation_error',
+      `vatSchemeFrom: ${from} is not after the first VAT period's start, ${first}: leaving is from the first day not registered, after the registration began`,
+      'vatSchemeFrom',
+    );
+  }
+  const after = await trx
+    .selectFrom('vat_entries as e')
+    .innerJoin('transactions as t', 't.id', 'e.transaction_id')
+    .select((eb) => [eb.fn.count<number>('e.id').as('n'), eb.fn.min<string>('e.date').as('d')])
+    .where('t.status', '=', 'posted')
+    .where('e.basis', '!=', 'cash')
+    .where('e.date', '>=', from)
+    .executeTakeFirstOrThrow();
+  if (Number(after.n) > 0) {
+    throw new AppError(
+      'conflict',
+      `vatSchemeFrom: ${after.n} VAT ${Number(after.n) === 1 ? 'entry is' : 'entries are'} dated from ${from} (the first on ${after.d}), ` +
+        'when the organisation would not be registered; leave from a later day, or void or redate those documents first',
+      'vatSchemeFrom',
+    );
+  }
+  return from;
 }
 
 /** Refuse (422) a registration date after a sale that charged VAT: a business charges none before it registers (its VAT would reach no return). */
@@ -100,7 +136,8 @@ async function refuseRegistrationAfterSales(trx: Kysely<OrgDb>, org: Organisatio
 /** Refuse a change of the VAT settings that the books cannot take. */
 export async function refuseVatSettingsChange(trx: Kysely<OrgDb>, clock: Clock, org: OrganisationRow, change: SettingsChange): Promise<void> {
   await refusePeriodChange(trx, org, change);
-  await refuseDeregistration(trx, clock, org, change);
+  const leaving = await refuseDeregistration(trx, clock, org, change);
   await refuseRegistrationAfterSales(trx, org, change);
-  await recordSchemeChange(trx, clock, org, change, await firstStart(trx, org, clock));
+  if (leaving !== null) await recordDeregistration(trx, org, leaving);
+  else await recordSchemeChange(trx, clock, org, change, await firstStart(trx, org, clock));
 }
