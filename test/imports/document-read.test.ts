@@ -484,7 +484,11 @@ t.test('only the amount due, or only the amount paid, gives the other; no total 
   const dueOnly = readDocuments('Contact,Number,Date,Total,Outstanding\nAcme Ltd,7,01/03/2025,100.00,40.00\n', 'receivables');
   conserved(t, dueOnly, 1);
   t.same([dueOnly.rows[0]?.gross, dueOnly.rows[0]?.paid, dueOnly.rows[0]?.outstanding], [10000, 6000, 4000]);
-  t.same(dueOnly.warnings, ['no due date column: each document is due on its own date']);
+  // 01/03/2025 reads as 1 March or 3 January: the file is read day first and says so.
+  t.same(dueOnly.warnings, [
+    'no due date column: each document is due on its own date',
+    'every date in the file reads day first or month first alike: read day first (DD/MM/YYYY), as UK exports write them, so 01/03/2025 is 2025-03-01; a file written month first needs its dates as YYYY-MM-DD',
+  ]);
   t.equal(dueOnly.rows[0]?.dueDate, '2025-03-01');
 
   // 100.00 total, 30.00 paid: 70.00 outstanding
@@ -527,6 +531,14 @@ t.test('the date format is chosen once for the file', async (t) => {
       ['2025-02-01', '2025-02-03'],
       ['2025-03-02', '2025-03-04'],
     ],
+  );
+  t.match(ambiguous.warnings, [/read day first \(DD\/MM\/YYYY\)/]);
+  t.same(uk.warnings, [], 'a file that decides says nothing of it');
+  // Sorted by contact, not date: month first they would run 2 Jan, 1 Feb, 1 Mar in order, which decides nothing.
+  const sorted = readDocuments('Contact,Number,Date,Total\nA,1,01/02/2025,10.00\nB,2,02/01/2025,10.00\nC,3,03/01/2025,10.00\n', 'receivables');
+  t.same(
+    sorted.rows.map((r) => r.docDate),
+    ['2025-02-01', '2025-01-02', '2025-01-03'],
   );
 });
 

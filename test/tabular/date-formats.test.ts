@@ -45,6 +45,12 @@ t.test('a column of dates settles day and month by looking at every row', async 
   t.equal(detectDateFormat(['01/02/2024', '03/04/2024']), 'DD/MM/YYYY', 'undecidable: the UK reading');
   // As DD/MM these run 1 Feb, 2 Jan, 3 Jan (out of order); as MM/DD 2 Jan, 1 Feb, 1 Mar (in order).
   t.equal(detectDateFormat(['01/02/2024', '02/01/2024', '03/01/2024']), 'MM/DD/YYYY', 'between two full readings, the one in date order');
+  t.equal(
+    detectDateFormat(['01/02/2024', '02/01/2024', '03/01/2024'], undefined, false),
+    'DD/MM/YYYY',
+    'order not asked for (a list sorted by contact): the UK reading',
+  );
+  t.equal(detectDateFormat(['01/02/2024', '01/30/2024'], undefined, false), 'MM/DD/YYYY', 'a second field above 12 is month first all the same');
   t.equal(detectDateFormat(['2024-03-01', '2024-03-02']), 'YYYY-MM-DD');
   t.equal(detectDateFormat(['1 Mar 2024', '2 Mar 2024']), 'DD MMM YYYY');
   t.equal(detectDateFormat(['15/01/2024', 'rubbish', '16/01/2024']), 'DD/MM/YYYY', 'a broken value does not stop detection');

@@ -220,7 +220,8 @@ async function work(db: Kysely<OrgDb>, row: DataImportsTable): Promise<Worked> {
     );
   }
   const fuzzy = rows.filter((r) => r.match.outcome === 'fuzzy').length;
-  const warnings = fuzzy > 0 ? [`${fuzzy} row(s) matched a contact by a similar name: check them before confirming`] : [];
+  // The file's own warnings (how its dates and amounts were read) first, then the matches to check.
+  const warnings = [...file.warnings, ...(fuzzy > 0 ? [`${fuzzy} row(s) matched a contact by a similar name: check them before confirming`] : [])];
   return { file, rows, cutoverDate, clearing: { openingBalance, importDelta }, blockers, warnings };
 }
 

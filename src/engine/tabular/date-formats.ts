@@ -78,20 +78,26 @@ export function looksLikeDate(text: string): boolean {
 /**
  * The format that reads the most of a column's values, looking at every row:
  * one day above 12 settles DD/MM against MM/DD. Among formats that read
- * equally many, one under which the dates run in order (either way) wins,
- * then the earlier in the list (`preferred` first, then the UK order above).
+ * equally many, one under which the dates run in order (either way) wins
+ * when `byOrder` (a bank statement's rows run in date order, so order is
+ * evidence there; a list of invoices sorted by contact or number is not),
+ * then the earlier in the list (`preferred` first, then the UK order above,
+ * day before month).
  */
-export function detectDateFormat(values: readonly string[], preferred?: string): string | null {
+export function detectDateFormat(values: readonly string[], preferred?: string, byOrder = true): string | null {
   const candidates = preferred ? [preferred, ...dateFormatNames.filter((n) => n !== preferred)] : dateFormatNames;
   let best: { name: string; read: number; ordered: boolean } | null = null;
   for (const name of candidates) {
     const dates = parseColumnAs(values, name).filter((d): d is string => d !== null);
     if (dates.length === 0) continue;
-    const ordered = isMonotonic(dates);
+    const ordered = byOrder && isMonotonic(dates);
     if (!best || dates.length > best.read || (dates.length === best.read && ordered && !best.ordered)) best = { name, read: dates.length, ordered };
   }
   return best?.name ?? null;
 }
+
+/** The month-first reading of a day-first format (DD/MM/YYYY → MM/DD/YYYY), where the list has one. */
+export const monthFirstOf: Readonly<Record<string, string>> = { 'DD/MM/YYYY': 'MM/DD/YYYY', 'DD-MM-YYYY': 'MM-DD-YYYY' };
 
 function isMonotonic(dates: readonly string[]): boolean {
   let up = true;

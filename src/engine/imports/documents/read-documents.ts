@@ -8,7 +8,7 @@
  */
 import { AppError } from '../../errors.js';
 import { isBlank, readCsvRecords, sniffDelimiter, type CsvRecord } from '../../tabular/csv-records.js';
-import { detectDateFormat, parseColumnAs } from '../../tabular/date-formats.js';
+import { detectDateFormat, monthFirstOf, parseColumnAs } from '../../tabular/date-formats.js';
 import { cellOf } from '../../tabular/header-row.js';
 import { documentColumns, type Direction, type DocumentField } from './document-columns.js';
 import { continuesHead, headOf, judgeLine, judgeRow, type Head, type Judged, type RowContext } from './judge-row.js';
@@ -27,13 +27,21 @@ export function readDocuments(text: string, direction: Direction): DocumentFile 
   const data = records.slice(header.index + 1).filter((r) => !isBlank(r));
   // One format for the whole file, judged on every date it holds, so that 01/02/2025 reads the same on every row.
   const cells = (field: DocumentField): string[] => data.map((r) => cellOf(r, header.columns, field)).filter((c) => c !== '');
+  const dates = fileDateFormat(cells('date'), cells('dueDate'));
   const context: RowContext = {
     columns: header.columns,
     width: (records[header.index] as CsvRecord).cells.length,
     direction,
-    dateFormat: fileDateFormat(cells('date'), cells('dueDate')),
+    dateFormat: dates.format,
   };
-  const file: Omit<DocumentFile, 'stats'> = { direction, columnMapping, rows: [], errors: [], ignored: [], warnings: [...warnings] };
+  const file: Omit<DocumentFile, 'stats'> = {
+    direction,
+    columnMapping,
+    rows: [],
+    errors: [],
+    ignored: [],
+    warnings: [...warnings, ...(dates.warning === null ? [] : [dates.warning])],
+  };
   const seen = new Map<string, number>();
   const lineItems = header.columns.line !== undefined;
   let head: Head | null = null;
@@ -67,17 +75,27 @@ export function readDocuments(text: string, direction: Direction): DocumentFile 
 }
 
 /**
- * The format that reads the most of both date columns; among formats reading
- * equally many, the one the document dates alone choose. Pooling the two
- * columns before the choice would judge the order of a list that runs twice
- * (dates, then due dates) and could take 01/02 for 2 January.
+ * The format that reads the most of both date columns. A file that does not
+ * decide (every date reads day first and month first alike) is read day
+ * first, as UK exports (Xero UK, FreeAgent, Sage) write dates, and says so in
+ * a warning: the order of its rows is no evidence, because an export is
+ * sorted by contact or number as often as by date. Only a date whose second
+ * field is above 12 makes the file month first.
  */
-function fileDateFormat(dates: readonly string[], dueDates: readonly string[]): string | null {
+function fileDateFormat(dates: readonly string[], dueDates: readonly string[]): { format: string | null; warning: string | null } {
   const all = [...dates, ...dueDates];
-  const reads = (format: string): number => parseColumnAs(all, format).filter((d) => d !== null).length;
-  const byDates = detectDateFormat(dates);
-  const byAll = detectDateFormat(all, byDates ?? undefined);
-  return byDates !== null && byAll !== null && reads(byDates) === reads(byAll) ? byDates : byAll;
+  const format = detectDateFormat(all, undefined, false);
+  const twin = format === null ? undefined : monthFirstOf[format];
+  if (format === null || twin === undefined) return { format, warning: null };
+  const dayFirst = parseColumnAs(all, format);
+  const monthFirst = parseColumnAs(all, twin);
+  // An example that the reading changes (01/02/2026), when every date reads both ways.
+  const at = monthFirst.every((d, i) => (d === null) === (dayFirst[i] === null)) ? monthFirst.findIndex((d, i) => d !== dayFirst[i]) : -1;
+  if (at < 0) return { format, warning: null };
+  return {
+    format,
+    warning: `every date in the file reads day first or month first alike: read day first (${format}), as UK exports write them, so ${all[at] ?? ''} is ${dayFirst[at] ?? ''}; a file written month first needs its dates as YYYY-MM-DD`,
+  };
 }
 
 /**

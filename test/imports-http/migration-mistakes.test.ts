@@ -1,0 +1,80 @@
+/**
+ * Mistakes a migration could make silently, found by exploratory testing,
+ * over HTTP on a real port: a UK file read as American dates, a migrated
+ * document voided or its synthetic payment removed on its own (leaving the
+ * clearing account off zero), an opening balance confirmed at a date other
+ * than the one its title states, a name two contacts share matched to one
+ * of them, and hand mappings a migration cannot clear.
+ */
+import t, { type Test } from 'tap';
+import { world } from './support.js';
+
+type World = Awaited<ReturnType<typeof world>>;
+
+// Debits 1,000.00 + 300.00 = 1,300.00 = credits 1,300.00; Trade Debtors 300.00 goes to 1198 in clearing mode.
+const openingTb = ['Account,Debit,Credit', 'Bank,1000.00,', 'Trade Debtors,300.00,', 'Share Capital,,1300.00'].join('\n');
+
+async function openingBalances(t: Test, w: World, file = openingTb, cutoverDate = '2026-03-31'): Promise<void> {
+  const up = await w.api.request('POST', '/v1/opening-balances/upload', { body: { file, filename: 'tb.csv', clearingMode: 'clearing', cutoverDate } });
+  t.equal(up.status, 201, JSON.stringify(up.body.error ?? ''));
+  t.equal(up.body.data.canConfirm, true, JSON.stringify(up.body.data.blockers));
+  const confirmed = await w.api.request('POST', `/v1/opening-balances/${up.body.data.importId}/confirm`);
+  t.equal(confirmed.status, 200, JSON.stringify(confirmed.body.error ?? ''));
+}
+
+t.test('a Xero UK export sorted by contact, every date valid both ways, is read day first with a warning', async (t) => {
+  const w = await world(t);
+  await openingBalances(t, w);
+  const file = [
+    '*ContactName,*InvoiceNumber,*InvoiceDate,*DueDate,Total,InvoiceAmountPaid,InvoiceAmountDue',
+    'Alpha Ltd,A-1,01/02/2026,01/03/2026,100.00,0.00,100.00',
+    'Beta Ltd,B-1,02/01/2026,02/02/2026,100.00,0.00,100.00',
+    'Gamma Ltd,C-1,03/01/2026,03/02/2026,100.00,0.00,100.00',
+  ].join('\n');
+  const up = await w.api.request('POST', '/v1/invoice-imports/upload', { body: { file, filename: 'xero.csv' } });
+  t.equal(up.status, 201, JSON.stringify(up.body.error ?? ''));
+  // Day first: A-1 1 February due 1 March; B-1 2 January due 2 February; C-1 3 January due 3 February.
+  // (Month first they ran 2 Jan, 1 Feb, 1 Mar in date order, which is how the old guess chose them.)
+  t.same(
+    up.body.data.rows.map((r: { docNumber: string; docDate: string; dueDate: string }) => [r.docNumber, r.docDate, r.dueDate]),
+    [
+      ['A-1', '2026-02-01', '2026-03-01'],
+      ['B-1', '2026-01-02', '2026-02-02'],
+      ['C-1', '2026-01-03', '2026-02-03'],
+    ],
+  );
+  t.match(up.body.data.warnings, [/read day first \(DD\/MM\/YYYY\).* 01\/02\/2026 is 2026-02-01/]);
+  t.equal(up.body.data.canConfirm, true, JSON.stringify(up.body.data.blockers));
+  const confirmed = await w.api.request('POST', `/v1/invoice-imports/${up.body.data.importId}/confirm`);
+  t.equal(confirmed.status, 200, JSON.stringify(confirmed.body.error ?? ''));
+  // At 31 March 2026 A-1 (due 1 March) is 30 days overdue, B-1 (due 2 Feb) 57 days, C-1 (due 3 Feb) 56 days.
+  const aged = await w.api.request('GET', '/v1/reports/aged-debtors?asOfDate=2026-03-31');
+  t.equal(aged.status, 200, JSON.stringify(aged.body.error ?? ''));
+  const due = new Map<string, string>();
+  for (const c of aged.body.data.contacts as { invoices: { invoiceNumber: string; dueDate: string }[] }[])
+    for (const i of c.invoices) due.set(i.invoiceNumber, i.dueDate);
+  t.same(Object.fromEntries(due), { 'A-1': '2026-03-01', 'B-1': '2026-02-02', 'C-1': '2026-02-03' });
+});
+
+t.test('a file with a second field above 12 is still read month first, without the warning', async (t) => {
+  const w = await world(t);
+  await openingBalances(t, w);
+  // 01/30/2026 reads only month first, so 01/02/2026 is 2 January; 100 + 100 + 100 = 300.00 clears 1198.
+  const file = [
+    '*ContactName,*InvoiceNumber,*InvoiceDate,*DueDate,Total,InvoiceAmountPaid,InvoiceAmountDue',
+    'Alpha Ltd,A-1,01/02/2026,01/30/2026,100.00,0.00,100.00',
+    'Beta Ltd,B-1,02/01/2026,03/01/2026,100.00,0.00,100.00',
+    'Gamma Ltd,C-1,03/01/2026,03/31/2026,100.00,0.00,100.00',
+  ].join('\n');
+  const up = await w.api.request('POST', '/v1/invoice-imports/upload', { body: { file, filename: 'us.csv' } });
+  t.equal(up.status, 201, JSON.stringify(up.body.error ?? ''));
+  t.same(
+    up.body.data.rows.map((r: { docDate: string; dueDate: string }) => [r.docDate, r.dueDate]),
+    [
+      ['2026-01-02', '2026-01-30'],
+      ['2026-02-01', '2026-03-01'],
+      ['2026-03-01', '2026-03-31'],
+    ],
+  );
+  t.same(up.body.data.warnings, []);
+});
