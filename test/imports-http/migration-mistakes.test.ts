@@ -7,7 +7,8 @@
  * of them, and hand mappings a migration cannot clear.
  */
 import t, { type Test } from 'tap';
-import { world } from './support.js';
+import { expectError } from '../http/support.js';
+import { tally, trialBalanceAt, world } from './support.js';
 
 type World = Awaited<ReturnType<typeof world>>;
 
@@ -77,4 +78,71 @@ t.test('a file with a second field above 12 is still read month first, without t
     ],
   );
   t.same(up.body.data.warnings, []);
+});
+
+// Debits 1,000.00 + 300.00 = 1,300.00; credits 200.00 + 1,100.00 = 1,300.00. Clearing mode: Trade Debtors 300.00 Dr on 1198, Trade Creditors 200.00 Cr on 2198.
+const bothTb = ['Account,Debit,Credit', 'Bank,1000.00,', 'Trade Debtors,300.00,', 'Trade Creditors,,200.00', 'Share Capital,,1100.00'].join('\n');
+// Outstanding 100.00 + (300.00 − 100.00 paid) = 300.00, Trade Debtors'.
+const invoices = [
+  'Contact,Reference,Dated On,Due On,Total Value,Paid Value,Due Value',
+  'Alpha Ltd,A-1,2026-03-01,2026-03-31,100.00,0.00,100.00',
+  'Part Ltd,P-1,2026-03-02,2026-04-01,300.00,100.00,200.00',
+].join('\n');
+// Outstanding 100.00 + (150.00 − 50.00 paid) = 200.00, Trade Creditors'.
+const bills = [
+  'Contact,Reference,Dated On,Due On,Total Value,Paid Value,Due Value',
+  'Supply Ltd,S-1,2026-03-01,2026-03-31,100.00,0.00,100.00',
+  'Parts Ltd,S-2,2026-03-02,2026-04-01,150.00,50.00,100.00',
+].join('\n');
+
+/** Opening balances with both clearing accounts, then both imports confirmed: 1198 and 2198 at zero. */
+async function migrated(t: Test): Promise<World & { invoiceImport: string; billImport: string }> {
+  const w = await world(t);
+  await openingBalances(t, w, bothTb);
+  const ids: string[] = [];
+  for (const [path, file] of [
+    ['invoice-imports', invoices],
+    ['bill-imports', bills],
+  ] as const) {
+    const up = await w.api.request('POST', `/v1/${path}/upload`, { body: { file, filename: 'documents.csv' } });
+    t.equal(up.status, 201, JSON.stringify(up.body.error ?? ''));
+    t.equal(up.body.data.canConfirm, true, JSON.stringify(up.body.data.blockers));
+    const confirmed = await w.api.request('POST', `/v1/${path}/${up.body.data.importId}/confirm`);
+    t.equal(confirmed.status, 200, JSON.stringify(confirmed.body.error ?? ''));
+    ids.push(up.body.data.importId);
+  }
+  const tb = await trialBalanceAt(w.api, '2026-03-31');
+  t.same([tb['1198'], tb['2198']], [undefined, undefined], '1198 and 2198 cleared');
+  return { ...w, invoiceImport: ids[0]!, billImport: ids[1]! };
+}
+
+async function documentNumbered(w: World, path: 'invoices' | 'bills', number: string): Promise<{ id: string; amountDue: number }> {
+  const r = await w.api.request('GET', `/v1/${path}?limit=100`);
+  const found = (r.body.data as { id: string; invoiceNumber?: string; billNumber?: string; amountDue: number }[]).find(
+    (d) => (d.invoiceNumber ?? d.billNumber) === number,
+  );
+  if (!found) throw new Error(`no ${number}`);
+  return found;
+}
+
+t.test('a migrated invoice or bill is not voided on its own: 422 and 1198 / 2198 stay at zero', async (t) => {
+  const w = await migrated(t);
+  const before = await tally(w.books);
+  const invoice = await documentNumbered(w, 'invoices', 'A-1');
+  const refused = await w.api.request('POST', `/v1/invoices/${invoice.id}/void`);
+  // Before: 204 and 1198 left at 100.00 Dr (its clearing entry, credit 1198 100.00, gone).
+  expectError(t, refused, 422, 'unprocessable_entity');
+  t.match(refused.body.error.message, /raise a credit note to cancel it, or void the whole import/);
+  t.match(refused.body.error.message, new RegExp(`POST /invoice-imports/${w.invoiceImport}/void`));
+  const bill = await documentNumbered(w, 'bills', 'S-1');
+  const refusedBill = await w.api.request('POST', `/v1/bills/${bill.id}/void`);
+  expectError(t, refusedBill, 422, 'unprocessable_entity');
+  t.match(refusedBill.body.error.message, /2198 Payables Migration Clearing.*void the whole import/);
+  t.same(await tally(w.books), before, 'nothing written');
+  const tb = await trialBalanceAt(w.api, '2026-03-31');
+  t.same([tb['1198'], tb['2198']], [undefined, undefined], '1198 and 2198 still at zero');
+  // Voiding the whole import still works: every invoice leaves and 1198 holds the opening 300.00 Dr again.
+  const voided = await w.api.request('POST', `/v1/invoice-imports/${w.invoiceImport}/void`);
+  t.equal(voided.status, 200, JSON.stringify(voided.body.error ?? ''));
+  t.equal((await trialBalanceAt(w.api, '2026-03-31'))['1198'], 30000);
 });

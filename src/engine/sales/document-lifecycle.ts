@@ -18,6 +18,7 @@ import { findDocument, refuseUnlessDraft, type Kind } from './documents.js';
 import { computeDocument, type DocumentInput } from './document-pricing.js';
 import { ledgerInput } from './document-entries.js';
 import { allocateNumber, invoiceNumbers } from './document-numbers.js';
+import { refuseVoidIfMigrated } from './migrated-documents.js';
 import type { InvoicesTable, OrgDb } from '../../store/tables.js';
 
 /** Create a draft invoice or bill with its draft ledger entries; its row. */
@@ -177,6 +178,7 @@ export async function voidDocument(trx: Kysely<OrgDb>, k: Kind, posting: Posting
   const row = await findDocument(trx, k, id);
   const name = row.number ?? row.id;
   if (row.status === 'void') throw new AppError('already_voided', `${k.noun} ${name} is already void`);
+  await refuseVoidIfMigrated(trx, k, row);
   const payments = await trx.selectFrom('payments').select('id').where('invoice_id', '=', id).limit(1).executeTakeFirst();
   if (payments) {
     throw new AppError(

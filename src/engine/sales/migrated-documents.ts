@@ -17,6 +17,7 @@
  */
 import type { Kysely } from 'kysely';
 import { AppError } from '../errors.js';
+import { sterling } from '../money.js';
 import { newId } from '../ids.js';
 import { timestamp, today } from '../clock.js';
 import { postHistory, removeTransaction, type Posting } from '../ledger/posting.js';
@@ -162,6 +163,39 @@ export async function createMigratedDocument(trx: Kysely<OrgDb>, k: Kind, postin
   await trx.insertInto('payments').values(payment).execute();
   const settled = await settle(trx, k, posting.clock, id);
   return { row: settled.row, payment };
+}
+
+/** The completed invoice or bill import that brought document `id` forward, or null for a document raised here. */
+async function broughtForwardBy(db: Kysely<OrgDb>, id: string): Promise<string | null> {
+  const found = await db
+    .selectFrom('data_import_rows')
+    .innerJoin('data_imports', 'data_imports.id', 'data_import_rows.import_id')
+    .select('data_imports.id')
+    .where('data_import_rows.record_id', '=', id)
+    .where('data_import_rows.outcome', '=', 'created')
+    .where('data_imports.kind', 'in', ['invoices', 'bills'])
+    .where('data_imports.status', '=', 'completed')
+    .executeTakeFirst();
+  return found?.id ?? null;
+}
+
+const importPath = (k: Kind): string => (k.kind === 'sales' ? 'invoice-imports' : 'bill-imports');
+const clearingName = (k: Kind): string => `${clearingCode(k)} ${k.kind === 'sales' ? 'Receivables' : 'Payables'} Migration Clearing`;
+
+/**
+ * 422 for a migrated document voided on its own: its sale or purchase is in
+ * the books it came from (the opening balance holds it on the clearing
+ * account), so voiding it would take away its clearing entry and leave its
+ * gross on 1198 or 2198 for good. A credit note cancels it; voiding the
+ * import takes every document of it back to the opening balance.
+ */
+export async function refuseVoidIfMigrated(db: Kysely<OrgDb>, k: Kind, row: InvoicesTable): Promise<void> {
+  const importId = await broughtForwardBy(db, row.id);
+  if (importId === null) return;
+  throw new AppError(
+    'unprocessable_entity',
+    `${k.noun} ${row.number ?? row.id} was brought forward by ${k.kind === 'sales' ? 'invoice' : 'bill'} import ${importId}: voiding it alone would leave its ${sterling(row.total)} on ${clearingName(k)}; raise a credit note to cancel it, or void the whole import (POST /${importPath(k)}/${importId}/void)`,
+  );
 }
 
 /**
