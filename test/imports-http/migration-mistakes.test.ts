@@ -146,3 +146,25 @@ t.test('a migrated invoice or bill is not voided on its own: 422 and 1198 / 2198
   t.equal(voided.status, 200, JSON.stringify(voided.body.error ?? ''));
   t.equal((await trialBalanceAt(w.api, '2026-03-31'))['1198'], 30000);
 });
+
+t.test('the synthetic "Paid before the migration" payment is not removed on its own: 422, the customer owes 200.00 not 300.00', async (t) => {
+  const w = await migrated(t);
+  const before = await tally(w.books);
+  for (const [path, number, owed, code] of [
+    ['invoices', 'P-1', 20000, '1198'], // 300.00 − 100.00 paid before the migration
+    ['bills', 'S-2', 10000, '2198'], // 150.00 − 50.00 paid before the migration
+  ] as const) {
+    const doc = await documentNumbered(w, path, number);
+    t.equal(doc.amountDue, owed);
+    const payments = (await w.api.request('GET', `/v1/${path}/${doc.id}`)).body.data.payments as { id: string; reference: string }[];
+    const synthetic = payments.find((p) => p.reference === 'Paid before the migration');
+    if (!synthetic) throw new Error(`no synthetic payment on ${number}`);
+    const refused = await w.api.request('DELETE', `/v1/${path}/${doc.id}/payments/${synthetic.id}`);
+    expectError(t, refused, 422, 'unprocessable_entity');
+    t.match(refused.body.error.message, new RegExp(`${code} .*Migration Clearing; void the import instead`));
+    t.equal((await documentNumbered(w, path, number)).amountDue, owed, 'still owed only what was outstanding');
+  }
+  t.same(await tally(w.books), before, 'nothing written');
+  const tb = await trialBalanceAt(w.api, '2026-03-31');
+  t.same([tb['1198'], tb['2198']], [undefined, undefined], '1198 and 2198 still at zero');
+});

@@ -199,6 +199,23 @@ export async function refuseVoidIfMigrated(db: Kysely<OrgDb>, k: Kind, row: Invo
 }
 
 /**
+ * 422 for the synthetic "Paid before the migration" payment of a migrated
+ * document removed on its own: that money is in the opening balance's bank,
+ * so removing it would leave its amount on 1198 or 2198 and the document
+ * owed in full. Voiding the import takes it away with its document.
+ */
+export async function refuseRemoveIfSynthetic(db: Kysely<OrgDb>, k: Kind, row: InvoicesTable, payment: PaymentsTable): Promise<void> {
+  const clearing = await accountByCode(db, clearingCode(k));
+  if (payment.account_id !== clearing.id) return;
+  const importId = await broughtForwardBy(db, row.id);
+  if (importId === null) return;
+  throw new AppError(
+    'unprocessable_entity',
+    `payment ${payment.id} is what ${k.noun} ${row.number ?? row.id} had been paid before the migration (${k.kind === 'sales' ? 'invoice' : 'bill'} import ${importId}): removing it alone would leave its ${sterling(payment.amount)} on ${clearingName(k)}; void the import instead (POST /${importPath(k)}/${importId}/void)`,
+  );
+}
+
+/**
  * Undo a migrated document: refused (422) once anything but its synthetic
  * payment settles it; otherwise it leaves the books with its entries and
  * synthetic payment, so that its number is free for the import made again.

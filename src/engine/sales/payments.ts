@@ -14,6 +14,7 @@ import { idOf, isoDate, pence } from '../schema.js';
 import { sterling } from '../money.js';
 import { createTransaction, maxReferenceLength, removeTransaction, type Posting } from '../ledger/posting.js';
 import { settle, type Settled } from './settle.js';
+import { refuseRemoveIfSynthetic } from './migrated-documents.js';
 import { documentShares } from './cash-vat.js';
 import { accountByCode, amountDue, findDocument, openStatuses, purchaseBill, salesInvoice, type Kind } from './documents.js';
 import type { TransactionView } from '../ledger/transaction-view.js';
@@ -225,6 +226,7 @@ export async function removePayment(trx: Kysely<OrgDb>, k: Kind, posting: Postin
   const row = await findDocument(trx, k, id);
   const payment = await trx.selectFrom('payments').selectAll().where('id', '=', paymentId).where('invoice_id', '=', id).executeTakeFirst();
   if (!payment) throw new AppError('not_found', `payment ${paymentId} not found on ${k.noun} ${row.number ?? row.id}`);
+  await refuseRemoveIfSynthetic(trx, k, row, payment);
   const others = await trx.selectFrom('payments').select('id').where('transaction_id', '=', payment.transaction_id).where('id', '<>', paymentId).execute();
   if (others.length > 0) {
     throw new AppError(
