@@ -168,3 +168,38 @@ t.test('the synthetic "Paid before the migration" payment is not removed on its 
   const tb = await trialBalanceAt(w.api, '2026-03-31');
   t.same([tb['1198'], tb['2198']], [undefined, undefined], '1198 and 2198 still at zero');
 });
+
+// A trial balance whose title states its date: debits 1,000.00 = credits 1,000.00.
+const titled = ['Trial Balance', 'Migr Ltd', 'As at 31 March 2026', '', 'Account,Debit,Credit', 'Bank,1000.00,', 'Share Capital,,1000.00'].join('\n');
+
+t.test('an opening balance "As at 31 March 2026" opens the books at 31 March 2026, and not at another date', async (t) => {
+  // The clock is 24 November 2026: the cutover used to default to the end of last month, 31 October 2026.
+  const w = await world(t);
+  const up = await w.api.request('POST', '/v1/opening-balances/upload', { body: { file: titled, filename: 'tb.csv' } });
+  t.equal(up.status, 201, JSON.stringify(up.body.error ?? ''));
+  t.same([up.body.data.asAt, up.body.data.cutoverDate, up.body.data.canConfirm], ['2026-03-31', '2026-03-31', true], 'the stated date is the cutover');
+  t.equal((await w.api.request('POST', `/v1/opening-balances/${up.body.data.importId}/confirm`)).status, 200);
+  // Bank 1,000.00 Dr and Share Capital 1,000.00 Cr at 31 March 2026 (none the day before).
+  const tb = await trialBalanceAt(w.api, '2026-03-31');
+  t.equal(tb['1200'], 100000);
+  t.same(await trialBalanceAt(w.api, '2026-03-30'), {});
+});
+
+t.test("an explicit cutover other than the file's stated date blocks the preview and confirm (422), until the dates agree", async (t) => {
+  const w = await world(t);
+  const up = await w.api.request('POST', '/v1/opening-balances/upload', { body: { file: titled, filename: 'tb.csv', cutoverDate: '2026-10-31' } });
+  t.equal(up.status, 201, JSON.stringify(up.body.error ?? ''));
+  const id = up.body.data.importId as string;
+  t.equal(up.body.data.canConfirm, false);
+  t.match(up.body.data.blockers, [/states its balances are as at 2026-03-31 but the cutover date is 2026-10-31/]);
+  const before = await tally(w.books);
+  const refused = await w.api.request('POST', `/v1/opening-balances/${id}/confirm`);
+  expectError(t, refused, 422, 'unprocessable_entity');
+  t.match(refused.body.error.message, /as at 2026-03-31/);
+  t.same(await tally(w.books), before, 'nothing written');
+  const fixed = await w.api.request('PATCH', `/v1/opening-balances/${id}/map`, { body: { cutoverDate: '2026-03-31' } });
+  t.equal(fixed.status, 200, JSON.stringify(fixed.body.error ?? ''));
+  t.same([fixed.body.data.cutoverDate, fixed.body.data.canConfirm], ['2026-03-31', true]);
+  t.equal((await w.api.request('POST', `/v1/opening-balances/${id}/confirm`)).status, 200);
+  t.equal((await trialBalanceAt(w.api, '2026-03-31'))['1200'], 100000, 'Bank 1,000.00 Dr at the stated date');
+});

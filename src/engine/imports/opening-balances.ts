@@ -119,6 +119,25 @@ async function chartOf(db: Kysely<OrgDb>): Promise<ChartAccount[]> {
   return rows.map((a) => ({ id: a.id, code: a.code, name: a.name, accountType: a.account_type, isActive: a.is_active === 1 }));
 }
 
+/**
+ * Why a trial balance whose title states its date ("As at 31 March 2026")
+ * cannot open the books at another: its balances are that day's, and
+ * posted at a different cutover they would stand for the wrong day.
+ */
+function statedDateBlocker(asAt: string, cutoverDate: string, id: string): string {
+  const fix =
+    cutoverError(asAt) === null
+      ? `set cutoverDate to ${asAt} (PATCH /opening-balances/${id}/map) or upload a trial balance as at ${cutoverDate}`
+      : `a cutover is a month end, so export the trial balance as at ${cutoverDate} (or another month end) and upload it`;
+  return `the file states its balances are as at ${asAt} but the cutover date is ${cutoverDate}: ${fix}`;
+}
+
+/** The cutover an upload takes when none is given: the month end the file's title states, else the end of last month. */
+function cutoverOf(input: BalanceUpload, asAt: string | null, clockToday: string): string {
+  if (input.cutoverDate !== undefined) return input.cutoverDate;
+  return asAt !== null && cutoverError(asAt) === null ? asAt : defaultCutover(clockToday);
+}
+
 /** Read an import's file again and map it with its options: what confirm would post. */
 export async function workBalance(db: Kysely<OrgDb>, row: DataImportsTable): Promise<WorkedBalance> {
   const options = optionsOf<BalanceOptions>(row);
@@ -144,6 +163,7 @@ export async function workBalance(db: Kysely<OrgDb>, row: DataImportsTable): Pro
   if (file.rows.length === 0) blockers.push('the file has no balances');
   const cutover = cutoverError(options.cutoverDate);
   if (cutover) blockers.push(cutover);
+  else if (file.asAt !== null && file.asAt !== options.cutoverDate) blockers.push(statedDateBlocker(file.asAt, options.cutoverDate, row.id));
   return { file, mappings, entries, proof, blockers };
 }
 
@@ -246,10 +266,10 @@ export interface BalanceUpload {
 /** Read a trial balance into a pending import; 409 SINGLETON_VIOLATION while another is active. */
 export async function uploadBalances(trx: Kysely<OrgDb>, posting: Posting, input: BalanceUpload): Promise<DataImportsTable> {
   refuseSecond(await activeOpeningBalance(trx));
-  const cutoverDate = input.cutoverDate ?? defaultCutover(today(posting.clock));
+  const file = readTrialBalance(input.file);
+  const cutoverDate = cutoverOf(input, file.asAt, today(posting.clock));
   const problem = cutoverError(cutoverDate);
   if (problem) throw new AppError('validation_error', `cutoverDate: ${problem}`, 'cutoverDate');
-  const file = readTrialBalance(input.file);
   const options: BalanceOptions = { mode: input.clearingMode ?? 'direct', cutoverDate, manual: {} };
   const row = await insertImport(trx, posting, {
     kind: 'balances',
