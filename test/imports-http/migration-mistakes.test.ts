@@ -203,3 +203,30 @@ t.test("an explicit cutover other than the file's stated date blocks the preview
   t.equal((await w.api.request('POST', `/v1/opening-balances/${id}/confirm`)).status, 200);
   t.equal((await trialBalanceAt(w.api, '2026-03-31'))['1200'], 100000, 'Bank 1,000.00 Dr at the stated date');
 });
+
+t.test('two customers named Jane Smith: an invoice for "Jane Smith" is matched to neither, and makes a new contact', async (t) => {
+  const w = await world(t);
+  const ids: string[] = [];
+  for (const email of ['jane@one.example', 'jane@two.example']) {
+    const c = await w.api.request('POST', '/v1/contacts', { body: { name: 'Jane Smith', contactType: 'customer', email } });
+    t.equal(c.status, 201, JSON.stringify(c.body.error ?? ''));
+    ids.push(c.body.data.id);
+  }
+  await openingBalances(t, w);
+  // 300.00 outstanding, Trade Debtors' 300.00.
+  const file = ['Contact,Reference,Dated On,Due On,Total Value,Paid Value,Due Value', 'Jane Smith,J-1,2026-03-01,2026-03-31,300.00,0.00,300.00'].join('\n');
+  const up = await w.api.request('POST', '/v1/invoice-imports/upload', { body: { file, filename: 'jane.csv' } });
+  t.equal(up.status, 201, JSON.stringify(up.body.error ?? ''));
+  // Was: contactId of the older Jane Smith, outcome match, confidence 100, silently.
+  t.match(up.body.data.rows[0].contact, {
+    contactId: null,
+    contactName: 'Jane Smith',
+    outcome: 'create',
+    reason: `Jane Smith (${ids[0]}) and Jane Smith (${ids[1]}) have this name, so neither is guessed: a new contact Jane Smith is created on confirm`,
+  });
+  const confirmed = await w.api.request('POST', `/v1/invoice-imports/${up.body.data.importId}/confirm`);
+  t.equal(confirmed.status, 200, JSON.stringify(confirmed.body.error ?? ''));
+  t.equal(confirmed.body.data.contactsCreated, 1);
+  const invoices = (await w.api.request('GET', '/v1/invoices?limit=100')).body.data as { contactId: string }[];
+  t.notOk(ids.includes(invoices[0]!.contactId), "posted to neither existing Jane Smith's account");
+});

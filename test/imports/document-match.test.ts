@@ -61,16 +61,32 @@ t.test('two contacts equally close: a new contact rather than a guess', async (t
   });
 });
 
-t.test('contacts in the books that normalise alike are one name: the earlier is matched', async (t) => {
+t.test('contacts in the books that normalise alike are two: a new contact rather than a guess', async (t) => {
+  // Was: the earlier (con_1) matched at 100, silently; two customers may share a name (two Jane Smiths).
   const twins = [
     { id: 'con_1', name: 'Zeta Ltd' },
     { id: 'con_2', name: 'ZETA Limited' },
   ];
-  t.equal(matchContacts(['Zeta'], twins).get('Zeta')?.contactId, 'con_1');
-  // 'zetta' against 'zeta': one deletion over 5: 100 × 4 ÷ 5 = 80, below 85, and no tie between the twins
+  t.same(matchContacts(['Zeta'], twins).get('Zeta'), {
+    contactId: null,
+    contactName: 'Zeta',
+    outcome: 'create',
+    confidence: 100,
+    reason: 'Zeta Ltd (con_1) and ZETA Limited (con_2) have this name, so neither is guessed: a new contact Zeta is created on confirm',
+  });
+  // 'zetta' against 'zeta': one deletion over 5: 100 × 4 ÷ 5 = 80, below 85
   t.same(
     matchContacts(['Zetta'], twins).get('Zetta')?.reason,
     'the closest contact, Zeta Ltd, is only 80% alike (85% needed): a new contact Zetta is created on confirm',
+  );
+  // 'jane smyth design' against 'jane smith design' (17 each): one substitution, 100 × 16 ÷ 17 = 94.1 → 94, for both twins: a tie
+  const janes = [
+    { id: 'con_3', name: 'Jane Smith Design' },
+    { id: 'con_4', name: 'Jane Smith Design Ltd' },
+  ];
+  t.same(
+    matchContacts(['Jane Smyth Design'], janes).get('Jane Smyth Design')?.reason,
+    'Jane Smith Design and Jane Smith Design Ltd are equally close (94%), so neither is guessed: a new contact Jane Smyth Design is created on confirm',
   );
 });
 

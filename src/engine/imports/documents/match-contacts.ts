@@ -7,8 +7,8 @@
  * rather than a pick: posting a debt to the wrong customer's account is an
  * error nobody sees until a statement goes out, while an extra contact is in
  * plain view in the preview and can be merged, so a guess between two is not
- * made. Existing contacts whose names normalise alike are one name: the
- * earlier of them is taken.
+ * made. Two existing contacts under the same name (normalised alike: two
+ * customers called Jane Smith) are the same conflict: neither is taken.
  */
 import { normaliseName, similarity } from '../../tabular/similarity.js';
 
@@ -47,14 +47,14 @@ interface Indexed {
 /** Each distinct name of `names`, keyed as the file spells it, with its match among `candidates` (in the order given). */
 export function matchContacts(names: readonly string[], candidates: readonly ContactCandidate[]): Map<string, ContactMatch> {
   const indexed: Indexed[] = [];
-  const exact = new Map<string, ContactCandidate>();
+  const exact = new Map<string, ContactCandidate[]>();
   for (const candidate of candidates) {
     const normal = normaliseName(candidate.name);
     if (normal === '') continue;
-    if (!exact.has(normal)) {
-      exact.set(normal, candidate);
-      indexed.push({ candidate, normal });
-    }
+    const named = exact.get(normal);
+    if (named) named.push(candidate);
+    else exact.set(normal, [candidate]);
+    indexed.push({ candidate, normal });
   }
   const firstSpelling = new Map<string, string>();
   for (const name of names) if (!firstSpelling.has(createKey(name))) firstSpelling.set(createKey(name), name);
@@ -73,9 +73,9 @@ export function matchContacts(names: readonly string[], candidates: readonly Con
   return matches;
 }
 
-function matchOne(key: string, spelling: string, exact: ReadonlyMap<string, ContactCandidate>, indexed: readonly Indexed[]): ContactMatch {
-  const same = exact.get(key);
-  if (same) return { contactId: same.id, contactName: same.name, outcome: 'match', confidence: 100, reason: `same name as the contact ${same.name}` };
+function matchOne(key: string, spelling: string, exact: ReadonlyMap<string, readonly ContactCandidate[]>, indexed: readonly Indexed[]): ContactMatch {
+  const [same, twin, ...more] = exact.get(key) ?? [];
+  if (same && !twin) return { contactId: same.id, contactName: same.name, outcome: 'match', confidence: 100, reason: `same name as the contact ${same.name}` };
   const create = (confidence: number, why: string): ContactMatch => ({
     contactId: null,
     contactName: spelling,
@@ -83,6 +83,10 @@ function matchOne(key: string, spelling: string, exact: ReadonlyMap<string, Cont
     confidence,
     reason: `${why}: a new contact ${spelling} is created on confirm`,
   });
+  if (same && twin) {
+    const others = more.length > 0 ? ` and ${more.length} more` : '';
+    return create(100, `${same.name} (${same.id}) and ${twin.name} (${twin.id})${others} have this name, so neither is guessed`);
+  }
   if (key.startsWith('=')) return create(0, 'the name has no letters or digits to compare');
   let best: { score: number; at: Indexed[] } = { score: -1, at: [] };
   for (const entry of indexed) {
