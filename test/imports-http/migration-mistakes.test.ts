@@ -230,3 +230,48 @@ t.test('two customers named Jane Smith: an invoice for "Jane Smith" is matched t
   const invoices = (await w.api.request('GET', '/v1/invoices?limit=100')).body.data as { contactId: string }[];
   t.notOk(ids.includes(invoices[0]!.contactId), "posted to neither existing Jane Smith's account");
 });
+
+t.test('Closing Stock and Opening Stock map to Cost of Sales, not to 1300 Stock', async (t) => {
+  const w = await world(t);
+  // Sage's P&L stock lines: debits 1,000.00 + 500.00 (opening stock) = 1,500.00; credits 700.00 (closing stock) + 800.00 = 1,500.00.
+  const file = ['Account,Debit,Credit', 'Bank,1000.00,', 'Opening Stock,500.00,', 'Closing Stock,,700.00', 'Share Capital,,800.00'].join('\n');
+  const up = await w.api.request('POST', '/v1/opening-balances/upload', { body: { file, cutoverDate: '2026-03-31' } });
+  t.equal(up.status, 201, JSON.stringify(up.body.error ?? ''));
+  const mapped = Object.fromEntries(
+    (up.body.data.mappings as { sourceLabel: string; targetCode: string | null; method: string }[]).map((m) => [m.sourceLabel, [m.targetCode, m.method]]),
+  );
+  // Was: Closing Stock → 1300 Stock (dictionary, 90%), a P&L cost on the balance sheet.
+  t.same(
+    [mapped['Opening Stock'], mapped['Closing Stock']],
+    [
+      ['5000', 'dictionary'],
+      ['5000', 'dictionary'],
+    ],
+  );
+});
+
+t.test('a hand mapping to 1198 or 2198 in direct mode is refused (400), naming the row; nothing written', async (t) => {
+  const w = await world(t);
+  const up = await w.api.request('POST', '/v1/opening-balances/upload', { body: { file: openingTb, cutoverDate: '2026-03-31' } });
+  t.equal(up.status, 201, JSON.stringify(up.body.error ?? ''));
+  const id = up.body.data.importId as string;
+  const before = await tally(w.books);
+  const refused = await w.api.request('PATCH', `/v1/opening-balances/${id}/map`, {
+    body: { mappings: [{ sourceLabel: 'Trade Debtors', targetAccountId: w.id('1198') }] },
+  });
+  // Was: 200, and 1198 would hold 300.00 Dr that no invoice import (refused in direct mode) could ever clear.
+  expectError(t, refused, 400, 'validation_error', { field: 'mappings[0].targetAccountId' });
+  t.match(refused.body.error.message, /"Trade Debtors".*1198.*direct mode/);
+  t.same(await tally(w.books), before, 'nothing written');
+  const atUpload = await w.api.request('POST', '/v1/opening-balances/upload', {
+    body: { file: openingTb, cutoverDate: '2026-03-31', mappings: [{ sourceLabel: 'Bank', targetAccountId: w.id('2198') }] },
+  });
+  expectError(t, atUpload, 400, 'validation_error', { field: 'mappings[0].targetAccountId' });
+  t.same(await tally(w.books), before, 'nothing written at upload either');
+  // In clearing mode the same choice stands (it is where clearing mode sends Trade Debtors anyway).
+  t.equal((await w.api.request('DELETE', `/v1/opening-balances/${id}`)).status, 200);
+  const clearing = await w.api.request('POST', '/v1/opening-balances/upload', {
+    body: { file: openingTb, cutoverDate: '2026-03-31', clearingMode: 'clearing', mappings: [{ sourceLabel: 'Trade Debtors', targetAccountId: w.id('1198') }] },
+  });
+  t.equal(clearing.status, 201, JSON.stringify(clearing.body.error ?? ''));
+});

@@ -274,3 +274,16 @@ t.test('the dictionary: one code a name, every code an account of the UK chart, 
   t.equal(dictionaryCode('Cost of Sales'), '5000', 'ends in "sales" but is listed as cost of sales');
   t.equal(dictionaryCode('Opening Balance Equity'), null, 'a plug needs a person');
 });
+
+t.test('Opening and Closing Stock are cost of sales (5000), and unmapped when the chart has no active 5000', async (t) => {
+  t.same(summary(mapAccounts([row('Opening Stock'), row('Closing Stock'), row('Stock')], company, { mode: 'direct' })), [
+    ['Opening Stock', '5000', 'dictionary', 90],
+    ['Closing Stock', '5000', 'dictionary', 90],
+    ['Stock', '1300', 'exact', 100],
+  ]);
+  const noCostOfSales = chartOf('limited_company', ['5000']);
+  t.same(summary(mapAccounts([row('Opening Stock'), row('Closing Stock')], noCostOfSales, { mode: 'direct' })), [
+    ['Opening Stock', null, 'unmapped', 0],
+    ['Closing Stock', null, 'unmapped', 0],
+  ]);
+});

@@ -17,7 +17,7 @@ import { day, idOut } from '../output.js';
 import { createTransaction, type Posting } from '../ledger/posting.js';
 import { addAccount } from '../ledger/accounts.js';
 import { readTrialBalance, type TrialBalanceFile } from './balances/read-trial-balance.js';
-import { mapAccounts, type ChartAccount, type Mapping, type OpeningBalanceMode } from './balances/map-accounts.js';
+import { clearingRedirects, mapAccounts, type ChartAccount, type Mapping, type OpeningBalanceMode } from './balances/map-accounts.js';
 import { balanceProof } from './balances/balance-proof.js';
 import { cutoverError, defaultCutover } from './balances/cutover.js';
 import {
@@ -319,6 +319,13 @@ export async function mapBalances(trx: Kysely<OrgDb>, id: string, change: MapCha
       throw new AppError(
         'validation_error',
         `mappings[${i}].targetAccountId: account ${account.code} ${account.name} is inactive`,
+        `mappings[${i}].targetAccountId`,
+      );
+    }
+    if (options.mode === 'direct' && Object.values(clearingRedirects).includes(account.code)) {
+      throw new AppError(
+        'validation_error',
+        `mappings[${i}].targetAccountId: the row ${JSON.stringify(m.sourceLabel)} cannot go to ${account.code} ${account.name} in direct mode: only invoice and bill imports clear it, and they need clearing mode (upload the trial balance again with clearingMode clearing)`,
         `mappings[${i}].targetAccountId`,
       );
     }

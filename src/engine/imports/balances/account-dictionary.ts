@@ -50,7 +50,8 @@ export const dictionaryEntries: readonly (readonly [code: string, names: readonl
   ],
   ['1210', ['Business Savings Account', 'Savings Account', 'Deposit Account', 'Business Deposit Account', 'Savings']],
   ['1250', ['Petty Cash', 'Cash in Hand', 'Cash on Hand']],
-  ['1300', ['Stock', 'Inventory', 'Inventory Asset', 'Stock Asset', 'Closing Stock']],
+  // Closing Stock and Opening Stock are not here: in a UK trial balance (Sage's 5200 and 5201) they are the cost of sales' stock movement.
+  ['1300', ['Stock', 'Inventory', 'Inventory Asset', 'Stock Asset']],
   // Liabilities
   [
     '2100',
@@ -102,7 +103,20 @@ export const dictionaryEntries: readonly (readonly [code: string, names: readonl
   ['4100', ['Other Income', 'Other Revenue', 'Miscellaneous Income', 'Sundry Income']],
   ['4200', ['Interest Income', 'Bank Interest Received', 'Interest Received', 'Interest Earned']],
   // Expenses
-  ['5000', ['Cost of Goods Sold', 'Cost of Sales', 'Purchases', 'Direct Expenses', 'Materials', 'Subcontractors', 'Cost of sales - goods']],
+  [
+    '5000',
+    [
+      'Cost of Goods Sold',
+      'Cost of Sales',
+      'Purchases',
+      'Direct Expenses',
+      'Materials',
+      'Subcontractors',
+      'Cost of sales - goods',
+      'Opening Stock',
+      'Closing Stock',
+    ],
+  ],
   ['5100', ['Office Expenses', 'Printing & Stationery', 'Office Costs', 'Stationery', 'Printing', 'Postage', 'Postage, Freight & Courier', 'Office Supplies']],
   ['5200', ['Rent', 'Rates', 'Rent and Rates', 'Rent or Lease Payments', 'Rent or Lease', 'Business Rates']],
   ['5300', ['Utilities', 'Light, Power, Heating', 'Heat and Light', 'Light and Heat']],
