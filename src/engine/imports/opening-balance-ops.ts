@@ -58,7 +58,7 @@ export const uploadOpeningBalancesOp = defineOperation({
   name: 'opening-balances.upload',
   summary: 'Upload a trial balance (CSV) as a pending opening balance: its rows mapped to accounts, and the balance proof',
   description:
-    'Exports of Xero, FreeAgent and QuickBooks are read as they are (title lines, YTD columns, £ amounts, code prefixes). The file as JSON {file, filename?, clearingMode?, cutoverDate?, mappings?}, as multipart/form-data (part file), or as the raw body with the other fields in the query; 413 past 5 MB. clearingMode clearing sends Trade Debtors to 1198 and Trade Creditors to 2198 for the invoice and bill imports to clear; direct (the default) keeps them on 1100 and 2100. cutoverDate is a month end, by default the last day of last month. 409 SINGLETON_VIOLATION while another opening balance is active. Money in the response is pounds with two decimals.',
+    'Exports of Xero, FreeAgent and QuickBooks are read as they are (title lines, YTD columns, £ amounts, code prefixes). The file as JSON {file, filename?, clearingMode?, cutoverDate?, mappings?}, as multipart/form-data (part file), or as the raw body with the other fields in the query; 413 past 5 MB. clearingMode clearing sends Trade Debtors to 1198 and Trade Creditors to 2198 for the invoice and bill imports to clear; direct (the default) keeps them on 1100 and 2100. cutoverDate is a month end, by default the one the file’s title states (As at 31 March 2026), else the last day of last month; a cutover other than the stated date blocks confirm. 409 SINGLETON_VIOLATION while another opening balance is active. Money in the response is pounds with two decimals.',
   access: 'transactions:write',
   method: 'POST',
   path: '/opening-balances/upload',
