@@ -59,9 +59,27 @@ export async function appendAudit(trx: Kysely<PlatformDb>, ctx: Ctx, entry: Audi
     .execute();
 }
 
+/**
+ * Refuse (403) a caller who is no longer an active administrator, read in
+ * the write transaction: the session was checked as the request came in,
+ * and another administrator's change may have committed since (two
+ * demoting each other at once). Platform writes are serialised (SQLite's
+ * write lock, PostgreSQL's advisory lock on the schema), so what is read
+ * here stays true until the commit. The local operator (no user id) is
+ * always one.
+ */
+async function refuseFormerAdmin(trx: Kysely<PlatformDb>, admin: Administrator): Promise<void> {
+  if (admin.userId === null) return;
+  const row = await trx.selectFrom('users').select(['is_admin', 'suspended_at']).where('id', '=', admin.userId).executeTakeFirst();
+  if (!row || row.is_admin !== 1 || row.suspended_at !== null)
+    throw new AppError('insufficient_scope', 'you are no longer an active administrator: another administrator changed your account');
+}
+
 /** Make an administrator's change and its audit record in one platform transaction; the change returns the entry. */
 export async function auditedWrite<T>(ctx: Ctx, change: (trx: Kysely<PlatformDb>) => Promise<{ readonly result: T; readonly audit: AuditEntry }>): Promise<T> {
+  const admin = adminOf(ctx);
   return ctx.platform.write(async (trx) => {
+    await refuseFormerAdmin(trx, admin);
     const { result, audit } = await change(trx);
     await appendAudit(trx, ctx, audit);
     return result;

@@ -96,6 +96,27 @@ function refuseSelf(ctx: Ctx, id: number, what: string): void {
   if (adminOf(ctx).userId === id) throw new AppError('conflict', `an administrator cannot ${what} their own account: ask another administrator`);
 }
 
+/**
+ * Refuse (409) a change that would leave the platform without an active
+ * administrator: demoting, suspending or deleting the last one. Read in
+ * the write transaction, which platform writes never share.
+ */
+async function keepAnAdministrator(trx: Kysely<PlatformDb>, user: UserRow, what: string): Promise<void> {
+  if (user.is_admin !== 1 || user.suspended_at !== null) return;
+  const others = await trx
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('is_admin', '=', 1)
+    .where('suspended_at', 'is', null)
+    .where('id', '!=', user.id)
+    .executeTakeFirstOrThrow();
+  if (Number(others.n) === 0)
+    throw new AppError(
+      'conflict',
+      `user ${user.id} is the only active administrator: ${what} them would leave no active administrator; make another user an administrator first`,
+    );
+}
+
 /** A change to one user, audited: `change` sees the user as it is, in the transaction. */
 async function changeUser(ctx: Ctx, id: number, change: (trx: Kysely<PlatformDb>, user: UserRow) => Promise<AuditEntry>): Promise<AdminUser> {
   await auditedWrite(ctx, async (trx) => ({ result: null, audit: await change(trx, await userOf(trx, id)) }));
@@ -203,6 +224,7 @@ export const suspendUser = defineOperation({
     let ended = 0;
     const user = await changeUser(ctx, input.id, async (trx, user) => {
       if (user.suspended_at !== null) throw new AppError('conflict', `user ${user.id} is already suspended (since ${user.suspended_at})`);
+      await keepAnAdministrator(trx, user, 'suspending');
       const now = timestamp(ctx.clock);
       await trx.updateTable('users').set({ suspended_at: now, updated_at: now }).where('id', '=', user.id).execute();
       ended = await revokeSessions(trx, ctx.clock, { userId: user.id });
@@ -291,6 +313,7 @@ export const changeRole = defineOperation({
     refuseSelf(ctx, input.id, 'change the role of');
     const user = await changeUser(ctx, input.id, async (trx, user) => {
       const before = user.is_admin === 1 ? 'admin' : 'user';
+      if (input.role === 'user') await keepAnAdministrator(trx, user, 'demoting');
       await trx
         .updateTable('users')
         .set({ is_admin: input.role === 'admin' ? 1 : 0, updated_at: timestamp(ctx.clock) })
@@ -378,6 +401,7 @@ export const deleteUser = defineOperation({
     refuseSelf(ctx, input.id, 'delete');
     await auditedWrite(ctx, async (trx) => {
       const user = await userOf(trx, input.id);
+      await keepAnAdministrator(trx, user, 'deleting');
       for (const table of ['sessions', 'login_challenges', 'user_tokens'] as const) await trx.deleteFrom(table).where('user_id', '=', user.id).execute();
       await trx.deleteFrom('users').where('id', '=', user.id).execute();
       return {
