@@ -181,16 +181,22 @@ export async function copySqliteIntoSchema(
         await client.query(derive);
         for (const t of deriving) await client.query(`alter table ${quoted(t)} enable trigger user`);
       }
-      // Identity columns count on from the highest id copied (SQLite's INTEGER PRIMARY KEY gave them).
+      // Identity columns count on from the highest id copied (SQLite's INTEGER PRIMARY KEY gave them), or past
+      // the highest ever given where SQLite kept that (AUTOINCREMENT: users, whose deleted ids are not given again).
+      const given = new Map(
+        source.prepare("select name from sqlite_master where name = 'sqlite_sequence'").get() === undefined
+          ? []
+          : (source.prepare('select name, seq from sqlite_sequence').all() as { name: string; seq: number }[]).map((r) => [r.name, r.seq]),
+      );
       const identities = await client.query<{ table_name: string; column_name: string }>(
         `select table_name, column_name from information_schema.columns where table_schema = $1 and is_identity = 'YES'`,
         [schema],
       );
       for (const { table_name: t, column_name: c } of identities.rows) {
-        await client.query(`select setval(pg_get_serial_sequence($1, $2), coalesce((select max(${quoted(c)}) from ${quoted(t)}), 0) + 1, false)`, [
-          `${quoted(schema)}.${quoted(t)}`,
-          c,
-        ]);
+        await client.query(
+          `select setval(pg_get_serial_sequence($1, $2), greatest(coalesce((select max(${quoted(c)}) from ${quoted(t)}), 0), $3::bigint) + 1, false)`,
+          [`${quoted(schema)}.${quoted(t)}`, c, given.get(t) ?? 0],
+        );
       }
       const counts: TableCopy[] = [];
       for (const table of tables) {
