@@ -95,3 +95,48 @@ t.test('the local operator cannot remove the last active administrator either (4
   t.equal(demoted.status, 0, demoted.stderr);
   t.same(await activeAdmins(books), [jo]);
 });
+
+const endings: readonly { readonly name: string; readonly method: string; readonly path: (id: number) => string; readonly body?: unknown }[] = [
+  { name: 'suspended', method: 'POST', path: (id) => `/v1/admin/users/${id}/suspend` },
+  { name: 'demoted', method: 'PATCH', path: (id) => `/v1/admin/users/${id}/role`, body: { role: 'user' } },
+  { name: 'deleted', method: 'DELETE', path: (id) => `/v1/admin/users/${id}` },
+];
+
+for (const ending of endings) {
+  t.test(`an impersonation session ends when its administrator is ${ending.name}`, async (t) => {
+    const books = await newBooks(t, { clock: start });
+    const api = await serveBooks(t, books);
+    const { twoId, one, two } = await twoAdmins(t, api, books);
+    const joId = await addUser(books, 'jo@example.com');
+    const opened = await api.request('POST', `/v1/admin/users/${joId}/impersonate`, { key: two });
+    t.equal(opened.status, 201);
+    const as = opened.body.data.accessToken as string;
+    t.equal((await api.request('GET', '/v1/organisation', { key: as })).status, 200, 'the impersonation reads the books');
+
+    const r = await api.request(ending.method, ending.path(twoId), { key: one, ...(ending.body ? { body: ending.body } : {}) });
+    t.equal(r.status, 200);
+    expectError(t, await api.request('GET', '/v1/organisation', { key: as }), 401, 'unauthorized', { message: /ended/ });
+    expectError(t, await api.request('POST', '/v1/contacts', { key: as, body: { contactType: 'customer', name: 'Acme Widgets Ltd' } }), 401, 'unauthorized');
+    t.equal(
+      (await books.store.platform.db.selectFrom('sessions').select('revoked_at').where('impersonated_by', '=', twoId).executeTakeFirstOrThrow()).revoked_at !==
+        null,
+      true,
+      'revoked',
+    );
+  });
+}
+
+t.test('an impersonation session whose administrator is no longer an active one is refused, however that came about', async (t) => {
+  const books = await newBooks(t, { clock: start });
+  const api = await serveBooks(t, books);
+  const { twoId, two } = await twoAdmins(t, api, books);
+  const joId = await addUser(books, 'jo@example.com');
+  const as = (await api.request('POST', `/v1/admin/users/${joId}/impersonate`, { key: two })).body.data.accessToken as string;
+  // Demoted straight in the table (as an older acct, or another tool, might): the session itself was never revoked.
+  await books.store.platform.write((trx) => trx.updateTable('users').set({ is_admin: 0 }).where('id', '=', twoId).execute());
+  expectError(t, await api.request('GET', '/v1/organisation', { key: as }), 401, 'unauthorized', { message: /administrator/ });
+  await books.store.platform.write((trx) => trx.updateTable('users').set({ is_admin: 1, suspended_at: start }).where('id', '=', twoId).execute());
+  expectError(t, await api.request('GET', '/v1/organisation', { key: as }), 401, 'unauthorized', { message: /administrator/ });
+  await books.store.platform.write((trx) => trx.updateTable('users').set({ suspended_at: null }).where('id', '=', twoId).execute());
+  t.equal((await api.request('GET', '/v1/organisation', { key: as })).status, 200, 'an active administrator again: the session stands');
+});

@@ -227,7 +227,8 @@ export const suspendUser = defineOperation({
       await keepAnAdministrator(trx, user, 'suspending');
       const now = timestamp(ctx.clock);
       await trx.updateTable('users').set({ suspended_at: now, updated_at: now }).where('id', '=', user.id).execute();
-      ended = await revokeSessions(trx, ctx.clock, { userId: user.id });
+      // Their own sessions, and those they opened as others (an administrator's impersonations).
+      ended = (await revokeSessions(trx, ctx.clock, { userId: user.id })) + (await revokeSessions(trx, ctx.clock, { impersonatedBy: user.id }));
       return userAudit('USER_SUSPENDED', user.id, { email: user.email, reason: input.reason ?? null, sessionsEnded: ended });
     });
     return { data: { ...user, sessionsEnded: ended } };
@@ -313,7 +314,11 @@ export const changeRole = defineOperation({
     refuseSelf(ctx, input.id, 'change the role of');
     const user = await changeUser(ctx, input.id, async (trx, user) => {
       const before = user.is_admin === 1 ? 'admin' : 'user';
-      if (input.role === 'user') await keepAnAdministrator(trx, user, 'demoting');
+      if (input.role === 'user') {
+        await keepAnAdministrator(trx, user, 'demoting');
+        // No longer an administrator: the sessions they opened as others end.
+        await revokeSessions(trx, ctx.clock, { impersonatedBy: user.id });
+      }
       await trx
         .updateTable('users')
         .set({ is_admin: input.role === 'admin' ? 1 : 0, updated_at: timestamp(ctx.clock) })
@@ -403,6 +408,8 @@ export const deleteUser = defineOperation({
       const user = await userOf(trx, input.id);
       await keepAnAdministrator(trx, user, 'deleting');
       for (const table of ['sessions', 'login_challenges', 'user_tokens'] as const) await trx.deleteFrom(table).where('user_id', '=', user.id).execute();
+      // The sessions they opened as others end, and stay (impersonated_by names them, as the audit log does).
+      await revokeSessions(trx, ctx.clock, { impersonatedBy: user.id });
       await trx.deleteFrom('users').where('id', '=', user.id).execute();
       return {
         result: null,

@@ -79,12 +79,17 @@ export async function sessionPrincipal(db: Kysely<PlatformDb>, clock: Clock, tok
       'users.is_admin',
       'users.suspended_at',
     ])
+    // An impersonation session stands only while its administrator is an active one (0: the local operator, always).
+    .leftJoin('users as opener', 'opener.id', 'sessions.impersonated_by')
+    .select(['opener.is_admin as opener_is_admin', 'opener.suspended_at as opener_suspended_at'])
     .where('sessions.access_hash', '=', hashToken(token))
     .executeTakeFirst();
   if (!row) throw new AppError('unauthorized', 'invalid session token');
   if (row.revoked_at !== null) throw new AppError('unauthorized', 'this session has ended');
   if (Date.parse(row.access_expires_at) <= clock.now().getTime()) throw new AppError('unauthorized', 'this session has expired: refresh it or log in again');
   if (row.suspended_at !== null) throw new AppError('unauthorized', 'this account is suspended');
+  if (row.impersonated_by !== null && row.impersonated_by !== 0 && (row.opener_is_admin !== 1 || row.opener_suspended_at !== null))
+    throw new AppError('unauthorized', 'this impersonation session has ended: the administrator who opened it is no longer an active one');
   // Administrator status is read on every request, so a role change takes effect at once; an impersonation session never has it.
   const admin = row.is_admin === 1 && row.impersonated_by === null ? { admin: Object.freeze({ userId: row.user_id, email: row.email }) } : {};
   return Object.freeze({
@@ -123,13 +128,25 @@ export async function refreshSession(trx: Kysely<PlatformDb>, clock: Clock, refr
   return { accessToken, refreshToken: next, expiresIn: accessLifetime / 1000, user: userView(user) };
 }
 
-/** Revoke sessions: one, or every live one of a user. How many. */
-export async function revokeSessions(trx: Kysely<PlatformDb>, clock: Clock, where: { sessionId: string } | { userId: number }): Promise<number> {
+/**
+ * Revoke sessions: one, every live one of a user, or every live one an
+ * administrator opened as others (impersonation). How many.
+ */
+export async function revokeSessions(
+  trx: Kysely<PlatformDb>,
+  clock: Clock,
+  where: { sessionId: string } | { userId: number } | { impersonatedBy: number },
+): Promise<number> {
   let q = trx
     .updateTable('sessions')
     .set({ revoked_at: timestamp(clock) })
     .where('revoked_at', 'is', null);
-  q = 'sessionId' in where ? q.where('id', '=', where.sessionId) : q.where('user_id', '=', where.userId);
+  q =
+    'sessionId' in where
+      ? q.where('id', '=', where.sessionId)
+      : 'userId' in where
+        ? q.where('user_id', '=', where.userId)
+        : q.where('impersonated_by', '=', where.impersonatedBy);
   const result = await q.executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
