@@ -246,6 +246,9 @@ export const unsuspendUser = defineOperation({
   async run(ctx, input) {
     const user = await changeUser(ctx, input.id, async (trx, user) => {
       if (user.suspended_at === null) throw new AppError('conflict', `user ${user.id} is not suspended`);
+      const org = await trx.selectFrom('organisations').select('closed_at').where('id', '=', user.organisation_id).executeTakeFirst();
+      if (org?.closed_at != null)
+        throw new AppError('conflict', `user ${user.id}'s organisation ${user.organisation_id} is closed (since ${org.closed_at}): its users stay suspended`);
       await trx
         .updateTable('users')
         .set({ suspended_at: null, updated_at: timestamp(ctx.clock) })

@@ -9,7 +9,7 @@ import { timestamp } from '../clock.js';
 import { loadOrganisation } from '../organisation/organisation.js';
 import { decoyHash, hashPassword, verifyPassword } from './password.js';
 import { challengeLifetime, hashToken, newToken } from './tokens.js';
-import { loginSchema, openSession, refreshSession, refuseIfSuspended, revokeSessions, type LoginResponse } from './sessions.js';
+import { loginSchema, openSession, refreshSession, refuseIfClosed, refuseIfSuspended, revokeSessions, type LoginResponse } from './sessions.js';
 import { badCredentials, loginEmail, meSchema, recordFailure, refuseIfLocked, userByEmail, userById, userView, type UserRow } from './users.js';
 
 export const password = () =>
@@ -66,6 +66,7 @@ export const login = defineOperation({
       throw badCredentials();
     }
     refuseIfSuspended(user);
+    await refuseIfClosed(ctx.platform.db, user);
     if (user.totp_enabled === 1) {
       const tempToken = newToken('tt');
       // The failure count is not reset until the code is right too: else the password alone would reset the count of wrong codes.

@@ -31,6 +31,12 @@ export function refuseIfSuspended(user: UserRow): void {
   if (user.suspended_at !== null) throw new AppError('account_suspended', 'this account is suspended: ask an administrator');
 }
 
+/** A user of a closed organisation gets no session (403): closing ends its access for good, whatever the user's own state. */
+export async function refuseIfClosed(db: Kysely<PlatformDb>, user: UserRow): Promise<void> {
+  const org = await db.selectFrom('organisations').select('closed_at').where('id', '=', user.organisation_id).executeTakeFirst();
+  if (org?.closed_at != null) throw new AppError('forbidden', `this account's organisation is closed (since ${org.closed_at})`);
+}
+
 /**
  * Open a session for the user (a new pair of tokens every time) and note
  * the login. An administrator impersonating the user (`impersonatedBy`: their
@@ -39,6 +45,7 @@ export function refuseIfSuspended(user: UserRow): void {
  */
 export async function openSession(trx: Kysely<PlatformDb>, clock: Clock, user: UserRow, options: { impersonatedBy?: number } = {}): Promise<LoginResponse> {
   refuseIfSuspended(user);
+  await refuseIfClosed(trx, user);
   const accessToken = newToken('at');
   const refreshToken = newToken('rt');
   const now = timestamp(clock);
@@ -80,6 +87,8 @@ export async function sessionPrincipal(db: Kysely<PlatformDb>, clock: Clock, tok
       'users.suspended_at',
     ])
     // An impersonation session stands only while its administrator is an active one (0: the local operator, always).
+    .innerJoin('organisations', 'organisations.id', 'users.organisation_id')
+    .select('organisations.closed_at')
     .leftJoin('users as opener', 'opener.id', 'sessions.impersonated_by')
     .select(['opener.is_admin as opener_is_admin', 'opener.suspended_at as opener_suspended_at'])
     .where('sessions.access_hash', '=', hashToken(token))
@@ -88,6 +97,7 @@ export async function sessionPrincipal(db: Kysely<PlatformDb>, clock: Clock, tok
   if (row.revoked_at !== null) throw new AppError('unauthorized', 'this session has ended');
   if (Date.parse(row.access_expires_at) <= clock.now().getTime()) throw new AppError('unauthorized', 'this session has expired: refresh it or log in again');
   if (row.suspended_at !== null) throw new AppError('unauthorized', 'this account is suspended');
+  if (row.closed_at !== null) throw new AppError('unauthorized', "this account's organisation is closed");
   if (row.impersonated_by !== null && row.impersonated_by !== 0 && (row.opener_is_admin !== 1 || row.opener_suspended_at !== null))
     throw new AppError('unauthorized', 'this impersonation session has ended: the administrator who opened it is no longer an active one');
   // Administrator status is read on every request, so a role change takes effect at once; an impersonation session never has it.
@@ -113,6 +123,7 @@ export async function refreshSession(trx: Kysely<PlatformDb>, clock: Clock, refr
   if (session.impersonated_by !== null) throw refused;
   const user = await trx.selectFrom('users').selectAll().where('id', '=', session.user_id).executeTakeFirstOrThrow();
   if (user.suspended_at !== null) throw refused;
+  await refuseIfClosed(trx, user);
   const accessToken = newToken('at');
   const next = newToken('rt');
   await trx
