@@ -31,7 +31,7 @@ export type WorkerReply<O> = { readonly ok: true; readonly value: O } | { readon
 export class ServerBusy extends AppError {
   constructor(
     message: string,
-    readonly retryAfter: number,
+    override readonly retryAfter: number,
   ) {
     super('server_busy', message);
   }

@@ -61,12 +61,15 @@ export type ErrorCode = keyof typeof errorTable;
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly field: string | undefined;
+  /** The whole seconds to wait before trying again (a 429 or 503), sent as Retry-After. */
+  readonly retryAfter?: number;
 
-  constructor(code: ErrorCode, message: string, field?: string, options?: { cause?: unknown }) {
+  constructor(code: ErrorCode, message: string, field?: string, options?: { cause?: unknown; retryAfter?: number }) {
     super(message, options);
     this.name = 'AppError';
     this.code = code;
     this.field = field;
+    if (options?.retryAfter !== undefined) this.retryAfter = options.retryAfter;
   }
 
   get status(): number {

@@ -18,7 +18,7 @@ const sessionOperations = new Set(['auth.login', 'auth.totp-verify', 'auth.refre
 
 /** 503 service_unavailable, with the seconds to wait (sent as Retry-After). */
 export class UnderMaintenance extends AppError {
-  readonly retryAfter = maintenanceRetryAfter;
+  override readonly retryAfter = maintenanceRetryAfter;
 
   constructor() {
     super('service_unavailable', `the service is under maintenance: changes are refused for now (reads still work); retry in ${maintenanceRetryAfter} s`);

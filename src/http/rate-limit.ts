@@ -147,7 +147,7 @@ export class SharedRateLimiter implements Limiter {
 export class RateLimited extends AppError {
   constructor(
     message: string,
-    readonly retryAfter: number,
+    override readonly retryAfter: number,
     readonly standing: Standing,
   ) {
     super('rate_limited', message);

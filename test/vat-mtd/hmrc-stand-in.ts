@@ -74,8 +74,8 @@ export interface StandIn {
   expireAccessTokens(): void;
   /** Every refresh token issued so far is refused (invalid_grant). */
   revokeRefreshTokens(): void;
-  /** The next API call is answered with this status and body, whatever it asks. */
-  failNext(status: number, body: unknown): void;
+  /** The next API call is answered with this status, body (and headers), whatever it asks. */
+  failNext(status: number, body: unknown, headers?: Record<string, string>): void;
   /** HMRC goes down: the port refuses connections from now on. */
   stop(): Promise<void>;
 }
@@ -123,7 +123,7 @@ export async function startHmrcStandIn(t: Test, options: StandInOptions = {}): P
   const calls: string[] = [];
   const tokenRequests: Record<string, string>[] = [];
   const accessTokens: string[] = [];
-  let failure: { status: number; body: unknown } | null = null;
+  let failure: { status: number; body: unknown; headers: Record<string, string> } | null = null;
   let bundles = 0;
 
   const issue = (scope: string) => {
@@ -303,7 +303,7 @@ export async function startHmrcStandIn(t: Test, options: StandInOptions = {}): P
     if (failure) {
       const f = failure;
       failure = null;
-      return json(res, f.status, f.body);
+      return json(res, f.status, f.body, f.headers);
     }
     const [, rawVrn, resource, key] = m;
     const asked = decodeURIComponent(rawVrn!);
@@ -370,7 +370,7 @@ export async function startHmrcStandIn(t: Test, options: StandInOptions = {}): P
     accessTokens,
     expireAccessTokens: () => access.forEach((a) => (a.expired = true)),
     revokeRefreshTokens: () => refresh.forEach((r) => (r.used = true)),
-    failNext: (status, body) => void (failure = { status, body }),
+    failNext: (status, body, headers = {}) => void (failure = { status, body, headers }),
     stop,
   };
 }

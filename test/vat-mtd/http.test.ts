@@ -196,3 +196,24 @@ t.test('HMRC failing (503) or unreachable: 503 hmrc_unavailable, logged, the ret
   t.equal(await rowCount(m.books, 'idempotency_keys'), 0);
   expectError(t, await api.request('GET', '/v1/vat/obligations?status=open'), 503, 'hmrc_unavailable');
 });
+
+t.test("HMRC's rate limit (429): 429 rate_limited with Retry-After, HMRC's own when it sends one, else 60 s", async (t) => {
+  const m = await mtdBooks(t);
+  const api = await serve(t, m);
+  await connectOverHttp(t, api);
+  const throttled = { code: 'MESSAGE_THROTTLED_OUT', message: 'The request for the API is throttled as you have exceeded your quota.' };
+
+  m.standIn.failNext(429, throttled);
+  const plain = await api.request('GET', '/v1/vat/obligations?status=open');
+  expectError(t, plain, 429, 'rate_limited', { message: /HMRC's rate limit refused .*MESSAGE_THROTTLED_OUT.*try again in 60 s/ });
+  t.equal(plain.headers.get('retry-after'), '60', 'a minute when HMRC does not say');
+
+  m.standIn.failNext(429, throttled, { 'Retry-After': '3' });
+  const told = await api.request('GET', '/v1/vat/obligations?status=open');
+  expectError(t, told, 429, 'rate_limited', { message: /try again in 3 s/ });
+  t.equal(told.headers.get('retry-after'), '3', "HMRC's Retry-After passed on");
+
+  m.standIn.failNext(429, throttled, { 'Retry-After': 'Wed, 21 Oct 2026 07:28:00 GMT' });
+  t.equal((await api.request('GET', '/v1/vat/obligations?status=open')).headers.get('retry-after'), '60', 'a date is not read: a minute');
+  t.same(api.logged, [], 'a rate limit is not a failure of the server');
+});

@@ -31,10 +31,8 @@ export const sendVerification = defineOperation({
     mailerOf(ctx);
     const since = await sinceLastIssued(ctx.platform.db, ctx, user.id, 'verify_email');
     if (since < verificationCooldown) {
-      throw new AppError(
-        'rate_limited',
-        `a verification e-mail was sent less than 2 minutes ago: try again in ${Math.ceil((verificationCooldown - since) / 1000)} s`,
-      );
+      const retryAfter = Math.ceil((verificationCooldown - since) / 1000);
+      throw new AppError('rate_limited', `a verification e-mail was sent less than 2 minutes ago: try again in ${retryAfter} s`, undefined, { retryAfter });
     }
     await mailToken(ctx, user, 'verify_email');
   },

@@ -31,12 +31,21 @@ export const hasFault = (res: HmrcResponse, code: string): boolean => faultsOf(r
 
 const describe = (faults: readonly HmrcFault[]): string => faults.map((f) => (f.message ? `${f.code} (${f.message})` : f.code)).join('; ');
 
+/** The seconds HMRC asks a throttled caller to wait: its Retry-After when that is a number of seconds (a date is not read), else a minute. */
+function hmrcRetryAfter(res: HmrcResponse): number {
+  const said = res.headers.get('retry-after')?.trim() ?? '';
+  return /^\d{1,6}$/.test(said) ? Number(said) : 60;
+}
+
 /** The AppError of an HMRC answer that is not a success; `what` names the request ("the submission of period 18A1"). */
 export function hmrcError(res: HmrcResponse, what: string): AppError {
   const faults = faultsOf(res);
   const said = describe(faults);
   if (res.status >= 500 || res.status < 400) return new AppError('hmrc_unavailable', `HMRC failed to answer ${what}: ${res.status} ${said}; try again later`);
-  if (res.status === 429) return new AppError('rate_limited', `HMRC's rate limit refused ${what}: ${said}; try again in a minute`);
+  if (res.status === 429) {
+    const retryAfter = hmrcRetryAfter(res);
+    return new AppError('rate_limited', `HMRC's rate limit refused ${what}: ${said}; try again in ${retryAfter} s`, undefined, { retryAfter });
+  }
   if (res.status === 401) {
     return new AppError('hmrc_not_connected', `HMRC no longer accepts acct's authorisation (${said}): run acct vat connect again`);
   }
