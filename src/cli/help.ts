@@ -308,8 +308,8 @@ export const handWritten = {
       'Expenses:5100-Office-Expenses for beancount); amounts are pounds. With --from, an Opening balances entry on that ' +
       'date carries the asset, liability and equity balances before it and closes earlier income and expenses into ' +
       "3100 Retained Earnings, so the income statement of the export is acct's profit and loss for --from to --to, and " +
-      "its balance sheet is acct's on any date in that window (acct's trial balance keeps the earlier income and " +
-      'expenses on their own accounts, where the export has them in 3100).',
+      "its balance sheet is acct's on any date in that window; exported from the first day of a financial year, its " +
+      "balances on a day of that year are acct's trial balance (which carries the earlier years' income and expenses in 3100).",
     examples: [
       'acct export > books.journal && hledger -f books.journal bs',
       'acct export --format beancount > books.beancount && bean-check books.beancount',

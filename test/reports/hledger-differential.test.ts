@@ -11,7 +11,7 @@ import path from 'node:path';
 import t from 'tap';
 import { addDays } from '../../src/engine/dates.js';
 import { newBooks, runCliInProcess, runCliInProcessJson } from '../helpers/index.js';
-import { beanCheck, beanQuery, codeOf, hledgerBalances, hledgerCheck, hledgerCsv, requireTools, totalsAndNet } from './ledger-tools.js';
+import { beanCheck, beanQuery, codeOf, hledgerBalances, hledgerCheck, hledgerCsv, requireTools, totalsAndNet, yearStartOf, yearToDate } from './ledger-tools.js';
 import { journalAccounts, seeded } from './seeded-books.js';
 
 requireTools(t);
@@ -65,7 +65,18 @@ for (const seed of [1, 2]) {
       };
       t.equal(tb.balanced, true, `trial balance at ${asOf} balances`);
       const ours = Object.fromEntries(tb.accounts.map((a) => [a.code, a.debit - a.credit]));
-      t.same(hledgerBalances(ledgerFile, ['-e', addDays(asOf, 1)]), ours, `every account's balance at ${asOf}`);
+      const yearStart = yearStartOf(asOf);
+      t.same(
+        yearToDate(hledgerBalances(ledgerFile, ['-e', addDays(asOf, 1)]), hledgerBalances(ledgerFile, ['-e', yearStart])),
+        ours,
+        `every account's balance at ${asOf}, income and expenses from ${yearStart}`,
+      );
+      // The export from the year's first day closes the years before into 3100: hledger's balances over it are the trial balance.
+      const window = await runCliInProcess(['--data', books.dataDir, 'export', '--format', 'hledger', '--from', yearStart]);
+      t.equal(window.status, 0, window.stderr);
+      const windowFile = path.join(books.dataDir, `from-${yearStart}.journal`);
+      fs.writeFileSync(windowFile, window.stdout);
+      t.same(hledgerBalances(windowFile, ['-e', addDays(asOf, 1)]), ours, `hledger over the export from ${yearStart}: every account at ${asOf}`);
 
       const bs = (await runCliInProcessJson(['--data', books.dataDir, '--json', 'report', 'balance-sheet', '--as-of', asOf])).data as {
         assets: { total: number };
@@ -88,7 +99,13 @@ for (const seed of [1, 2]) {
     const tb = (await runCliInProcessJson(['--data', books.dataDir, '--json', 'report', 'trial-balance', '--as-of', '2099-12-31'])).data as {
       accounts: { code: string; debit: number; credit: number }[];
     };
-    t.same(beanTotals, Object.fromEntries(tb.accounts.map((a) => [a.code, a.debit - a.credit])), 'beancount agrees on every balance');
+    const beanBefore = Object.fromEntries(
+      Object.entries(beanQuery(beanFile, 'SELECT account, sum(number) AS total WHERE date < 2099-04-01 GROUP BY account')).map(([account, total]) => [
+        codeOf(account),
+        total,
+      ]),
+    );
+    t.same(yearToDate(beanTotals, beanBefore), Object.fromEntries(tb.accounts.map((a) => [a.code, a.debit - a.credit])), 'beancount agrees on every balance');
 
     for (const [from, to] of [
       ['2021-04-01', '2022-03-31'],

@@ -52,6 +52,27 @@ export function hledgerBalances(file: string, args: readonly string[]): Record<s
   );
 }
 
+/** The first day of the financial year holding a day, in books whose years start 04-01 (a company's default). */
+export const yearStartOf = (day: string): string => `${day.slice(5) >= '04-01' ? day.slice(0, 4) : Number(day.slice(0, 4)) - 1}-04-01`;
+
+/**
+ * Running balances (hledger's, beancount's) as a trial balance prints them: the
+ * income (4xxx) and expense (5xxx) accounts of the provisioned chart from the
+ * financial year's start only, the balances they had before it moved into
+ * 3100 Retained Earnings; zero balances left out.
+ */
+export function yearToDate(atAsOf: Record<string, number>, beforeYear: Record<string, number>): Record<string, number> {
+  const out = { ...atAsOf };
+  let earlier = 0;
+  for (const [code, balance] of Object.entries(beforeYear)) {
+    if (!/^[45]/.test(code)) continue;
+    earlier += balance;
+    out[code] = (out[code] ?? 0) - balance;
+  }
+  out['3100'] = (out['3100'] ?? 0) + earlier;
+  return Object.fromEntries(Object.entries(out).filter(([, balance]) => balance !== 0));
+}
+
 /** The total rows of hledger's is, bs or bse, in section order, then its Net row. */
 export const totalsAndNet = (rows: readonly string[][]): number[] => [
   ...rows.filter((r) => r[0] === 'total').map((r) => pence(r[1] ?? '')),

@@ -19,7 +19,7 @@ import t from 'tap';
 import type { Test } from 'tap';
 import { addDays } from '../../src/engine/dates.js';
 import { newBooks, runCliInProcess, type Books } from '../helpers/index.js';
-import { beanCheck, beanQuery, codeOf, hledgerBalances, hledgerCheck, hledgerCsv, requireTools, totalsAndNet } from './ledger-tools.js';
+import { beanCheck, beanQuery, codeOf, hledgerBalances, hledgerCheck, hledgerCsv, requireTools, totalsAndNet, yearStartOf, yearToDate } from './ledger-tools.js';
 import { call, seedBooks } from './seeded-books.js';
 import { beancountFile, hledgerJournal, modelEntries } from './model-journal.js';
 import type { Ctx } from '../../src/engine/operation.js';
@@ -88,8 +88,9 @@ for (const seed of seeds) {
     for (const asOf of ['2022-03-31', '2023-10-15', '2025-03-31', seeded.last]) {
       const acct = await trialBalance(t, ctx, asOf);
       const end = ['-e', addDays(asOf, 1)];
-      t.same(hledgerBalances(full, end), acct, `hledger over acct's export: every account at ${asOf}`);
-      t.same(hledgerBalances(model, end), acct, `hledger over the model's journal: every account at ${asOf}`);
+      const before = ['-e', yearStartOf(asOf)];
+      t.same(yearToDate(hledgerBalances(full, end), hledgerBalances(full, before)), acct, `hledger over acct's export: every account at ${asOf}`);
+      t.same(yearToDate(hledgerBalances(model, end), hledgerBalances(model, before)), acct, `hledger over the model's journal: every account at ${asOf}`);
       const bs = await call(ctx, 'reports.balance-sheet', {}, undefined, { asOf });
       const ours = [bs.assets.total, bs.liabilities.total, bs.netAssets];
       t.same(totalsAndNet(hledgerCsv(full, ['bs', ...end])), ours, `hledger's balance sheet over acct's export at ${asOf}`);
@@ -98,8 +99,10 @@ for (const seed of seeds) {
     for (const asOf of ['2023-10-15', seeded.last]) {
       const acct = await trialBalance(t, ctx, asOf);
       const where = ` WHERE date <= ${asOf} GROUP BY account`;
-      t.same(byCode(beanQuery(fullBean, allAccounts + where)), acct, `beancount over acct's export: every account at ${asOf}`);
-      t.same(byCode(beanQuery(modelBean, allAccounts + where)), acct, `beancount over the model's file: every account at ${asOf}`);
+      const before = ` WHERE date < ${yearStartOf(asOf)} GROUP BY account`;
+      const beancount = (file: string) => yearToDate(byCode(beanQuery(file, allAccounts + where)), byCode(beanQuery(file, allAccounts + before)));
+      t.same(beancount(fullBean), acct, `beancount over acct's export: every account at ${asOf}`);
+      t.same(beancount(modelBean), acct, `beancount over the model's file: every account at ${asOf}`);
     }
 
     // Fiscal-year windows: one with --to, one running to the last transaction.

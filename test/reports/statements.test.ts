@@ -98,6 +98,57 @@ t.test('trial balance at the end of FY 2025/26', async (t) => {
   );
 });
 
+t.test("trial balance in a later year: the earlier years' income and expenses are in 3100 Retained Earnings", async (t) => {
+  const { api, id } = await ledger(t);
+  const tb = await get(api, '/v1/reports/trial-balance?asOf=2026-11-21');
+  // FY 2025/26 (to 2026-03-31) made 100,000 of sales less 30,000 materials and 50,000 rent: 20,000 of profit, a
+  // credit on 3100. 4000, 5000 and 5200 start FY 2026/27 at nothing and have no line since, so are not listed.
+  t.same(
+    tb.accounts.map((a: { code: string; debit: number; credit: number }) => [a.code, a.debit, a.credit]),
+    [
+      ['1200', 1_120_000, 0], // 950,000 + 120,000 + 60,000 − 10,000
+      ['2100', 0, 36_000],
+      ['2200', 0, 20_000],
+      ['2201', 6_000, 0],
+      ['3000', 0, 1_000_000],
+      ['3100', 0, 20_000], // 100,000 − 30,000 − 50,000
+      ['4100', 0, 60_000], // this year's
+      ['5100', 10_000, 0],
+    ],
+  );
+  // debits 1,120,000 + 6,000 + 10,000 = 1,136,000; credits 36,000 + 20,000 + 1,000,000 + 20,000 + 60,000 = 1,136,000
+  t.same(tb.totals, { debit: 1_136_000, credit: 1_136_000 });
+  t.equal(tb.balanced, true);
+  t.match(tb.accounts[5], { id: id('3100'), name: 'Retained Earnings' });
+
+  // The first day of the year: last year's profit is in 3100 already; a loss would be a debit.
+  const first = await get(api, '/v1/reports/trial-balance?asOf=2026-04-01');
+  t.same(
+    first.accounts.filter((a: { code: string }) => a.code >= '3100').map((a: { code: string; debit: number; credit: number }) => [a.code, a.debit, a.credit]),
+    [['3100', 0, 20_000]],
+  );
+
+  // A profit already moved into 3100 by a closing journal of the old year is counted once: 4000 is then nil before
+  // this year, and 3100 holds the 100,000 credited to it plus the 80,000 of expenses still on their accounts: 20,000.
+  const r = await api.request('POST', '/v1/transactions', {
+    body: {
+      date: '2026-03-31',
+      description: 'Close sales to retained earnings',
+      status: 'posted',
+      lines: [
+        { accountId: id('4000'), amount: 100_000 },
+        { accountId: id('3100'), amount: -100_000 },
+      ],
+    },
+  });
+  t.equal(r.status, 201);
+  const again = await get(api, '/v1/reports/trial-balance?asOf=2026-11-21');
+  t.same(
+    again.accounts.find((a: { code: string }) => a.code === '3100'),
+    { id: id('3100'), code: '3100', name: 'Retained Earnings', debit: 0, credit: 20_000 },
+  );
+});
+
 t.test('profit and loss, with the comparative prior period', async (t) => {
   const { api } = await ledger(t);
   const pl = await get(api, '/v1/reports/profit-loss?from=2025-04-01&to=2026-03-31&comparative=true');

@@ -27,17 +27,46 @@ export const trialBalanceSchema = z.strictObject({
   asOf: day(),
   accounts: z
     .array(z.strictObject({ id: idOut('acc'), code: z.string(), name: z.string(), debit: pence(), credit: pence() }))
-    .describe('every account whose balance is not zero, by code; a balance is either a debit or a credit, the other 0'),
+    .describe(
+      'every account whose balance is not zero, by code; a balance is either a debit or a credit, the other 0. Income and expense accounts hold the financial year to asOf; the earlier years’ profit (or loss) is in 3100 Retained Earnings',
+    ),
   totals: z.strictObject({ debit: pence(), credit: pence() }),
   balanced: z.boolean().describe('whether the debit and credit totals are equal'),
 });
 export type TrialBalance = z.output<typeof trialBalanceSchema>;
 
+const isProfitOrLoss = (b: Pick<AccountBalance, 'accountType'>): boolean => b.accountType === 'revenue' || b.accountType === 'expense';
+
+/**
+ * The trial balance as accountants and Xero, FreeAgent and Sage print it: the
+ * income and expense accounts start each financial year at nothing, and the
+ * profit of the years before (closed or not) is carried in 3100 Retained
+ * Earnings, so the figures are the year's, ready for its accounts. 3100 is
+ * provisioned and cannot be deleted; books without it keep every year on the
+ * income and expense accounts, as hledger's balance report does.
+ */
 export async function trialBalance(db: Kysely<OrgDb>, asOf: string): Promise<TrialBalance> {
-  const balances = (await postedBalances(db, { to: asOf })).filter((b) => b.net !== 0);
-  const accounts = balances.map((b) => ({ id: b.id, code: b.code, name: b.name, debit: Math.max(b.net, 0), credit: Math.max(-b.net, 0) }));
+  const org = await loadOrganisation(db);
+  const yearStart = fiscalYearContaining(asOf, org.fiscal_year_start).startDate;
+  const balances = await postedBalances(db, { to: asOf, split: yearStart });
+  const retained = balances.find((b) => b.code === '3100' && b.accountType === 'equity') ?? (await retainedEarnings(db));
+  const earlier = retained === undefined ? 0 : sum(balances.filter(isProfitOrLoss).map((b) => b.netBefore));
+  const nets = balances.map((b) => ({ id: b.id, code: b.code, name: b.name, net: retained !== undefined && isProfitOrLoss(b) ? b.net - b.netBefore : b.net }));
+  if (retained !== undefined && earlier !== 0) {
+    const at = nets.findIndex((b) => b.id === retained.id);
+    if (at >= 0) nets[at] = { ...nets[at]!, net: nets[at]!.net + earlier };
+    else nets.splice(nets.filter((b) => b.code < retained.code).length, 0, { ...retained, net: earlier });
+  }
+  const accounts = nets
+    .filter((b) => b.net !== 0)
+    .map((b) => ({ id: b.id, code: b.code, name: b.name, debit: Math.max(b.net, 0), credit: Math.max(-b.net, 0) }));
   const totals = { debit: sum(accounts.map((a) => a.debit)), credit: sum(accounts.map((a) => a.credit)) };
   return { asOf, accounts, totals, balanced: totals.debit === totals.credit };
+}
+
+/** 3100 Retained Earnings when it has no posted line to asOf. */
+async function retainedEarnings(db: Kysely<OrgDb>): Promise<Pick<AccountBalance, 'id' | 'code' | 'name'> | undefined> {
+  return db.selectFrom('accounts').select(['id', 'code', 'name']).where('code', '=', '3100').where('account_type', '=', 'equity').executeTakeFirst();
 }
 
 /** Gross profit is revenue less cost of sales: the accounts marked is_cost_of_sales, whatever their codes. */
@@ -141,15 +170,14 @@ export type BalanceSheet = z.output<typeof balanceSheetSchema>;
 export async function balanceSheet(db: Kysely<OrgDb>, asOf: string): Promise<BalanceSheet> {
   const org = await loadOrganisation(db);
   const yearStart = fiscalYearContaining(asOf, org.fiscal_year_start).startDate;
-  const balances = await postedBalances(db, { to: asOf });
+  const balances = await postedBalances(db, { to: asOf, split: yearStart });
   const section = (type: AccountBalance['accountType']) => {
     const accounts = balances.filter((b) => b.accountType === type && b.net !== 0).map(line);
     return { accounts, total: sum(accounts.map((a) => a.balance)) };
   };
-  const earnings = (list: readonly AccountBalance[]) => -sum(list.filter((b) => b.accountType === 'revenue' || b.accountType === 'expense').map((b) => b.net));
-  // Two passes over the lines, not three: this year's earnings are all earnings to asOf less the earlier years'.
-  const prior = earnings(await postedBalances(db, { to: addDays(yearStart, -1) }));
-  const current = earnings(balances) - prior;
+  const profitOrLoss = balances.filter(isProfitOrLoss);
+  const prior = -sum(profitOrLoss.map((b) => b.netBefore));
+  const current = -sum(profitOrLoss.map((b) => b.net)) - prior;
   const assets = section('asset');
   const liabilities = section('liability');
   const equity = section('equity');
