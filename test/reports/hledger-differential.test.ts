@@ -11,7 +11,18 @@ import path from 'node:path';
 import t from 'tap';
 import { addDays } from '../../src/engine/dates.js';
 import { newBooks, runCliInProcess, runCliInProcessJson } from '../helpers/index.js';
-import { beanCheck, beanQuery, codeOf, hledgerBalances, hledgerCheck, hledgerCsv, requireTools, totalsAndNet, yearStartOf, yearToDate } from './ledger-tools.js';
+import {
+  beanCheck,
+  beanQuery,
+  codeOf,
+  hledgerBalances,
+  hledgerCheck,
+  hledgerCsv,
+  requireTools,
+  totalsAndNet,
+  yearStartOf,
+  yearToDate,
+} from './ledger-tools.js';
 import { journalAccounts, seeded } from './seeded-books.js';
 
 requireTools(t);

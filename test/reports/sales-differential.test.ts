@@ -19,7 +19,18 @@ import t from 'tap';
 import type { Test } from 'tap';
 import { addDays } from '../../src/engine/dates.js';
 import { newBooks, runCliInProcess, type Books } from '../helpers/index.js';
-import { beanCheck, beanQuery, codeOf, hledgerBalances, hledgerCheck, hledgerCsv, requireTools, totalsAndNet, yearStartOf, yearToDate } from './ledger-tools.js';
+import {
+  beanCheck,
+  beanQuery,
+  codeOf,
+  hledgerBalances,
+  hledgerCheck,
+  hledgerCsv,
+  requireTools,
+  totalsAndNet,
+  yearStartOf,
+  yearToDate,
+} from './ledger-tools.js';
 import { call, seedBooks } from './seeded-books.js';
 import { beancountFile, hledgerJournal, modelEntries } from './model-journal.js';
 import type { Ctx } from '../../src/engine/operation.js';
