@@ -121,6 +121,15 @@ function addImport(group: Command): void {
           `${printable(file)}: ${preview.totalRows.toLocaleString('en-GB')} rows (${layout})${preview.dateRange ? `, ${preview.dateRange.from} to ${preview.dateRange.to}` : ''}`,
           `  balance proof: ${preview.balanceProof.status}${preview.balanceProof.closingBalance === null ? '' : `, closing balance ${displayPounds(preview.balanceProof.closingBalance)}`}`,
         ];
+        const opening = preview.openingCheck;
+        if (opening !== null && opening.difference !== 0)
+          lines.push(
+            chalk.yellow(
+              `  the statement opens at ${displayPounds(opening.statementBalance)} (the end of ${opening.date}) where the books hold ` +
+                `${displayPounds(opening.booksBalance)}: ${displayPounds(opening.difference)} before this statement is not in the books ` +
+                '(an opening balance or an earlier statement)',
+            ),
+          );
         for (const row of detail?.rows.filter((r) => r.status === 'error') ?? [])
           lines.push(chalk.yellow(`  rejected row ${row.rowIndex}: ${printable(row.error ?? '')}`));
         const suspense = confirmed.created - confirmed.categorised - confirmed.paid;

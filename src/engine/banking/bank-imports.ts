@@ -34,6 +34,8 @@ import {
   type Posting,
   type TransactionInput,
 } from '../ledger/posting.js';
+import { addDays } from '../dates.js';
+import { accountBalance } from '../ledger/accounts.js';
 import { bankLineRefusal } from '../ledger/bank-line-account.js';
 import { findBankAccount, primaryBankAccount } from './bank-accounts.js';
 import { categoriser, type Categoriser } from './rules-store.js';
@@ -77,6 +79,18 @@ export const balanceProofSchema = z.strictObject({
   stepwisePass: z.boolean().nullable(),
   firstBreak: z.strictObject({ rowIndex: z.number().int(), expected: pence(), found: pence() }).nullable(),
 });
+
+export const openingCheckSchema = z
+  .strictObject({
+    date: day().describe('the day before the statement’s first day'),
+    statementBalance: pence().describe('the balance the statement opens at: its first stated balance less the amounts up to it'),
+    booksBalance: pence().describe('the bank account’s posted balance in the books at the end of that day'),
+    difference: pence().describe(
+      'statementBalance − booksBalance: money before this statement that the books do not hold (an opening balance or an earlier statement), when not 0',
+    ),
+  })
+  .nullable()
+  .describe('the statement’s opening balance against the books; null without a balance on the statement');
 
 /** matched: confirmed onto an entry already in the books (kept as created with matched_kind transaction: the column's check predates it). */
 const rowStatuses = ['valid', 'duplicate', 'error', 'created', 'matched', 'skipped'] as const;
@@ -149,6 +163,7 @@ export const importDetailSchema = z.strictObject({
   ...importSummarySchema.shape,
   schema: schemaSchema,
   balanceProof: balanceProofSchema,
+  openingCheck: openingCheckSchema,
   rows: z.array(importRowSchema),
 });
 
@@ -157,6 +172,7 @@ export const previewSchema = z.strictObject({
   ...importSummarySchema.omit({ id: true }).shape,
   schema: schemaSchema,
   balanceProof: balanceProofSchema,
+  openingCheck: openingCheckSchema,
   preview: z.array(importRowSchema).describe(`the first ${previewRows} rows`),
 });
 
@@ -756,6 +772,20 @@ export async function summaryOf(db: Kysely<OrgDb>, row: ImportRow): Promise<z.ou
 const parsedSchema = (row: ImportRow) => JSON.parse(row.schema_json) as StatementSchema;
 const parsedProof = (row: ImportRow) => (JSON.parse(row.balance_proof_json ?? 'null') as z.output<typeof balanceProofSchema> | null) ?? noBalanceProof;
 
+/**
+ * The statement's opening balance against the books the day before its first
+ * day. A bank's export starts at a balance the books hold only when the
+ * earlier statements (or an opening balance) are in: a difference is shown,
+ * not refused, as a statement may begin in the middle of a day.
+ */
+async function openingCheckOf(db: Kysely<OrgDb>, accountId: string, row: ImportRow): Promise<z.output<typeof openingCheckSchema>> {
+  const statementBalance = parsedProof(row).openingBalance;
+  if (statementBalance === null || row.date_from === null) return null;
+  const date = addDays(row.date_from, -1);
+  const booksBalance = (await accountBalance(db, accountId, { to: date })).balance.net;
+  return { date, statementBalance, booksBalance, difference: statementBalance - booksBalance };
+}
+
 /** What an upload or a remap answers: the counts, the layout, the balance proof and the first rows. */
 export async function previewOf(db: Kysely<OrgDb>, id: string): Promise<z.output<typeof previewSchema>> {
   const row = await findImport(db, id);
@@ -766,6 +796,7 @@ export async function previewOf(db: Kysely<OrgDb>, id: string): Promise<z.output
     ...summary,
     schema: parsedSchema(row),
     balanceProof: parsedProof(row),
+    openingCheck: await openingCheckOf(db, summary.accountId, row),
     preview: await rowViews(db, summary.accountId, first, await categoriser(db)),
   };
 }
@@ -778,6 +809,7 @@ export async function importDetail(db: Kysely<OrgDb>, id: string): Promise<z.out
     ...summary,
     schema: parsedSchema(row),
     balanceProof: parsedProof(row),
+    openingCheck: await openingCheckOf(db, summary.accountId, row),
     rows: await rowViews(db, summary.accountId, rows, row.status === 'pending' ? await categoriser(db) : null),
   };
 }
