@@ -3,7 +3,7 @@
  * starts 04-01; every expected figure is worked out by hand in the comments.
  */
 import t from 'tap';
-import { newBooks, serveBooks, type Api } from '../helpers/index.js';
+import { newBooks, runCliInProcess, runCliInProcessJson, serveBooks, type Api } from '../helpers/index.js';
 
 async function ledger(t: Parameters<typeof newBooks>[0]) {
   const books = await newBooks(t, { clock: '2026-11-21T10:00:00Z' });
@@ -55,7 +55,7 @@ async function ledger(t: Parameters<typeof newBooks>[0]) {
     ],
     'draft',
   );
-  return { api, id };
+  return { api, id, books };
 }
 
 const get = async (api: Api, path: string) => {
@@ -262,14 +262,42 @@ t.test('general ledger: one account, and every account with a balance or activit
     ],
   );
   const all = await get(api, '/v1/reports/general-ledger?from=2026-04-01&to=2026-06-30');
+  // FY 2026/27 begins 2026-04-01: 4000, 5000 and 5200 have nothing in it, and 3100 opens at FY 2025/26's profit.
   t.same(
     all.accounts.map((a: { code: string }) => a.code),
-    ['1100', '1200', '2100', '2200', '2201', '3000', '4000', '4100', '5000', '5100', '5200'],
+    ['1100', '1200', '2100', '2200', '2201', '3000', '3100', '4100', '5100'],
   );
   t.match(
-    all.accounts.find((a: { code: string }) => a.code === '4000'),
-    { openingBalance: -100_000, transactions: [], closingBalance: -100_000 },
+    all.accounts.find((a: { code: string }) => a.code === '3100'),
+    // 100,000 of sales − 30,000 − 50,000 = 20,000 of profit, a credit.
+    { openingBalance: -20_000, transactions: [], closingBalance: -20_000 },
   );
+  // The openings balance: 1100 120,000 + 1200 950,000 − 2100 36,000 − 2200 20,000 + 2201 6,000 − 3000 1,000,000 − 3100 20,000 = 0.
+  t.equal(
+    all.accounts.reduce((sum: number, a: { openingBalance: number }) => sum + a.openingBalance, 0),
+    0,
+  );
+  const sales = await get(api, `/v1/reports/general-ledger?from=2026-04-01&to=2026-06-30&accountId=${id('4000')}`);
+  t.match(sales.accounts, [{ code: '4000', openingBalance: 0, transactions: [], closingBalance: 0 }], 'sales start the year at nothing');
+});
+
+t.test("the account ledger opens as the trial balance of the day before: income and expenses from the year's start", async (t) => {
+  const { api, id, books } = await ledger(t);
+  const opening = async (code: string, from: string) => (await get(api, `/v1/transactions/account/${id(code)}?from=${from}`)).openingBalance as number;
+  t.equal(await opening('4000', '2026-04-01'), 0, "last year's sales are not this year's");
+  t.equal(await opening('4000', '2026-03-31'), -100_000, 'the last day of FY 2025/26 opens at its sales to 2026-03-30');
+  t.equal(await opening('4100', '2026-05-02'), -60_000, "this year's other sale of 2026-05-01");
+  t.equal(await opening('3100', '2026-04-01'), -20_000, 'FY 2025/26: 100,000 − 30,000 − 50,000 = 20,000 of profit, a credit');
+  t.equal(await opening('3100', '2026-03-31'), 0, 'within FY 2025/26 its profit is still on the income and expense accounts');
+  t.equal(await opening('1200', '2026-04-01'), 950_000, 'a bank account carries everything before: 1,000,000 − 50,000');
+
+  // The command line's ledger reads the same way.
+  const cli = await runCliInProcessJson(['--data', books.dataDir, '--json', 'ledger', '4000', '--from', 'fy2026']);
+  t.equal(cli.status, 0, cli.stderr);
+  t.match(cli.data, { openingBalance: 0, closingBalance: 0 });
+  const retained = await runCliInProcess(['--data', books.dataDir, 'ledger', '3100', '--from', '2026-04-01', '--csv']);
+  t.equal(retained.status, 0, retained.stderr);
+  t.match(retained.stdout, '2026-04-01,Opening balance,,,,-200.00');
 });
 
 t.test("the reports' 400 rules, scope and missing account", async (t) => {

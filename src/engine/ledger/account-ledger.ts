@@ -8,7 +8,8 @@ import { z } from 'zod';
 import { checkRange, pence } from '../schema.js';
 import { day, idOut } from '../output.js';
 import { pageMeta, pageOffset, type PageMeta } from '../pagination.js';
-import { accountRef, accountRefSchema, findAccount, rangeSchema } from './accounts.js';
+import { accountRef, accountRefSchema, findAccount, openingBalance, rangeSchema } from './accounts.js';
+import { loadOrganisation } from '../organisation/organisation.js';
 import type { OrgDb } from '../../store/tables.js';
 import { chunksOf } from '../chunks.js';
 
@@ -52,7 +53,9 @@ export const ledgerEntrySchema = z.strictObject({
 export const accountLedgerSchema = z.strictObject({
   account: accountRefSchema,
   period: rangeSchema,
-  openingBalance: pence().describe('debit − credit of the posted lines before from'),
+  openingBalance: pence().describe(
+    'debit − credit of the posted lines before from, as the trial balance of the day before shows it: an income or expense account’s of its financial year only, and 3100 Retained Earnings with the profit of the years before',
+  ),
   entries: z.array(ledgerEntrySchema).describe("this page's lines"),
   totalDebit: pence().describe('of every line in the range, not only this page'),
   totalCredit: pence(),
@@ -64,7 +67,7 @@ export type AccountLedger = z.output<typeof accountLedgerSchema>;
 async function ledgerStart(db: Kysely<OrgDb>, query: { readonly accountId: string; readonly from?: string; readonly to?: string }) {
   checkRange(query.from, query.to);
   const account = await findAccount(db, query.accountId);
-  const opening = query.from ? (await sumOf(db, account.id, (q) => q.where('lines.date', '<', query.from as string))).net : 0;
+  const opening = query.from === undefined ? 0 : await openingBalance(db, account, query.from, (await loadOrganisation(db)).fiscal_year_start);
   const inRange = (q: ReturnType<typeof linesOf>) => {
     let r = q;
     if (query.from) r = r.where('lines.date', '>=', query.from);

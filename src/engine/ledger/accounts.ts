@@ -10,6 +10,7 @@ import { AppError } from '../errors.js';
 import { found } from '../lookup.js';
 import { newId } from '../ids.js';
 import { timestamp, type Clock } from '../clock.js';
+import { fiscalYearContaining } from '../dates.js';
 import { pence } from '../schema.js';
 import { day, idOut, instant } from '../output.js';
 import type { AccountsTable, OrgDb } from '../../store/tables.js';
@@ -146,6 +147,40 @@ export type AccountRef = z.output<typeof accountRefSchema>;
 export const accountRef = (row: AccountRow): AccountRef => ({ id: row.id, code: row.code, name: row.name, accountType: row.account_type });
 
 /** The dates a figure covers; null where it is open-ended. */
+/**
+ * An account's opening balance at `from` as the trial balance sees it: an
+ * income or expense account starts each financial year at nothing, and 3100
+ * Retained Earnings carries the profit (or loss) of the years before the one
+ * holding `from`, so a ledger opens at the figure the trial balance of the
+ * day before shows. Debit − credit.
+ */
+export async function openingBalance(
+  db: Kysely<OrgDb>,
+  account: Pick<AccountRow, 'id' | 'code' | 'account_type'>,
+  from: string,
+  fiscalYearStart: string,
+): Promise<number> {
+  const yearStart = fiscalYearContaining(from, fiscalYearStart).startDate;
+  const profitOrLoss = account.account_type === 'revenue' || account.account_type === 'expense';
+  const retained = account.code === '3100' && account.account_type === 'equity';
+  const own = await db
+    .selectFrom('account_days')
+    .where('account_id', '=', account.id)
+    .where('date', '<', from)
+    .$if(profitOrLoss, (q) => q.where('date', '>=', yearStart))
+    .select((eb) => eb.fn.sum<number>(eb('debit', '-', eb.ref('credit'))).as('net'))
+    .executeTakeFirstOrThrow();
+  if (!retained) return Number(own.net ?? 0);
+  const earlier = await db
+    .selectFrom('account_days')
+    .innerJoin('accounts', 'accounts.id', 'account_days.account_id')
+    .where('accounts.account_type', 'in', ['revenue', 'expense'])
+    .where('account_days.date', '<', yearStart)
+    .select((eb) => eb.fn.sum<number>(eb('account_days.debit', '-', eb.ref('account_days.credit'))).as('net'))
+    .executeTakeFirstOrThrow();
+  return Number(own.net ?? 0) + Number(earlier.net ?? 0);
+}
+
 export const rangeSchema = z.strictObject({ from: day().nullable(), to: day().nullable() });
 
 export const balanceSchema = z.strictObject({

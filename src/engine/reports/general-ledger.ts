@@ -14,7 +14,8 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
-import { accountTypes, findAccount } from '../ledger/accounts.js';
+import { accountTypes, findAccount, openingBalance } from '../ledger/accounts.js';
+import { loadOrganisation } from '../organisation/organisation.js';
 import { cursorOf, cursorPosition, type CursorMeta } from '../pagination.js';
 import { pence } from '../schema.js';
 import { day, idOut } from '../output.js';
@@ -36,7 +37,9 @@ const ledgerAccount = z.strictObject({
   code: z.string(),
   name: z.string(),
   accountType: z.enum(accountTypes),
-  openingBalance: pence().describe('debit − credit of the lines before from'),
+  openingBalance: pence().describe(
+    'debit − credit of the lines before from, as the trial balance of the day before shows it: an income or expense account’s of its financial year only, and 3100 Retained Earnings with the profit of the years before',
+  ),
   transactions: z.array(ledgerLine).describe("this page's lines of the account"),
   closingBalance: pence().describe('over the whole period, not only this page'),
   totalDebit: pence().describe('over the whole period, not only this page'),
@@ -107,28 +110,16 @@ const postedLines = (db: Kysely<OrgDb>, accountId: string) =>
     .where('lines.account_id', '=', accountId)
     .where('lines.posted', '=', 1);
 
-/** An account's balance before `from`, and its debits and credits from `from` to `to`, from the per-day totals. */
-async function sumsOf(db: Kysely<OrgDb>, accountId: string, from: string, to: string) {
+/** An account's opening balance at `from` (as the trial balance of the day before shows it), and its debits and credits from `from` to `to`, from the per-day totals. */
+async function sumsOf(db: Kysely<OrgDb>, account: AccountRow, from: string, to: string, fiscalYearStart: string) {
   const row = await db
     .selectFrom('account_days')
-    .where('account_id', '=', accountId)
+    .where('account_id', '=', account.id)
+    .where('date', '>=', from)
     .where('date', '<=', to)
-    .select((eb) => [
-      eb.fn
-        .sum<number>(
-          eb
-            .case()
-            .when('date', '<', from)
-            .then(eb('debit', '-', eb.ref('credit')))
-            .else(0)
-            .end(),
-        )
-        .as('opening'),
-      eb.fn.sum<number>(eb.case().when('date', '>=', from).then(eb.ref('debit')).else(0).end()).as('debit'),
-      eb.fn.sum<number>(eb.case().when('date', '>=', from).then(eb.ref('credit')).else(0).end()).as('credit'),
-    ])
+    .select((eb) => [eb.fn.sum<number>('debit').as('debit'), eb.fn.sum<number>('credit').as('credit')])
     .executeTakeFirstOrThrow();
-  return { opening: Number(row.opening ?? 0), debit: Number(row.debit ?? 0), credit: Number(row.credit ?? 0) };
+  return { opening: await openingBalance(db, account, from, fiscalYearStart), debit: Number(row.debit ?? 0), credit: Number(row.credit ?? 0) };
 }
 
 /** Debit − credit of an account's lines from `from` up to and including the line at `p`. */
@@ -187,6 +178,7 @@ export async function generalLedger(db: Kysely<OrgDb>, query: GeneralLedgerQuery
   const { from, to, limit } = query;
   const only = query.accountId === undefined ? undefined : await findAccount(db, query.accountId);
   const after = query.cursor === undefined ? null : positionOf(query.cursor, query);
+  const fiscalYearStart = (await loadOrganisation(db)).fiscal_year_start;
   let accounts: AccountRow[] = await db
     .selectFrom('accounts')
     .select(['id', 'code', 'name', 'account_type'])
@@ -203,7 +195,7 @@ export async function generalLedger(db: Kysely<OrgDb>, query: GeneralLedgerQuery
   let hasMore = false;
   for (const a of accounts) {
     const resumed = after !== null && a.id === after.accountId;
-    const sums = await sumsOf(db, a.id, from, to);
+    const sums = await sumsOf(db, a, from, to, fiscalYearStart);
     const shown = only !== undefined || sums.opening !== 0 || sums.debit !== 0 || sums.credit !== 0;
     if (!shown) continue;
     if (left === 0) {
