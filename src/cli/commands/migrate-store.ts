@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { AppError } from '../../engine/errors.js';
 import { trialBalance } from '../../engine/reports/statements.js';
+import { lastYear } from '../../engine/dates.js';
 import { sterling } from '../../engine/money.js';
 import { modes, orgFile, platformFile, type Mode } from '../../store/data-dir.js';
 import { derived } from '../../store/postgres/copy.js';
@@ -24,8 +25,8 @@ interface Flags {
   readonly to: string;
 }
 
-/** Every posting up to the end of time. */
-const allTime = '9999-12-31';
+/** Every posting: the last day of the last year the books accept (a year past 9999 is no date, and broke the fiscal year's arithmetic). */
+const allTime = `${lastYear}-12-31`;
 
 export interface BooksProof {
   readonly organisationId: string;
