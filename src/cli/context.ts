@@ -52,7 +52,8 @@ export interface Cli {
 /**
  * Open the data directory, run `work`, close; errors print their code and
  * set the exit status. Only `create` (acct init) makes a data directory
- * that is not there: any other command on one is refused, leaving no file.
+ * that is not there, and records a --database URL in it: any other command
+ * on one that is not there is refused, leaving no file.
  */
 export async function withCli(globals: GlobalOptions, work: (cli: Cli) => Promise<void>, { create = false } = {}): Promise<void> {
   let store: Store | undefined;
@@ -62,7 +63,8 @@ export async function withCli(globals: GlobalOptions, work: (cli: Cli) => Promis
     if (!create && database === undefined && !fs.existsSync(platformFile(dataDir))) {
       throw new AppError('not_found', `no organisation in ${dataDir}: run acct init first`);
     }
-    store = await openStore(dataDir, { database, create });
+    // Only acct init (create) records the database in the data directory: another command's --database is for this run.
+    store = await openStore(dataDir, { database, create, record: create });
     const opened = store;
     let named = false;
     const cli: Cli = {

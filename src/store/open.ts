@@ -12,6 +12,11 @@ export interface OpenOptions extends StoreOptions {
   readonly database?: string | undefined;
   /** Create the platform's database if it is not there (acct init, acct serve); otherwise PostgreSQL's must exist. */
   readonly create?: boolean;
+  /**
+   * Record a postgres:// `database` in the data directory, so that later commands on it need no flag: acct init only.
+   * Any other command's --database (or $ACCT_DATABASE_URL) is for that run alone, and leaves the data directory as it was.
+   */
+  readonly record?: boolean;
 }
 
 /** The file in a data directory that records the database its books are in, when they are not its SQLite files. */
@@ -41,7 +46,7 @@ export async function openStore(dataDir: string, options: OpenOptions = {}): Pro
   const { PostgresStore } = await import('./postgres/postgres-store.js');
   const store = await PostgresStore.open(dataDir, database, options);
   // The data directory remembers where its books are (0600: the URL may hold a password), so later commands need no flag.
-  if (options.create === true && !fs.existsSync(databaseFile(dataDir))) {
+  if (options.record === true && !fs.existsSync(databaseFile(dataDir))) {
     createPrivateFile(databaseFile(dataDir));
     fs.writeFileSync(databaseFile(dataDir), `${database}\n`);
   }

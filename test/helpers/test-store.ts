@@ -48,7 +48,8 @@ export async function dropSchemas(url: string): Promise<void> {
 export async function openTestStore(t: Test, dataDir: string): Promise<Store> {
   const base = testDatabaseUrl();
   const database = base === undefined ? undefined : freshDatabaseUrl(base);
-  const store = await openStore(dataDir, { database, create: true });
+  // As acct init: the data directory records the URL, so bin/acct given --data finds the same books.
+  const store = await openStore(dataDir, { database, create: true, record: true });
   t.teardown(async () => {
     await store.close();
     if (database !== undefined) await dropSchemas(database);

@@ -1,14 +1,16 @@
 /**
  * Choosing PostgreSQL on the command line: acct init --database records the
- * URL in the data directory (0600), so later commands need no flag; the
- * refusals say what is wrong without a stack: a data directory that is not
+ * URL in the data directory (0600), so later commands need no flag; only
+ * init does: --database (or $ACCT_DATABASE_URL) on another command, serve
+ * included, is for that run and leaves the data directory's SQLite books
+ * its default. The refusals say what is wrong without a stack: a data directory that is not
  * there (its secret.key seals the secrets), a schema prefix that is not
  * one, a server that does not answer, a database that does not exist.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import t from 'tap';
-import { dropSchemas, freshDatabaseUrl, runCliInProcess, runCliInProcessJson, testDatabaseUrl } from '../helpers/index.js';
+import t, { type Test } from 'tap';
+import { dropSchemas, freshDatabaseUrl, request, runCliInProcess, runCliInProcessJson, startAcct, testDatabaseUrl } from '../helpers/index.js';
 
 const base = testDatabaseUrl();
 const skip = base === undefined ? 'no PostgreSQL: set ACCT_TEST_DATABASE_URL (CI sets it in its PostgreSQL pass)' : false;
@@ -76,4 +78,69 @@ t.test('a database that does not exist is the server’s refusal, in its words',
   const r = await runCliInProcess(['--data', t.testdir(), '--database', url.toString(), 'accounts', 'list']);
   t.equal(r.status, 1);
   t.equal(r.stderr, 'error service_unavailable: the database refused the connection: database "no_such_database" does not exist\n');
+});
+
+/** SQLite books with one customer, Alice, copied into PostgreSQL by acct migrate-store. */
+async function copiedBooks(t: Test): Promise<{ dir: string; url: string; apiKey: string }> {
+  const dir = path.join(t.testdir(), 'books');
+  const url = freshDatabaseUrl(base!);
+  t.teardown(() => dropSchemas(url));
+  const init = await runCliInProcessJson([
+    '--data',
+    dir,
+    '--json',
+    'init',
+    '--name',
+    'Fell Side Joinery',
+    '--business-type',
+    'sole_trader',
+    '--vat-scheme',
+    'not_registered',
+    '--yes',
+  ]);
+  t.equal(init.status, 0, init.stderr);
+  const alice = await runCliInProcess(['--data', dir, 'contacts', 'create', '--contact-type', 'customer', '--name', 'Alice']);
+  t.equal(alice.status, 0, alice.stderr);
+  const copied = await runCliInProcess(['migrate-store', '--from', `sqlite:${dir}`, '--to', url]);
+  t.equal(copied.status, 0, copied.stderr);
+  return { dir, url, apiKey: (init.data as { apiKey: string }).apiKey };
+}
+
+async function contactNames(t: Test, args: readonly string[]): Promise<string[]> {
+  const r = await runCliInProcessJson([...args, '--json', 'contacts', 'list']);
+  t.equal(r.status, 0, r.stderr);
+  return (r.data as { name: string }[]).map((c) => c.name).sort();
+}
+
+t.test('--database on a command other than init is for that run: the data directory keeps its SQLite books', { skip }, async (t) => {
+  const { dir, url } = await copiedBooks(t);
+  const bob = await runCliInProcess(['--data', dir, '--database', url, 'contacts', 'create', '--contact-type', 'customer', '--name', 'Bob']);
+  t.equal(bob.status, 0, bob.stderr);
+  t.notOk(fs.existsSync(path.join(dir, 'database')), 'no URL recorded');
+  t.same(await contactNames(t, ['--data', dir, '--database', url]), ['Alice', 'Bob'], 'Bob went to PostgreSQL');
+  t.same(await contactNames(t, ['--data', dir]), ['Alice'], 'without the flag: the SQLite files, as before');
+});
+
+t.test('acct --data DIR --database URL serve (or $ACCT_DATABASE_URL) serves the copy and records nothing', { skip }, async (t) => {
+  const { dir, url, apiKey } = await copiedBooks(t);
+  for (const [how, args, env] of [
+    ['--database', ['--data', dir, '--database', url, 'serve', '--host', '127.0.0.1', '--port', '0'], {}],
+    ['$ACCT_DATABASE_URL', ['--data', dir, 'serve', '--host', '127.0.0.1', '--port', '0'], { ACCT_DATABASE_URL: url }],
+  ] as const) {
+    const server = await startAcct(t, args, { env });
+    const served = await request(server.url, 'GET', '/v1/contacts', { key: apiKey });
+    t.equal(served.status, 200, `${how}: ${JSON.stringify(served.body)}`);
+    t.same(
+      (served.body.data as { name: string }[]).map((c) => c.name),
+      ['Alice'],
+      `${how}: the copy is served`,
+    );
+    server.child.kill('SIGTERM');
+    t.same(await server.exited, { code: 0, signal: null });
+    t.notOk(fs.existsSync(path.join(dir, 'database')), `${how}: no URL recorded in the data directory`);
+  }
+  const bob = await runCliInProcess(['--data', dir, 'contacts', 'create', '--contact-type', 'customer', '--name', 'Bob']);
+  t.equal(bob.status, 0, bob.stderr);
+  t.same(await contactNames(t, ['--data', dir]), ['Alice', 'Bob'], 'a later command without the flag writes the SQLite books');
+  t.same(await contactNames(t, ['--data', dir, '--database', url]), ['Alice'], 'not PostgreSQL');
 });
