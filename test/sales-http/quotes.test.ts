@@ -722,3 +722,50 @@ t.test('voiding the draft invoice a quote became returns the quote to accepted; 
   t.equal((await api.request('POST', `/v1/invoices/${second.body.data.invoiceId}/void`, { body: {} })).status, 200, 'the sent invoice voided');
   t.match(await getQuote(t, api, q.id), { status: 'converted', convertedInvoiceId: second.body.data.invoiceId }, 'the quote stays converted');
 });
+
+t.test('converting a quote whose customer was archived is 422 (a business rule, not bad input): nothing written, no number used', async (t) => {
+  const { books, api, acc } = await ledger(t);
+  const contactId = await contactOk(t, api, { name: 'Bob Arch' });
+  const q = await quoteOk(t, api, contactId);
+  await statusOk(t, api, q.id, 'sent', 'accepted');
+  const archived = await api.request('DELETE', `/v1/contacts/${contactId}`);
+  t.equal(archived.status, 200, 'deactivated rather than deleted: a quote refers to it');
+  t.equal((await api.request('GET', `/v1/contacts/${contactId}`)).body.data.isActive, false);
+  const before = (await events(books)).length;
+
+  expectError(t, await api.request('POST', `/v1/quotes/${q.id}/convert`), 422, 'unprocessable_entity', {
+    message: 'contact Bob Arch is inactive; reactivate it first',
+    field: null,
+  });
+  t.match(await getQuote(t, api, q.id), { status: 'accepted', convertedInvoiceId: null }, 'the quote stays accepted');
+  t.equal((await api.request('GET', '/v1/invoices')).body.meta.total, 0, 'no invoice made');
+  t.equal((await events(books)).length, before, 'no event');
+  t.same(await ledgerState(api, acc), untouched, 'nothing in the ledger');
+
+  t.equal((await api.request('PUT', `/v1/contacts/${contactId}`, { body: { isActive: true } })).status, 200, 'reactivated');
+  const r = await api.request('POST', `/v1/quotes/${q.id}/convert`);
+  t.equal(r.status, 201, 'then it converts');
+  t.match(r.body.data, { invoiceNumber: 'INV-0001' }, 'the refusal used no invoice number');
+
+  // Likewise a customer made a supplier since the quote was accepted.
+  const q2 = await quoteOk(t, api, contactId);
+  await statusOk(t, api, q2.id, 'sent', 'accepted');
+  t.equal((await api.request('PUT', `/v1/contacts/${contactId}`, { body: { contactType: 'supplier' } })).status, 200, 'now a supplier');
+  expectError(t, await api.request('POST', `/v1/quotes/${q2.id}/convert`), 422, 'unprocessable_entity', {
+    message: 'contact Bob Arch is now a supplier; an invoice needs a customer (or both)',
+    field: null,
+  });
+  t.match(await getQuote(t, api, q2.id), { status: 'accepted', convertedInvoiceId: null });
+  t.equal((await api.request('GET', '/v1/invoices')).body.meta.total, 1, 'still the one invoice');
+});
+
+t.test('a draft invoice for a customer archived since is sent as before (only a new document needs an active contact)', async (t) => {
+  const { api } = await ledger(t);
+  const contactId = await contactOk(t, api, { name: 'Bob Arch' });
+  const draft = await api.request('POST', '/v1/invoices', { body: { contactId, items: [item()] } });
+  t.equal(draft.status, 201, 'draft made');
+  t.equal((await api.request('DELETE', `/v1/contacts/${contactId}`)).status, 200, 'deactivated: an invoice refers to it');
+  const sent = await api.request('POST', `/v1/invoices/${draft.body.data.id}/send`, { body: {} });
+  t.equal(sent.status, 200, `sent: ${JSON.stringify(sent.body?.error ?? '')}`);
+  t.match(sent.body.data, { invoiceNumber: 'INV-0001', status: 'sent' });
+});

@@ -18,6 +18,7 @@ import { loadOrganisation, schemeOn } from '../organisation/organisation.js';
 import type { Posting } from '../ledger/posting.js';
 import { itemInputsOf, itemSchema, itemView, loadItems, priceItems, pricedItemSchema, saveItems, type ItemInput } from './items.js';
 import { salesInvoice } from './documents.js';
+import { findContact } from './contacts.js';
 import { computeDocument } from './document-pricing.js';
 import { createDocument } from './document-lifecycle.js';
 import { allocateNumber, quoteNumbers } from './document-numbers.js';
@@ -281,6 +282,12 @@ export async function convertToInvoice(trx: Kysely<OrgDb>, posting: Posting, id:
     throw new AppError('conflict', `quote ${row.number} has already been converted to invoice ${row.converted_invoice_id}`);
   }
   if (row.status !== 'accepted') throw new AppError('unprocessable_entity', `quote ${row.number} is ${row.status}: only an accepted quote can be converted`);
+  // The request names no contact (convert has no body): an archived one is a business rule the quote breaks, 422, not bad input on contactId.
+  const contact = await findContact(trx, row.contact_id);
+  if (contact.is_active !== 1) throw new AppError('unprocessable_entity', `contact ${contact.name} is inactive; reactivate it first`);
+  if (!salesInvoice.contactTypes.includes(contact.contact_type)) {
+    throw new AppError('unprocessable_entity', `contact ${contact.name} is now a ${contact.contact_type}; an invoice needs a customer (or both)`);
+  }
   const items = itemInputsOf((await loadItems(trx, [row.id])).get(row.id) ?? []);
   const invoice = await createDocument(
     trx,
