@@ -180,6 +180,8 @@ export function toInputError(error: z.ZodError, input: unknown): AppError {
     case 'invalid_type': {
       const actual = valueAt(input, issue.path);
       if (actual === undefined || actual === null) return fail('validation_error', `${name} is required`);
+      // JSON's 1e400 (or a query's) parses as Infinity: a number, but none zod takes ("must be a number, not number").
+      if (typeof actual === 'number' && !Number.isFinite(actual)) return fail('validation_error', `${name} is out of range: not a finite number`);
       if (issue.expected === 'int' && typeof actual === 'number') return fail('validation_error', `${name} must be an integer`);
       return fail('invalid_type', `${name} must be ${describeExpected(issue.expected)}, not ${jsonType(actual)}`);
     }
