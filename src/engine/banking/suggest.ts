@@ -80,7 +80,9 @@ async function contactNames(db: Kysely<OrgDb>, sides: Iterable<BankSide>): Promi
 
 function suggestion(rules: Categoriser, row: TransactionsTable, bank: BankSide, match: Match | null, contactName: string | undefined): Suggestion {
   const line: BankLineInput = { description: row.description, reference: row.reference ?? undefined, amount: bank.amount, contactName };
-  const decision = rules.decide(line, bank.accounts);
+  // A reconciled line goes to no bank account (posting.ts refuses it: the line would count as reconciled there), so no rule suggests one.
+  const refused = row.is_reconciled === 1 ? [...rules.accounts.values()].filter((a) => a.control_type === 'bank').map((a) => a.id) : bank.accounts;
+  const decision = rules.decide(line, refused);
   const known = decision.kind === 'Known' ? decision.evidence : null;
   return {
     transactionId: row.id,

@@ -539,7 +539,8 @@ function asSent<T>(at: number, prepare: () => T): T {
 /**
  * Move a transaction's line on the suspense account (9999) to the account
  * chosen for it, with its VAT facts: the bank line stays as the bank said,
- * so a reconciled transaction may be categorised. Every posting rule is
+ * so a reconciled transaction may be categorised, though not to another
+ * bank-controlled account (409 already_reconciled). Every posting rule is
  * checked again on the whole transaction (the account active, the period
  * open, the VAT within a penny); a transaction a filed VAT return counted
  * stays (422). 422 when there is no suspense line left to move.
@@ -563,6 +564,15 @@ export async function categoriseTransaction(trx: Kysely<OrgDb>, posting: Posting
       current.lines.filter((_, i) => i !== at).map((l) => l.accountId),
     );
   if (refusal) throw new AppError('validation_error', `accountId: ${refusal}`, 'accountId');
+  // A transaction is reconciled as a whole: a new line on another bank account would count as reconciled there
+  // though no statement of that account showed it (its reconciled balance would move by the line's amount).
+  if (row.is_reconciled === 1 && target?.control_type === 'bank') {
+    throw new AppError(
+      'already_reconciled',
+      `accountId: transaction ${id} is reconciled, so it cannot be categorised to the bank account ${target.code} ${target.name}: the line would count as reconciled there though no statement of it showed it; mark it unreconciled first`,
+      'accountId',
+    );
+  }
   checkDateOpen(await closedRanges(trx), row.date);
   await refuseFiled(trx, id, 'categorised');
   const lines: LineInput[] = current.lines.map((l, i) =>
