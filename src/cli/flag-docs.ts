@@ -146,7 +146,7 @@ const fieldDescriptions: Readonly<Record<string, string>> = {
   contacts: 'the contacts export, as CSV text',
   invoices: 'the outstanding invoices export, as CSV text',
   bills: 'the outstanding bills export, as CSV text',
-  rows: 'row numbers',
+  rows: 'row ids, as the id column of acct bank-imports get shows them (not rowIndex)',
 };
 
 /** The example of a money field, in pounds as the flag takes it. */

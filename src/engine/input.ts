@@ -61,24 +61,45 @@ export function isPence(prop: JsonSchema | undefined): boolean {
 
 const numeric = /^-?(\d+(\.\d+)?|\.\d+)(e[+-]?\d+)?$/i;
 
-function coerce(value: string, types: Set<string>): unknown {
+/** The schema of a list property's items (its own, or the list alternative's of a nullable one). */
+function itemsOf(prop: JsonSchema | undefined): JsonSchema | undefined {
+  if (!prop) return undefined;
+  return prop.items ?? (prop.anyOf ?? []).map(itemsOf).find((items) => items !== undefined);
+}
+
+/** A list's items as text coerced to the type of its items (1,3 → [1, 3] for a list of integers); an item that does not fit stays text. */
+const coerceItems = (values: readonly unknown[], prop: JsonSchema | undefined): unknown[] => {
+  const types = typesOf(itemsOf(prop));
+  types.delete('array');
+  return values.map((v) => (typeof v === 'string' ? coerce(v, types) : v));
+};
+
+function coerce(value: string, types: Set<string>, prop?: JsonSchema): unknown {
   if ((types.has('integer') || types.has('number')) && numeric.test(value.trim())) return Number(value);
   if (types.has('boolean') && (value === 'true' || value === 'false')) return value === 'true';
   if (types.has('boolean') && value === '') return true;
   if (types.has('null') && value === 'null') return null;
-  if (types.has('array')) return value === '' ? [] : value.split(',').map((v) => v.trim());
+  if (types.has('array'))
+    return value === ''
+      ? []
+      : coerceItems(
+          value.split(',').map((v) => v.trim()),
+          prop,
+        );
   return value;
 }
 
-/** Coerce text values of an object to the types the schema's properties declare. */
+/** Coerce text values of an object to the types the schema's properties declare, a list's items to the type of its items. */
 export function coerceText(schema: z.ZodObject, values: Record<string, unknown>): Record<string, unknown> {
   const props = jsonSchemaOf(schema).properties ?? {};
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {
-    if (typeof value === 'string') out[key] = coerce(value, typesOf(props[key]));
-    else if (Array.isArray(value) && value.length === 1 && typeof value[0] === 'string' && !typesOf(props[key]).has('array')) {
-      out[key] = coerce(value[0], typesOf(props[key]));
-    } else out[key] = value;
+    const types = typesOf(props[key]);
+    if (typeof value === 'string') out[key] = coerce(value, types, props[key]);
+    else if (Array.isArray(value) && value.length === 1 && typeof value[0] === 'string' && !types.has('array')) {
+      out[key] = coerce(value[0], types);
+    } else if (Array.isArray(value) && types.has('array')) out[key] = coerceItems(value, props[key]);
+    else out[key] = value;
   }
   return out;
 }
