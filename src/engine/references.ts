@@ -31,9 +31,11 @@ export function pickOne(candidates: readonly Candidate[], text: string, noun: st
   const byId = candidates.find((c) => c.id === text);
   if (byId) return byId.id;
   const wanted = fold(text.trim());
-  const exact = candidates.filter((c) => fold(c.key) === wanted);
+  // A record listed under two keys (a bank account's name and its ledger account's) is one match, not two.
+  const once = (found: Candidate[]) => found.filter((c, i) => found.findIndex((d) => d.id === c.id) === i);
+  const exact = once(candidates.filter((c) => fold(c.key) === wanted));
   if (exact.length === 1) return (exact[0] as Candidate).id;
-  const matches = exact.length > 1 ? exact : candidates.filter((c) => fold(c.key).startsWith(wanted));
+  const matches = exact.length > 1 ? exact : once(candidates.filter((c) => fold(c.key).startsWith(wanted)));
   if (wanted !== '' && matches.length === 1) return (matches[0] as Candidate).id;
   if (wanted === '' || matches.length === 0) throw new AppError('not_found', `no ${noun} ${JSON.stringify(text)}`, field);
   const shown = matches.slice(0, listed).map((c) => `${c.label} (${c.id})`);
@@ -114,22 +116,48 @@ const kinds: Readonly<Record<string, Kind>> = {
 };
 
 /**
- * The bank account `text` names by its ledger account's code (1200), as its
- * id in text; else `text` itself, for the operation to read as an id. Two
+ * The bank account `text` names, as its id in text: by its ledger account's
+ * code (1200), or, unless `text` is a number (then taken as the id), by its
+ * ledger account's id (acc_…) or by its name or its ledger account's (exactly,
+ * else a unique start, ignoring case; archived bank accounts only when no
+ * active one matches). A number no code matches comes back as it is, for the
+ * operation to read as an id; a name or acc_… id nothing matches is 404. Two
  * bank accounts over one ledger account make the code ambiguous (400, both listed).
  */
 export async function resolveBankAccount(db: Kysely<OrgDb>, text: string, field: string): Promise<string> {
+  const wanted = text.trim();
   const rows = await db
     .selectFrom('bank_accounts as b')
     .innerJoin('accounts as a', 'a.id', 'b.account_id')
-    .select(['b.id', 'b.account_name', 'a.code'])
-    .where('a.code', '=', text.trim())
+    .select(['b.id', 'b.account_name', 'b.is_active', 'a.id as ledger_id', 'a.code', 'a.name'])
     .orderBy('b.id')
     .execute();
-  if (rows.length === 0) return text;
+  const label = (r: (typeof rows)[number]) => `bank account ${r.id} ${r.account_name}`;
+  const byKey = (chosen: typeof rows, key: (r: (typeof rows)[number]) => string): string =>
+    pickOne(
+      chosen.map((r) => ({ id: String(r.id), key: key(r), label: label(r) })),
+      wanted,
+      'bank account',
+      field,
+    );
+  const byCode = rows.filter((r) => r.code === wanted);
+  if (byCode.length > 0) return byKey(byCode, (r) => r.code);
+  if (/^\d+$/.test(wanted)) return text;
+  if (idPattern('acc').test(wanted))
+    return byKey(
+      rows.filter((r) => r.ledger_id === wanted),
+      (r) => r.ledger_id,
+    );
+  const folded = fold(wanted);
+  const active = rows.filter((r) => r.is_active === 1);
+  const chosen = active.some((r) => fold(r.account_name).startsWith(folded) || fold(r.name).startsWith(folded)) ? active : rows;
+  // Each bank account by its own name and by its ledger account's, where that differs.
   return pickOne(
-    rows.map((r) => ({ id: String(r.id), key: r.code, label: `bank account ${r.id} ${r.account_name}` })),
-    text.trim(),
+    chosen.flatMap((r) => [
+      { id: String(r.id), key: r.account_name, label: label(r) },
+      ...(fold(r.name) === fold(r.account_name) ? [] : [{ id: String(r.id), key: r.name, label: label(r) }]),
+    ]),
+    wanted,
     'bank account',
     field,
   );

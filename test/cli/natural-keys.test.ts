@@ -6,6 +6,8 @@
  * one is a 404, and neither writes anything. --org and acct use take an
  * organisation's name or the start of its id.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import t from 'tap';
 import { runCliInProcess } from '../helpers/index.js';
 import { acctJson, books, init } from './support.js';
@@ -139,4 +141,33 @@ t.test('a bank account by its ledger account code, as bank reconcile takes it', 
   const none = await runCliInProcess(['--data', dir, 'bank-accounts', 'get', '1210']);
   t.equal(none.status, 3, 'a code with no bank account over it is not found');
   t.match(none.stderr, /not_found/);
+});
+
+t.test('a bank account by its name or its ledger account’s id, in bank import and bank reconcile as in the generated commands', async (t) => {
+  const { dir } = await books(t);
+  const monzo = await acctJson(t, dir, ['bank-accounts', 'create', '--account-name', 'Monzo Business']);
+  t.match(monzo, { id: 2, accountCode: '1201' });
+  const file = path.join(dir, 'monzo.csv');
+  fs.writeFileSync(file, ['Date,Description,Amount', '01/12/2026,COFFEE,-3.50', '02/12/2026,TEA,-1.25', ''].join('\n'));
+
+  // The name exactly, either case; then the ledger account's id: each reaches bank account 2, not the primary one.
+  const byName = await acctJson(t, dir, ['bank', 'import', file, '--account', 'monzo business', '--dry-run']);
+  t.equal(byName.preview.bankAccountId, 2, '--account by name');
+  const byStart = await acctJson(t, dir, ['bank', 'import', file, '--account', 'Monzo', '--dry-run']);
+  t.equal(byStart.preview.bankAccountId, 2, '--account by the start of its name');
+  const byLedgerId = await acctJson(t, dir, ['bank', 'import', file, '--account', monzo.accountId]);
+  t.equal(byLedgerId.preview.bankAccountId, 2, '--account by its ledger account’s id');
+  t.match(await acctJson(t, dir, ['bank-accounts', 'get', 'Monzo']), { id: 2 }, 'the generated commands take the name too');
+
+  // £3.50 + £1.25 out of Monzo: the statement's balance is 0 − 3.50 − 1.25 = −£4.75.
+  const done = await acctJson(t, dir, ['bank', 'reconcile', 'Monzo', '--statement-balance', '-4.75', '--as-of', '2026-12-31']);
+  t.match(done, { bankAccountId: 2, reconciledBalance: -475 });
+
+  const none = await runCliInProcess(['--data', dir, 'bank', 'reconcile', '5100', '--statement-balance', '0', '--as-of', '2026-12-31']);
+  t.equal(none.status, 3, 'an account that is no bank account is not found');
+  t.match(none.stderr, /<account>/, 'named as typed: the argument');
+  t.notMatch(none.stderr, /field account\)/);
+  const flag = await runCliInProcess(['--data', dir, 'bank', 'import', file, '--account', 'Barclays']);
+  t.equal(flag.status, 3);
+  t.match(flag.stderr, /--account/);
 });

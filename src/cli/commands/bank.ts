@@ -33,7 +33,7 @@ import { progressBar } from '../progress.js';
 import { matchText, suggestionText, unknownText } from '../presenters/banking.js';
 import { matchBankLineOp } from '../../engine/banking/match-ops.js';
 import { targetOf, type Match, type MatchedEntry } from '../../engine/banking/bank-matches.js';
-import { resolveReference } from '../../engine/references.js';
+import { resolveBankAccount, resolveReference } from '../../engine/references.js';
 import { orgOf } from '../../engine/operation.js';
 
 const raw = (body: unknown = undefined, params: Record<string, string> = {}, query: Record<string, unknown> = {}) => ({ params, query, body });
@@ -42,12 +42,16 @@ async function run<D>(cli: Cli, op: Operation<D>, input: ReturnType<typeof raw>,
   return (await cli.run(op, input, extra)).data as D;
 }
 
-/** A bank account named by its ledger code (1200) or its id; the primary one when not named. */
-async function bankAccountId(cli: Cli, named: string | undefined): Promise<number | undefined> {
+/**
+ * A bank account named as resolveBankAccount takes it (its ledger code 1200, its id, its name, its ledger
+ * account's id), the primary one when not named; `typed` names the flag or argument it came from in a refusal.
+ */
+async function bankAccountId(cli: Cli, named: string | undefined, typed: string): Promise<number | undefined> {
   if (named === undefined) return undefined;
+  const id = await resolveBankAccount(orgOf(await cli.ctx()).db, named, typed);
   const accounts = await run(cli, listBankAccountsOp, raw(undefined, {}, { includeArchived: 'true' }));
-  const found = accounts.find((a) => a.accountCode === named) ?? accounts.find((a) => String(a.id) === named);
-  if (!found) throw new AppError('validation_error', `--account: no bank account with code or id ${named} (acct bank-accounts list)`, 'account');
+  const found = accounts.find((a) => String(a.id) === id);
+  if (!found) throw new AppError('not_found', `${typed}: no bank account ${JSON.stringify(named)} (acct bank-accounts list)`, typed);
   return found.id;
 }
 
@@ -68,7 +72,7 @@ function addImport(group: Command): void {
   group
     .command('import')
     .argument('<file>', 'a CSV, OFX or QFX statement, or - for standard input')
-    .option('--account <code>', 'the bank account, by its ledger code (1200) or id (default: the primary one)')
+    .option('--account <account>', 'the bank account, by its ledger code (1200), its name ("Monzo") or id (default: the primary one)')
     .option('--duplicates <what>', 'rows an earlier import already created: skip (default) or import')
     .option('--match', 'record rows that pay an open invoice or bill as their payments, and match rows already in the books to their entries')
     .option('--dry-run', 'check the statement as the import would and show the summary; import nothing')
@@ -86,7 +90,7 @@ function addImport(group: Command): void {
         } catch (e) {
           throw new AppError('validation_error', `cannot read ${file}: ${(e as Error).message}`, 'file');
         }
-        const bankAccount = await bankAccountId(cli, flags.account);
+        const bankAccount = await bankAccountId(cli, flags.account, '--account');
         const preview = await run(
           cli,
           uploadImportOp,
@@ -413,7 +417,7 @@ function addReconcile(group: Command): void {
   const doc = handWritten.bankReconcile;
   group
     .command('reconcile')
-    .argument('<account>', 'the bank account, by its ledger code (1200) or id')
+    .argument('<account>', 'the bank account, by its ledger code (1200), its name ("Monzo") or id')
     .requiredOption('--statement-balance <pounds>', "the statement's closing balance, in pounds (negative when overdrawn)")
     .requiredOption('--as-of <date>', "the statement's closing date, YYYY-MM-DD")
     .option('--exclude <transactions>', 'transactions (txn_…, comma-separated, or the flag again) not on the statement yet', addsUp)
@@ -423,7 +427,7 @@ function addReconcile(group: Command): void {
       const globals = cmd.optsWithGlobals<GlobalOptions>();
       await withCli(globals, async (cli) => {
         checkDateText(flags.asOf, '--as-of');
-        const id = String(await bankAccountId(cli, account));
+        const id = String(await bankAccountId(cli, account, '<account>'));
         const statementBalance = parsePounds(flags.statementBalance, '--statement-balance');
         const open = await run(cli, unreconciledOp, raw(undefined, { id }, { asOf: flags.asOf })).catch(asTyped);
         const excluded = new Set(listValues(flags.exclude));
