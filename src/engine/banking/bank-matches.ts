@@ -427,7 +427,7 @@ export const matchedEntrySchema = z.strictObject({
 export type MatchedEntry = z.output<typeof matchedEntrySchema>;
 
 /** The bank line of a posted entry waiting on suspense: its bank account and amount. */
-async function suspenseLineOf(trx: Kysely<OrgDb>, id: string): Promise<{ bank: string; line: BankLine; reconciled: boolean }> {
+async function suspenseLineOf(trx: Kysely<OrgDb>, id: string): Promise<{ bank: string; line: BankLine; reconciled: boolean; reconciledAt: string | null }> {
   const row = await findTransactionRow(trx, id);
   if (row.status !== 'posted') throw new AppError('unprocessable_entity', `transaction ${id} is a draft: only a posted bank line can be matched`);
   const suspense = await suspenseAccountId(trx);
@@ -450,14 +450,19 @@ async function suspenseLineOf(trx: Kysely<OrgDb>, id: string): Promise<{ bank: s
   }
   const bank = bankIds[0]!;
   const amount = view.lines.filter((l) => l.accountId === bank).reduce((sum, l) => sum + l.amount, 0);
-  return { bank, line: { date: row.date, amount, description: row.description, reference: row.reference }, reconciled: row.is_reconciled === 1 };
+  return {
+    bank,
+    line: { date: row.date, amount, description: row.description, reference: row.reference },
+    reconciled: row.is_reconciled === 1,
+    reconciledAt: row.reconciled_at,
+  };
 }
 
 /**
  * Match bank line `id`, waiting on suspense, to `target`: its own entry
  * goes, and the invoice's or bill's payment, or the entry matched, holds its
  * money; its statement row points there, and a reconciled line stays
- * reconciled. All or none.
+ * reconciled, as of when it was first reconciled. All or none.
  */
 export async function matchBankEntry(
   trx: Kysely<OrgDb>,
@@ -467,7 +472,7 @@ export async function matchBankEntry(
   field: string,
 ): Promise<MatchedEntry> {
   if (target === id) throw new AppError('validation_error', `${field}: a bank line cannot be matched to itself`, field);
-  const { bank, line, reconciled } = await suspenseLineOf(trx, id);
+  const { bank, line, reconciled, reconciledAt } = await suspenseLineOf(trx, id);
   const rows = await trx.selectFrom('bank_import_rows').select('id').where('transaction_id', '=', id).execute();
   const rowIds = rows.map((r) => r.id);
   // Several payments in one entry go together, as the statement holding them is undone (removePayment refuses one alone).
@@ -485,7 +490,8 @@ export async function matchBankEntry(
   const settled = await settleLine(trx, posting, bank, line, target, field);
   if (reconciled) {
     const now = await findTransactionRow(trx, settled.transactionId);
-    if (now.is_reconciled !== 1) await setReconciled(trx, posting, settled.transactionId, true);
+    // Reconciled as of the line's first reconciliation, not now (reconciling again keeps the first reconciledAt).
+    if (now.is_reconciled !== 1) await setReconciled(trx, posting, settled.transactionId, true, reconciledAt);
   }
   await relinkRows(trx, rowIds, settled);
   return {

@@ -610,14 +610,24 @@ export async function categoriseTransaction(trx: Kysely<OrgDb>, posting: Posting
   return loadTransaction(trx, id);
 }
 
-/** Mark a posted transaction reconciled, or undo that; drafts cannot be reconciled (422). */
-export async function setReconciled(trx: Kysely<OrgDb>, posting: Posting, id: string, reconciled: boolean): Promise<TransactionsTable> {
+/**
+ * Mark a posted transaction reconciled, or undo that; drafts cannot be
+ * reconciled (422). `reconciledAt`: when the reconciliation carried over from
+ * another entry (a matched bank line's) was first made, kept rather than now.
+ */
+export async function setReconciled(
+  trx: Kysely<OrgDb>,
+  posting: Posting,
+  id: string,
+  reconciled: boolean,
+  reconciledAt?: string | null,
+): Promise<TransactionsTable> {
   const row = await findTransactionRow(trx, id);
   if (row.status !== 'posted') throw new AppError('unprocessable_entity', `transaction ${id} is a draft: only posted transactions may be reconciled`);
   checkDateOpen(await closedRanges(trx), row.date);
   if ((row.is_reconciled === 1) === reconciled) return row;
   const now = timestamp(posting.clock);
-  const change = { is_reconciled: reconciled ? 1 : 0, reconciled_at: reconciled ? now : null, updated_at: now };
+  const change = { is_reconciled: reconciled ? 1 : 0, reconciled_at: reconciled ? (reconciledAt ?? now) : null, updated_at: now };
   await trx.updateTable('transactions').set(change).where('id', '=', id).execute();
   return { ...row, ...change };
 }
