@@ -499,3 +499,18 @@ t.test('a Debit/Credit indicator column signs an unsigned amount: detected by it
   });
   t.match([flipped.status, flipped.body.error?.field], [400, 'amountModel']);
 });
+
+t.test('a row differing from an earlier import’s only in case (or in runs of spaces) is a duplicate', async (t) => {
+  const { api, id } = await world(t);
+  const earlier = 'Date,Description,Amount\n10/05/2026,Acme Ltd,-120.00\n11/05/2026,Café Ölmühle,-4.50\n';
+  const first = (await api.request('POST', '/v1/bank-imports/upload', { body: { file: earlier } })).body.data;
+  await confirmConserved(t, api, first);
+  // The bank's export upper-cased the same two lines, the second with two spaces where one was.
+  const later = 'Date,Description,Amount\n10/05/2026,ACME LTD,-120.00\n11/05/2026,CAFÉ  ÖLMÜHLE,-4.50\n12/05/2026,ACME LTD,-120.00\n';
+  const second = (await api.request('POST', '/v1/bank-imports/upload', { body: { file: later } })).body.data;
+  t.equal(second.duplicates, 2, 'the two lines already imported, whatever their case; the 12 May line is new');
+  const done = await confirmConserved(t, api, second, { duplicates: 'skip' });
+  t.match(done, { created: 1, skipped: 2 });
+  // 1200: −120.00 and −4.50 from the first import, −120.00 of 12 May from the second; not −120.00 twice for 10 May.
+  t.same(await bankLinesOf(api, id('1200')), [-12_000, -12_000, -450]);
+});

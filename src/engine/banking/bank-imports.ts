@@ -51,6 +51,7 @@ import { amountModels, columnRoles } from './statements/types.js';
 import { noBalanceProof } from './statements/balance-proof.js';
 import { matchedTo, matchedToSchema, matchSchema, paidSchema, paymentsOfEntries, settleLine, suggestMatches, targetOf, type BankLine } from './bank-matches.js';
 import type { BankImportRowsTable, BankImportsTable, OrgDb } from '../../store/tables.js';
+import { fold } from '../../store/fold.js';
 
 type ImportRow = Selectable<BankImportsTable>;
 type RowRow = Selectable<BankImportRowsTable>;
@@ -180,7 +181,9 @@ export async function findImport(db: Kysely<OrgDb>, id: string): Promise<ImportR
   return found(db.selectFrom('bank_imports').selectAll().where('id', '=', id).executeTakeFirst(), 'bank import', id);
 }
 
-const key = (date: string | null, description: string | null, amount: number | null) => `${date}\u0000${description}\u0000${amount}`;
+/** Rows match by day, description ignoring case (fold(), as both stores compare text) and amount; the reading has already made runs of spaces one. */
+const key = (date: string | null, description: string | null, amount: number | null) =>
+  `${date}\u0000${description === null ? null : fold(description)}\u0000${amount}`;
 const idKey = (date: string | null, bankId: string, amount: number | null) => `${date}\u0000${bankId}\u0000${amount}`;
 
 type Keyed = Pick<RowRow, 'date' | 'description' | 'amount' | 'bank_id'>;
