@@ -7,7 +7,7 @@
  * debits stay within maxBooksDebit. Invoices, payments, imports and the
  * transactions API all come through these functions.
  */
-import type { Kysely } from 'kysely';
+import { PostgresAdapter, type Kysely } from 'kysely';
 import { AppError } from '../errors.js';
 import { emit, emitAll } from '../events.js';
 import { newId } from '../ids.js';
@@ -290,12 +290,27 @@ async function checkBooksDebit(trx: Kysely<OrgDb>, added: number): Promise<void>
 
 /** Rows per INSERT: many rows a statement is far faster than one, and 200 × 12 columns stays under SQLite's variable limit. */
 const batchSize = 200;
+/** Parameters per INSERT on PostgreSQL, which takes at most 65,535 a statement. */
+const postgresParameters = 60_000;
+
+/**
+ * How many rows go in one INSERT. On PostgreSQL as many as its parameters
+ * allow: the triggers of account_days, row_counts and ledger_totals fire once
+ * a statement (migration 0034), and each time they update a row the import's
+ * open transaction has updated before, they walk every version of it it left,
+ * so fewer statements make a long import's last ones no slower than its first.
+ */
+function rowsPerInsert(trx: Kysely<OrgDb>, row: object | undefined): number {
+  if (row === undefined || !(trx.getExecutor().adapter instanceof PostgresAdapter)) return batchSize;
+  return Math.max(batchSize, Math.floor(postgresParameters / Object.keys(row).length));
+}
 
 async function insertBatched<T extends 'transactions' | 'lines' | 'vat_entries'>(trx: Kysely<OrgDb>, table: T, rows: readonly OrgDb[T][]): Promise<void> {
-  for (let i = 0; i < rows.length; i += batchSize) {
+  const perStatement = rowsPerInsert(trx, rows[0]);
+  for (let i = 0; i < rows.length; i += perStatement) {
     await trx
       .insertInto(table)
-      .values(rows.slice(i, i + batchSize) as never)
+      .values(rows.slice(i, i + perStatement) as never)
       .execute();
   }
 }
