@@ -16,7 +16,7 @@ import { debitMinusCredit, drCr } from '../balance-side.js';
 import { essential } from '../fit-table.js';
 import { joinLedgerPages } from '../../engine/reports/general-ledger.js';
 import { presenter, type Cell, type Presented, type Presenter } from './index.js';
-import { flatRateNotes } from './vat.js';
+import { box5Direction, boxColumns, boxKeep, flatRateNotes } from './vat.js';
 
 type Section = BalanceSheet['assets'];
 type Row = readonly Cell[];
@@ -178,9 +178,15 @@ export const reportPresenters: readonly Presenter[] = [
   ),
   presenter(vatReturnOp, (d) => ({
     title: `VAT return ${d.period.from} to ${d.period.to} (${d.scheme}${d.flatRatePercent === null ? '' : ` ${d.flatRatePercent}%`})`,
-    columns: ['box', 'description', 'amount'],
+    columns: boxColumns,
     money: [2],
-    rows: (Object.keys(d.boxes) as (keyof typeof d.boxes)[]).map((box): Cell[] => [box.replace('box', ''), d.description[box], d.boxes[box]]),
+    keep: boxKeep,
+    rows: (Object.keys(d.boxes) as (keyof typeof d.boxes)[]).map((box): Cell[] => [
+      box.replace('box', ''),
+      d.description[box],
+      d.boxes[box],
+      box === 'box5' ? box5Direction(d.netVatDirection) : null,
+    ]),
     notes: flatRateNotes(d.flatRates),
   })),
   presenter(dashboardOp, (d) => ({

@@ -3,6 +3,7 @@ import { fileVatReturnOp, getVatReturnOp, listVatReturnsOp, vatPeriodReturnOp, v
 import { rateDays, type ShownReturnView, type VatReturnView } from '../../engine/vat/returns.js';
 import { sterling } from '../../engine/money.js';
 import { presenter, type Cell, type Presented, type Presenter } from './index.js';
+import { essential } from '../fit-table.js';
 
 const boxes = ['box1', 'box2', 'box3', 'box4', 'box5', 'box6', 'box7', 'box8', 'box9'] as const;
 
@@ -13,6 +14,22 @@ export function flatRateNotes(rates: VatReturnView['flatRates']): string[] {
   return [`Box 1, the flat rate${rates.length === 1 ? '' : 's'} applied: ${parts.join('; ')}`];
 }
 
+/**
+ * Which way box 5 goes, in words, for the cell beside its figure: HMRC's
+ * box 5 is always positive, so the figure alone cannot say it. Nothing for
+ * a nil return.
+ */
+export function box5Direction(direction: VatReturnView['netVatDirection'] | null): string | null {
+  return direction === 'payable' ? 'to pay' : direction === 'repayable' ? 'to reclaim' : null;
+}
+
+/**
+ * The columns of a return's boxes: the direction beside the amount, kept
+ * however narrow the terminal (the description is cut first).
+ */
+export const boxColumns = ['box', 'description', 'amount', 'direction'] as const;
+export const boxKeep = [essential, 3, essential, essential] as const;
+
 /** The boxes as HMRC's form has them, box 5 with its direction and boxes 6 to 9 with their exact pence. */
 function returnTable(d: VatReturnView): Presented {
   const rate = d.flatRatePercent === null ? '' : ` ${d.flatRatePercent}%`;
@@ -20,12 +37,13 @@ function returnTable(d: VatReturnView): Presented {
   return {
     ...(notes.length > 0 && { notes }),
     title: `VAT return ${d.period.from} to ${d.period.to} (${d.periodKey}, ${d.status}; ${d.scheme}${rate}, ${d.basis} basis; due ${d.dueDate})`,
-    columns: ['box', 'description', 'amount', 'exact'],
-    money: [2, 3],
+    columns: [...boxColumns, 'exact'],
+    money: [2, 4],
+    keep: boxKeep,
     rows: boxes.map((box): Cell[] => {
       const exact = box === 'box6' || box === 'box7' || box === 'box8' || box === 'box9' ? d.exact[box] : null;
-      const description = box === 'box5' && d.netVatDirection !== 'nil' ? `${d.description.box5}: ${d.netVatDirection}` : d.description[box];
-      return [box.replace('box', ''), description, d.boxes[box], exact === d.boxes[box] ? null : exact];
+      const direction = box === 'box5' ? box5Direction(d.netVatDirection) : null;
+      return [box.replace('box', ''), d.description[box], d.boxes[box], direction, exact === d.boxes[box] ? null : exact];
     }),
   };
 }
