@@ -396,15 +396,18 @@ const isArrayOutput = (op: Operation): boolean => op.schemas.output instanceof z
 
 /**
  * The list inside a list's data that the API wraps in an object
- * ({accounts: […], meta}, {periods: […]}): under --json the CLI prints
- * every list as an array, whichever way the API wraps it. Null for any
- * other data.
+ * ({accounts: […], meta}, {periods: […]}, {rules: […], total}): under --json
+ * the CLI prints every list as an array, whichever way the API wraps it. A
+ * `total` beside the list counts only when it is the list's length (it
+ * says nothing the array does not). Null for any other data.
  */
 function listWrapper(data: unknown): unknown[] | null {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return null;
-  const keys = Object.keys(data).filter((k) => k !== 'meta');
-  const only = keys.length === 1 ? (data as Record<string, unknown>)[keys[0]!] : undefined;
-  return Array.isArray(only) ? only : null;
+  const record = data as Record<string, unknown>;
+  const keys = Object.keys(record).filter((k) => k !== 'meta' && k !== 'total');
+  const only = keys.length === 1 ? record[keys[0]!] : undefined;
+  if (!Array.isArray(only)) return null;
+  return !('total' in record) || record['total'] === only.length ? only : null;
 }
 
 const nextCursorOf = (meta: unknown): string | null => {
