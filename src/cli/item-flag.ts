@@ -35,6 +35,8 @@ export function hasItems(op: Operation): boolean {
 const rateNameOfPercent: Readonly<Record<string, string>> = { '20': 'standard', '5': 'reduced', '0': 'zero' };
 const rateNames = 'standard (20%), reduced (5%), zero (0%) or exempt';
 const looksNumeric = (part: string | undefined): boolean => part !== undefined && /^-?£?[\d.,]+$/.test(part);
+/** Text that may be an account's name where the account goes: not a number, not a rate, not blank (the resolver says whether it names one). */
+const isAccountName = (part: string): boolean => part !== '' && !looksNumeric(part) && !vatRates.has(part.toLowerCase());
 
 /**
  * Refuse a percentage where the rate goes ("x;1;1;20", "x;1;1;20%;4100"):
@@ -44,7 +46,8 @@ const looksNumeric = (part: string | undefined): boolean => part !== undefined &
  * one written with % always.
  */
 function refusePercentRate(parts: readonly string[], field: string): void {
-  const accountLast = /^acc_/.test(parts[parts.length - 1] ?? '') || /^\d{3,6}$/.test(parts[parts.length - 1] ?? '');
+  const final = parts[parts.length - 1] ?? '';
+  const accountLast = /^acc_/.test(final) || /^\d{3,6}$/.test(final) || (parts.length >= 5 && isAccountName(final));
   for (const at of accountLast ? [parts.length - 1, parts.length - 2] : [parts.length - 1]) {
     const match = /^(\d+(?:\.\d+)?)\s*(%?)$/.exec(parts[at] ?? '');
     if (!match || at < 3 || !looksNumeric(parts[at - 1]) || !looksNumeric(parts[at - 2])) continue;
@@ -62,9 +65,12 @@ export function parseItemFlag(value: string, index: number): Record<string, unkn
   const parts = value.split(';').map((p) => p.trim());
   refusePercentRate(parts, field);
   const last = parts[parts.length - 1] ?? '';
-  // An account after the rate: an id, or a code (digits) after a rate or an empty rate, so that it is never read as a price.
+  const afterRate = vatRates.has(parts[parts.length - 2] ?? '-') && looksNumeric(parts[parts.length - 3]);
+  // An account after the rate: an id, or a code (digits) or a name after a rate or an empty rate, so that it is never read as a price.
   const accountId =
-    parts.length >= 5 && (/^acc_/.test(last) || (/^\d{3,6}$/.test(last) && vatRates.has(parts[parts.length - 2] ?? '-'))) ? parts.pop() : undefined;
+    parts.length >= 5 && (/^acc_/.test(last) || (/^\d{3,6}$/.test(last) && vatRates.has(parts[parts.length - 2] ?? '-')) || (afterRate && isAccountName(last)))
+      ? parts.pop()
+      : undefined;
   if (accountId !== undefined && parts[parts.length - 1] === '') parts.pop();
   const rated = !looksNumeric(parts[parts.length - 1]);
   if (parts.length < (rated ? 4 : 3)) {

@@ -171,3 +171,25 @@ t.test('a bank account by its name or its ledger account’s id, in bank import 
   t.equal(flag.status, 3);
   t.match(flag.stderr, /--account/);
 });
+
+t.test("--item takes an account's name as its last field, as it takes a code", async (t) => {
+  const { dir } = await books(t);
+  await acctJson(t, dir, customer('Bob Ltd'));
+  const otherIncome = await acctJson(t, dir, ['accounts', 'get', 'Other Income']);
+  const invoice = await acctJson(t, dir, ['invoices', 'create', '--contact-id', 'Bob Ltd', '--item', 'Consulting;1;100.00;standard;Other Income']);
+  t.equal(invoice.items[0].accountId, otherIncome.id, 'the line posts to the account named');
+  t.equal(invoice.items[0].unitPrice, 10000, '£100.00 is 10000p: the fields did not shift');
+  t.equal(invoice.items[0].vatRate, 20, 'the standard rate');
+  const unknown = await runCliInProcess([
+    '--data',
+    dir,
+    'invoices',
+    'create',
+    '--contact-id',
+    'Bob Ltd',
+    '--item',
+    'Consulting;1;100.00;standard;No Such Account',
+  ]);
+  t.equal(unknown.status, 3);
+  t.match(unknown.stderr, /not_found: no account "No Such Account" \(field --item 1 account\)/, 'an unknown name is named as the account');
+});
