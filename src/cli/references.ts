@@ -8,7 +8,7 @@
 import type { Kysely } from 'kysely';
 import { jsonSchemaOf, type JsonSchema, type RawInput } from '../engine/input.js';
 import { orgOf, type Operation } from '../engine/operation.js';
-import { hasNaturalKey, naturalKeyOf, resolveBankAccount, resolveReference } from '../engine/references.js';
+import { hasNaturalKey, naturalKeyOf, resolveBankAccount, resolveReference, type ContactWanted } from '../engine/references.js';
 import type { OrgDb } from '../store/tables.js';
 import type { Cli } from './context.js';
 
@@ -47,6 +47,9 @@ function objectItems(prop: JsonSchema | undefined): JsonSchema | null {
   return null;
 }
 
+/** The contact a group's documents are for: of a customer and a supplier of one name, an invoice or quote takes the customer, a bill the supplier. */
+const contactWanted: Readonly<Record<string, ContactWanted>> = { invoices: 'customer', quotes: 'customer', bills: 'supplier' };
+
 /**
  * `raw` with every natural key given for an id replaced by the id. `named`
  * turns a field's path (`contactId`, `items[1].accountId`, a path argument)
@@ -56,7 +59,7 @@ export async function resolveNaturalKeys(cli: Cli, op: Operation, raw: RawInput,
   let db: Kysely<OrgDb> | undefined;
   const resolve = async (prefix: string, text: string, path: string): Promise<string> => {
     db ??= orgOf(await cli.ctx()).db;
-    return resolveReference(db, prefix, text, named(path));
+    return resolveReference(db, prefix, text, named(path), contactWanted[op.cli.group]);
   };
   const flat = async (values: Record<string, unknown> | undefined, schema: JsonSchema): Promise<Record<string, unknown> | undefined> => {
     if (!values) return values;

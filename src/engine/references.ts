@@ -17,15 +17,21 @@ export interface Candidate {
   readonly key: string;
   /** How the candidate is listed when several match. */
   readonly label: string;
+  /** Whether it is the kind of record the command wants (a customer for an invoice), when the command says; of several matches, the one that fits is taken. */
+  readonly fits?: boolean;
 }
+
+/** The kind of contact a command wants: a customer for an invoice or quote, a supplier for a bill. */
+export type ContactWanted = 'customer' | 'supplier';
 
 /** The most candidates an ambiguity error lists. */
 const listed = 8;
 
 /**
  * The one candidate `text` names: an exact id, else an exact key (ignoring
- * case), else the only key it begins (ignoring case). `noun` says what was
- * looked for, `field` which flag or field it came from.
+ * case), else the only key it begins (ignoring case). Of several matches,
+ * the only one that fits what the command wants is taken. `noun` says what
+ * was looked for, `field` which flag or field it came from.
  */
 export function pickOne(candidates: readonly Candidate[], text: string, noun: string, field: string): string {
   const byId = candidates.find((c) => c.id === text);
@@ -38,11 +44,15 @@ export function pickOne(candidates: readonly Candidate[], text: string, noun: st
   const matches = exact.length > 1 ? exact : once(candidates.filter((c) => fold(c.key).startsWith(wanted)));
   if (wanted !== '' && matches.length === 1) return (matches[0] as Candidate).id;
   if (wanted === '' || matches.length === 0) throw new AppError('not_found', `no ${noun} ${JSON.stringify(text)}`, field);
+  const fitting = matches.filter((c) => c.fits === true);
+  if (fitting.length === 1) return (fitting[0] as Candidate).id;
   const shown = matches.slice(0, listed).map((c) => `${c.label} (${c.id})`);
   const more = matches.length > listed ? `, and ${matches.length - listed} more` : '';
+  // Keys all alike (two contacts of one name) leave only the id to tell them apart.
+  const alike = matches.every((c) => fold(c.key) === fold((matches[0] as Candidate).key));
   throw new AppError(
     'validation_error',
-    `${JSON.stringify(text)} matches ${matches.length} ${noun}s: ${shown.join('; ')}${more}; give more of it, or the id`,
+    `${JSON.stringify(text)} matches ${matches.length} ${noun}s: ${shown.join('; ')}${more}; ${alike ? 'give the id' : 'give more of it, or the id'}`,
     field,
   );
 }
@@ -51,7 +61,7 @@ interface Kind {
   readonly noun: string;
   /** What a person may give instead of the id, for help. */
   readonly key: string;
-  readonly candidates: (db: Kysely<OrgDb>, text: string) => Promise<Candidate[]>;
+  readonly candidates: (db: Kysely<OrgDb>, text: string, wanted?: ContactWanted) => Promise<Candidate[]>;
 }
 
 /** A number column equal to `text` ignoring case: fold() on both sides (SQLite's lower() folds only A-Z). */
@@ -87,13 +97,17 @@ const kinds: Readonly<Record<string, Kind>> = {
   cont: {
     noun: 'contact',
     key: "the contact's name, or its start",
-    async candidates(db, text) {
-      const rows = await db.selectFrom('contacts').select(['id', 'name', 'is_active']).orderBy('name').orderBy('id').execute();
+    async candidates(db, text, kind) {
+      const rows = await db.selectFrom('contacts').select(['id', 'name', 'contact_type', 'is_active']).orderBy('name').orderBy('id').execute();
       // Inactive contacts count only when no active one matches.
       const wanted = fold(text.trim());
       const active = rows.filter((r) => r.is_active === 1);
       const chosen = active.some((r) => fold(r.name).startsWith(wanted)) ? active : rows;
-      return chosen.map((r) => ({ id: r.id, key: r.name, label: r.is_active ? r.name : `${r.name}, inactive` }));
+      return chosen.map((r) => {
+        const type = r.contact_type === 'both' ? 'customer and supplier' : r.contact_type;
+        const fits = kind === undefined ? {} : { fits: r.contact_type === kind || r.contact_type === 'both' };
+        return { id: r.id, key: r.name, label: `${r.name}, ${type}${r.is_active ? '' : ', inactive'}`, ...fits };
+      });
     },
   },
   inv: { noun: 'invoice', key: 'the invoice number (INV-0001)', candidates: documents('invoices', 'sales') },
@@ -172,10 +186,11 @@ export const naturalKeyOf = (prefix: string): string | null => kinds[prefix]?.ke
 /**
  * The id `text` stands for: itself when it is already an id of the prefix
  * (or the prefix has no natural key, so that validation names it), else the
- * record its natural key names.
+ * record its natural key names; a contact that fits `wanted` is taken
+ * over others of the same name.
  */
-export async function resolveReference(db: Kysely<OrgDb>, prefix: string, text: string, field: string): Promise<string> {
+export async function resolveReference(db: Kysely<OrgDb>, prefix: string, text: string, field: string, wanted?: ContactWanted): Promise<string> {
   const kind = kinds[prefix];
   if (!kind || idPattern(prefix).test(text)) return text;
-  return pickOne(await kind.candidates(db, text), text, kind.noun, field);
+  return pickOne(await kind.candidates(db, text, wanted), text, kind.noun, field);
 }

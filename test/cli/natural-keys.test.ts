@@ -55,7 +55,7 @@ t.test('an ambiguous name lists the candidates; an unknown one is 404; neither w
 
   const ambiguous = await runCliInProcess(['--data', dir, 'invoices', 'create', '--contact-id', 'Acme', '--item', 'Consulting;1;100.00;standard']);
   t.equal(ambiguous.status, 2, 'a usage error');
-  t.match(ambiguous.stderr, /validation_error: "Acme" matches 2 contacts: Acme Holdings Ltd \(cont_\w+\); Acme Trading Ltd \(cont_\w+\)/);
+  t.match(ambiguous.stderr, /validation_error: "Acme" matches 2 contacts: Acme Holdings Ltd, customer \(cont_\w+\); Acme Trading Ltd, customer \(cont_\w+\)/);
   t.match(ambiguous.stderr, /\(field --contact-id\)/, 'the flag the person typed');
 
   const unknown = await runCliInProcess(['--data', dir, '--json', 'invoices', 'get', 'INV-0099']);
@@ -192,4 +192,39 @@ t.test("--item takes an account's name as its last field, as it takes a code", a
   ]);
   t.equal(unknown.status, 3);
   t.match(unknown.stderr, /not_found: no account "No Such Account" \(field --item 1 account\)/, 'an unknown name is named as the account');
+});
+
+t.test('a customer and a supplier with one name: an invoice takes the customer, a bill the supplier; two of a kind name their types', async (t) => {
+  const { dir } = await books(t);
+  const customerBob = await acctJson(t, dir, customer('Bob Ltd'));
+  const supplierBob = await acctJson(t, dir, ['contacts', 'create', '--contact-type', 'supplier', '--name', 'Bob Ltd']);
+  const invoice = await acctJson(t, dir, [
+    'invoices',
+    'create',
+    '--contact-id',
+    'Bob Ltd',
+    '--issue-date',
+    '2026-11-01',
+    '--item',
+    'Consulting;1;100.00;standard',
+  ]);
+  t.equal(invoice.contactId, customerBob.id, 'an invoice: the customer');
+  const quote = await acctJson(t, dir, ['quotes', 'create', '--contact-id', 'bob ltd', '--issue-date', '2026-11-01', '--item', 'Consulting;1;100.00;standard']);
+  t.equal(quote.contactId, customerBob.id, 'a quote: the customer');
+  const bill = await acctJson(t, dir, ['bills', 'create', '--contact-id', 'Bob Ltd', '--issue-date', '2026-11-01', '--item', 'Paper;1;10.00;standard']);
+  t.equal(bill.contactId, supplierBob.id, 'a bill: the supplier');
+
+  await acctJson(t, dir, customer('Bob Ltd'));
+  const before = await acctJson(t, dir, ['invoices', 'list']);
+  const two = await runCliInProcess(['--data', dir, 'invoices', 'create', '--contact-id', 'Bob Ltd', '--item', 'Consulting;1;100.00;standard']);
+  t.equal(two.status, 2);
+  t.match(
+    two.stderr,
+    /"Bob Ltd" matches 3 contacts: Bob Ltd, (customer|supplier) \(cont_\w+\); Bob Ltd, (customer|supplier) \(cont_\w+\); Bob Ltd, (customer|supplier) \(cont_\w+\);/,
+  );
+  t.equal(two.stderr.match(/Bob Ltd, supplier/g)?.length, 1, 'the supplier named as one');
+  t.equal(two.stderr.match(/Bob Ltd, customer/g)?.length, 2, 'the customers named as such');
+  t.match(two.stderr, /give the id/, 'the names are the same: only the id tells them apart');
+  t.notMatch(two.stderr, /give more of it/);
+  t.same(await acctJson(t, dir, ['invoices', 'list']), before, 'nothing was written');
 });
