@@ -47,7 +47,7 @@ const vatPart = /^(\d{1,3})(inc|ex)?$/;
 
 /** The i-th (from 0) CODE=AMOUNT argument, as a refusal names it ("2nd CODE=AMOUNT"); the field is "CODE=AMOUNT 2". */
 const ordinal = (n: number): string => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th')}`;
-const nth = (i: number): string => `${ordinal(i + 1)} CODE=AMOUNT`;
+export const nth = (i: number): string => `${ordinal(i + 1)} CODE=AMOUNT`;
 export const postArgField = (i: number): string => `CODE=AMOUNT ${i + 1}`;
 
 const usage = 'CODE=AMOUNT or CODE=AMOUNT@RATE (RATE% on top; @RATEinc: RATE% inside), such as 5100=120.00 or 5100=144.00@20inc';

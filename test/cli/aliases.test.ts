@@ -98,6 +98,8 @@ t.test('errors name the flag or argument typed, not the API field', async (t) =>
   );
   const account = await run('post', '2026-03-01', 'Charges', '5800=5', '7777=-5');
   t.equal(account.stderr, 'error validation_error: 2nd CODE=AMOUNT 7777=-5: no account with code 7777 (field CODE=AMOUNT 2)\n');
+  const zero = await run('post', '2026-11-30', 'x', '5100=0', '1200=0');
+  t.equal(zero.stderr, 'error validation_error: 1st CODE=AMOUNT 5100=0: the amount must not be zero (field CODE=AMOUNT 1)\n', 'a zero line named as typed');
 });
 
 t.test('a misspelt flag gets "Did you mean", on generated and hand-written commands, near an old name too', async (t) => {
