@@ -127,25 +127,104 @@ export class AcctCommand extends Command {
   }
 
   /**
-   * Commander's unknown option error, with its "Did you mean" taken from
-   * every long flag of this command and its parents, hidden old names
-   * included but suggested by the name help shows (--from-dat: --from).
-   * Commander calls this method itself; it suggests only visible flags.
+   * Commander's unknown option error, with its "Did you mean": a word
+   * people use for one of this command's own flags (--date, --period: --as-of,
+   * or --from and --to; --compare: --comparative), else the nearest of this
+   * command's own long flags, else of its parents' (the global ones), each
+   * by spelling or as the start of one; hidden old names included but
+   * suggested by the name help shows (--from-dat: --from). Commander calls
+   * this method itself; its own suggests only visible flags, the global
+   * ones as readily as the command's (--date: --data, the data directory).
    */
   unknownOption(flag: string): void {
-    const candidates = new Map<string, string>();
     const lineage = (c: Command | null): Command[] => (c ? [c, ...lineage(c.parent)] : []);
-    for (const command of lineage(this)) {
-      for (const option of command.options) {
+    const flagsOf = (commands: readonly Command[]): Map<string, string> => {
+      const candidates = new Map<string, string>();
+      for (const option of commands.flatMap((c) => c.options)) {
         if (!option.long) continue;
         if (!option.hidden) candidates.set(option.long, option.long);
         else if (option instanceof AcctOption && option.aliasOf) candidates.set(option.long, option.aliasOf);
       }
-    }
-    const near = flag.startsWith('--') ? closest(flag, [...candidates.keys()]) : null;
-    const suggestion = near === null ? '' : `\n(Did you mean ${candidates.get(near) ?? near}?)`;
+      return candidates;
+    };
+    const own = flagsOf([this]);
+    const global = flagsOf(lineage(this.parent));
+    const near = (candidates: Map<string, string>): string | null => {
+      const found = closest(flag, [...candidates.keys()]) ?? startOf(flag, [...candidates.keys()]);
+      return found === null ? null : (candidates.get(found) ?? found);
+    };
+    const suggested = flag.startsWith('--') ? (synonymOf(flag, new Set(own.values())) ?? near(own) ?? near(global)) : null;
+    const suggestion = suggested === null ? '' : `\n(Did you mean ${suggested}?)`;
     this.error(`error: unknown option '${flag}'${suggestion}`, { code: 'commander.unknownOption' });
   }
+
+  /**
+   * Commander's unknown command error, its "Did you mean" also naming a
+   * command that the word written out in full shortens (organisations:
+   * orgs, organisation: org).
+   */
+  unknownCommand(): void {
+    const word = this.args[0] ?? '';
+    const names = this.createHelp()
+      .visibleCommands(this)
+      .flatMap((c) => [c.name(), ...c.aliases()]);
+    const near =
+      closest(
+        `--${word}`,
+        names.map((n) => `--${n}`),
+      )?.slice(2) ?? shortened(word, names);
+    const suggestion = near === null ? '' : `\n(Did you mean ${near}?)`;
+    this.error(`error: unknown command '${word}'${suggestion}`, { code: 'commander.unknownCommand' });
+  }
+}
+
+/** Words for a day or a period, and which end of a period they mean. */
+const startWords = new Set(['from', 'since', 'start', 'start-date', 'begin']);
+const endWords = new Set(['to', 'until', 'till', 'end', 'end-date']);
+const dayWords = new Set(['date', 'day', 'period', 'on', 'at', 'as-at', 'asof', 'as-of', 'month', 'quarter', 'year', ...startWords, ...endWords]);
+const compareWords = new Set(['compare', 'comparison', 'comparative', 'prior', 'previous', 'vs']);
+
+/**
+ * The flag of this command that a word people use stands for: a day or
+ * period (--date, --period, --to) is --as-of on a report at a day, --from
+ * and --to on one over a period; --compare is --comparative. Null when
+ * the word is not one of them or the command has no such flag.
+ */
+function synonymOf(flag: string, own: ReadonlySet<string>): string | null {
+  const word = flag.slice(2).toLowerCase();
+  if (compareWords.has(word)) return ['--comparative', '--compare'].find((f) => own.has(f)) ?? null;
+  if (!dayWords.has(word)) return null;
+  if (own.has('--from') && own.has('--to')) {
+    if (startWords.has(word)) return '--from';
+    if (endWords.has(word)) return '--to';
+    return own.has('--as-of') ? '--as-of' : '--from and --to';
+  }
+  return ['--as-of', '--date', '--period', '--from', '--to'].find((f) => own.has(f)) ?? null;
+}
+
+/** The only candidate that `flag` is the start of (--comp: --comparative), at least three letters of it; else null. */
+function startOf(flag: string, candidates: readonly string[]): string | null {
+  if (flag.length < 5) return null;
+  const starting = candidates.filter((c) => c.startsWith(flag));
+  return starting.length === 1 ? (starting[0] ?? null) : null;
+}
+
+/**
+ * The command whose name shortens `word` (its letters in order, from the
+ * first, and plural as the word is: organisations, orgs), the longest of
+ * them; else null.
+ */
+function shortened(word: string, names: readonly string[]): string | null {
+  const inOrder = (short: string, long: string): boolean => {
+    let at = 0;
+    for (const ch of long) if (ch === short[at]) at++;
+    return at === short.length;
+  };
+  const plural = (w: string): boolean => w.endsWith('s');
+  const fits = names.filter((n) => n.length >= 3 && n.length < word.length && n[0] === word[0] && plural(n) === plural(word) && inOrder(n, word));
+  const longest = Math.max(0, ...fits.map((n) => n.length));
+  const best = fits.filter((n) => n.length === longest);
+  return best.length === 1 ? (best[0] ?? null) : null;
 }
 
 /** Optimal string alignment distance (a swap of neighbours counts one), as commander's own suggestion measures. */

@@ -125,6 +125,27 @@ t.test('a misspelt flag gets "Did you mean", on generated and hand-written comma
   t.equal(far.stderr, "error: unknown option '--zzzzzz'\n", 'nothing near: no suggestion');
 });
 
+t.test("the command's own flags come before the global ones, and words people use for them are suggested", async (t) => {
+  const cases: [string[], string][] = [
+    // --date is one edit from the global --data (the data directory), which it must not suggest.
+    [['report', 'profit-loss', '--date', '2026-03'], '--from and --to'],
+    [['report', 'profit-loss', '--period', '2026-Q1'], '--from and --to'],
+    [['report', 'profit-loss', '--as-of', '2026-03'], '--from and --to'],
+    [['report', 'profit-loss', '--compare'], '--comparative'],
+    [['report', 'balance-sheet', '--to', '2026-03'], '--as-of'],
+    [['report', 'balance-sheet', '--date', '2026-03'], '--as-of'],
+  ];
+  for (const [args, wanted] of cases) {
+    const r = await runCliInProcess(args);
+    t.equal(r.status, 2, args.join(' '));
+    const flag = args.find((a) => a.startsWith('--'))!;
+    t.equal(r.stderr, `error: unknown option '${flag}'\n(Did you mean ${wanted}?)\n`, args.join(' '));
+  }
+  const orgs = await runCliInProcess(['admin', 'organisations']);
+  t.equal(orgs.status, 2);
+  t.match(orgs.stderr, /^error: unknown command 'organisations'\n\(Did you mean orgs\?\)\n$/, 'a command written out in full: its short name');
+});
+
 t.test('the real acct suggests a flag, piped and on a terminal', async (t) => {
   const piped = runCli(['invoices', 'list', '--from-dat', '2026-01-01']);
   t.equal(piped.status, 2);
