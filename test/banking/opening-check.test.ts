@@ -8,6 +8,7 @@
  * detail carry the figures.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { newBooks, runCliInProcess, serveBooks } from '../helpers/index.js';
@@ -37,6 +38,20 @@ t.test('with the opening balance in the books the import is silent and the state
   const imported = await acct('bank', 'import', starling);
   t.equal(imported.status, 0, imported.stderr);
   t.notMatch(imported.stdout, 'the statement opens at', 'no word about the opening balance');
+
+  // Two entries after March in 1200 that April's statement does not hold: a receipt of £80.00 on 2024-04-01 the bank
+  // never had, and a payment of £50.00 on 2024-04-02 it had not yet taken. The books are 80.00 − 50.00 = 30.00 over.
+  t.equal((await acct('post', '2024-04-01', 'Receipt', '1200=80.00', '4000=-80.00')).status, 0);
+  t.equal((await acct('post', '2024-04-02', 'Purchase', '5100=50.00', '1200=-50.00')).status, 0);
+  const april = path.join(books.dataDir, 'april.csv');
+  fs.writeFileSync(april, 'Date,Description,Amount,Balance\n03/04/2024,COFFEE,-3.50,3747.14\n');
+  const more = await acct('bank', 'import', april);
+  t.equal(more.status, 0, more.stderr);
+  // Opens at 3,747.14 + 3.50 = 3,750.64; the books at the end of 2024-04-02: 3,750.64 + 80.00 − 50.00 = 3,780.64.
+  t.match(
+    more.stdout,
+    'the statement opens at 3,750.64 (the end of 2024-04-02) where the books hold 3,780.64: the books hold 30.00 more than the bank did (an entry the bank has not got, or one entered twice)',
+  );
   // 2,250.25 + the statement's 8 lines (closing 3,750.64, so lines net 1,500.39) = 3,750.64.
   const reconciled = await acct('bank', 'reconcile', '1200', '--statement-balance', '3,750.64', '--as-of', '2024-03-31');
   t.equal(reconciled.status, 0, reconciled.stderr);

@@ -126,14 +126,17 @@ function addImport(group: Command): void {
           `  balance proof: ${preview.balanceProof.status}${preview.balanceProof.closingBalance === null ? '' : `, closing balance ${displayPounds(preview.balanceProof.closingBalance)}`}`,
         ];
         const opening = preview.openingCheck;
-        if (opening !== null && opening.difference !== 0)
+        if (opening !== null && opening.difference !== 0) {
+          const why =
+            opening.difference > 0
+              ? `${displayPounds(opening.difference)} before this statement is not in the books (an opening balance or an earlier statement)`
+              : `the books hold ${displayPounds(-opening.difference)} more than the bank did (an entry the bank has not got, or one entered twice)`;
           lines.push(
             chalk.yellow(
-              `  the statement opens at ${displayPounds(opening.statementBalance)} (the end of ${opening.date}) where the books hold ` +
-                `${displayPounds(opening.booksBalance)}: ${displayPounds(opening.difference)} before this statement is not in the books ` +
-                '(an opening balance or an earlier statement)',
+              `  the statement opens at ${displayPounds(opening.statementBalance)} (the end of ${opening.date}) where the books hold ${displayPounds(opening.booksBalance)}: ${why}`,
             ),
           );
+        }
         for (const row of detail?.rows.filter((r) => r.status === 'error') ?? [])
           lines.push(chalk.yellow(`  rejected row ${row.rowIndex}: ${printable(row.error ?? '')}`));
         const suspense = confirmed.created - confirmed.categorised - confirmed.paid;
