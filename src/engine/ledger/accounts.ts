@@ -146,41 +146,55 @@ export type AccountRef = z.output<typeof accountRefSchema>;
 
 export const accountRef = (row: AccountRow): AccountRef => ({ id: row.id, code: row.code, name: row.name, accountType: row.account_type });
 
-/** The dates a figure covers; null where it is open-ended. */
 /**
- * An account's opening balance at `from` as the trial balance sees it: an
- * income or expense account starts each financial year at nothing, and 3100
+ * How an account's opening balance at `from` is summed as the trial balance
+ * sees it: an income or expense account starts each financial year at
+ * nothing (its lines from `since`, the year's first day, on), and 3100
  * Retained Earnings carries the profit (or loss) of the years before the one
- * holding `from`, so a ledger opens at the figure the trial balance of the
- * day before shows. Debit − credit.
+ * holding `from` (earlierYearsProfit before `yearStart`), so a ledger opens
+ * at the figure the trial balance of the day before shows.
  */
-export async function openingBalance(
-  db: Kysely<OrgDb>,
-  account: Pick<AccountRow, 'id' | 'code' | 'account_type'>,
+export function openingRule(
+  account: Pick<AccountRow, 'code' | 'account_type'>,
   from: string,
   fiscalYearStart: string,
-): Promise<number> {
+): { readonly since: string | undefined; readonly yearStart: string; readonly retained: boolean } {
   const yearStart = fiscalYearContaining(from, fiscalYearStart).startDate;
   const profitOrLoss = account.account_type === 'revenue' || account.account_type === 'expense';
-  const retained = account.code === '3100' && account.account_type === 'equity';
-  const own = await db
-    .selectFrom('account_days')
-    .where('account_id', '=', account.id)
-    .where('date', '<', from)
-    .$if(profitOrLoss, (q) => q.where('date', '>=', yearStart))
-    .select((eb) => eb.fn.sum<number>(eb('debit', '-', eb.ref('credit'))).as('net'))
-    .executeTakeFirstOrThrow();
-  if (!retained) return Number(own.net ?? 0);
-  const earlier = await db
+  return { since: profitOrLoss ? yearStart : undefined, yearStart, retained: account.code === '3100' && account.account_type === 'equity' };
+}
+
+/** Debit − credit of every income and expense line before `yearStart`: the earlier years' profit as a debit (negative when a profit). */
+export async function earlierYearsProfit(db: Kysely<OrgDb>, yearStart: string): Promise<number> {
+  const row = await db
     .selectFrom('account_days')
     .innerJoin('accounts', 'accounts.id', 'account_days.account_id')
     .where('accounts.account_type', 'in', ['revenue', 'expense'])
     .where('account_days.date', '<', yearStart)
     .select((eb) => eb.fn.sum<number>(eb('account_days.debit', '-', eb.ref('account_days.credit'))).as('net'))
     .executeTakeFirstOrThrow();
-  return Number(own.net ?? 0) + Number(earlier.net ?? 0);
+  return Number(row.net ?? 0);
 }
 
+/** An account's opening balance at `from` by openingRule, debit − credit. */
+export async function openingBalance(
+  db: Kysely<OrgDb>,
+  account: Pick<AccountRow, 'id' | 'code' | 'account_type'>,
+  from: string,
+  fiscalYearStart: string,
+): Promise<number> {
+  const rule = openingRule(account, from, fiscalYearStart);
+  const own = await db
+    .selectFrom('account_days')
+    .where('account_id', '=', account.id)
+    .where('date', '<', from)
+    .$if(rule.since !== undefined, (q) => q.where('date', '>=', rule.since ?? ''))
+    .select((eb) => eb.fn.sum<number>(eb('debit', '-', eb.ref('credit'))).as('net'))
+    .executeTakeFirstOrThrow();
+  return Number(own.net ?? 0) + (rule.retained ? await earlierYearsProfit(db, rule.yearStart) : 0);
+}
+
+/** The dates a figure covers; null where it is open-ended. */
 export const rangeSchema = z.strictObject({ from: day().nullable(), to: day().nullable() });
 
 export const balanceSchema = z.strictObject({

@@ -14,7 +14,7 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
-import { accountTypes, findAccount, openingBalance } from '../ledger/accounts.js';
+import { accountTypes, earlierYearsProfit, findAccount, openingRule } from '../ledger/accounts.js';
 import { loadOrganisation } from '../organisation/organisation.js';
 import { cursorOf, cursorPosition, type CursorMeta } from '../pagination.js';
 import { pence } from '../schema.js';
@@ -110,16 +110,36 @@ const postedLines = (db: Kysely<OrgDb>, accountId: string) =>
     .where('lines.account_id', '=', accountId)
     .where('lines.posted', '=', 1);
 
-/** An account's opening balance at `from` (as the trial balance of the day before shows it), and its debits and credits from `from` to `to`, from the per-day totals. */
+/**
+ * An account's opening balance at `from` (by openingRule: as the trial
+ * balance of the day before shows it), and its debits and credits from
+ * `from` to `to`, in one pass over its per-day totals.
+ */
 async function sumsOf(db: Kysely<OrgDb>, account: AccountRow, from: string, to: string, fiscalYearStart: string) {
+  const rule = openingRule(account, from, fiscalYearStart);
+  const since = rule.since ?? '';
   const row = await db
     .selectFrom('account_days')
     .where('account_id', '=', account.id)
-    .where('date', '>=', from)
+    .where('date', '>=', since)
     .where('date', '<=', to)
-    .select((eb) => [eb.fn.sum<number>('debit').as('debit'), eb.fn.sum<number>('credit').as('credit')])
+    .select((eb) => [
+      eb.fn
+        .sum<number>(
+          eb
+            .case()
+            .when('date', '<', from)
+            .then(eb('debit', '-', eb.ref('credit')))
+            .else(0)
+            .end(),
+        )
+        .as('opening'),
+      eb.fn.sum<number>(eb.case().when('date', '>=', from).then(eb.ref('debit')).else(0).end()).as('debit'),
+      eb.fn.sum<number>(eb.case().when('date', '>=', from).then(eb.ref('credit')).else(0).end()).as('credit'),
+    ])
     .executeTakeFirstOrThrow();
-  return { opening: await openingBalance(db, account, from, fiscalYearStart), debit: Number(row.debit ?? 0), credit: Number(row.credit ?? 0) };
+  const earlier = rule.retained ? await earlierYearsProfit(db, rule.yearStart) : 0;
+  return { opening: Number(row.opening ?? 0) + earlier, debit: Number(row.debit ?? 0), credit: Number(row.credit ?? 0) };
 }
 
 /** Debit − credit of an account's lines from `from` up to and including the line at `p`. */
