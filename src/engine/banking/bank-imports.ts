@@ -147,9 +147,9 @@ export const importSummarySchema = z.strictObject({
   filename: z.string().nullable(),
   status: z.enum(importStatuses).describe('undone: completed, then its transactions removed (POST /bank-imports/{id}/undo); its rows stay'),
   totalRows: z.number().int().describe('data rows in the file: valid + duplicates + rejected'),
-  validRows: z.number().int(),
-  duplicates: z.number().int(),
-  errorRows: z.number().int(),
+  validRows: z.number().int().describe('readable rows duplicating no earlier import’s row, as read from the file (confirming does not change it)'),
+  duplicates: z.number().int().describe('readable rows duplicating a row an earlier import created, as read from the file'),
+  errorRows: z.number().int().describe('rows that could not be read'),
   ignoredRows: z.number().int().describe('blank lines and lines above the header'),
   createdRows: z.number().int().describe('rows that made an entry: on an account, on suspense, or an invoice’s or bill’s payment'),
   matchedRows: z.number().int().describe('rows matched to an entry already in the books: nothing new posted'),
@@ -568,6 +568,14 @@ export async function confirmImport(
     );
   }
   const rows = await trx.selectFrom('bank_import_rows').selectAll().where('import_id', '=', id).orderBy('row_index').execute();
+  // Completing would drop the file, and with it any remap: an import of nothing readable is a wrong reading.
+  if (rows.every((r) => r.status === 'error')) {
+    throw new AppError(
+      'unresolved_conflicts',
+      `rows: none of the ${count(rows.length)} rows could be read (row ${rows[0]!.row_index}: ${rows[0]!.error}); remap the columns or the date format (POST /bank-imports/${id}/remap), or delete the import`,
+      'rows',
+    );
+  }
   // By id: a statement of 100,000 rows may come with a map naming thousands of them.
   const byId = new Map(rows.map((r) => [String(r.id), r]));
   for (const rowId of Object.keys(input.rowAccountMap ?? {})) {
@@ -735,15 +743,31 @@ async function rowViews(db: Kysely<OrgDb>, bank: string, rows: readonly RowRow[]
   });
 }
 
-async function counts(db: Kysely<OrgDb>, id: string): Promise<Record<ImportRowView['status'], number>> {
+/**
+ * An import's rows by what the file held (valid, duplicate of an earlier
+ * import's row, unreadable: the same before and after confirming) and by
+ * what confirming made of them (matched).
+ */
+async function counts(db: Kysely<OrgDb>, id: string): Promise<{ valid: number; duplicate: number; error: number; matched: number }> {
   const rows = await db
     .selectFrom('bank_import_rows')
-    .select(['status', 'matched_kind', (eb) => eb.fn.countAll<number>().as('n')])
+    .select((eb) => [
+      'status',
+      'matched_kind',
+      eb('duplicate_of', 'is not', null).as('duplicating'),
+      eb.fn.countAll<number>().as('n'),
+    ])
     .where('import_id', '=', id)
-    .groupBy(['status', 'matched_kind'])
+    .groupBy(['status', 'matched_kind', 'duplicating'])
     .execute();
-  const out = { valid: 0, duplicate: 0, error: 0, created: 0, matched: 0, skipped: 0 };
-  for (const r of rows) out[r.status === 'created' && r.matched_kind === 'transaction' ? 'matched' : r.status] += Number(r.n);
+  const out = { valid: 0, duplicate: 0, error: 0, matched: 0 };
+  for (const r of rows) {
+    const n = Number(r.n);
+    if (r.status === 'error') out.error += n;
+    else if (Number(r.duplicating) !== 0) out.duplicate += n;
+    else out.valid += n;
+    if (r.status === 'created' && r.matched_kind === 'transaction') out.matched += n;
+  }
   return out;
 }
 
