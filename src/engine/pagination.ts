@@ -5,7 +5,7 @@
  * hasMore, nextCursor) for the general ledger.
  */
 import { z } from 'zod';
-import type { SelectQueryBuilder } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import { AppError } from './errors.js';
 
 export interface PageMeta {
@@ -41,6 +41,12 @@ export function sortQuery<F extends string>(fields: readonly [F, ...F[]], byDefa
       .transform((v): Sort<F> => (v.startsWith('-') ? { field: v.slice(1) as F, direction: 'desc' } : { field: v as F, direction: 'asc' })),
   };
 }
+
+/**
+ * A document number's length, to sort by before the number itself: numbers
+ * as people count them, INV-9999 before INV-10000, on either store.
+ */
+export const numberLength = (column: string) => sql<number>`length(${sql.ref(column)})`;
 
 /** The `meta` of a paginated list's response. */
 export const pageMetaSchema = z.strictObject({

@@ -64,3 +64,25 @@ t.test('quote and credit note numbers skip the numbers taken too', async (t) => 
   t.equal(await credit(), 'CN-0003');
   t.same(await counters(api), { invoiceNextNumber: 2, quoteNextNumber: 4, creditNoteNextNumber: 4 });
 });
+
+t.test('sorted by number, numbers count as people count them: INV-9999 before INV-10000', async (t) => {
+  const { api } = await ledger(t);
+  const contactId = await contactOk(t, api);
+  const number = async () => (await invoiceOk(t, api, contactId)).invoiceNumber as string;
+  await settingsOk(t, api, { invoiceNextNumber: 9999 });
+  t.same([await number(), await number()], ['INV-9999', 'INV-10000'], 'the counter outgrows its four digits');
+  await settingsOk(t, api, { invoiceNextNumber: 998 });
+  t.equal(await number(), 'INV-0998', 'padded to four digits');
+  const sorted = async (sort: string) =>
+    ((await api.request('GET', `/v1/invoices?sort=${sort}`)).body.data as { invoiceNumber: string }[]).map((i) => i.invoiceNumber);
+  t.same(await sorted('invoiceNumber'), ['INV-0998', 'INV-9999', 'INV-10000']);
+  t.same(await sorted('-invoiceNumber'), ['INV-10000', 'INV-9999', 'INV-0998']);
+
+  await settingsOk(t, api, { quoteNextNumber: 9999 });
+  for (let i = 0; i < 2; i++) t.equal((await api.request('POST', '/v1/quotes', { body: { contactId, items: [item()] } })).status, 201);
+  const quotes = (await api.request('GET', '/v1/quotes?sort=-quoteNumber')).body.data as { quoteNumber: string }[];
+  t.same(
+    quotes.map((q) => q.quoteNumber),
+    ['QT-10000', 'QT-9999'],
+  );
+});

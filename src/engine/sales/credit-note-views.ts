@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { pence } from '../schema.js';
 import { day, idOut, instant } from '../output.js';
-import { listPage, type Page, type Sort } from '../pagination.js';
+import { listPage, numberLength, type Page, type Sort } from '../pagination.js';
 import { itemSchema, itemView, loadItems } from './items.js';
 import { paymentMethods } from './payments.js';
 import { billStatuses, invoiceStatuses } from './documents.js';
@@ -230,12 +230,12 @@ export async function listCreditNotes<D extends Credited>(db: Kysely<OrgDb>, ck:
   const { field, direction } = filter.sort;
   const { rows, meta } = await listPage(
     q,
-    (all) =>
-      all
-        .selectAll('credit_notes')
-        .select(['contacts.name as contact_name', 'invoices.number as document_number'])
+    (all) => {
+      const rows = all.selectAll('credit_notes').select(['contacts.name as contact_name', 'invoices.number as document_number']);
+      return (field === 'creditNoteNumber' ? rows.orderBy(numberLength(sortColumn[field]), direction) : rows)
         .orderBy(sortColumn[field], direction)
-        .orderBy('credit_notes.id', direction),
+        .orderBy('credit_notes.id', direction);
+    },
     filter,
   );
   return { rows: rows.map((r) => creditNoteSummary(ck, r, { contactName: r.contact_name, documentNumber: r.document_number })), meta };

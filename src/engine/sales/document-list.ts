@@ -1,7 +1,7 @@
 /** The list of invoices or bills: its query (pagination A, filters, sort) and one page of it. */
 import type { Kysely } from 'kysely';
 import { checkRange } from '../schema.js';
-import { listPage, pageQuery, sortQuery, type PageMeta, type Sort } from '../pagination.js';
+import { listPage, numberLength, pageQuery, sortQuery, type PageMeta, type Sort } from '../pagination.js';
 import type { Kind } from './documents.js';
 import type { InvoicesTable, InvoiceStatus, OrgDb } from '../../store/tables.js';
 
@@ -44,12 +44,13 @@ export async function listDocuments<S>(
   if (input.toDate) q = q.where('invoices.issue_date', '<=', input.toDate);
   const { rows, meta } = await listPage(
     q,
-    (all) =>
-      all
-        .selectAll('invoices')
-        .select('contacts.name as contact_name')
-        .orderBy(sortColumns[input.sort.field] ?? 'invoices.created_at', input.sort.direction)
-        .orderBy('invoices.id', input.sort.direction),
+    (all) => {
+      const column = sortColumns[input.sort.field] ?? 'invoices.created_at';
+      const rows = all.selectAll('invoices').select('contacts.name as contact_name');
+      return (column === 'invoices.number' ? rows.orderBy(numberLength(column), input.sort.direction) : rows)
+        .orderBy(column, input.sort.direction)
+        .orderBy('invoices.id', input.sort.direction);
+    },
     input,
   );
   return { data: rows.map(({ contact_name, ...row }) => view(row, contact_name)), meta };

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';
 import { emit } from '../events.js';
 import { clearableText, idOf, isoDate } from '../schema.js';
-import { listPage, pageMetaSchema, pageQuery, sortQuery } from '../pagination.js';
+import { listPage, numberLength, pageMetaSchema, pageQuery, sortQuery } from '../pagination.js';
 import { idOut, listOf } from '../output.js';
 import { postingOf } from '../ledger/posting.js';
 import { saleItemsInput } from './items.js';
@@ -114,7 +114,12 @@ export const listQuotes = defineOperation({
     const { field, direction } = input.sort;
     const { rows, meta } = await listPage(
       q,
-      (all) => all.selectAll('quotes').select('contacts.name as contact_name').orderBy(sortColumn[field], direction).orderBy('quotes.id', direction),
+      (all) => {
+        const rows = all.selectAll('quotes').select('contacts.name as contact_name');
+        return (field === 'quoteNumber' ? rows.orderBy(numberLength(sortColumn[field]), direction) : rows)
+          .orderBy(sortColumn[field], direction)
+          .orderBy('quotes.id', direction);
+      },
       input,
     );
     return { data: rows.map((r) => quoteSummary(r, r.contact_name)), meta };
