@@ -751,12 +751,7 @@ async function rowViews(db: Kysely<OrgDb>, bank: string, rows: readonly RowRow[]
 async function counts(db: Kysely<OrgDb>, id: string): Promise<{ valid: number; duplicate: number; error: number; matched: number }> {
   const rows = await db
     .selectFrom('bank_import_rows')
-    .select((eb) => [
-      'status',
-      'matched_kind',
-      eb('duplicate_of', 'is not', null).as('duplicating'),
-      eb.fn.countAll<number>().as('n'),
-    ])
+    .select((eb) => ['status', 'matched_kind', eb('duplicate_of', 'is not', null).as('duplicating'), eb.fn.countAll<number>().as('n')])
     .where('import_id', '=', id)
     .groupBy(['status', 'matched_kind', 'duplicating'])
     .execute();
