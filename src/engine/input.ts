@@ -122,7 +122,7 @@ export function parseOperationInput(op: Operation, raw: RawInput): Record<string
   const query: Record<string, unknown> = parseWith(op.schemas.query, coerceText(op.schemas.query, raw.query));
   let body: Record<string, unknown> = {};
   if (op.schemas.body) {
-    const sent = raw.body ?? {};
+    const sent = raw.body === undefined ? {} : raw.body;
     if (sent === null || typeof sent !== 'object' || Array.isArray(sent)) {
       throw new AppError('validation_error', 'the request body must be a JSON object');
     }

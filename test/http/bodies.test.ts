@@ -101,6 +101,11 @@ t.test('a JSON body that is not an object is 400', async (t) => {
   const number = await api.request('PUT', '/v1/organisation', { raw: '42', headers: json });
   expectError(t, number, 400, 'validation_error');
 
+  // null is JSON but no object: not an empty body, whose fields would all be left as they are.
+  const nothing = await api.request('PUT', '/v1/organisation/settings', { raw: 'null', headers: json });
+  expectError(t, nothing, 400, 'validation_error');
+  t.match(nothing.body.error.message, /must be a JSON object/);
+
   const org = await api.request('GET', '/v1/organisation');
   t.equal(org.body.data.name, 'Acme Widgets Ltd');
   const keys = await api.request('GET', '/v1/api-keys');
