@@ -43,3 +43,39 @@ t.test('failures at an unknown address lock nothing and are never 423', async (t
     expectError(t, await api.request('POST', '/v1/auth/login', { key: null, body: { email: 'ghost@example.com', password: 'whatever' } }), 401, 'unauthorized');
   }
 });
+
+t.test('wrong passwords confirming a change of password or TOTP count toward the lockout too', async (t) => {
+  const clock = movingClock(start);
+  const books = await newBooks(t, { clock });
+  const api = await serveBooks(t, books);
+  await registerUser(t, api);
+  const { accessToken } = await logIn(t, api);
+  // A stolen access token must not let its holder guess the password without limit: three wrong here, two at login.
+  for (let i = 1; i <= 2; i++) {
+    const r = await api.request('POST', '/v1/auth/password', { key: accessToken, body: { currentPassword: `guess ${i}`, newPassword: 'a new password' } });
+    expectError(t, r, 401, 'unauthorized');
+  }
+  expectError(t, await api.request('DELETE', '/v1/auth/totp', { key: accessToken, body: { password: 'guess 3' } }), 401, 'unauthorized');
+  for (let i = 1; i <= 2; i++) expectError(t, await fail(api), 401, 'unauthorized');
+  // The fifth failure in a row locked the account: the right password is refused everywhere for 15 minutes.
+  expectError(t, await api.request('POST', '/v1/auth/login', { key: null, body: { email: person.email, password: person.password } }), 423, 'account_locked');
+  const change = await api.request('POST', '/v1/auth/password', {
+    key: accessToken,
+    body: { currentPassword: person.password, newPassword: 'a new password' },
+  });
+  expectError(t, change, 423, 'account_locked');
+  clock.advance(15 * 60_000);
+  await logIn(t, api);
+});
+
+t.test('the time left never reads 60 s', async (t) => {
+  const clock = movingClock(start);
+  const books = await newBooks(t, { clock });
+  const api = await serveBooks(t, books);
+  await registerUser(t, api);
+  for (let i = 1; i <= 5; i++) expectError(t, await fail(api), 401, 'unauthorized');
+  // 15 min − 0.5 s = 14 min 59.5 s left, read rounded up to the second: 15 min 0 s, not 14 min 60 s.
+  clock.advance(500);
+  const locked = await api.request('POST', '/v1/auth/login', { key: null, body: { email: person.email, password: person.password } });
+  expectError(t, locked, 423, 'account_locked', { message: /try again in 15 min 0 s/ });
+});

@@ -143,10 +143,19 @@ export const logout = defineOperation({
   },
 });
 
-/** The caller's password checked (401 when wrong); the user. */
+/**
+ * The caller's password checked (401 when wrong); the user. A wrong one
+ * counts toward the lockout as a failed login does, and a locked account is
+ * refused (423): else a stolen access token could guess the password here
+ * without limit.
+ */
 export async function checkOwnPassword(ctx: Ctx, given: string): Promise<UserRow> {
   const user = await userById(ctx.platform.db, sessionOf(ctx).userId);
-  if (!(await verifyPassword(user.password_hash, given))) throw new AppError('unauthorized', 'the password is wrong');
+  refuseIfLocked(user, ctx.clock);
+  if (!(await verifyPassword(user.password_hash, given))) {
+    await recordFailure(ctx, user.id);
+    throw new AppError('unauthorized', 'the password is wrong');
+  }
   return user;
 }
 

@@ -58,8 +58,9 @@ export function refuseIfLocked(user: UserRow, clock: Clock): void {
   if (user.locked_until === null) return;
   const left = Date.parse(user.locked_until) - clock.now().getTime();
   if (left <= 0) return;
-  const minutes = Math.floor(left / 60_000);
-  const seconds = Math.ceil((left % 60_000) / 1000);
+  // Rounded up to the second before it is split: 899.5 s left reads 15 min 0 s, never 14 min 60 s.
+  const minutes = Math.floor(Math.ceil(left / 1000) / 60);
+  const seconds = Math.ceil(left / 1000) % 60;
   throw new AppError(
     'account_locked',
     `account locked after ${lockoutThreshold} failed logins; try again in ${minutes} min ${seconds} s (at ${user.locked_until})`,
