@@ -135,3 +135,35 @@ t.test('a year that has not started yet cannot be closed either', async (t) => {
   const future = await api.request('POST', '/v1/reports/periods/period_20270401/close');
   expectError(t, future, 422, 'unprocessable_entity');
 });
+
+t.test('the list reaches back to the year of the earliest transaction, so years closed with a later one are shown', async (t) => {
+  const books = await newBooks(t, { clock });
+  const api = await serveBooks(t, books);
+  const acc = await accountIds(t, api);
+  // History brought in from 1 May 2023 (FY 2023/24), before the year the list starts at (FY 2025/26, the one before creation).
+  const old = await api.request('POST', '/v1/transactions', {
+    body: {
+      date: '2023-05-01',
+      description: 'Sale brought in',
+      status: 'posted',
+      lines: [
+        { accountId: acc['1200'], amount: 10_000 },
+        { accountId: acc['4000'], amount: -10_000 },
+      ],
+    },
+  });
+  t.equal(old.status, 201, JSON.stringify(old.body.error ?? ''));
+  const closed = await api.request('POST', '/v1/reports/periods/period_20250401/close');
+  t.equal(closed.status, 200, JSON.stringify(closed.body.error ?? ''));
+  const periods = (await api.request('GET', '/v1/reports/periods')).body.data.periods as { id: string; isClosed: boolean }[];
+  t.same(
+    periods.map((p) => [p.id, p.isClosed]),
+    [
+      ['period_20260401', false],
+      ['period_20250401', true],
+      ['period_20240401', true],
+      ['period_20230401', true],
+    ],
+    'FY 2024/25 and FY 2023/24, closed with FY 2025/26, are listed',
+  );
+});

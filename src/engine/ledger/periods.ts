@@ -63,14 +63,17 @@ async function closedRows(db: Kysely<OrgDb>): Promise<ClosedPeriodsTable[]> {
 
 /**
  * The periods shown: from the fiscal year before the one the organisation
- * was created in, to the current one, plus any closed outside that range;
- * newest first.
+ * was created in, or the year of its earliest transaction if that is
+ * earlier (history brought in, each year closed with the later ones), to
+ * the current one, plus any closed outside that range; newest first.
  */
 export async function listPeriods(db: Kysely<OrgDb>, clock: Clock): Promise<Period[]> {
   const org = await loadOrganisation(db);
   const closed = await closedRows(db);
   const created = fiscalYearContaining(org.created_at.slice(0, 10), org.fiscal_year_start);
-  const first = fiscalYearContaining(`${Number(created.startDate.slice(0, 4)) - 1}${created.startDate.slice(4)}`, org.fiscal_year_start);
+  const yearBefore = fiscalYearContaining(`${Number(created.startDate.slice(0, 4)) - 1}${created.startDate.slice(4)}`, org.fiscal_year_start);
+  const earliest = (await db.selectFrom('transactions').select('date').orderBy('date').limit(1).executeTakeFirst())?.date;
+  const first = earliest !== undefined && earliest < yearBefore.startDate ? fiscalYearContaining(earliest, org.fiscal_year_start) : yearBefore;
   const current = fiscalYearContaining(today(clock), org.fiscal_year_start);
   const starts = new Set(closed.map((r) => r.start_date));
   for (let range = first; range.startDate <= current.startDate; range = fiscalYearFrom(nextStart(range))) {
