@@ -251,6 +251,26 @@ export async function entriesFor(
   return { ids: taken.map((e) => e.id), entries, earliest: taken[0]?.date ?? null };
 }
 
+/** Whether `period` is the final one: the organisation left VAT the day after it ends. */
+async function endsRegistration(db: Kysely<OrgDb>, period: VatPeriod): Promise<boolean> {
+  const last = await db.selectFrom('vat_schemes').select(['from_date', 'scheme']).orderBy('from_date', 'desc').limit(1).executeTakeFirst();
+  return last?.scheme === 'not_registered' && addDays(last.from_date, -1) === period.end;
+}
+
+/**
+ * The entries of the final return on the cash basis: every supply made and
+ * received while registered that no return has taken, paid or not (VAT
+ * Regulations 1995 reg. 63(1); HMRC's VATDREG08050), so each document counts
+ * in full less what cash returns already took of it, as on leaving the cash
+ * basis. The cash entries of payments up to the end are inside those
+ * documents: stamped with the return, not counted again.
+ */
+async function finalCashEntries(db: Kysely<OrgDb>, first: string, end: string): Promise<{ ids: string[]; entries: BoxEntry[] }> {
+  const whole = await entriesFor(db, 'accrual', first, end, first);
+  const paid = await postedEntries(db, 'cash', first, end, true).select('e.id').where('e.basis', '=', 'cash').where('e.return_id', 'is', null).execute();
+  return { ids: [...whole.ids, ...paid.map((e) => e.id)], entries: whole.entries };
+}
+
 /** Turnover dated before this day takes the flat rate one point lower: the day of registration's first anniversary. */
 export const discountUntil = (org: OrganisationRow): string | null =>
   org.vat_scheme === 'flat_rate' && org.vat_registration_date !== null ? addYears(org.vat_registration_date, 1) : null;
@@ -320,7 +340,10 @@ export async function draftReturn(db: Kysely<OrgDb>, orgRow: OrganisationRow, cl
   const org = await schemeOn(db, registered(orgRow), period.start);
   const basis = org.vat_accounting_basis;
   const first = await firstStart(db, org, clock);
-  const { ids, entries } = await entriesFor(db, basis, from ?? first, period.end, first);
+  const { ids, entries } =
+    basis === 'cash' && (await endsRegistration(db, period))
+      ? await finalCashEntries(db, first, period.end)
+      : await entriesFor(db, basis, from ?? first, period.end, first);
   const scheme = { scheme: org.vat_scheme, flatRateBp: org.vat_flat_rate_bp, discountUntil: discountUntil(org) };
   const derived = deriveBoxes(entries, scheme, { startDate: period.start, endDate: period.end });
   return { period, org, basis, ids, derived };
