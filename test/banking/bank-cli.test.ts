@@ -216,6 +216,17 @@ t.test('bank import --dry-run says what the import would do, and exits as it wou
   const again = await acct('bank', 'import', zeroFile, '--dry-run');
   t.match(again.stdout, 'Would create 0, skip 1 duplicates, reject 1: nothing imported (--dry-run)', 'the coffee is a duplicate now');
 
+  // Not one row readable (31 and 30 February): refused by both, exit 5, the way to read it another way told.
+  const unreadableFile = `${dir}/unreadable.csv`;
+  fs.writeFileSync(unreadableFile, 'Date,Description,Amount\n31/02/2024,A,1.00\n30/02/2024,B,2.00\n');
+  const unreadable = await both(unreadableFile);
+  for (const [run, r] of Object.entries(unreadable)) {
+    t.equal(r.status, 5, `${run}: ${r.stderr}`);
+    t.match(r.stderr, 'none of the 2 rows could be read (row 1: line 2: "31/02/2024"', run);
+    t.match(r.stderr, 'nothing imported. acct bank-imports upload --file', run);
+    t.notMatch(r.stderr, 'POST /bank-imports', run);
+  }
+
   const imports = (await runCliInProcessJson(['--data', dir, '--json', 'bank-imports', 'list'])).data as { filename: string }[];
   t.same(
     imports.map((i) => i.filename),

@@ -111,6 +111,13 @@ function addImport(group: Command): void {
           );
         } catch (e) {
           await forget();
+          // The engine's way on is the import it keeps; this command deleted it, so say how to read the file another way.
+          if (e instanceof AppError && e.code === 'unresolved_conflicts' && e.message.startsWith('rows: none of'))
+            throw new AppError(
+              e.code,
+              `${e.message.replace(/^rows: /, '').replace(/; remap .*$/, '')}: nothing imported. acct bank-imports upload --file ${printable(file)} then acct bank-imports remap ID --date-format … reads it another way`,
+              'file',
+            );
           throw e;
         } finally {
           bar?.end();
