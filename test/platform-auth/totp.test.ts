@@ -61,7 +61,7 @@ t.test('set up, enable, then a login needs the code: a temporary token, then the
   const api = await serveBooks(t, books);
   const { secret, accessToken } = await withTotp(t, api, clock);
   t.equal((await api.request('GET', '/v1/auth/me', { key: accessToken })).body.data.totpEnabled, true);
-  expectError(t, await api.request('POST', '/v1/auth/totp/setup', { key: accessToken }), 400, 'validation_error', { message: /already enabled/ });
+  expectError(t, await api.request('POST', '/v1/auth/totp/setup', { key: accessToken }), 409, 'conflict', { message: /already enabled/ });
   const stored = await books.store.platform.db.selectFrom('users').select('totp_secret').executeTakeFirstOrThrow();
   t.notOk(stored.totp_secret?.includes(secret), 'the secret is sealed at rest');
 

@@ -35,7 +35,7 @@ export const totpSetup = defineOperation({
   }),
   async run(ctx) {
     const user = await userById(ctx.platform.db, sessionOf(ctx).userId);
-    if (user.totp_enabled === 1) throw new AppError('validation_error', 'TOTP is already enabled: disable it first to set up a new secret');
+    if (user.totp_enabled === 1) throw new AppError('conflict', 'TOTP is already enabled: disable it first to set up a new secret');
     const secret = newTotpSecret();
     await ctx.platform.write((trx) =>
       trx
@@ -58,7 +58,7 @@ export const totpEnable = defineOperation({
   output: z.strictObject({ totpEnabled: z.literal(true) }),
   async run(ctx, input) {
     const user = await userById(ctx.platform.db, sessionOf(ctx).userId);
-    if (user.totp_enabled === 1) throw new AppError('validation_error', 'TOTP is already enabled');
+    if (user.totp_enabled === 1) throw new AppError('conflict', 'TOTP is already enabled');
     if (user.totp_secret === null) throw new AppError('validation_error', 'set TOTP up first (POST /auth/totp/setup)');
     const step = stepOf(ctx, user, input.token);
     if (step === null) throw new AppError('validation_error', 'the code is wrong or has been used', 'token');
