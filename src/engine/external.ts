@@ -7,6 +7,7 @@
  * anyway is a bug, and fails at once as an internal error.
  */
 import { AppError } from './errors.js';
+import type { Ctx } from './operation.js';
 import { insideWriteTransaction } from '../store/store.js';
 
 /** Refuse `what` (a call to another service) when the caller is inside a write transaction. */
@@ -14,4 +15,11 @@ export function assertOutsideTransaction(what: string): void {
   if (!insideWriteTransaction()) return;
   const bug = new Error(`${what} inside a database write transaction: make the call in the operation's external step`);
   throw new AppError('internal_error', 'unexpected failure', undefined, { cause: bug });
+}
+
+/** Report a failure that must not fail the request: to the server's log, or (the CLI) standard error. */
+export function logFailure(ctx: Ctx, e: unknown): void {
+  const failure = e instanceof AppError ? e : new AppError('internal_error', 'unexpected failure', undefined, { cause: e });
+  if (ctx.logFailure) ctx.logFailure(failure);
+  else console.error(`warning: ${failure.message}`);
 }

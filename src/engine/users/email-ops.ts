@@ -9,6 +9,7 @@ import { password, sessionOf } from './login-ops.js';
 import { loginEmail, userByEmail, userById } from './users.js';
 import { liveToken, mailedToken, mailerOf, mailToken, maskEmail, sinceLastIssued, spendToken } from './mailed-tokens.js';
 import { hashToken } from './tokens.js';
+import { logFailure } from '../external.js';
 
 const verificationCooldown = 2 * 60_000;
 const resetCooldown = 60_000;
@@ -106,7 +107,8 @@ export const forgotPassword = defineOperation({
     mailerOf(ctx);
     const user = await userByEmail(ctx.platform.db, input.email);
     if (!user || (await sinceLastIssued(ctx.platform.db, ctx, user.id, 'reset_password')) < resetCooldown) return;
-    await mailToken(ctx, user, 'reset_password');
+    // A failed e-mail is logged, not answered: the answer is the same whether the address has an account or not.
+    await mailToken(ctx, user, 'reset_password').catch((e: unknown) => logFailure(ctx, e));
   },
   run() {
     return Promise.resolve({ data: { message: sameAnswer } });

@@ -61,26 +61,41 @@ export async function storeMailedToken(trx: Kysely<PlatformDb>, ctx: Ctx, userId
     .execute();
 }
 
-/** Send the e-mail that carries a token. */
+/** Send the e-mail that carries a token; a mail server that fails it is 503 (the token is of no use then). */
 export async function sendTokenMail(mailer: NonNullable<Ctx['mailer']>, user: UserRow, purpose: Purpose, token: string): Promise<void> {
   const verify = purpose === 'verify_email';
-  await sendMail(mailer, {
-    to: user.email,
-    fromName: 'acct',
-    subject: verify ? 'Verify your e-mail address' : 'Reset your password',
-    text: verify
-      ? `Hello ${user.full_name},\n\nTo verify this address, send this token to POST /v1/email-verification/verify-email within an hour:\n\n${token}\n`
-      : `Hello ${user.full_name},\n\nTo choose a new password, send this token with it to POST /v1/password-reset/reset-password within an hour:\n\n${token}\n\nIf you did not ask for this, ignore this message: your password is unchanged.\n`,
-    attachments: [],
-  });
+  try {
+    await sendMail(mailer, {
+      to: user.email,
+      fromName: 'acct',
+      subject: verify ? 'Verify your e-mail address' : 'Reset your password',
+      text: verify
+        ? `Hello ${user.full_name},\n\nTo verify this address, send this token to POST /v1/email-verification/verify-email within an hour:\n\n${token}\n`
+        : `Hello ${user.full_name},\n\nTo choose a new password, send this token with it to POST /v1/password-reset/reset-password within an hour:\n\n${token}\n\nIf you did not ask for this, ignore this message: your password is unchanged.\n`,
+      attachments: [],
+    });
+  } catch (e) {
+    if (e instanceof AppError) throw e;
+    const what = verify ? 'verification' : 'password reset';
+    throw new AppError('service_unavailable', `the ${what} e-mail could not be sent: ${(e as Error).message}`, undefined, { cause: e });
+  }
 }
 
-/** Issue a token (committed at once) and e-mail it to the user. */
+/**
+ * Issue a token (committed at once) and e-mail it to the user. When the
+ * e-mail fails (503), the token is deleted again: it reached nobody, and a
+ * token kept would hold the next request back as though it had been sent.
+ */
 export async function mailToken(ctx: Ctx, user: UserRow, purpose: Purpose): Promise<void> {
   const mailer = mailerOf(ctx);
   const token = newMailedToken();
   await ctx.platform.write((trx) => storeMailedToken(trx, ctx, user.id, purpose, token));
-  await sendTokenMail(mailer, user, purpose, token);
+  try {
+    await sendTokenMail(mailer, user, purpose, token);
+  } catch (e) {
+    await ctx.platform.write((trx) => trx.deleteFrom('user_tokens').where('token_hash', '=', hashToken(token)).execute());
+    throw e;
+  }
 }
 
 /** The live token of the purpose (unused, unexpired), or undefined. */
