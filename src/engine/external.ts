@@ -23,3 +23,14 @@ export function logFailure(ctx: Ctx, e: unknown): void {
   if (ctx.logFailure) ctx.logFailure(failure);
   else console.error(`warning: ${failure.message}`);
 }
+
+/**
+ * Do `task` after the answer has gone where the adapter allows it (see
+ * Ctx.afterResponse), else now; either way a failure is logged, never
+ * answered. For work whose outcome or duration the caller must not learn.
+ */
+export async function afterAnswer(ctx: Ctx, task: () => Promise<void>): Promise<void> {
+  const logged = () => task().catch((e: unknown) => logFailure(ctx, e));
+  if (ctx.afterResponse) ctx.afterResponse(logged);
+  else await logged();
+}

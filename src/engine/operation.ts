@@ -112,6 +112,12 @@ export interface Ctx {
   readonly caches?: readonly ClearableCache[];
   /** Where a failure that must not fail the request is reported (the server's log); absent, standard error. */
   readonly logFailure?: (error: AppError) => void;
+  /**
+   * Start `task` once the answer has gone (acct serve): work that must not
+   * show in the answer or in how long it takes. The server waits for it
+   * before closing. Absent (the CLI), afterAnswer runs the task before answering.
+   */
+  readonly afterResponse?: (task: () => Promise<void>) => void;
 }
 
 /** A cache a server keeps in memory, which an administrator may empty (POST /admin/system/clear-cache). */

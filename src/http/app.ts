@@ -36,6 +36,7 @@ import { prefixes, routeOf, routeOrder } from './routes.js';
 import { idempotencyHeader, idempotencyKeyOf, idempotencyPath } from './idempotency.js';
 import type { PdfPool } from './pdf-workers.js';
 import { MaintenanceGate, UnderMaintenance } from './maintenance.js';
+import { AfterResponse } from './after-response.js';
 
 export interface AppOptions {
   readonly store: Store;
@@ -66,6 +67,8 @@ export interface AppOptions {
   readonly logError?: (error: AppError) => void;
   /** Worker threads that render PDFs, each organisation's share capped (none: rendered on the event loop). */
   readonly pdfPool?: PdfPool;
+  /** Where the work operations leave for after their responses is kept track of (the server waits for it on closing). */
+  readonly afterResponse?: AfterResponse;
 }
 
 const bearer = /^Bearer\s+(\S+)\s*$/i;
@@ -103,6 +106,7 @@ export function createApp(options: AppOptions): Polka {
       const cause = e.cause instanceof Error ? `: ${e.cause.stack ?? e.cause.message}` : e.cause === undefined ? '' : `: ${JSON.stringify(e.cause)}`;
       console.error(`internal error: ${e.code}: ${e.message}${cause}`);
     });
+  const afterResponse = options.afterResponse ?? new AfterResponse();
 
   /** Answer a failure; the error member sent. */
   const fail = (res: Parameters<typeof sendError>[0], e: unknown, req?: IncomingMessage) => {
@@ -264,6 +268,7 @@ export function createApp(options: AppOptions): Polka {
         },
         caches,
         logFailure: logError,
+        afterResponse: (task) => afterResponse.add(res, task, logError),
         ...(options.hmrc ? { hmrc: options.hmrc } : {}),
         ...(options.billing ? { billing: options.billing } : {}),
         ...(pool && org !== undefined ? { renderPdf: (data: Parameters<PdfPool['run']>[1]) => pool.run(org, data) } : {}),

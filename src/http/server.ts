@@ -11,6 +11,7 @@ import { createApp, type AppOptions } from './app.js';
 import { pdfPool } from './pdf-workers.js';
 import type { PoolLimits } from '../worker-pool.js';
 import { RequestLogWriter } from '../engine/integration/request-log-writer.js';
+import { AfterResponse } from './after-response.js';
 
 export interface ServerOptions extends Omit<AppOptions, 'pdfPool'> {
   readonly host: string;
@@ -29,6 +30,8 @@ export interface ServerOptions extends Omit<AppOptions, 'pdfPool'> {
 export interface RunningServer {
   readonly url: string;
   readonly server: http.Server;
+  /** Once the work left for after the responses so far (an e-mail) is done. */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -41,7 +44,8 @@ interface Connection {
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const requestLog = options.requestLog ?? new RequestLogWriter(options.store, options.clock);
   const pdfs = options.pdfWorkers === 'none' ? null : pdfPool(options.pdfWorkers);
-  const app = createApp({ ...options, requestLog, ...(pdfs ? { pdfPool: pdfs } : {}) });
+  const afterResponse = new AfterResponse();
+  const app = createApp({ ...options, requestLog, afterResponse, ...(pdfs ? { pdfPool: pdfs } : {}) });
   const handle = app.handler as unknown as http.RequestListener;
   const connections = new WeakMap<Socket, Connection>();
 
@@ -90,13 +94,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   return {
     url: `http://${host}:${port}`,
     server,
+    settled: () => afterResponse.settled(),
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
         // close() stops accepting and ends idle keep-alive connections; busy ones end after their response.
         server.close(
           () =>
-            void requestLog
-              .close()
+            void afterResponse
+              .settled()
+              .then(() => requestLog.close())
               .then(() => (pdfs ? pdfs.close() : undefined))
               .then(resolve),
         );

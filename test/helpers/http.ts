@@ -101,6 +101,13 @@ export interface ServeOptions extends Partial<Omit<ServerOptions, 'store' | 'hos
   readonly onLogError?: (error: AppError) => void;
 }
 
+/** A served test server's client, with the failures it logged. */
+export interface ServedApi extends Api {
+  readonly logged: AppError[];
+  /** Once the work left for after the responses so far (a password reset e-mail) is done. */
+  settled(): Promise<void>;
+}
+
 /**
  * A real HTTP server on an ephemeral loopback port over the books' store,
  * as `acct serve` builds it: the registry and the books' clock unless the
@@ -109,7 +116,7 @@ export interface ServeOptions extends Partial<Omit<ServerOptions, 'store' | 'hos
  * start its own threads, 1 to 3 s apiece; test/loop tests the pool, and
  * acct serve runs it). Closed when the test ends.
  */
-export async function serveBooks(t: Test, books: Books, options: ServeOptions = {}): Promise<Api & { readonly logged: AppError[] }> {
+export async function serveBooks(t: Test, books: Books, options: ServeOptions = {}): Promise<ServedApi> {
   const { onLogError = (e: AppError) => t.fail(`unexpected internal error: ${String(e.cause)}`), ...server } = options;
   const logged: AppError[] = [];
   const running = await startServer({
@@ -126,5 +133,5 @@ export async function serveBooks(t: Test, books: Books, options: ServeOptions = 
     },
   });
   t.teardown(() => running.close());
-  return { ...apiAt(running.url, books.apiKey), logged };
+  return { ...apiAt(running.url, books.apiKey), logged, settled: () => running.settled() };
 }

@@ -11,7 +11,7 @@ import http from 'node:http';
 import fs from 'node:fs';
 import t from 'tap';
 import type { Test } from 'tap';
-import { checkContract, movingClock, newBooks, serveBooks, type Api, type Books, type MovingClock, type Reply } from '../helpers/index.js';
+import { checkContract, movingClock, newBooks, serveBooks, type Api, type Books, type MovingClock, type Reply, type ServedApi } from '../helpers/index.js';
 import { operations } from '../../src/engine/registry.js';
 import { defaultLimits } from '../../src/http/rate-limit.js';
 import { smtpMailer } from '../../src/mail/smtp.js';
@@ -22,7 +22,7 @@ import { expectError, serveWith } from './support.js';
 const start = '2026-11-21T10:00:00Z';
 const minute = 60_000;
 
-async function limited(t: Test, options: Parameters<typeof serveWith>[2] = {}): Promise<{ books: Books; api: Api; clock: MovingClock; smtp: Smtp }> {
+async function limited(t: Test, options: Parameters<typeof serveWith>[2] = {}): Promise<{ books: Books; api: ServedApi; clock: MovingClock; smtp: Smtp }> {
   const clock = movingClock(start);
   const books = await newBooks(t, { clock });
   const smtp = await startSmtp(t);
@@ -146,12 +146,15 @@ t.test('password reset request: 3 an hour per IP; the 4th mails nothing and stor
   // A minute apart, past the per-address cooldown of one a minute.
   for (let i = 1; i <= 3; i++) {
     t.equal((await forgot()).status, 200, `request ${i}`);
+    // The e-mail goes after the answer: sent before the clock moves on.
+    await api.settled();
     clock.advance(minute);
   }
   t.equal(smtp.messages.length, 3, 'three reset e-mails');
   const before = await counts(books);
   // The first was at 10:00, now 10:03: it leaves the window at 11:00, 57 minutes on.
   t.equal(expectIpLimited(t, await forgot()), 57 * 60, 'Retry-After 3420');
+  await api.settled();
   t.equal(smtp.messages.length, 3, 'no fourth e-mail');
   t.same(await counts(books), before, 'no reset token stored');
 });

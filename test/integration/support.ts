@@ -4,8 +4,7 @@
  * row counts.
  */
 import type { Test } from 'tap';
-import type { AppError } from '../../src/engine/errors.js';
-import { serveBooks, type Api, type Books, type ServeOptions } from '../helpers/index.js';
+import { serveBooks, type Books, type ServeOptions, type ServedApi } from '../helpers/index.js';
 
 export { allScopes, createKey, expectError } from '../http/support.js';
 
@@ -14,7 +13,7 @@ export { allScopes, createKey, expectError } from '../http/support.js';
  * unless told otherwise. Failures the server reports are collected in
  * `logged` rather than failing the test (a test of a 500 expects one).
  */
-export function serveWith(t: Test, books: Books, options: ServeOptions = {}): Promise<Api & { readonly logged: AppError[] }> {
+export function serveWith(t: Test, books: Books, options: ServeOptions = {}): Promise<ServedApi> {
   return serveBooks(t, books, { rateLimits: true, onLogError: () => undefined, ...options });
 }
 

@@ -5,7 +5,7 @@
  */
 import t from 'tap';
 import type { Test } from 'tap';
-import { movingClock, newBooks, serveBooks, type Api } from '../helpers/index.js';
+import { movingClock, newBooks, serveBooks, type ServedApi } from '../helpers/index.js';
 import { startSmtp, type Smtp } from '../sales-cli/support.js';
 import { smtpMailer } from '../../src/mail/smtp.js';
 import { expectError } from '../http/support.js';
@@ -30,7 +30,12 @@ async function setUp(t: Test) {
   return { clock, books, smtp, api };
 }
 
-const forgot = (api: Api, email: string) => api.request('POST', '/v1/password-reset/forgot-password', { key: null, body: { email } });
+/** Ask for a password reset e-mail, and wait for it to go (it is sent after the answer). */
+async function forgot(api: ServedApi, email: string) {
+  const answer = await api.request('POST', '/v1/password-reset/forgot-password', { key: null, body: { email } });
+  await api.settled();
+  return answer;
+}
 
 t.test('verification: a token mailed to the address verifies it; again it answers the same; status follows', async (t) => {
   const { api, smtp, clock } = await setUp(t);

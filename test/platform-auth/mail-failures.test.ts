@@ -51,11 +51,13 @@ t.test('forgot-password with the mail server down: the same answer as for an unk
   const unknown = await forgot(api, 'nobody@example.com');
   t.equal(known.status, 200, `not a 5xx: ${JSON.stringify(known.body)}`);
   t.same(known.body, unknown.body, 'the same answer');
+  await api.settled();
   t.match(logged, [{ code: 'service_unavailable', message: /password reset e-mail could not be sent/ }], 'the failure is in the log');
   t.same(await tokens(books), [], 'the token of the failed send is not kept');
 
   const up = await withMailUp(t, books);
   t.equal((await forgot(up.api, person.email)).status, 200);
+  await up.api.settled();
   t.same(
     up.smtp.messages.map((m) => m.rcptTo),
     [['jo@example.com']],
@@ -88,4 +90,32 @@ t.test("an administrator's reset link with the mail server down: 503, no token, 
   t.equal(logged.length, 1);
   t.same(await tokens(books), []);
   t.same(await auditRows(books), [], 'nothing audited: nothing was sent');
+});
+
+t.test('forgot-password answers before the e-mail is sent: a known address takes no longer than an unknown one', async (t) => {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  t.teardown(() => release());
+  const books = await newBooks(t, { clock: movingClock(start) });
+  // The mail server takes each message and then holds its answer until released.
+  const smtp = await startSmtp(t, { hold: () => held });
+  const api = await serveBooks(t, books, { mailer: smtpMailer(smtp.url()) });
+  await registerUser(t, api);
+  const answer = await Promise.race([forgot(api, person.email), new Promise<'waiting'>((resolve) => setTimeout(() => resolve('waiting'), 2000))]);
+  const waited = answer === 'waiting';
+  release();
+  t.notOk(waited, 'answered while the mail server still held the message');
+  if (answer !== 'waiting') t.same(answer.body, (await forgot(api, 'nobody@example.com')).body, 'the same answer');
+  t.equal(smtp.messages.length, 0, 'the mail server has not accepted it yet');
+  await api.settled();
+  t.same(
+    smtp.messages.map((m) => m.rcptTo),
+    [['jo@example.com']],
+    'then it is sent',
+  );
+  const token = /\b[0-9a-f]{64}\b/.exec(smtp.messages[0]?.raw.toString('utf8') ?? '')?.[0] ?? '';
+  t.same((await api.request('GET', `/v1/password-reset/reset-password/validate?token=${token}`, { key: null })).body.data, {
+    valid: true,
+    email: 'jo*****@example.com',
+  });
 });

@@ -9,7 +9,7 @@ import { password, sessionOf } from './login-ops.js';
 import { loginEmail, userByEmail, userById } from './users.js';
 import { liveToken, mailedToken, mailerOf, mailToken, maskEmail, sinceLastIssued, spendToken } from './mailed-tokens.js';
 import { hashToken } from './tokens.js';
-import { logFailure } from '../external.js';
+import { afterAnswer } from '../external.js';
 
 const verificationCooldown = 2 * 60_000;
 const resetCooldown = 60_000;
@@ -105,10 +105,12 @@ export const forgotPassword = defineOperation({
   output: z.strictObject({ message: z.literal(sameAnswer) }),
   async external(ctx, input) {
     mailerOf(ctx);
-    const user = await userByEmail(ctx.platform.db, input.email);
-    if (!user || (await sinceLastIssued(ctx.platform.db, ctx, user.id, 'reset_password')) < resetCooldown) return;
-    // A failed e-mail is logged, not answered: the answer is the same whether the address has an account or not.
-    await mailToken(ctx, user, 'reset_password').catch((e: unknown) => logFailure(ctx, e));
+    // Everything that depends on the address happens after the answer (acct serve), so that neither the answer
+    // nor its timing tells whether the address has an account; a failed e-mail is logged, not answered.
+    await afterAnswer(ctx, async () => {
+      const user = await userByEmail(ctx.platform.db, input.email);
+      if (user) await mailToken(ctx, user, 'reset_password', resetCooldown);
+    });
   },
   run() {
     return Promise.resolve({ data: { message: sameAnswer } });

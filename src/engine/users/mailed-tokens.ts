@@ -82,20 +82,29 @@ export async function sendTokenMail(mailer: NonNullable<Ctx['mailer']>, user: Us
 }
 
 /**
- * Issue a token (committed at once) and e-mail it to the user. When the
- * e-mail fails (503), the token is deleted again: it reached nobody, and a
- * token kept would hold the next request back as though it had been sent.
+ * Issue a token (committed at once) and e-mail it to the user. Given a
+ * cooldown, nothing is issued or sent (false) when the user's latest token of
+ * the purpose is younger: checked in the write that issues, so two requests
+ * at once send one e-mail. When the e-mail fails (503), the token is deleted
+ * again: it reached nobody, and a token kept would hold the next request back
+ * as though it had been sent.
  */
-export async function mailToken(ctx: Ctx, user: UserRow, purpose: Purpose): Promise<void> {
+export async function mailToken(ctx: Ctx, user: UserRow, purpose: Purpose, cooldown = 0): Promise<boolean> {
   const mailer = mailerOf(ctx);
   const token = newMailedToken();
-  await ctx.platform.write((trx) => storeMailedToken(trx, ctx, user.id, purpose, token));
+  const issued = await ctx.platform.write(async (trx) => {
+    if (cooldown > 0 && (await sinceLastIssued(trx, ctx, user.id, purpose)) < cooldown) return false;
+    await storeMailedToken(trx, ctx, user.id, purpose, token);
+    return true;
+  });
+  if (!issued) return false;
   try {
     await sendTokenMail(mailer, user, purpose, token);
   } catch (e) {
     await ctx.platform.write((trx) => trx.deleteFrom('user_tokens').where('token_hash', '=', hashToken(token)).execute());
     throw e;
   }
+  return true;
 }
 
 /** The live token of the purpose (unused, unexpired), or undefined. */
