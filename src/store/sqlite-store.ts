@@ -9,7 +9,7 @@
 import { AsyncResource } from 'node:async_hooks';
 import fs from 'node:fs';
 import { AppError } from '../engine/errors.js';
-import { isOrganisationId, orgDir, orgFile, platformFile, type Mode } from './data-dir.js';
+import { isOrganisationId, modes, orgDir, orgFile, platformFile, type Mode } from './data-dir.js';
 import { makePrivateDir, restrictFile } from './file-modes.js';
 import { keyFile, secretBoxOf, type SecretBox } from './secret-box.js';
 import { sealPlainSecrets } from './sealed-secrets.js';
@@ -118,6 +118,19 @@ export class SqliteStore implements Store {
     makePrivateDir(orgDir(this.dataDir, orgId));
     const open = (mode: Mode) => this.#add(orgId, mode, this.#openFile(orgId, mode, true)).handle;
     return Promise.resolve({ live: open('live'), test: open('test') });
+  }
+
+  /** Remove both databases of an organisation whose creation failed: their handles closed, its folder deleted. */
+  async removeOrg(orgId: string): Promise<void> {
+    if (!isOrganisationId(orgId)) throw new Error(`not an organisation id: ${orgId}`);
+    for (const mode of modes) {
+      const key = `${orgId}/${mode}`;
+      const book = this.#books.get(key);
+      this.#books.delete(key);
+      this.#open.delete(key);
+      await book?.handle.close();
+    }
+    fs.rmSync(orgDir(this.dataDir, orgId), { recursive: true, force: true });
   }
 
   /**

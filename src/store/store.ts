@@ -57,6 +57,12 @@ export interface Store {
   /** Create the live and test databases of a new organisation, migrated and empty. */
   createOrg(orgId: string): Promise<Record<Mode, DbHandle<OrgDb>>>;
   /**
+   * Remove both databases of an organisation createOrg made whose creation
+   * then failed (the platform never listed it): its folder, or its schemas.
+   * Nothing else may hold its handles.
+   */
+  removeOrg(orgId: string): Promise<void>;
+  /**
    * Call `listener` when a write gives a set of books `work` (see Work).
    * The change is committed, or about to be: a write that follows (the
    * sender's fan-out) queues behind the transaction that made it.

@@ -5,9 +5,13 @@
  * a wrong password.
  */
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { syncBuiltinESMExports } from 'node:module';
 import t from 'tap';
-import { newBooks, serveBooks } from '../helpers/index.js';
+import { sql } from 'kysely';
+import { booksExist, newBooks, serveBooks, type Books } from '../helpers/index.js';
+import { resolveDatabase } from '../../src/store/open.js';
 import { expectError } from '../http/support.js';
 import { logIn, person, registerUser } from './support.js';
 
@@ -107,6 +111,33 @@ t.test('an address already registered, in any capitals, is 409 and writes nothin
   t.notMatch(again.body.error.message, /jo@example\.com|email/i, 'the message does not say which detail clashed');
   t.equal(await orgs(), before, 'no organisation was made');
   t.equal((await books.store.platform.db.selectFrom('users').select('id').execute()).length, 1, 'one user');
+});
+
+/** The organisations' books in the store: folders under orgs/ (SQLite), or live schemas of the test's prefix (PostgreSQL). */
+async function booksOnDisk(books: Books): Promise<number> {
+  if (books.store.kind === 'sqlite') return fs.readdirSync(path.join(books.dataDir, 'orgs')).length;
+  const prefix = new URL(resolveDatabase(undefined, books.dataDir, {}) ?? '').searchParams.get('schema') ?? '';
+  const { rows } = await sql<{ n: string }>`select count(*) as n from pg_namespace where nspname like ${`${prefix}\\_%\\_live`}`.execute(
+    books.store.platform.db,
+  );
+  return Number(rows[0]?.n);
+}
+
+t.test('concurrent registrations of one address: one 201, the others 409, and the refused ones leave no books behind', async (t) => {
+  const books = await newBooks(t, { clock });
+  const api = await serveBooks(t, books);
+  const orgs = async () => (await books.store.platform.db.selectFrom('organisations').select('id').execute()).length;
+  t.equal(await booksOnDisk(books), 1, "the books' own organisation");
+  t.equal(await orgs(), 1);
+  const replies = await Promise.all(
+    [1, 2, 3, 4, 5].map((n) => api.request('POST', '/v1/registration/register', { key: null, body: { ...person, organisationName: `Bloggs ${n} Ltd` } })),
+  );
+  t.same(replies.map((r) => r.status).sort(), [201, 409, 409, 409, 409], 'one registered, four refused');
+  t.equal(await orgs(), 2, 'one organisation more');
+  t.equal(await booksOnDisk(books), 2, 'and only its books: the refused ones were removed');
+  const created = replies.find((r) => r.status === 201)?.body.data.organisation.id as string;
+  t.ok(await booksExist(books.store, books.dataDir, created, 'live'));
+  t.ok(await booksExist(books.store, books.dataDir, created, 'test'));
 });
 
 t.test('registration validates its fields', async (t) => {

@@ -3,7 +3,8 @@
  * are provisioned alike (profile, settings, UK chart of accounts), then the
  * platform records the organisation, its trial and a live and a test key
  * with all scopes in one transaction. That transaction is the commit point:
- * a crash before it leaves only an unlisted folder.
+ * when it (or the provisioning) fails, the new books are removed again; a
+ * crash before it leaves only an unlisted folder.
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
@@ -88,6 +89,23 @@ export async function createOrganisation<T = undefined>(
 ): Promise<CreatedOrganisation & { readonly also: T | undefined }> {
   checkNewOrganisation(input);
   const id = randomUUID();
+  try {
+    return await provision(store, clock, input, id, also);
+  } catch (e) {
+    // Not committed (registration's user refused, a failure on the way): its books go too, so a refusal leaves nothing behind.
+    await store.removeOrg(id).catch((removal: unknown) => console.error(`warning: the books of organisation ${id} were not removed: ${String(removal)}`));
+    throw e;
+  }
+}
+
+/** The books of organisation `id`, provisioned, then the platform's records of it: createOrganisation's work. */
+async function provision<T>(
+  store: Store,
+  clock: Clock,
+  input: NewOrganisation,
+  id: string,
+  also: ((trx: Kysely<PlatformDb>, organisationId: string) => Promise<T>) | undefined,
+): Promise<CreatedOrganisation & { readonly also: T | undefined }> {
   const now = timestamp(clock);
   const datasets = await store.createOrg(id);
   for (const handle of Object.values(datasets)) {

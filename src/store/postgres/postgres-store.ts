@@ -235,6 +235,25 @@ export class PostgresStore implements Store {
     return { live: this.org(orgId, 'live'), test: this.org(orgId, 'test') };
   }
 
+  /** Remove both schemas of an organisation whose creation failed. */
+  async removeOrg(orgId: string): Promise<void> {
+    if (!isOrganisationId(orgId)) throw new Error(`not an organisation id: ${orgId}`);
+    for (const mode of modes) {
+      const key = `${orgId}/${mode}`;
+      const schema = this.schemaOf(orgId, mode);
+      const handle = this.#books.get(key);
+      this.#books.delete(key);
+      this.#ready.delete(schema);
+      await handle?.close();
+      const client = await lend(this.#pools.org);
+      try {
+        await client.query(`drop schema if exists ${quoted(schema)} cascade`);
+      } finally {
+        client.release();
+      }
+    }
+  }
+
   /** The schema created (if `create`) and migrated, once per process; an organisation's that is not there is 404. */
   #ensure(schema: string, set: SchemaSet, create: boolean): Promise<void> {
     let ready = this.#ready.get(schema);
