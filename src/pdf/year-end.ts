@@ -27,11 +27,25 @@ export interface YearEndPdf {
   }[];
   readonly totalS455ExposurePence: number;
   readonly dividends: readonly { readonly fullName: string; readonly declaredPence: number; readonly paidPence: number }[];
-  readonly profit: { readonly retainedEarningsPence: number; readonly previouslyDeclaredPence: number; readonly availableProfitPence: number };
+  /** Declared after the year end up to preparedOn, not voided by then: events after the balance sheet date, not in the year's figures. */
+  readonly dividendsAfterYearEnd: readonly {
+    readonly voucherNumber: string;
+    readonly fullName: string;
+    readonly dateDeclared: string;
+    readonly amountPence: number;
+  }[];
+  /** The balance sheet's at the year end (retainedAtYearEnd): profit to that day, with 3100, less the dividends declared by then. */
+  readonly yearEnd: { readonly profitPence: number; readonly dividendsPence: number; readonly retainedEarningsPence: number };
+  /** The profit check as known on preparedOn: what may be declared now, every dividend declared by then taken off. */
+  readonly profit: { readonly availableProfitPence: number };
 }
 
 const head = (text: string, right = false): TableCell => ({ text, style: 'tableHeader', alignment: right ? 'right' : 'left' });
-const money = (pence: number): TableCell => ({ text: formatMoney(pence), alignment: 'right' });
+const money = (pence: number, extra: { bold?: boolean; margin?: [number, number, number, number] } = {}): TableCell => ({
+  text: formatMoney(pence),
+  alignment: 'right',
+  ...extra,
+});
 
 export function yearEndDocument(p: YearEndPdf): TDocumentDefinitions {
   const loans: Content =
@@ -76,6 +90,32 @@ export function yearEndDocument(p: YearEndPdf): TDocumentDefinitions {
             ],
           },
         };
+  const later: Content[] =
+    p.dividendsAfterYearEnd.length === 0
+      ? []
+      : [
+          {
+            text: `Declared after the year end, to ${formatDate(p.preparedOn)} (not in the year's figures)`,
+            bold: true,
+            margin: [0, 8, 0, 2],
+          },
+          {
+            layout: 'lightHorizontalLines',
+            table: {
+              headerRows: 1,
+              widths: [60, '*', 90, 90],
+              body: [
+                [head('Voucher'), head('Shareholder'), head('Declared on'), head('Amount', true)],
+                ...p.dividendsAfterYearEnd.map((d): TableCell[] => [
+                  { text: d.voucherNumber },
+                  { text: d.fullName },
+                  { text: formatDate(d.dateDeclared) },
+                  money(d.amountPence),
+                ]),
+              ],
+            },
+          },
+        ];
   return {
     info: { title: `Year-end pack ${p.financialYear.to}`, subject: p.company.name },
     pageSize: 'A4',
@@ -98,20 +138,27 @@ export function yearEndDocument(p: YearEndPdf): TDocumentDefinitions {
       },
       { text: 'Dividends for the year', style: 'heading' },
       dividends,
+      ...later,
       { text: 'Profit available for distribution', style: 'heading' },
       {
         layout: 'noBorders',
         table: {
           widths: ['*', 90],
           body: [
-            [{ text: 'Retained earnings at the year end' }, money(p.profit.retainedEarningsPence)],
-            [{ text: 'Dividends declared for the year' }, money(p.profit.previouslyDeclaredPence)],
+            [{ text: "Profit to the year end, with earlier years' retained profit" }, money(p.yearEnd.profitPence)],
+            [{ text: 'Dividends declared by the year end' }, money(-p.yearEnd.dividendsPence)],
+            [{ text: 'Retained earnings at the year end', bold: true }, money(p.yearEnd.retainedEarningsPence, { bold: true })],
             [
-              { text: 'Available', bold: true },
-              { text: formatMoney(p.profit.availableProfitPence), alignment: 'right', bold: true },
+              { text: `Available for dividends at ${formatDate(p.preparedOn)}, after later dividends`, bold: true, margin: [0, 6, 0, 0] },
+              money(p.profit.availableProfitPence, { bold: true, margin: [0, 6, 0, 0] }),
             ],
           ],
         },
+      },
+      {
+        text: `Retained earnings at the year end are the balance sheet's of ${formatDate(p.financialYear.to)}. Available for dividends: the profit as the books stand on ${formatDate(p.preparedOn)} (to the year end, or to that day if a later loss makes it less), less every dividend declared and not voided by then, for this year or any other, including those declared after the year end.`,
+        style: 'small',
+        margin: [0, 2, 0, 0],
       },
     ],
     footer: documentFooter(`${p.company.name} · Year-end pack ${p.financialYear.to}`),

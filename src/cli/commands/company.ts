@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { AppError } from '../../engine/errors.js';
 import { displayPounds } from '../../engine/money.js';
 import { yearEndOp } from '../../engine/company/dividend-ops.js';
+import { retainedAtYearEnd } from '../../engine/company/dividends.js';
 import type { YearEnd } from '../../engine/company/year-end.js';
 import { loadOrganisation } from '../../engine/organisation/organisation.js';
 import { orgOf } from '../../engine/operation.js';
@@ -110,7 +111,8 @@ export function addCompany(program: Command): void {
             force,
           );
         if (flags.pdf !== undefined) {
-          const org = await loadOrganisation(orgOf(await cli.ctx()).db);
+          const { db } = orgOf(await cli.ctx());
+          const org = await loadOrganisation(db);
           const { renderYearEnd } = await import('../../pdf/year-end.js');
           const bytes = await renderYearEnd({
             company: { name: org.name, companyNumber: org.company_number, address: addressLines(org) },
@@ -130,6 +132,8 @@ export function addCompany(program: Command): void {
             })),
             totalS455ExposurePence: pack.totalS455ExposurePence,
             dividends: pack.dividends.byDirector.map((d) => ({ fullName: d.fullName, declaredPence: d.totalDeclaredPence, paidPence: d.totalPaidPence })),
+            dividendsAfterYearEnd: pack.dividends.afterYearEnd.declared,
+            yearEnd: await retainedAtYearEnd(db, pack.financialYear.to),
             profit: pack.profitCheck,
           });
           writeFileResult({ contentType: 'application/pdf', filename: 'year-end.pdf', bytes }, flags.pdf, force);

@@ -122,6 +122,22 @@ export async function profitCheck(db: Kysely<OrgDb>, fye: string, on?: string, k
   };
 }
 
+/**
+ * Retained earnings at the financial year end `fye` as the balance sheet of
+ * that day holds them: the profit of every posted revenue and expense line
+ * to it, with 3100, less every dividend declared by then and not voided by
+ * then (3200 Dividends). Unlike profitCheck, nothing after the year end
+ * counts: not a later dividend, void or loss.
+ */
+export async function retainedAtYearEnd(
+  db: Kysely<OrgDb>,
+  fye: string,
+): Promise<{ profitPence: number; dividendsPence: number; retainedEarningsPence: number }> {
+  const [profit, dividends] = await Promise.all([profits(db, fye, fye, fye), declaredTotals(db, fye, fye)]);
+  const dividendsPence = dividends.same + dividends.other;
+  return { profitPence: profit.toYearEnd, dividendsPence, retainedEarningsPence: profit.toYearEnd - dividendsPence };
+}
+
 export const minutesSchema = z.strictObject({
   id: idOut('bm'),
   resolutionRef: z.string(),
