@@ -31,8 +31,8 @@ export function companyHeader(company: PdfCompany, right: Content[]): Content {
   };
 }
 
-/** A titled block with a ruled line to write on for each field ("Signature", "Date" …). */
-export function signatureBlock(title: string, caption: string, fields: readonly string[]): Column {
+/** A titled block with a ruled line to write on for each field ("Signature", "Date" …), `gap` points above each. */
+export function signatureBlock(title: string, caption: string, fields: readonly string[], gap = 20): Column {
   return {
     width: '*',
     unbreakable: true,
@@ -40,7 +40,7 @@ export function signatureBlock(title: string, caption: string, fields: readonly 
       { text: title, bold: true, fontSize: 11 },
       { text: caption, style: 'small', margin: [0, 2, 0, 0] },
       ...fields.map((field): Content => ({
-        margin: [0, 20, 0, 0],
+        margin: [0, gap, 0, 0],
         // columnGap 0: pdfmake would otherwise inherit the gap of the columns this block sits in.
         columnGap: 0,
         columns: [

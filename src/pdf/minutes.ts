@@ -29,7 +29,7 @@ export function minutesDocument(data: MinutesData): TDocumentDefinitions {
       creator: 'acct',
       producer: 'acct',
     },
-    defaultStyle: { font: 'Roboto', fontSize: 10, lineHeight: 1.2 },
+    defaultStyle: { font: 'Roboto', fontSize: 10, lineHeight: 1.15 },
     styles: documentStyles,
     footer: documentFooter(`${data.company.name} · Board minutes ${data.resolutionReference}`),
     content: [
@@ -37,7 +37,7 @@ export function minutesDocument(data: MinutesData): TDocumentDefinitions {
         { text: 'Resolution reference', style: 'label', alignment: 'right' },
         { text: data.resolutionReference, style: 'number', alignment: 'right' },
       ]),
-      { text: 'MINUTES OF A MEETING OF THE BOARD OF DIRECTORS', style: 'number', alignment: 'center', margin: [0, 20, 0, 2] },
+      { text: 'MINUTES OF A MEETING OF THE BOARD OF DIRECTORS', style: 'number', alignment: 'center', margin: [0, 14, 0, 2] },
       { text: `held on ${formatDate(data.date)}`, alignment: 'center' },
       attendance(data),
       ...items.map((item, i) => numbered(i + 1, item.title, item.body)),
@@ -45,13 +45,13 @@ export function minutesDocument(data: MinutesData): TDocumentDefinitions {
         // The chair signs beneath the minutes' last words, never on a page of its own.
         unbreakable: true,
         stack: [
-          { text: 'There being no further business, the meeting was closed.', margin: [0, 14, 0, 0] },
+          { text: 'There being no further business, the meeting was closed.', margin: [0, 10, 0, 0] },
           {
             columns: [
-              signatureBlock(`Chair: ${data.chair}`, 'Signed by the chair as a true record of the meeting.', ['Signature', 'Date']),
+              signatureBlock(`Chair: ${data.chair}`, 'Signed by the chair as a true record of the meeting.', ['Signature', 'Date'], 14),
               { width: '*', text: '' },
             ],
-            margin: [0, 24, 0, 0],
+            margin: [0, 12, 0, 0],
           },
         ],
       },
@@ -62,7 +62,7 @@ export function minutesDocument(data: MinutesData): TDocumentDefinitions {
 function attendance(data: MinutesData): Content {
   const present = data.attendees.map((name) => (name === data.chair ? `${name} (Chair)` : name));
   return {
-    margin: [0, 18, 0, 0],
+    margin: [0, 12, 0, 0],
     columns: [
       { width: 60, text: 'Present', bold: true },
       { width: '*', text: present.join('\n') },
@@ -77,7 +77,7 @@ interface Item {
 
 function numbered(n: number, title: string, body: Content[]): Content {
   return {
-    margin: [0, 14, 0, 0],
+    margin: [0, 10, 0, 0],
     columns: [
       { width: 20, text: `${n}.`, bold: true },
       { width: '*', stack: [{ text: title, bold: true, margin: [0, 0, 0, 3] }, ...body] },

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import t from 'tap';
 import type { MinutesData } from '../../src/pdf/voucher-data.js';
 import { renderMinutes } from '../../src/pdf/minutes.js';
@@ -96,4 +97,40 @@ t.test('a dividend above the retained profit is said so, not passed as sufficien
   const words = flat(pdfText(await renderMinutes({ ...meeting, retainedProfitPence: 100000 })));
   t.ok(words.includes('The dividend resolved exceeds the retained profit available for distribution by £2,500.00.'));
   t.notOk(words.includes('are satisfied'));
+});
+
+t.test('three directors, each allocated, and a one-line note: still one page, signed under the closing words', async (t) => {
+  // £3,600.00 resolved, £1,200.00 to each of three holders of 100 shares: £12.0000 a share; £12,000.00 − £3,600.00 = £8,400.00 left.
+  const names = ['Jane Smith', 'John Smith', 'Priya Patel'];
+  const three: MinutesData = {
+    ...meeting,
+    attendees: names,
+    totalDividendPence: 360000,
+    allocations: names.map((name, i) => ({
+      shareholderName: name,
+      shareClass: 'Ordinary',
+      sharesHeld: 100,
+      amountPence: 120000,
+      voucherNumber: `DIV-000${i + 1}`,
+    })),
+  };
+  const pdf = await renderMinutes(three);
+  t.match(pdfInfo(pdf), /Pages:\s+1\n/, 'one page, as the minutes are');
+  const text = pdfText(pdf);
+  t.match(text, row('Priya Patel', 'Ordinary', '100', '£12.0000', '£1,200.00', 'DIV-0003'));
+  t.ok(flat(text).includes('£8,400.00 of retained profit remains after it.'));
+  t.ok(flat(text).includes('Payment to be made by 15 October 2026.'));
+  t.match(text, /There being no further business, the meeting was closed\.[\s\S]*Chair: Jane Smith[\s\S]*Signature[\s\S]*Date/);
+
+  // Minutes too long for a page (twelve shareholders) go on, but the chair signs on the page of the closing words.
+  const many = Array.from({ length: 12 }, (_, i) => `Shareholder ${i + 1}`);
+  const long = await renderMinutes({
+    ...three,
+    attendees: many,
+    chair: 'Shareholder 1',
+    allocations: many.map((name) => ({ shareholderName: name, shareClass: 'Ordinary', sharesHeld: 100, amountPence: 30000, voucherNumber: null })),
+  });
+  t.match(pdfInfo(long), /Pages:\s+2\n/);
+  const second = execFileSync('pdftotext', ['-f', '2', '-l', '2', '-layout', '-', '-'], { input: long, encoding: 'utf8' });
+  t.match(second, /There being no further business, the meeting was closed\.[\s\S]*Chair: Shareholder 1[\s\S]*Signature/);
 });
