@@ -20,6 +20,18 @@ export function formatMoney(pence: number, currency = 'GBP'): string {
   return `${sign}${symbol}${whole}.${fraction}`;
 }
 
+/**
+ * About how wide `text` prints in Roboto at `size` points, bold or not, erring
+ * wide (figures and currency symbols 0.58 em, Roboto's being 0.56; separators
+ * 0.3 em; letters, as of a currency code, 0.75 em): enough to size a money
+ * column to its longest figure.
+ */
+export function printedWidth(text: string, size: number): number {
+  let em = 0;
+  for (const ch of text) em += /[.,:;'\s-]/u.test(ch) ? 0.3 : /[0-9£$€]/u.test(ch) ? 0.58 : 0.75;
+  return Math.ceil(em * size);
+}
+
 const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'] as const;
 
 /** "2026-11-21" → "21 November 2026", read from the string itself so no time zone can move the day. */

@@ -6,7 +6,7 @@
  */
 import type { Content, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import type { InvoicePdfData, InvoicePdfLine } from './invoice-data.js';
-import { addressLines as address, daysBetween, formatDate, formatMoney, formatQuantity } from './format.js';
+import { addressLines as address, daysBetween, formatDate, formatMoney, formatQuantity, printedWidth } from './format.js';
 import { renderPdf } from './render.js';
 
 export async function invoicePdf(data: InvoicePdfData): Promise<Buffer> {
@@ -57,6 +57,21 @@ export function invoiceDocument(data: InvoicePdfData): TDocumentDefinitions {
     ],
   };
 }
+
+/** The font size money is printed in (defaultStyle), and the left and right padding of a table's cell. */
+const bodySize = 9;
+const cellPadding = 8;
+
+/**
+ * A money column's width: `usual`, or wider for its longest figure at `size`
+ * (a line of £10bn net, a document of £100bn), so that no figure wraps.
+ */
+function moneyWidth(usual: number, figures: readonly string[], size = bodySize): number {
+  return Math.max(usual, ...figures.map((f) => printedWidth(f, size) + cellPadding));
+}
+
+/** A money cell: right-aligned and never broken inside the figure. */
+const moneyCell = (text: string, extra: { bold?: boolean; fontSize?: number } = {}): TableCell => ({ text, alignment: 'right', noWrap: true, ...extra });
 
 const banners: Readonly<Record<string, { readonly text: string; readonly color: string }>> = {
   paid: { text: 'PAID', color: '#1b7f3b' },
@@ -140,7 +155,23 @@ function rateLabel(line: InvoicePdfLine): string {
 }
 
 function linesTable(data: InvoicePdfData, registered: boolean): Content {
-  const money = (pence: number): TableCell => ({ text: formatMoney(pence, data.invoice.currency), alignment: 'right' });
+  const text = (pence: number): string => formatMoney(pence, data.invoice.currency);
+  const money = (pence: number): TableCell => moneyCell(text(pence));
+  const { items } = data.invoice;
+  const unitWidth = (usual: number) =>
+    moneyWidth(
+      usual,
+      items.map((l) => text(l.unitPrice)),
+    );
+  const netWidth = (usual: number) =>
+    moneyWidth(
+      usual,
+      items.map((l) => text(l.netAmount)),
+    );
+  const vatWidth = moneyWidth(
+    60,
+    items.map((l) => text(l.vatAmount)),
+  );
   const head = (text: string, right = true): TableCell => ({ text, style: 'tableHeader', alignment: right ? 'right' : 'left' });
   const header: TableCell[] = [head('Description', false), head('Quantity'), head('Unit price')];
   if (registered) header.push(head('VAT rate'), head('Net'), head('VAT'));
@@ -158,7 +189,7 @@ function linesTable(data: InvoicePdfData, registered: boolean): Content {
     layout: 'lightHorizontalLines',
     table: {
       headerRows: 1,
-      widths: registered ? ['*', 45, 65, 45, 70, 60] : ['*', 45, 70, 80],
+      widths: registered ? ['*', 45, unitWidth(65), 45, netWidth(70), vatWidth] : ['*', 45, unitWidth(70), netWidth(80)],
       body: [header, ...rows],
     },
   };
@@ -167,32 +198,33 @@ function linesTable(data: InvoicePdfData, registered: boolean): Content {
 function totals(data: InvoicePdfData, registered: boolean): Content {
   const { invoice } = data;
   const money = (pence: number): string => formatMoney(pence, invoice.currency);
+  const figures: string[] = [];
   const rows: TableCell[][] = [];
+  const add = (label: string, pence: number, bold = false) => {
+    figures.push(money(pence));
+    rows.push([{ text: label, bold }, moneyCell(money(pence), { bold })]);
+  };
   if (registered) {
-    rows.push([{ text: 'Subtotal' }, { text: money(invoice.subtotal), alignment: 'right' }]);
-    rows.push([{ text: 'VAT' }, { text: money(invoice.vatAmount), alignment: 'right' }]);
+    add('Subtotal', invoice.subtotal);
+    add('VAT', invoice.vatAmount);
   }
   const note = data.creditNote;
-  rows.push([
-    { text: note ? 'Total credit' : 'Total', bold: true },
-    { text: money(invoice.total), alignment: 'right', bold: true },
-  ]);
+  add(note ? 'Total credit' : 'Total', invoice.total, true);
   if (note) {
-    if (note.allocated > 0) rows.push([{ text: 'Set against invoices' }, { text: money(note.allocated), alignment: 'right' }]);
-    if (note.refunded > 0) rows.push([{ text: 'Refunded' }, { text: money(note.refunded), alignment: 'right' }]);
+    if (note.allocated > 0) add('Set against invoices', note.allocated);
+    if (note.refunded > 0) add('Refunded', note.refunded);
   } else {
-    if (invoice.amountPaid > 0) rows.push([{ text: 'Amount paid' }, { text: money(invoice.amountPaid), alignment: 'right' }]);
-    if ((invoice.amountCredited ?? 0) > 0) rows.push([{ text: 'Credited' }, { text: money(invoice.amountCredited ?? 0), alignment: 'right' }]);
+    if (invoice.amountPaid > 0) add('Amount paid', invoice.amountPaid);
+    if ((invoice.amountCredited ?? 0) > 0) add('Credited', invoice.amountCredited ?? 0);
   }
-  rows.push([
-    { text: note ? 'Credit remaining' : 'Amount due', bold: true, fontSize: 11 },
-    { text: money(note ? note.remainingCredit : invoice.amountDue), alignment: 'right', bold: true, fontSize: 11 },
-  ]);
+  const due = money(note ? note.remainingCredit : invoice.amountDue);
+  rows.push([{ text: note ? 'Credit remaining' : 'Amount due', bold: true, fontSize: 11 }, moneyCell(due, { bold: true, fontSize: 11 })]);
+  const width = Math.max(moneyWidth(80, figures), moneyWidth(80, [due], 11));
   return {
     margin: [0, 10, 0, 0],
     columns: [
       { width: '*', text: '' },
-      { width: 'auto', layout: 'lightHorizontalLines', table: { widths: [90, 80], body: rows } },
+      { width: 'auto', layout: 'lightHorizontalLines', table: { widths: [90, width], body: rows } },
     ],
   };
 }
@@ -222,7 +254,8 @@ function vatSummary(data: InvoicePdfData): Content {
   }
   // Highest rate first, exempt supplies (and lines with no VAT rate) last: after zero-rated, which they are not.
   const ordered = [...byLabel.values()].sort((a, b) => Number(a.exempt) - Number(b.exempt) || b.rate - a.rate);
-  const money = (pence: number): TableCell => ({ text: formatMoney(pence, data.invoice.currency), alignment: 'right' });
+  const text = (pence: number): string => formatMoney(pence, data.invoice.currency);
+  const money = (pence: number): TableCell => moneyCell(text(pence));
   const head = (text: string, right = true): TableCell => ({ text, style: 'tableHeader', alignment: right ? 'right' : 'left' });
   return {
     stack: [
@@ -231,7 +264,17 @@ function vatSummary(data: InvoicePdfData): Content {
         layout: 'lightHorizontalLines',
         table: {
           headerRows: 1,
-          widths: [60, 70, 60],
+          widths: [
+            60,
+            moneyWidth(
+              70,
+              ordered.map((r) => text(r.net)),
+            ),
+            moneyWidth(
+              60,
+              ordered.map((r) => text(r.vat)),
+            ),
+          ],
           body: [[head('VAT rate', false), head('Net'), head('VAT')], ...ordered.map((r): TableCell[] => [{ text: r.label }, money(r.net), money(r.vat)])],
         },
       },
@@ -247,11 +290,18 @@ function paymentsReceived(data: InvoicePdfData): Content[] {
     {
       layout: 'noBorders',
       table: {
-        widths: [90, 90, 70],
+        widths: [
+          90,
+          90,
+          moneyWidth(
+            70,
+            payments.map((p) => formatMoney(p.amount, currency)),
+          ),
+        ],
         body: payments.map((p): TableCell[] => [
           { text: formatDate(p.date) },
           { text: p.method.replaceAll('_', ' ') },
-          { text: formatMoney(p.amount, currency), alignment: 'right' },
+          moneyCell(formatMoney(p.amount, currency)),
         ]),
       },
     },

@@ -405,3 +405,71 @@ t.test('an imported invoice whose one line carries VAT at no single rate is a VA
   t.match(text, row('Subtotal', '£1,000.00'));
   t.match(text.slice(text.indexOf('VAT summary')), /Mixed\s+£1,000\.00\s+£150\.50/);
 });
+
+/** Whether a line of the layout text holds `figure` whole. */
+const whole = (text: string, figure: string): boolean => text.split('\n').some((l) => l.includes(figure));
+
+t.test('the largest amounts a document holds print whole, never broken across lines', async (t) => {
+  // The tester's line: 1 × £99,999,999.99 at 20% → VAT 9,999,999,999p × 20% = 1,999,999,999.8p → £20,000,000.00;
+  // £99,999,999.99 + £20,000,000.00 = £119,999,999.99.
+  // Eight lines at the limit, £10bn net each: 100 × £100,000,000.00 = £10,000,000,000.00 at 20% → £2,000,000,000.00.
+  // Subtotal 8 × £10bn + £99,999,999.99 = £80,099,999,999.99; VAT 8 × £2bn + £20m = £16,020,000,000.00;
+  // total £96,119,999,999.99 (within £100bn); £1,000,000,000.00 paid leaves £95,119,999,999.99 due.
+  const big = Array.from({ length: 8 }, (_, i) => line(`Turbine ${i + 1}`, 100, 10_000_000_000, 'standard', 20, 1_000_000_000_000, 200_000_000_000));
+  const data: InvoicePdfData = {
+    ...websiteInvoice,
+    invoice: {
+      ...websiteInvoice.invoice,
+      subtotal: 8_009_999_999_999,
+      vatAmount: 1_602_000_000_000,
+      total: 9_611_999_999_999,
+      amountPaid: 100_000_000_000,
+      amountDue: 9_511_999_999_999,
+      items: [line('Tester line', 1, 9_999_999_999, 'standard', 20, 9_999_999_999, 2_000_000_000), ...big],
+      payments: [{ date: '2026-12-01', amount: 100_000_000_000, method: 'bank_transfer' }],
+    },
+  };
+  const { text, info } = await render(t, data);
+  t.match(text, row('Tester line', '1', '£99,999,999.99', '20%', '£99,999,999.99', '£20,000,000.00'));
+  t.match(text, row('Turbine 8', '100', '£100,000,000.00', '20%', '£10,000,000,000.00', '£2,000,000,000.00'));
+  // VAT summary: 20% on £80,099,999,999.99 is £16,020,000,000.00.
+  t.match(text, row('20%', '£80,099,999,999.99', '£16,020,000,000.00'));
+  t.match(text, row('Subtotal', '£80,099,999,999.99'));
+  t.match(text, /^\s*VAT\s+£16,020,000,000\.00\s*$/m);
+  t.match(text, row('Total', '£96,119,999,999.99'));
+  t.match(text, row('Amount paid', '£1,000,000,000.00'));
+  t.match(text, row('Amount due', '£95,119,999,999.99'));
+  t.match(text, row('1 December 2026', 'bank transfer', '£1,000,000,000.00'));
+  for (const figure of ['£20,000,000.00', '£2,000,000,000.00', '£96,119,999,999.99', '£95,119,999,999.99']) t.ok(whole(text, figure), `${figure} on one line`);
+  t.match(info, /Pages:\s+1\n/);
+
+  // The same figures on a credit note: £96,119,999,999.99 credit, £1,000,000,000.00 set against the invoice,
+  // £96,119,999,999.99 − £1,000,000,000.00 = £95,119,999,999.99 left.
+  const note = await render(t, {
+    ...data,
+    invoice: { ...data.invoice, invoiceNumber: 'CN-0001', amountPaid: 0, amountDue: 0, payments: [] },
+    creditNote: { creditsInvoiceNumber: 'INV-0050', reason: null, allocated: 100_000_000_000, refunded: 0, remainingCredit: 9_511_999_999_999 },
+  });
+  t.match(note.text, row('Turbine 8', '100', '£100,000,000.00', '20%', '£10,000,000,000.00', '£2,000,000,000.00'));
+  t.match(note.text, row('Total credit', '£96,119,999,999.99'));
+  t.match(note.text, row('Set against invoices', '£1,000,000,000.00'));
+  t.match(note.text, row('Credit remaining', '£95,119,999,999.99'));
+
+  // Not registered for VAT: 8 × £10bn + £99,999,999.99 = £80,099,999,999.99 in the Amount column and as the total.
+  const plain = await render(t, {
+    ...data,
+    organisation: soleTrader,
+    vatDocument: false,
+    invoice: {
+      ...data.invoice,
+      vatAmount: 0,
+      total: 8_009_999_999_999,
+      amountPaid: 0,
+      amountDue: 8_009_999_999_999,
+      payments: [],
+      items: data.invoice.items.map((l) => ({ ...l, vatRate: 0, vatRateName: null, vatAmount: 0, lineTotal: l.netAmount })),
+    },
+  });
+  t.match(plain.text, row('Turbine 8', '100', '£100,000,000.00', '£10,000,000,000.00'));
+  t.match(plain.text, row('Amount due', '£80,099,999,999.99'));
+});
