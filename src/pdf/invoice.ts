@@ -53,10 +53,19 @@ export function invoiceDocument(data: InvoicePdfData): TDocumentDefinitions {
       totals(data, registered),
       ...(registered ? [vatSummary(data)] : []),
       ...(data.creditNote ? [credit(data)] : [...paymentsReceived(data), payment(data)]),
-      ...(invoice.notes ? [{ text: 'Notes', style: 'heading' }, { text: invoice.notes }] : []),
+      ...(invoice.notes
+        ? [
+            { text: 'Notes', style: 'heading', headlineLevel: 1 },
+            { text: invoice.notes, id: notesId },
+          ]
+        : []),
     ],
+    // The Notes heading goes over to the next page when none of its text would be on its own: never left alone at a page's foot.
+    pageBreakBefore: (node, nodes) => node.headlineLevel === 1 && !nodes.getFollowingNodesOnPage().some((n) => n.id === notesId),
   };
 }
+
+const notesId = 'notes';
 
 /** The font size money is printed in (defaultStyle), and the left and right padding of a table's cell. */
 const bodySize = 9;

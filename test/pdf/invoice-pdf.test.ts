@@ -473,3 +473,19 @@ t.test('the largest amounts a document holds print whole, never broken across li
   t.match(plain.text, row('Turbine 8', '100', '£100,000,000.00', '£10,000,000,000.00'));
   t.match(plain.text, row('Amount due', '£80,099,999,999.99'));
 });
+
+t.test('the Notes heading stays with its text when the notes go over to the next page', async (t) => {
+  // With 8 lines the payment block ends page 1 just where the heading fits and its text does not; a few either side too.
+  for (let lines = 4; lines <= 12; lines++) {
+    const items = Array.from({ length: lines }, (_, i) => line(`Item ${i + 1}`, 1, 1000, 'standard', 20, 1000, 200));
+    const pdf = await invoicePdf({
+      ...websiteInvoice,
+      invoice: { ...websiteInvoice.invoice, notes: 'Goods remain our property until paid in full.', items },
+    });
+    const pages = Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', ['-'], { input: pdf, encoding: 'utf8' }))?.[1]);
+    for (let page = 1; page <= pages; page++) {
+      const text = execFileSync('pdftotext', ['-f', String(page), '-l', String(page), '-layout', '-', '-'], { input: pdf, encoding: 'utf8' });
+      t.equal(/^\s*Notes\s*$/m.test(text), text.includes('Goods remain our property'), `${lines} lines, page ${page}: the heading and its text together`);
+    }
+  }
+});
