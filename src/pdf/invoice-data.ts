@@ -25,6 +25,14 @@ export interface InvoicePdfPayment {
   readonly method: string;
 }
 
+/** Credit from a credit note set against the invoice. */
+export interface InvoicePdfCredit {
+  readonly creditNoteNumber: string;
+  readonly date: string;
+  /** pence */
+  readonly amount: number;
+}
+
 /** What a credit note shows beyond an invoice's fields (which it fills with its own number, date and lines). */
 export interface CreditNotePdf {
   /** The number of the invoice it credits. */
@@ -70,6 +78,8 @@ export interface InvoicePdfData {
     readonly amountDue: number;
     readonly items: readonly InvoicePdfLine[];
     readonly payments: readonly InvoicePdfPayment[];
+    /** The credit notes' allocations to it, adding up to amountCredited. */
+    readonly credits?: readonly InvoicePdfCredit[];
   };
   /**
    * Whether it is a VAT invoice (or credit note): made while the business was registered for VAT, so it shows

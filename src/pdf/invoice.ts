@@ -52,7 +52,7 @@ export function invoiceDocument(data: InvoicePdfData): TDocumentDefinitions {
       linesTable(data, registered),
       totals(data, registered),
       ...(registered ? [vatSummary(data)] : []),
-      ...(data.creditNote ? [credit(data)] : [...paymentsReceived(data), payment(data)]),
+      ...(data.creditNote ? [credit(data)] : [...paymentsReceived(data), ...creditsApplied(data), payment(data)]),
       ...(invoice.notes
         ? [
             { text: 'Notes', style: 'heading', headlineLevel: 1 },
@@ -312,6 +312,29 @@ function paymentsReceived(data: InvoicePdfData): Content[] {
           { text: p.method.replaceAll('_', ' ') },
           moneyCell(formatMoney(p.amount, currency)),
         ]),
+      },
+    },
+  ];
+}
+
+/** The credit notes set against the invoice, listed as the payments are: the date, the credit note, the amount. */
+function creditsApplied(data: InvoicePdfData): Content[] {
+  const { credits = [], currency } = data.invoice;
+  if (credits.length === 0) return [];
+  return [
+    { text: 'Credit notes applied', style: 'heading' },
+    {
+      layout: 'noBorders',
+      table: {
+        widths: [
+          90,
+          90,
+          moneyWidth(
+            70,
+            credits.map((c) => formatMoney(c.amount, currency)),
+          ),
+        ],
+        body: credits.map((c): TableCell[] => [{ text: formatDate(c.date) }, { text: c.creditNoteNumber }, moneyCell(formatMoney(c.amount, currency))]),
       },
     },
   ];

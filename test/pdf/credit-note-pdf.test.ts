@@ -51,6 +51,11 @@ t.test('a credit note for a line of a part-paid invoice, as a PDF', async (t) =>
   t.match(invoiceText, row('Amount paid', '£500.00'));
   t.match(invoiceText, row('Credited', '£1,220.00'));
   t.match(invoiceText, row('Amount due', '£0.00'));
+  // Which credit note, when and how much, as the payments are listed: CN-0001's £1,220.00 of 2 November 2026.
+  t.match(invoiceText, row('Payments received'));
+  t.match(invoiceText, row('15 October 2026', 'bank transfer', '£500.00'));
+  t.match(invoiceText, row('Credit notes applied'));
+  t.match(invoiceText, row('2 November 2026', 'CN-0001', '£1,220.00'));
   t.match(invoiceText, 'Settled in full on 2 November 2026 by payments and credit notes');
 
   t.equal((await l.api.request('GET', `/v1/credit-notes/${note.id}/pdf`, { key: l.books.testApiKey })).status, 404, 'not in the test books');

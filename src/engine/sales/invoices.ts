@@ -23,6 +23,7 @@ import { invoiceView, type Invoice } from './document-view.js';
 import { sweepOverdue } from './overdue.js';
 import type { InvoicePdfData, InvoicePdfLine } from '../../pdf/invoice-data.js';
 import { pdfBankDetails } from './pdf-bank-details.js';
+import { pdfCredits } from './pdf-credits.js';
 import type { InvoicesTable, OrgDb } from '../../store/tables.js';
 
 /** An invoice worked out and not stored. */
@@ -95,6 +96,7 @@ export async function invoicePdfData(db: Kysely<OrgDb>, row: InvoicesTable): Pro
       amountDue: view.amountDue,
       items: view.items,
       payments: view.payments,
+      credits: await pdfCredits(db, row.id),
     },
   };
 }
