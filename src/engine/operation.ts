@@ -141,6 +141,20 @@ export interface FileResult {
   readonly bytes: Uint8Array;
 }
 
+/** What no file name may hold on some file system (and what a header's quoted name cannot): each becomes a dash. */
+const unsafeInFilename = new Set('/\\:*?"<>|');
+
+/** A document's name (its number: INV/2026/0007) as a file name, INV-2026-0007.pdf; the number itself is printed as it is. */
+export function safeFilename(name: string, extension: string): string {
+  const safe = [...name].map((c) => (unsafeInFilename.has(c) || c < ' ' || c === '\x7f' ? '-' : c)).join('');
+  return `${safe}.${extension}`;
+}
+
+/** A PDF as an operation's file, or an e-mail's attachment, named after the document: every PDF is named here. */
+export function pdfFile(name: string, bytes: Uint8Array): FileResult {
+  return { contentType: 'application/pdf', filename: safeFilename(name, 'pdf'), bytes };
+}
+
 type Shape = z.ZodRawShape;
 type Out<S extends Shape> = z.output<z.ZodObject<S>>;
 export type InputOf<P extends Shape, Q extends Shape, B extends Shape> = Out<P> & Out<Q> & Out<B>;

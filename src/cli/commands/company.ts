@@ -11,7 +11,7 @@ import { yearEndOp } from '../../engine/company/dividend-ops.js';
 import { retainedAtYearEnd } from '../../engine/company/dividends.js';
 import type { YearEnd } from '../../engine/company/year-end.js';
 import { loadOrganisation } from '../../engine/organisation/organisation.js';
-import { orgOf } from '../../engine/operation.js';
+import { orgOf, pdfFile } from '../../engine/operation.js';
 import { addressLines } from '../../pdf/format.js';
 import { checkOutput, withCli, writeFileResult, type GlobalOptions } from '../context.js';
 import { expandDates } from '../date-flags.js';
@@ -136,7 +136,7 @@ export function addCompany(program: Command): void {
             yearEnd: await retainedAtYearEnd(db, pack.financialYear.to),
             profit: pack.profitCheck,
           });
-          writeFileResult({ contentType: 'application/pdf', filename: 'year-end.pdf', bytes }, flags.pdf, force);
+          writeFileResult(pdfFile('year-end', bytes), flags.pdf, force);
         }
         const toStdout = flags.pdf === '-' || flags.jsonFile === '-';
         if (!toStdout) process.stdout.write(globals.json ? `${JSON.stringify(pack, null, 2)}\n` : printed(pack, tableWidth(globals.wide)));

@@ -3,7 +3,7 @@
  * dividends:read and dividends:write; a limited company only (422).
  */
 import { z } from 'zod';
-import { defineOperation, orgOf } from '../operation.js';
+import { defineOperation, orgOf, pdfFile } from '../operation.js';
 import { idOf, isoDate, pence } from '../schema.js';
 import { postingOf } from '../ledger/posting.js';
 import { today } from '../clock.js';
@@ -262,8 +262,6 @@ export const taxCalculatorOp = defineOperation({
   },
 });
 
-const pdf = (name: string, bytes: Uint8Array) => ({ contentType: 'application/pdf', filename: `${name}.pdf`, bytes });
-
 export const voucherOp = defineOperation({
   name: 'dividends.voucher',
   summary: 'The dividend voucher as a PDF: per-share amount, shares held, resolution reference, verification hash; PAID once paid',
@@ -280,7 +278,7 @@ export const voucherOp = defineOperation({
     const bytes = await voucherPdf(data);
     return {
       data: { id: input.id, voucherNumber: data.voucherNumber, verificationHash: voucherDataHash(data), bytes: bytes.length },
-      file: pdf(data.voucherNumber, bytes),
+      file: pdfFile(data.voucherNumber, bytes),
     };
   },
 });
@@ -299,7 +297,7 @@ export const minutesPdfOp = defineOperation({
     await requireCompany(db);
     const data = await minutesData(db, input.id);
     const bytes = await minutesPdf(data);
-    return { data: { id: input.id, resolutionRef: data.resolutionReference, bytes: bytes.length }, file: pdf(data.resolutionReference, bytes) };
+    return { data: { id: input.id, resolutionRef: data.resolutionReference, bytes: bytes.length }, file: pdfFile(data.resolutionReference, bytes) };
   },
 });
 

@@ -69,8 +69,8 @@ export const creditNotePdfOp = defineOperation({
   async run(ctx, input) {
     const db = orgOf(ctx).db;
     const row = await findCreditNote(db, salesCredit, input.id);
-    const { filename, bytes } = await creditNotePdf(ctx, db, row);
-    return { data: { id: row.id, creditNoteNumber: row.number, bytes: bytes.length }, file: { contentType: 'application/pdf', filename, bytes } };
+    const file = await creditNotePdf(ctx, db, row);
+    return { data: { id: row.id, creditNoteNumber: row.number, bytes: file.bytes.length }, file };
   },
 });
 

@@ -1,6 +1,6 @@
 /** What a sales credit note's PDF shows: the invoice layout, with the credit note's number, date, lines and credit. */
 import type { Kysely } from 'kysely';
-import type { Ctx } from '../operation.js';
+import { pdfFile, type Ctx, type FileResult } from '../operation.js';
 import { loadOrganisation } from '../organisation/organisation.js';
 import { invoicePdf, issuedWithVat } from './invoices.js';
 import { findContact } from './contacts.js';
@@ -51,8 +51,7 @@ export async function creditNotePdfData(db: Kysely<OrgDb>, row: CreditNotesTable
   };
 }
 
-/** The PDF's bytes and file name (the credit note's number, else its id). */
-export async function creditNotePdf(ctx: Ctx, db: Kysely<OrgDb>, row: CreditNotesTable): Promise<{ filename: string; bytes: Uint8Array }> {
-  const bytes = await invoicePdf(ctx, await creditNotePdfData(db, row));
-  return { filename: `${row.number ?? row.id}.pdf`, bytes };
+/** The PDF, named after the credit note's number, else its id. */
+export async function creditNotePdf(ctx: Ctx, db: Kysely<OrgDb>, row: CreditNotesTable): Promise<FileResult> {
+  return pdfFile(row.number ?? row.id, await invoicePdf(ctx, await creditNotePdfData(db, row)));
 }

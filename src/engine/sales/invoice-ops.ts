@@ -5,7 +5,7 @@
  * the PDF, and the overdue sweep.
  */
 import { z } from 'zod';
-import { defineOperation, orgOf } from '../operation.js';
+import { defineOperation, orgOf, pdfFile } from '../operation.js';
 import { emit } from '../events.js';
 import { today } from '../clock.js';
 import { clearableText, currencyCode, idOf, isoDate, pence } from '../schema.js';
@@ -23,7 +23,7 @@ import { paymentSchema, paymentView } from './payment-view.js';
 import { paymentBody, recordPayment, removePayment } from './payments.js';
 import { announceReceipt, announceRemoval } from './receipt-events.js';
 import { sweepBeforeList, sweepOverdue, sweptBeforeGet } from './overdue.js';
-import { emailDraft, invoicePdf, invoicePdfData, moveInvoice, pdfFile, previewSchema, previewView, send, voidInvoice } from './invoices.js';
+import { emailDraft, invoicePdf, invoicePdfData, moveInvoice, previewSchema, previewView, send, voidInvoice } from './invoices.js';
 
 const invoiceParams = { id: idOf('inv') };
 

@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { orgOf, type Ctx } from '../operation.js';
+import { orgOf, pdfFile, type Ctx } from '../operation.js';
 import { AppError } from '../errors.js';
 import { emit } from '../events.js';
 import { today } from '../clock.js';
@@ -112,8 +112,6 @@ export async function invoicePdf(ctx: Ctx, data: InvoicePdfData): Promise<Uint8A
   return render(marked);
 }
 
-export const pdfFile = (number: string, bytes: Uint8Array) => ({ contentType: 'application/pdf', filename: `${number}.pdf`, bytes });
-
 /** E-mail a draft invoice's PDF (as it will be once sent) to the customer; nothing is stored. */
 async function emailInvoice(ctx: Ctx, row: InvoicesTable): Promise<void> {
   if (!ctx.mailer) {
@@ -126,6 +124,7 @@ async function emailInvoice(ctx: Ctx, row: InvoicesTable): Promise<void> {
   const bytes = await invoicePdf(ctx, data);
   const org = data.organisation;
   const number = row.number ?? row.id;
+  const file = pdfFile(number, bytes);
   const text = [
     `Dear ${contact.name},`,
     '',
@@ -142,7 +141,7 @@ async function emailInvoice(ctx: Ctx, row: InvoicesTable): Promise<void> {
       fromName: org.name,
       subject: `Invoice ${number} from ${org.name}`,
       text,
-      attachments: [{ filename: `${number}.pdf`, contentType: 'application/pdf', content: bytes }],
+      attachments: [{ filename: file.filename, contentType: file.contentType, content: file.bytes }],
     });
   } catch (e) {
     if (e instanceof AppError) throw e;
