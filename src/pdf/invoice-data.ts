@@ -54,11 +54,49 @@ export interface PdfBankDetails {
   readonly iban: string | null;
 }
 
+/** What the document prints of the seller, from the organisation profile. */
+export const sellerFields = [
+  'name',
+  'business_type',
+  'email',
+  'phone',
+  'vat_number',
+  'company_number',
+  'address_line1',
+  'address_line2',
+  'city',
+  'region',
+  'postal_code',
+  'country',
+] as const satisfies readonly (keyof OrganisationTable)[];
+
+/** What the document prints of the customer, from the contact. */
+export const customerFields = [
+  'name',
+  'company',
+  'vat_number',
+  'address_line1',
+  'address_line2',
+  'city',
+  'region',
+  'postal_code',
+  'country',
+] as const satisfies readonly (keyof ContactsTable)[];
+
+export type PdfSeller = Pick<OrganisationTable, (typeof sellerFields)[number]>;
+export type PdfCustomer = Pick<ContactsTable, (typeof customerFields)[number]>;
+
+/** The seller and the customer as a document prints them: kept as they were when it was issued (src/engine/sales/issued-particulars.ts). */
+export interface IssuedParticulars {
+  readonly seller: PdfSeller;
+  readonly customer: PdfCustomer;
+}
+
 export interface InvoicePdfData {
-  /** The seller: name, address, VAT number, company number, email, phone, vat_scheme. */
-  readonly organisation: OrganisationTable;
+  /** The seller: name, address, VAT number, company number, email, phone. */
+  readonly organisation: PdfSeller;
   /** The customer. */
-  readonly contact: ContactsTable;
+  readonly contact: PdfCustomer;
   readonly invoice: {
     readonly invoiceNumber: string;
     readonly status: string;

@@ -515,6 +515,8 @@ export interface InvoicesTable {
   quote_id: string | null;
   sent_at: string | null;
   voided_at: string | null;
+  /** A sales invoice's seller and customer as printed, JSON, kept when it was issued (migration 0035); null on drafts, bills and older invoices. */
+  issued_particulars: string | null;
   created_by: string;
   created_at: string;
   updated_at: string;
@@ -600,6 +602,8 @@ export interface CreditNotesTable {
   refunded: number;
   transaction_id: string | null;
   voided_at: string | null;
+  /** A sales credit note's seller and customer as printed, JSON, kept when it was issued (migration 0035); null on supplier credit notes and older ones. */
+  issued_particulars: string | null;
   created_by: string;
   created_at: string;
   updated_at: string;

@@ -327,7 +327,8 @@ t.test('part-paid invoice: Amount paid and what is still due', async (t) => {
 t.test('a VAT invoice printed after the business left VAT is the document as issued: its VAT, number and tax point', async (t) => {
   // The seller has since deregistered (not_registered, the number kept on file); the invoice was issued at 20%:
   // Website build 1 × £2,500.00 → £500.00 VAT, £3,000.00.
-  const { text } = await render(t, { ...websiteInvoice, organisation: { ...company, vat_scheme: 'not_registered' } });
+  const deregistered: OrganisationTable = { ...company, vat_scheme: 'not_registered' };
+  const { text } = await render(t, { ...websiteInvoice, organisation: deregistered });
   t.match(text, row('Website build', '1', '£2,500.00', '20%', '£2,500.00', '£500.00'));
   t.match(text, row('Subtotal', '£2,500.00'));
   t.match(text, /^\s*VAT\s+£500\.00\s*$/m);

@@ -1,9 +1,12 @@
-/** What a sales credit note's PDF shows: the invoice layout, with the credit note's number, date, lines and credit. */
+/**
+ * What a sales credit note's PDF shows: the invoice layout, with the credit note's number, date, lines and credit,
+ * and the seller and customer as they were when it was issued.
+ */
 import type { Kysely } from 'kysely';
 import { pdfFile, type Ctx, type FileResult } from '../operation.js';
 import { loadOrganisation } from '../organisation/organisation.js';
 import { invoicePdf, issuedWithVat } from './invoices.js';
-import { findContact } from './contacts.js';
+import { particularsOf } from './issued-particulars.js';
 import { salesCredit } from './credit-kinds.js';
 import { creditNoteView } from './credit-note-views.js';
 import type { InvoicePdfData } from '../../pdf/invoice-data.js';
@@ -11,17 +14,17 @@ import { pdfBankDetails } from './pdf-bank-details.js';
 import type { CreditNotesTable, OrgDb } from '../../store/tables.js';
 
 export async function creditNotePdfData(db: Kysely<OrgDb>, row: CreditNotesTable): Promise<InvoicePdfData> {
-  const [organisation, contact, view, invoice] = await Promise.all([
+  const [organisation, particulars, view, invoice] = await Promise.all([
     loadOrganisation(db),
-    findContact(db, row.contact_id),
+    particularsOf(db, row),
     creditNoteView(db, salesCredit, row),
     db.selectFrom('invoices').select('number').where('id', '=', row.invoice_id).executeTakeFirst(),
   ]);
   const number = row.number ?? row.id;
   const bankDetails = await pdfBankDetails(db, organisation.name);
   return {
-    organisation,
-    contact,
+    organisation: particulars.seller,
+    contact: particulars.customer,
     vatDocument: await issuedWithVat(db, organisation, row.transaction_id, view.items),
     ...(bankDetails ? { bankDetails } : {}),
     invoice: {

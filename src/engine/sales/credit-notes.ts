@@ -26,6 +26,7 @@ import { creditLines, type Creditable, type CreditChoice } from './credit-lines.
 import { settle, type Settled } from './settle.js';
 import { documentShares } from './cash-vat.js';
 import { removeAllocationJournal } from './allocation-journal.js';
+import { particularsToKeep } from './issued-particulars.js';
 import type { CreditNotesTable, InvoicesTable, OrgDb } from '../../store/tables.js';
 
 export async function findCreditNote(db: Kysely<OrgDb>, ck: CreditKind, id: string): Promise<CreditNotesTable> {
@@ -157,6 +158,7 @@ export async function createCreditNote(trx: Kysely<OrgDb>, ck: CreditKind, posti
     refunded: 0,
     transaction_id: txn.id,
     voided_at: null,
+    issued_particulars: k.kind === 'sales' ? await particularsToKeep(trx, doc.contact_id) : null,
     created_by: posting.actor.id,
     created_at: now,
     updated_at: now,

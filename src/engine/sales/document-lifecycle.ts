@@ -19,6 +19,7 @@ import { computeDocument, type DocumentInput } from './document-pricing.js';
 import { ledgerInput } from './document-entries.js';
 import { allocateNumber, invoiceNumbers } from './document-numbers.js';
 import { refuseVoidIfMigrated } from './migrated-documents.js';
+import { particularsToKeep } from './issued-particulars.js';
 import type { InvoicesTable, OrgDb } from '../../store/tables.js';
 
 /** Create a draft invoice or bill with its draft ledger entries; its row. */
@@ -55,6 +56,7 @@ export async function createDocument(
     quote_id: extra.quoteId ?? null,
     sent_at: null,
     voided_at: null,
+    issued_particulars: null,
     created_by: posting.actor.id,
     created_at: now,
     updated_at: now,
@@ -161,14 +163,15 @@ export async function refuseSaleAgainstRegistration(trx: Kysely<OrgDb>, k: Kind,
   );
 }
 
-/** Issue a draft (send an invoice, approve a bill): its entries are posted. */
+/** Issue a draft (send an invoice, approve a bill): its entries are posted; an invoice keeps the seller and customer it is issued with. */
 export async function issueDocument(trx: Kysely<OrgDb>, k: Kind, posting: Posting, id: string): Promise<InvoicesTable & { sent_at: string }> {
   const row = await findDocument(trx, k, id);
   refuseUnlessDraft(k, row, k.issued);
   await refuseSaleAgainstRegistration(trx, k, row);
   await setTransactionStatus(trx, posting, row.transaction_id as string, 'posted');
   const now = timestamp(posting.clock);
-  const changes = { status: k.issued, sent_at: now, updated_at: now };
+  const particulars = k.kind === 'sales' ? await particularsToKeep(trx, row.contact_id) : null;
+  const changes = { status: k.issued, sent_at: now, issued_particulars: particulars, updated_at: now };
   await trx.updateTable('invoices').set(changes).where('id', '=', id).execute();
   return { ...row, ...changes };
 }

@@ -24,6 +24,7 @@ import { sweepOverdue } from './overdue.js';
 import type { InvoicePdfData, InvoicePdfLine } from '../../pdf/invoice-data.js';
 import { pdfBankDetails } from './pdf-bank-details.js';
 import { pdfCredits } from './pdf-credits.js';
+import { particularsOf } from './issued-particulars.js';
 import type { InvoicesTable, OrgDb } from '../../store/tables.js';
 
 /** An invoice worked out and not stored. */
@@ -70,13 +71,13 @@ export async function issuedWithVat(
   return (await db.selectFrom('vat_entries').select('id').where('transaction_id', '=', transactionId).limit(1).executeTakeFirst()) !== undefined;
 }
 
-/** Everything the invoice PDF shows. */
+/** Everything the invoice PDF shows: the seller and customer as it was issued to (as they stand while a draft). */
 export async function invoicePdfData(db: Kysely<OrgDb>, row: InvoicesTable): Promise<InvoicePdfData> {
-  const [organisation, contact, view] = await Promise.all([loadOrganisation(db), findContact(db, row.contact_id), invoiceView(db, row)]);
+  const [organisation, particulars, view] = await Promise.all([loadOrganisation(db), particularsOf(db, row), invoiceView(db, row)]);
   const bankDetails = await pdfBankDetails(db, organisation.name);
   return {
-    organisation,
-    contact,
+    organisation: particulars.seller,
+    contact: particulars.customer,
     vatDocument: await issuedWithVat(db, organisation, row.transaction_id, view.items),
     ...(bankDetails ? { bankDetails } : {}),
     invoice: {

@@ -25,6 +25,7 @@ import { saveItems, vatPercent } from './items.js';
 import { divideRound } from './credit-lines.js';
 import { settle } from './settle.js';
 import { accountByCode, type Kind } from './documents.js';
+import { particularsToKeep } from './issued-particulars.js';
 import type { InvoicesTable, OrgDb, PaymentsTable, VatRateName } from '../../store/tables.js';
 
 /** The migration clearing account of each kind: receivables 1198, payables 2198. */
@@ -108,6 +109,8 @@ export async function createMigratedDocument(trx: Kysely<OrgDb>, k: Kind, postin
     quote_id: null,
     sent_at: now,
     voided_at: null,
+    // Issued by the old system: the particulars it was issued with are not known, those at the migration are the nearest.
+    issued_particulars: k.kind === 'sales' ? await particularsToKeep(trx, doc.contactId) : null,
     created_by: posting.actor.id,
     created_at: now,
     updated_at: now,
