@@ -761,6 +761,9 @@ export interface BoardMinutesTable {
   total_dividend: number;
   notes: string | null;
   status: 'approved';
+  /** The company's name and number at the meeting, printed on the minutes (migration 0036). */
+  company_name: string;
+  company_number: string | null;
   created_at: string;
 }
 

@@ -417,3 +417,33 @@ t.test('a voucher keeps the names it was declared with (and its hash) when the d
   t.match(later, 'Joanna Smith');
   t.match(later, 'Renamed Widgets Ltd');
 });
+
+// The minutes are the record of the meeting: the company's name and number in their
+// header are those it had then, as on the vouchers declared under them, not the ones
+// it has since changed to.
+t.test('board minutes keep the company name and number of the meeting when the company is renamed', async (t) => {
+  const { api, jo } = await company(t);
+  t.equal((await api.request('PUT', '/v1/organisation', { body: { companyNumber: '01234567' } })).status, 200);
+  const minutes = await api.request('POST', '/v1/dividends/board-minutes', {
+    body: { attendees: [jo], date: '2026-05-01', financialYearEnd: fye, totalDividendPence: 100_000 },
+  });
+  t.equal(minutes.status, 201, JSON.stringify(minutes.body.error ?? ''));
+  // Minutes with nothing declared under them yet: the company as at the meeting all the same.
+  t.equal((await api.request('PUT', '/v1/organisation', { body: { name: 'Renamed Widgets Ltd', companyNumber: 'SC123456' } })).status, 200);
+  const doc = await api.request('GET', `/v1/dividends/board-minutes/${minutes.body.data.id}/pdf`);
+  t.equal(doc.status, 200);
+  const text = straightText(doc.bytes);
+  t.match(text, 'Acme Widgets Ltd', 'the company as at the meeting');
+  t.match(text, 'Company number: 01234567');
+  t.notMatch(text, 'Renamed Widgets Ltd');
+  t.notMatch(text, 'SC123456');
+
+  // Minutes of a meeting after the rename carry the new name and number.
+  const m2 = await api.request('POST', '/v1/dividends/board-minutes', {
+    body: { attendees: [jo], date: '2026-06-01', financialYearEnd: fye, totalDividendPence: 100_000 },
+  });
+  t.equal(m2.status, 201, JSON.stringify(m2.body.error ?? ''));
+  const later = straightText((await api.request('GET', `/v1/dividends/board-minutes/${m2.body.data.id}/pdf`)).bytes);
+  t.match(later, 'Renamed Widgets Ltd');
+  t.match(later, 'Company number: SC123456');
+});

@@ -237,6 +237,7 @@ export async function recordMinutes(trx: Kysely<OrgDb>, posting: Posting, input:
     );
   }
   const year = input.date.slice(0, 4);
+  const company = await trx.selectFrom('organisation').select(['name', 'company_number']).executeTakeFirstOrThrow();
   const { n } = await trx
     .selectFrom('board_minutes')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -253,6 +254,8 @@ export async function recordMinutes(trx: Kysely<OrgDb>, posting: Posting, input:
     total_dividend: input.totalDividendPence,
     notes: input.notes ?? null,
     status: 'approved',
+    company_name: company.name,
+    company_number: company.company_number,
     created_at: timestamp(posting.clock),
   };
   await trx.insertInto('board_minutes').values(row).execute();

@@ -43,6 +43,7 @@ export async function voucherData(db: Kysely<OrgDb>, id: string): Promise<Vouche
   };
 }
 
+/** The minutes print the company's name and number at the meeting, kept on them; the registered office as it stands, as on a voucher. */
 export async function minutesData(db: Kysely<OrgDb>, id: string): Promise<MinutesData> {
   const row = await findMinutes(db, id);
   const ids = JSON.parse(row.attendees_json) as string[];
@@ -63,7 +64,7 @@ export async function minutesData(db: Kysely<OrgDb>, id: string): Promise<Minute
     .orderBy('voucher_number')
     .execute();
   return {
-    company: await companyOf(db),
+    company: { ...(await companyOf(db)), name: row.company_name, companyNumber: row.company_number },
     resolutionReference: row.resolution_ref,
     date: row.date,
     attendees: ids.map((a) => names.get(a) ?? a),
