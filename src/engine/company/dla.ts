@@ -104,10 +104,19 @@ async function refuseLoanAccount(db: Kysely<OrgDb>, accountId: string): Promise<
   }
 }
 
-/** Record a movement and post its journal; the sign must match the loan type (400). */
+/** Record a movement and post its journal; the sign must match the loan type (400); a dividend_offset only for a dividend (dividendId). */
 export async function addDlaTransaction(trx: Kysely<OrgDb>, posting: Posting, input: DlaInput): Promise<DlaTransaction> {
   await requireCompany(trx);
   const director = await findDirector(trx, input.directorId);
+  // A dividend set against the loan debits 2500 Dividends Payable: with no dividend behind it that is a distribution with no minutes and
+  // no profit check, or a declared dividend's liability eaten away so that paying it later pays twice.
+  if (input.loanType === 'dividend_offset' && input.dividendId === undefined) {
+    throw new AppError(
+      'validation_error',
+      'loanType: a dividend_offset comes only from a dividend: declare it against board minutes (POST /dividends) with paymentMethod dla_offset, which sets it against the loan account',
+      'loanType',
+    );
+  }
   signRule(input.loanType, input.amountPence);
   if (input.accountId !== undefined) await refuseLoanAccount(trx, input.accountId);
   // The loan position of a closed year is as closed as its ledger, journal or not.
