@@ -95,7 +95,7 @@ export interface DirectorInput {
   readonly relationship?: (typeof relationships)[number] | null;
 }
 
-/** The connection, both fields or neither (400), to another director than this one. */
+/** The connection, both fields or neither (400), to another director than this one, who is no connected person, from one who has none. */
 async function checkConnection(db: Kysely<OrgDb>, self: string, to: string | null, relationship: string | null): Promise<void> {
   if ((to === null) !== (relationship === null)) {
     throw new AppError(
@@ -110,6 +110,15 @@ async function checkConnection(db: Kysely<OrgDb>, self: string, to: string | nul
   if (!other) throw new AppError('validation_error', `connectedToDirectorId: no director ${to}`, 'connectedToDirectorId');
   if (other.connected_to_director_id !== null) {
     throw new AppError('validation_error', `connectedToDirectorId: ${to} is itself a connected person; connect to the director`, 'connectedToDirectorId');
+  }
+  // One level only: a director's loans are grouped with those connected to him, so his own connected persons would drop out of S455.
+  const own = await db.selectFrom('directors').select('full_name').where('connected_to_director_id', '=', self).orderBy('full_name').execute();
+  if (own.length > 0) {
+    throw new AppError(
+      'validation_error',
+      `connectedToDirectorId: ${own.map((d) => d.full_name).join(', ')} ${own.length === 1 ? 'is' : 'are'} connected to this director; a director with connected persons cannot be one, so connect them elsewhere or not at all first`,
+      'connectedToDirectorId',
+    );
   }
 }
 
