@@ -34,7 +34,7 @@ import { createTransaction, type Posting } from '../ledger/posting.js';
 import { assertDateOpen } from '../ledger/periods.js';
 import { primaryBankAccount } from '../banking/bank-accounts.js';
 import { findDirector, requireCompany, yearEndingOn } from './directors.js';
-import { addDlaTransaction, chartAccountId } from './dla.js';
+import { addDlaTransaction, chartAccountId, reverseDividendMovements } from './dla.js';
 import type { BoardMinutesTable, DirectorsTable, DividendsTable, OrgDb } from '../../store/tables.js';
 
 export const profitCheckSchema = z.strictObject({
@@ -553,7 +553,7 @@ export async function payDividend(trx: Kysely<OrgDb>, posting: Posting, id: stri
   return dividendView(trx, next);
 }
 
-/** Void a dividend: each of its journals reversed by a journal of its own, dated `date`; twice is refused (409). */
+/** Void a dividend: each of its journals reversed by a journal of its own, dated `date`, and a set-off against the loan by a movement of that date; twice is refused (409). */
 export async function voidDividend(trx: Kysely<OrgDb>, posting: Posting, id: string, date: string): Promise<Dividend> {
   await requireCompany(trx);
   const row = await findDividend(trx, id);
@@ -563,10 +563,11 @@ export async function voidDividend(trx: Kysely<OrgDb>, posting: Posting, id: str
     const what = row.date_paid === null ? 'declared' : 'paid';
     throw new AppError('validation_error', `date: a dividend is voided on or after it was ${what} (${since})`, 'date');
   }
+  const reversedBy = new Map<string, string>();
   for (const txn of [row.declare_transaction_id, row.pay_transaction_id]) {
     if (txn === null) continue;
     const lines = await trx.selectFrom('lines').select(['account_id', 'amount']).where('transaction_id', '=', txn).orderBy('line_no').execute();
-    await createTransaction(trx, posting, {
+    const reversal = await createTransaction(trx, posting, {
       date,
       description: `Dividend ${row.voucher_number} voided: reverses ${txn}`,
       reference: row.voucher_number,
@@ -575,10 +576,12 @@ export async function voidDividend(trx: Kysely<OrgDb>, posting: Posting, id: str
       sourceId: row.id,
       lines: lines.map((l) => ({ accountId: l.account_id, amount: -l.amount })),
     });
+    reversedBy.set(txn, reversal.id);
   }
   if (row.payment_method === 'dla_offset' && row.status === 'paid') {
-    // The loan account movement is reversed above through its journal; the movement itself is undone in the DLA too.
-    await trx.deleteFrom('dla_transactions').where('dividend_id', '=', row.id).execute();
+    // The set-off stays where it was dated (a closed year's history is not rewritten); a movement of the void's date reverses it, with
+    // the journal that reversed its journal, so the loan account and 2400 part on no date.
+    await reverseDividendMovements(trx, posting, row.id, date, reversedBy);
   }
   const now = timestamp(posting.clock);
   const next = { ...row, status: 'void' as const, voided_at: now, updated_at: now };

@@ -157,6 +157,38 @@ export async function addDlaTransaction(trx: Kysely<OrgDb>, posting: Posting, in
   return dlaView(row);
 }
 
+/**
+ * Reverse the movements a voided dividend set against the loan account by
+ * movements of their own dated `date`, each carrying the journal that
+ * reversed its journal (`reversedBy`): the originals stay, a closed year's
+ * among them, so the loan accounts and 2400 agree on every date.
+ */
+export async function reverseDividendMovements(
+  trx: Kysely<OrgDb>,
+  posting: Posting,
+  dividendId: string,
+  date: string,
+  reversedBy: ReadonlyMap<string, string>,
+): Promise<void> {
+  await assertDateOpen(trx, date);
+  const originals = await trx.selectFrom('dla_transactions').selectAll().where('dividend_id', '=', dividendId).orderBy('created_at').orderBy('id').execute();
+  for (const m of originals) {
+    const row: DlaTransactionsTable = {
+      id: newId('dla', posting.clock.now()),
+      director_id: m.director_id,
+      date,
+      description: `${m.description}, reversed: the dividend is void`,
+      amount: -m.amount,
+      loan_type: m.loan_type,
+      notes: null,
+      transaction_id: m.transaction_id === null ? null : (reversedBy.get(m.transaction_id) ?? null),
+      dividend_id: dividendId,
+      created_at: timestamp(posting.clock),
+    };
+    await trx.insertInto('dla_transactions').values(row).execute();
+  }
+}
+
 /** A director's movements, oldest first. */
 export async function dlaMovements(db: Kysely<OrgDb>, directorId: string): Promise<DlaTransaction[]> {
   const rows = await db
