@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';
 import { idOf, isoDate } from '../schema.js';
+import { pageMetaSchema, pageQuery } from '../pagination.js';
 import {
   addDirector,
   changeDirector,
@@ -34,10 +35,12 @@ export const listDirectorsOp = defineOperation({
   access: 'directors:read',
   method: 'GET',
   path: '/directors',
-  query: { active: z.boolean().optional() },
+  query: { active: z.boolean().optional(), ...pageQuery() },
   output: z.array(directorSchema),
+  meta: pageMetaSchema,
   async run(ctx, input) {
-    return { data: await listDirectors(orgOf(ctx).db, input.active) };
+    const { rows, meta } = await listDirectors(orgOf(ctx).db, input.active, input);
+    return { data: rows, meta };
   },
 });
 

@@ -16,6 +16,7 @@ import { day, idOut, instant } from '../output.js';
 import { fiscalYearContaining, type DateRange } from '../dates.js';
 import { loadOrganisation } from '../organisation/organisation.js';
 import type { DirectorsTable, OrgDb } from '../../store/tables.js';
+import { listPage, type PageMeta } from '../pagination.js';
 
 export const relationships = ['spouse', 'child', 'parent', 'associate'] as const;
 
@@ -202,9 +203,17 @@ export async function resignDirector(trx: Kysely<OrgDb>, clock: Clock, id: strin
   return directorView(next);
 }
 
-export async function listDirectors(db: Kysely<OrgDb>, active?: boolean): Promise<Director[]> {
+/** Which page of a list, and how long. */
+export interface PageAt {
+  readonly page: number;
+  readonly limit: number;
+}
+
+/** A page of directors (and connected persons), by name. */
+export async function listDirectors(db: Kysely<OrgDb>, active: boolean | undefined, page: PageAt): Promise<{ rows: Director[]; meta: PageMeta }> {
   await requireCompany(db);
-  let q = db.selectFrom('directors').selectAll();
+  let q = db.selectFrom('directors');
   if (active !== undefined) q = q.where('is_active', '=', active ? 1 : 0);
-  return (await q.orderBy('full_name').orderBy('id').execute()).map(directorView);
+  const { rows, meta } = await listPage(q, (all) => all.selectAll().orderBy('full_name').orderBy('id'), page);
+  return { rows: rows.map(directorView), meta };
 }

@@ -7,6 +7,7 @@ import { defineOperation, orgOf, pdfFile } from '../operation.js';
 import { idOf, isoDate, pence } from '../schema.js';
 import { postingOf } from '../ledger/posting.js';
 import { today } from '../clock.js';
+import { listPage, numberLength, pageMetaSchema, pageQuery } from '../pagination.js';
 import { requireCompany, yearEndingOn } from './directors.js';
 import { dividendTax, maxIncomePence } from './dividend-tax.js';
 import { taxYearOf } from './tax-years.js';
@@ -80,12 +81,14 @@ export const listMinutesOp = defineOperation({
   access: 'dividends:read',
   method: 'GET',
   path: '/dividends/board-minutes',
+  query: pageQuery(),
   output: z.array(minutesSchema),
-  async run(ctx) {
+  meta: pageMetaSchema,
+  async run(ctx, input) {
     const db = orgOf(ctx).db;
     await requireCompany(db);
-    const rows = await db.selectFrom('board_minutes').selectAll().orderBy('date', 'desc').orderBy('id', 'desc').execute();
-    return { data: await Promise.all(rows.map((r) => minutesView(db, r))) };
+    const { rows, meta } = await listPage(db.selectFrom('board_minutes'), (all) => all.selectAll().orderBy('date', 'desc').orderBy('id', 'desc'), input);
+    return { data: await Promise.all(rows.map((r) => minutesView(db, r))), meta };
   },
 });
 
@@ -155,16 +158,27 @@ export const listDividendsOp = defineOperation({
   access: 'dividends:read',
   method: 'GET',
   path: '/dividends',
-  query: { directorId: idOf('dir').optional(), financialYearEnd: isoDate().optional() },
+  query: { directorId: idOf('dir').optional(), financialYearEnd: isoDate().optional(), ...pageQuery() },
   output: z.array(dividendSchema),
+  meta: pageMetaSchema,
   async run(ctx, input) {
     const db = orgOf(ctx).db;
     await requireCompany(db);
-    let q = db.selectFrom('dividends').selectAll();
+    let q = db.selectFrom('dividends');
     if (input.directorId) q = q.where('director_id', '=', input.directorId);
     if (input.financialYearEnd) q = q.where('financial_year_end', '=', input.financialYearEnd);
-    const rows = await q.orderBy('date_declared', 'desc').orderBy('voucher_number', 'desc').execute();
-    return { data: await Promise.all(rows.map((r) => dividendView(db, r))) };
+    const { rows, meta } = await listPage(
+      q,
+      (all) =>
+        all
+          .selectAll()
+          .orderBy('date_declared', 'desc')
+          .orderBy(numberLength('voucher_number'), 'desc')
+          .orderBy('voucher_number', 'desc')
+          .orderBy('id', 'desc'),
+      input,
+    );
+    return { data: await Promise.all(rows.map((r) => dividendView(db, r))), meta };
   },
 });
 

@@ -6,6 +6,7 @@ import { postingOf } from '../ledger/posting.js';
 import { addDlaTransaction, dlaMovements, dlaTransactionSchema, loanTypes } from './dla.js';
 import { findDirector, requireCompany } from './directors.js';
 import { today } from '../clock.js';
+import { pageMetaSchema, pageQuery } from '../pagination.js';
 import { listSnapshots, loanPosition, loanPositions, positionSchema, s455Summary, s455SummarySchema, snapshotSchema, takeSnapshot } from './loan-position.js';
 
 export const addDlaOp = defineOperation({
@@ -41,13 +42,15 @@ export const listDlaOp = defineOperation({
   access: 'directors:read',
   method: 'GET',
   path: '/director-loans',
-  query: { directorId: idOf('dir') },
+  query: { directorId: idOf('dir'), ...pageQuery() },
   output: z.array(dlaTransactionSchema),
+  meta: pageMetaSchema,
   async run(ctx, input) {
     const db = orgOf(ctx).db;
     await requireCompany(db);
     await findDirector(db, input.directorId);
-    return { data: await dlaMovements(db, input.directorId) };
+    const { rows, meta } = await dlaMovements(db, input.directorId, input);
+    return { data: rows, meta };
   },
 });
 
@@ -118,9 +121,11 @@ export const snapshotsOp = defineOperation({
   access: 'directors:read',
   method: 'GET',
   path: '/director-loans/snapshots',
-  query: { directorId: idOf('dir').optional() },
+  query: { directorId: idOf('dir').optional(), ...pageQuery() },
   output: z.array(snapshotSchema),
+  meta: pageMetaSchema,
   async run(ctx, input) {
-    return { data: await listSnapshots(orgOf(ctx).db, input.directorId) };
+    const { rows, meta } = await listSnapshots(orgOf(ctx).db, input.directorId, input);
+    return { data: rows, meta };
   },
 });

@@ -17,7 +17,8 @@ import { pence } from '../schema.js';
 import { createTransaction, type Posting } from '../ledger/posting.js';
 import { assertDateOpen } from '../ledger/periods.js';
 import { primaryBankAccount } from '../banking/bank-accounts.js';
-import { findDirector, requireCompany } from './directors.js';
+import { findDirector, requireCompany, type PageAt } from './directors.js';
+import { listPage, type PageMeta } from '../pagination.js';
 import { loanTypes } from './dla/loan-types.js';
 import { signRule } from './dla/sign-rule.js';
 import type { DlaTransactionsTable, LoanType, OrgDb } from '../../store/tables.js';
@@ -189,15 +190,12 @@ export async function reverseDividendMovements(
   }
 }
 
-/** A director's movements, oldest first. */
-export async function dlaMovements(db: Kysely<OrgDb>, directorId: string): Promise<DlaTransaction[]> {
-  const rows = await db
-    .selectFrom('dla_transactions')
-    .selectAll()
-    .where('director_id', '=', directorId)
-    .orderBy('date')
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-  return rows.map(dlaView);
+/** A page of a director's movements, oldest first. */
+export async function dlaMovements(db: Kysely<OrgDb>, directorId: string, page: PageAt): Promise<{ rows: DlaTransaction[]; meta: PageMeta }> {
+  const { rows, meta } = await listPage(
+    db.selectFrom('dla_transactions').where('director_id', '=', directorId),
+    (all) => all.selectAll().orderBy('date').orderBy('created_at').orderBy('id'),
+    page,
+  );
+  return { rows: rows.map(dlaView), meta };
 }

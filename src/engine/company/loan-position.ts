@@ -17,7 +17,8 @@ import { fiscalYearContaining, taxYearOf, type DateRange } from '../dates.js';
 import { newId } from '../ids.js';
 import { day, idOut, instant } from '../output.js';
 import { pence } from '../schema.js';
-import { findDirector, requireCompany, yearEndingOn } from './directors.js';
+import { findDirector, requireCompany, yearEndingOn, type PageAt } from './directors.js';
+import { listPage, type PageMeta } from '../pagination.js';
 import { loadOrganisation } from '../organisation/organisation.js';
 import { balanceAt, aggregatedBalanceAt } from './dla/balance.js';
 import { s455Exposure, s455Standing, type S455Standing } from './dla/s455.js';
@@ -376,9 +377,15 @@ export async function takeSnapshot(trx: Kysely<OrgDb>, clock: Clock, directorId:
   return snapshotView(row);
 }
 
-export async function listSnapshots(db: Kysely<OrgDb>, directorId?: string): Promise<z.output<typeof snapshotSchema>[]> {
+/** A page of the year-end snapshots, newest period first. */
+export async function listSnapshots(
+  db: Kysely<OrgDb>,
+  directorId: string | undefined,
+  page: PageAt,
+): Promise<{ rows: z.output<typeof snapshotSchema>[]; meta: PageMeta }> {
   await requireCompany(db);
-  let q = db.selectFrom('dla_snapshots').selectAll();
+  let q = db.selectFrom('dla_snapshots');
   if (directorId !== undefined) q = q.where('director_id', '=', directorId);
-  return (await q.orderBy('period_end_date', 'desc').orderBy('director_id').execute()).map(snapshotView);
+  const { rows, meta } = await listPage(q, (all) => all.selectAll().orderBy('period_end_date', 'desc').orderBy('director_id').orderBy('id'), page);
+  return { rows: rows.map(snapshotView), meta };
 }
