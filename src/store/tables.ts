@@ -789,6 +789,7 @@ export interface DividendsTable {
   pay_transaction_id: string | null;
   notes: string | null;
   voided_at: string | null;
+  void_reason: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -341,6 +341,33 @@ t.test('voiding is dated on or after the dividend was declared, and paid', async
   t.equal(onPayday.status, 200, JSON.stringify(onPayday.body.error ?? ''));
 });
 
+t.test('pay takes paidDate, its published name; void keeps the reason given', async (t) => {
+  const { api, jo } = await company(t);
+  // £1,000.00 over the 100 Ordinary shares is £10.00 a share: Jo's 60 take £600.00.
+  const minutes = await api.request('POST', '/v1/dividends/board-minutes', {
+    body: { attendees: [jo], date: '2026-05-01', financialYearEnd: fye, totalDividendPence: 100_000 },
+  });
+  const declared = await api.request('POST', '/v1/dividends', {
+    body: { directorId: jo, boardMinutesId: minutes.body.data.id, amountPence: 60_000, date: '2026-05-01', paymentMethod: 'bank_transfer' },
+  });
+  t.equal(declared.status, 201, JSON.stringify(declared.body.error ?? ''));
+  const id = declared.body.data.id as string;
+  const clash = await api.request('PATCH', `/v1/dividends/${id}/pay`, { body: { date: '2026-05-15', paidDate: '2026-05-16' } });
+  t.equal(clash.status, 400);
+  t.match(clash.body.error, { code: 'validation_error', field: 'paidDate' });
+  const paid = await api.request('PATCH', `/v1/dividends/${id}/pay`, { body: { paidDate: '2026-05-16' } });
+  t.equal(paid.status, 200, JSON.stringify(paid.body.error ?? ''));
+  t.match(paid.body.data, { status: 'paid', datePaid: '2026-05-16', voidReason: null });
+
+  const long = await api.request('POST', `/v1/dividends/${id}/void`, { body: { reason: 'x'.repeat(501) } });
+  t.equal(long.status, 400);
+  t.match(long.body.error, { code: 'validation_error', field: 'reason' });
+  t.equal((await api.request('GET', `/v1/dividends/${id}`)).body.data.status, 'paid', 'the refused void left it paid');
+  const voided = await api.request('POST', `/v1/dividends/${id}/void`, { body: { reason: 'Declared in error: the accounts were not final' } });
+  t.equal(voided.status, 200, JSON.stringify(voided.body.error ?? ''));
+  t.match((await api.request('GET', `/v1/dividends/${id}`)).body.data, { status: 'void', voidReason: 'Declared in error: the accounts were not final' });
+});
+
 t.test('board meetings are attended by those who were directors on the day: not a connected person, nor one appointed later or resigned before', async (t) => {
   const { api, jo, sam } = await company(t);
   const director = async (body: Record<string, unknown>) => {

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { defineOperation, orgOf, pdfFile } from '../operation.js';
+import { AppError } from '../errors.js';
 import { idOf, isoDate, pence } from '../schema.js';
 import { postingOf } from '../ledger/posting.js';
 import { today } from '../clock.js';
@@ -204,10 +205,16 @@ export const payDividendOp = defineOperation({
   method: 'PATCH',
   path: '/dividends/{id}/pay',
   params,
-  body: { date: isoDate().optional().describe('default today') },
+  body: {
+    date: isoDate().optional().describe('default today'),
+    paidDate: isoDate().optional().describe('the same as date, by its published name'),
+  },
   output: dividendSchema,
   async run(ctx, input) {
-    return { data: await orgOf(ctx).write((trx) => payDividend(trx, postingOf(ctx), input.id, { date: input.date ?? today(ctx.clock) })) };
+    if (input.date !== undefined && input.paidDate !== undefined && input.date !== input.paidDate)
+      throw new AppError('validation_error', `paidDate: ${input.paidDate} differs from date ${input.date}; give one`, 'paidDate');
+    const date = input.paidDate ?? input.date ?? today(ctx.clock);
+    return { data: await orgOf(ctx).write((trx) => payDividend(trx, postingOf(ctx), input.id, { date })) };
   },
 });
 
@@ -218,10 +225,22 @@ export const voidDividendOp = defineOperation({
   method: 'POST',
   path: '/dividends/{id}/void',
   params,
-  body: { date: isoDate().optional().describe('the reversals’ date, default today') },
+  body: {
+    date: isoDate().optional().describe('the reversals’ date, default today'),
+    reason: z
+      .string()
+      .trim()
+      .min(1)
+      .max(500)
+      .optional()
+      .describe('why, kept with the dividend (voidReason)')
+      .meta({ examples: ['"declared in error: the accounts were not final"'] }),
+  },
   output: dividendSchema,
   async run(ctx, input) {
-    return { data: await orgOf(ctx).write((trx) => voidDividend(trx, postingOf(ctx), input.id, input.date ?? today(ctx.clock))) };
+    return {
+      data: await orgOf(ctx).write((trx) => voidDividend(trx, postingOf(ctx), input.id, input.date ?? today(ctx.clock), input.reason ?? null)),
+    };
   },
 });
 

@@ -283,6 +283,7 @@ export const dividendSchema = z.strictObject({
   paymentTransactionId: z.string().nullable(),
   notes: z.string().nullable(),
   voidedAt: instant().nullable(),
+  voidReason: z.string().nullable().describe('why it was voided, as given; null when not given or not void'),
   createdAt: instant(),
   updatedAt: instant(),
 });
@@ -310,6 +311,7 @@ export async function dividendView(db: Kysely<OrgDb>, r: DividendsTable): Promis
     paymentTransactionId: r.pay_transaction_id,
     notes: r.notes,
     voidedAt: r.voided_at,
+    voidReason: r.void_reason,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -503,6 +505,7 @@ export async function declareDividend(trx: Kysely<OrgDb>, posting: Posting, inpu
     pay_transaction_id: null,
     notes: input.notes ?? null,
     voided_at: null,
+    void_reason: null,
     created_at: now,
     updated_at: now,
   };
@@ -554,7 +557,7 @@ export async function payDividend(trx: Kysely<OrgDb>, posting: Posting, id: stri
 }
 
 /** Void a dividend: each of its journals reversed by a journal of its own, dated `date`, and a set-off against the loan by a movement of that date; twice is refused (409). */
-export async function voidDividend(trx: Kysely<OrgDb>, posting: Posting, id: string, date: string): Promise<Dividend> {
+export async function voidDividend(trx: Kysely<OrgDb>, posting: Posting, id: string, date: string, reason: string | null = null): Promise<Dividend> {
   await requireCompany(trx);
   const row = await findDividend(trx, id);
   if (row.status === 'void') throw new AppError('already_voided', `dividend ${row.voucher_number} is void already`);
@@ -584,7 +587,7 @@ export async function voidDividend(trx: Kysely<OrgDb>, posting: Posting, id: str
     await reverseDividendMovements(trx, posting, row.id, date, reversedBy);
   }
   const now = timestamp(posting.clock);
-  const next = { ...row, status: 'void' as const, voided_at: now, updated_at: now };
+  const next = { ...row, status: 'void' as const, voided_at: now, void_reason: reason, updated_at: now };
   await trx.updateTable('dividends').set(next).where('id', '=', id).execute();
   return dividendView(trx, next);
 }
