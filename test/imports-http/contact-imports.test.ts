@@ -481,3 +481,46 @@ t.test('refusals: no name column 400, past 5 MB 413, a read-only key 403: nothin
   t.equal(still.status, 'pending', 'not confirmed, not deleted');
   t.same((await api.request('GET', '/v1/contacts')).body.data, [], 'no contact written');
 });
+
+t.test('a row that is exactly one of two contacts sharing a company domain merges into that one, not the one created first', async (t) => {
+  const { api } = await world(t);
+  const make = async (name: string, email: string) => {
+    const r = await api.request('POST', '/v1/contacts', { body: { contactType: 'customer', name, email } });
+    t.equal(r.status, 201, JSON.stringify(r.body.error ?? ''));
+    return r.body.data.id as string;
+  };
+  const widgets = await make('Acme Widgets', 'sales@acme.co.uk');
+  const north = await make('Acme North', 'north@acme.co.uk');
+  const up = await upload(t, api, 'Name,Email,Phone\nAcme North,north@acme.co.uk,0113 111 2222\n');
+  t.equal(up.status, 'pending');
+  t.same(up.preview.stats, { creates: 0, merges: 1, conflicts: 0, skips: 0, totalRows: 1, validContacts: 1 });
+  t.match(up.decisions, [{ action: 'merge', contactId: north, reason: /^merges into \S+ \(Acme North\)/ }]);
+  t.same(await confirm(t, api, up.importId), { importId: up.importId, created: 0, merged: 1, skipped: 0, rejected: 0, total: 1 });
+  const byName = await contactsByName(api);
+  t.match(byName.get('Acme North'), { id: north, phone: '0113 111 2222' }, 'the phone goes to the contact the row is');
+  t.match(byName.get('Acme Widgets'), { id: widgets, phone: null }, 'and not to the one created first');
+
+  // The same e-mail address picks the contact when the name differs; the same name when the e-mail does.
+  const byEmail = await upload(t, api, 'Name,Email\nAcme North Depot,north@acme.co.uk\nAcme North,depot@acme.co.uk\n');
+  t.match(byEmail.decisions, [
+    { action: 'merge', contactId: north },
+    { action: 'merge', contactId: north },
+  ]);
+
+  // A row on the domain that is neither: which contact is not the import's to guess. A conflict, settled by a link.
+  const neither = await upload(t, api, 'Name,Email\nAcme Sales,orders@acme.co.uk\n');
+  t.equal(neither.status, 'processing');
+  t.same(neither.preview.stats, { creates: 0, merges: 0, conflicts: 1, skips: 0, totalRows: 1, validContacts: 1 });
+  t.same(
+    (neither.preview.outcomes as Outcome[]).map((o) => [o.type, sorted(o.nodeIds)]),
+    [['CONFLICT', sorted(['row_0', `ledger_${widgets}`, `ledger_${north}`])]],
+  );
+  const linked = await api.request('POST', `/v1/contact-imports/${neither.importId}/resolve`, {
+    body: { resolutions: [{ link: ['row_0', `ledger_${north}`] }] },
+  });
+  t.equal(linked.status, 200, JSON.stringify(linked.body.error ?? ''));
+  t.equal(linked.body.data.status, 'pending');
+  t.match(linked.body.data.decisions, [{ action: 'merge', contactId: north }]);
+  const more = await api.request('POST', `/v1/contact-imports/${byEmail.importId}/resolve`, { body: { resolutions: [{ skip: 'row_0' }] } });
+  t.equal(more.status, 409, 'an import with no conflict has nothing to resolve');
+});

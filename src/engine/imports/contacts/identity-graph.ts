@@ -3,7 +3,8 @@
  * VAT or company number; an exact duplicate (the same normalised name and
  * no detail that differs); the same company mail domain. The last two are
  * weak: between groups whose VAT or company numbers contradict they are
- * refused and become a conflict instead. Then soft similarity between
+ * refused and become a conflict instead, and a domain never joins two groups
+ * that each hold a contact in the books. Then soft similarity between
  * groups still apart flags conflicts, and so does the same e-mail address in
  * two groups, since the books allow one contact per address.
  */
@@ -168,8 +169,58 @@ export function buildGraph(nodes: readonly GraphNode[], resolutions: readonly Re
     }
   }
 
+  /** Of several contacts in the books a row could join, the one with its e-mail address, else the one with its name, else null. */
+  const contactsOf = (a: GraphNode): GraphNode[] => nodes.filter((m) => m.ledger !== null && groups.find(m.index) === groups.find(a.index));
+  const choose = (n: GraphNode, anchors: readonly GraphNode[]): GraphNode | null => {
+    for (const same of [(m: GraphNode) => n.email !== null && m.email === n.email, (m: GraphNode) => m.normName === n.normName]) {
+      const found = anchors.filter((a) => contactsOf(a).some(same));
+      if (found.length > 0) return found.length === 1 ? (found[0] as GraphNode) : null;
+    }
+    return null;
+  };
+  /**
+   * The same company mail domain joins no two groups that each hold a contact in the books (merging contacts is not an
+   * import's business), so those are placed first, each its own group, and a row that has its contact already (by a
+   * number, a link, an exact duplicate) keeps it. A row without one joins the domain's one contact, or of several the one
+   * it matches exactly (e-mail address, then name); several and none matched is a conflict for a person. Rows left
+   * without a contact join each other.
+   */
+  const joinDomain = (bucket: readonly GraphNode[], key: string): void => {
+    const what = `the same company e-mail domain ${key}`;
+    const anchors: GraphNode[] = [];
+    const order = (b: GraphNode): number => (b.row === null ? 0 : groups.holdsContact(b.index) ? 1 : 2);
+    for (const n of [...bucket].sort((x, y) => order(x) - order(y))) {
+      let placed = anchors.some((a) => groups.find(a.index) === groups.find(n.index));
+      const open: GraphNode[] = [];
+      for (const anchor of placed ? [] : anchors) {
+        const refusal = groups.refusal(n.index, anchor.index, true);
+        if (refusal === 'contradiction') refused(n.index, anchor.index, 'EMAIL_DOMAIN', what);
+        if (refusal === null) open.push(anchor);
+      }
+      const withContact = open.filter((a) => groups.holdsContact(a.index));
+      if (!placed && !groups.holdsContact(n.index) && withContact.length > 0) {
+        const into = withContact.length === 1 ? (withContact[0] as GraphNode) : choose(n, withContact);
+        if (into !== null) placed = join(n.index, into.index, what);
+        for (const a of into === null ? withContact : []) {
+          conflicts.push({
+            a: n.index,
+            b: a.index,
+            type: 'EMAIL_DOMAIN',
+            nodes: [n.index, a.index],
+            confidence: confidenceOf.refused,
+            reason: `${idOf(n.index)} has ${what} as ${withContact.length} contacts in the books (${withContact.flatMap((c) => contactsOf(c).map((m) => idOf(m.index))).join(', ')}) and is not one of them by e-mail address or name: not merged`,
+          });
+        }
+      }
+      if (!placed && !groups.holdsContact(n.index)) {
+        const rows = open.find((a) => !groups.holdsContact(a.index));
+        if (rows !== undefined) placed = join(n.index, rows.index, what);
+      }
+      if (!placed) anchors.push(n);
+    }
+  };
   const domains = hardBuckets.find((k) => k.type === 'EMAIL_DOMAIN');
-  for (const [key, bucket] of domains?.buckets ?? []) joinBucket(bucket, 'EMAIL_DOMAIN', `the same company e-mail domain ${key}`, true);
+  for (const [key, bucket] of domains?.buckets ?? []) joinDomain(bucket, key);
 
   // Findings of what joined: the nodes sharing a key that ended in one group.
   const hasRow = (list: readonly number[]): boolean => list.some((i) => nodes[i]?.row !== null);

@@ -13,12 +13,15 @@ export class IdentityGroups {
   private readonly parent: number[];
   private readonly vats: Set<string>[];
   private readonly crns: Set<string>[];
+  /** The contacts in the books each group holds (at its root). */
+  private readonly contacts: number[];
   private readonly splits: readonly (readonly [number, number])[];
 
   constructor(nodes: readonly GraphNode[], splits: readonly (readonly [number, number])[]) {
     this.parent = nodes.map((n) => n.index);
     this.vats = nodes.map((n) => new Set(n.vat ? [n.vat] : []));
     this.crns = nodes.map((n) => new Set(n.crn ? [n.crn] : []));
+    this.contacts = nodes.map((n) => (n.ledger === null ? 0 : 1));
     this.splits = splits;
   }
 
@@ -52,7 +55,13 @@ export class IdentityGroups {
     this.parent[gone] = keep;
     for (const v of this.vats[gone] as Set<string>) this.vats[keep]?.add(v);
     for (const c of this.crns[gone] as Set<string>) this.crns[keep]?.add(c);
+    this.contacts[keep] = (this.contacts[keep] as number) + (this.contacts[gone] as number);
     return true;
+  }
+
+  /** Whether i's group holds a contact in the books. */
+  holdsContact(i: number): boolean {
+    return (this.contacts[this.find(i)] as number) > 0;
   }
 
   /** The VAT and company numbers of a's group that contradict b's, for the reason of a refusal. */
