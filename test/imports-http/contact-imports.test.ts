@@ -524,3 +524,61 @@ t.test('a row that is exactly one of two contacts sharing a company domain merge
   const more = await api.request('POST', `/v1/contact-imports/${byEmail.importId}/resolve`, { body: { resolutions: [{ skip: 'row_0' }] } });
   t.equal(more.status, 409, 'an import with no conflict has nothing to resolve');
 });
+
+t.test('two businesses on BT business mail stay two; a shared domain between names with no word in common is a conflict, not a merge', async (t) => {
+  const { api } = await world(t, { businessType: 'sole_trader' });
+  // btconnect.com is BT's business mail: anyone may have an address there, so it says nothing of who the business is.
+  const bt = await upload(
+    t,
+    api,
+    'Name,Email,Phone\nSmith Builders,smithbuilders@btconnect.com,01632 960001\nJones Plumbing,jonesplumbing@btconnect.com,01632 960002\n',
+  );
+  t.equal(bt.status, 'pending');
+  t.same(bt.preview.stats, { creates: 2, merges: 0, conflicts: 0, skips: 0, totalRows: 2, validContacts: 2 });
+  t.notOk(
+    (bt.preview.evidence as Evidence[]).some((e) => e.type === 'EMAIL_DOMAIN'),
+    'btconnect.com is no identity',
+  );
+  // 2 created + 0 merged = 2 rows.
+  t.same(await confirm(t, api, bt.importId), { importId: bt.importId, created: 2, merged: 0, skipped: 0, rejected: 0, total: 2 });
+  const byName = await contactsByName(api);
+  t.match(byName.get('Smith Builders'), { email: 'smithbuilders@btconnect.com', phone: '01632 960001' });
+  t.match(byName.get('Jones Plumbing'), { email: 'jonesplumbing@btconnect.com', phone: '01632 960002' });
+  for (const domain of ['talk21.com', 'tesco.net', 'plus.net', 'eircom.net', 'yahoo.ie', 'hotmail.fr']) {
+    const up = await upload(t, api, `Name,Email\nAsh Joinery,ash@${domain}\nBirch Tiling,birch@${domain}\n`);
+    t.match(up.preview.stats, { creates: 2, merges: 0, conflicts: 0 }, `${domain} is a mailbox provider's`);
+    t.equal((await api.request('DELETE', `/v1/contact-imports/${up.importId}`)).status, 200);
+  }
+
+  // A provider not on the list: the same domain alone does not make Smith Builders and Jones Plumbing one business.
+  const isp = await upload(
+    t,
+    api,
+    'Name,Email\nOak Roofing,oak@smallisp.example.net\nElm Glazing,elm@smallisp.example.net\nOak Roofing Repairs,repairs@smallisp.example.net\n',
+  );
+  t.equal(isp.status, 'processing');
+  // Rows 0 and 2 share the word "oak" and merge; row 1 shares no word with them: a conflict holding all three.
+  t.same(isp.preview.stats, { creates: 0, merges: 0, conflicts: 3, skips: 0, totalRows: 3, validContacts: 3 });
+  t.match(
+    (isp.preview.evidence as Evidence[]).map((e) => [e.type, e.nodeIds, e.reason]),
+    [
+      ['EMAIL_DOMAIN', ['row_0', 'row_2'], 'the same company e-mail domain smallisp.example.net'],
+      ['EMAIL_DOMAIN', ['row_1', 'row_0'], /"Elm Glazing" \/ "Oak Roofing" share no word: not merged/],
+    ],
+  );
+  const split = await api.request('POST', `/v1/contact-imports/${isp.importId}/resolve`, { body: { resolutions: [{ split: ['row_0', 'row_1'] }] } });
+  t.equal(split.status, 200, JSON.stringify(split.body.error ?? ''));
+  t.equal(split.body.data.status, 'pending');
+  // Split: rows 0 + 2 one contact (1 create, 1 merge), row 1 its own (1 create): 2 + 1 = 3.
+  t.same(split.body.data.preview.stats, { creates: 2, merges: 1, conflicts: 0, skips: 0, totalRows: 3, validContacts: 3 });
+
+  // Against a contact in the books too: a row on its domain with a name that shares no word with it waits for a person.
+  const made = await api.request('POST', '/v1/contacts', { body: { contactType: 'customer', name: 'Hollins Joinery', email: 'office@hollins.example.co.uk' } });
+  t.equal(made.status, 201);
+  const row = await upload(t, api, 'Name,Email,Phone\nPeak Scaffolding,peak@hollins.example.co.uk,01632 960003\n');
+  t.equal(row.status, 'processing');
+  t.same(
+    (row.preview.outcomes as Outcome[]).map((o) => [o.type, o.nodeIds]),
+    [['CONFLICT', ['row_0', `ledger_${made.body.data.id}`]]],
+  );
+});

@@ -221,21 +221,30 @@ t.test('generic mail domains are no identity; a company domain is', async (t) =>
     { name: 'Peter Okafor', email: 'peter@gmail.com' },
     { name: 'Ravi Shah', email: 'ravi@btinternet.com' },
     { name: 'Lucy Grant', email: 'lucy@mail.yahoo.com' },
-    { name: 'Sarah Jones', email: 'sarah.jones@northwind.co.uk' },
-    { name: 'Accounts Payable', email: 'ap@northwind.co.uk' },
+    { name: 'Northwind Traders', email: 'sarah.jones@northwind.co.uk' },
+    { name: 'Northwind (Accounts Payable)', email: 'ap@northwind.co.uk' },
+    { name: 'Ravi Shah & Co', email: 'ravi.shah@btconnect.com' },
   );
   const ledger = [ledgerContact('cont_1', { name: 'Mo Ali', email: 'mo@yahoo.co.uk' })];
   const preview = resolveIdentities(rows, ledger, []);
   conserved(t, preview, rows, ledger);
   t.same(
     preview.nodes.map((n) => n.hardKeys),
-    [[], [], [], [], ['domain:northwind.co.uk'], ['domain:northwind.co.uk'], []],
+    [[], [], [], [], ['domain:northwind.co.uk'], ['domain:northwind.co.uk'], [], []],
   );
-  t.match(preview.stats, { creates: 5, merges: 1, conflicts: 0 });
+  // 7 rows: rows 4 and 5 one contact (1 create, 1 merge), 5 others each their own: 6 creates.
+  t.match(preview.stats, { creates: 6, merges: 1, conflicts: 0 });
   t.same(
     preview.evidence.map((e) => [e.type, e.nodeIds]),
     [['EMAIL_DOMAIN', ['row_4', 'row_5']]],
   );
+
+  // The same company domain alone between names that share no word is a conflict, not a merge.
+  const unlike = rowsOf({ name: 'Sarah Jones', email: 'sarah.jones@northwind.co.uk' }, { name: 'Accounts Payable', email: 'ap@northwind.co.uk' });
+  const apart = resolveIdentities(unlike, [], []);
+  conserved(t, apart, unlike);
+  t.match(apart.stats, { creates: 0, merges: 0, conflicts: 2 });
+  t.match(apart.evidence, [{ type: 'EMAIL_DOMAIN', nodeIds: ['row_1', 'row_0'], confidence: 50, reason: /"Accounts Payable" \/ "Sarah Jones" share no word/ }]);
 });
 
 t.test('VAT and company numbers match in any spelling, and merge a row into the contact in the books, filling only its blanks', async (t) => {

@@ -71,6 +71,11 @@ function bucketsOf(nodes: readonly GraphNode[], key: (n: GraphNode) => string | 
 /** A row node and the ledger node of the contact the same row went to in an earlier import. */
 export type Remembered = readonly [row: string, ledger: string];
 
+/** The words of a normalised name that can say which business it is ("and" cannot). */
+function wordsOf(normName: string): Set<string> {
+  return new Set(normName.split(' ').filter((w) => w.length > 1 && w !== 'and'));
+}
+
 export function buildGraph(nodes: readonly GraphNode[], resolutions: readonly Resolution[], remembered: readonly Remembered[] = []): Graph {
   const indexOf = new Map(nodes.map((n) => [n.node.id, n.index]));
   const skipped = new Set<number>();
@@ -169,8 +174,8 @@ export function buildGraph(nodes: readonly GraphNode[], resolutions: readonly Re
     }
   }
 
-  /** Of several contacts in the books a row could join, the one with its e-mail address, else the one with its name, else null. */
   const contactsOf = (a: GraphNode): GraphNode[] => nodes.filter((m) => m.ledger !== null && groups.find(m.index) === groups.find(a.index));
+  /** Of several contacts in the books a row could join, the one with its e-mail address, else the one with its name, else null. */
   const choose = (n: GraphNode, anchors: readonly GraphNode[]): GraphNode | null => {
     for (const same of [(m: GraphNode) => n.email !== null && m.email === n.email, (m: GraphNode) => m.normName === n.normName]) {
       const found = anchors.filter((a) => contactsOf(a).some(same));
@@ -183,24 +188,36 @@ export function buildGraph(nodes: readonly GraphNode[], resolutions: readonly Re
    * import's business), so those are placed first, each its own group, and a row that has its contact already (by a
    * number, a link, an exact duplicate) keeps it. A row without one joins the domain's one contact, or of several the one
    * it matches exactly (e-mail address, then name); several and none matched is a conflict for a person. Rows left
-   * without a contact join each other.
+   * without a contact join each other. The domain alone never joins names that share no word (Smith Builders and Jones
+   * Plumbing on a provider's domain not in the list): that is a conflict, one a row.
    */
   const joinDomain = (bucket: readonly GraphNode[], key: string): void => {
     const what = `the same company e-mail domain ${key}`;
     const anchors: GraphNode[] = [];
+    // The words of the names of each anchor's group (its nodes in the bucket and its contacts in the books).
+    const words = new Map<number, Set<string>>();
     const order = (b: GraphNode): number => (b.row === null ? 0 : groups.holdsContact(b.index) ? 1 : 2);
     for (const n of [...bucket].sort((x, y) => order(x) - order(y))) {
-      let placed = anchors.some((a) => groups.find(a.index) === groups.find(n.index));
+      const own = wordsOf(n.normName);
+      const anchored = anchors.find((a) => groups.find(a.index) === groups.find(n.index));
+      if (anchored !== undefined) {
+        for (const w of own) words.get(anchored.index)?.add(w);
+        continue;
+      }
       const open: GraphNode[] = [];
-      for (const anchor of placed ? [] : anchors) {
+      let unlike: GraphNode | null = null;
+      for (const anchor of anchors) {
         const refusal = groups.refusal(n.index, anchor.index, true);
         if (refusal === 'contradiction') refused(n.index, anchor.index, 'EMAIL_DOMAIN', what);
-        if (refusal === null) open.push(anchor);
+        if (refusal !== null) continue;
+        const theirs = words.get(anchor.index) as Set<string>;
+        if ([...own].some((w) => theirs.has(w))) open.push(anchor);
+        else unlike ??= anchor;
       }
+      let into: GraphNode | null = null;
       const withContact = open.filter((a) => groups.holdsContact(a.index));
-      if (!placed && !groups.holdsContact(n.index) && withContact.length > 0) {
-        const into = withContact.length === 1 ? (withContact[0] as GraphNode) : choose(n, withContact);
-        if (into !== null) placed = join(n.index, into.index, what);
+      if (!groups.holdsContact(n.index) && withContact.length > 0) {
+        into = withContact.length === 1 ? (withContact[0] as GraphNode) : choose(n, withContact);
         for (const a of into === null ? withContact : []) {
           conflicts.push({
             a: n.index,
@@ -211,12 +228,26 @@ export function buildGraph(nodes: readonly GraphNode[], resolutions: readonly Re
             reason: `${idOf(n.index)} has ${what} as ${withContact.length} contacts in the books (${withContact.flatMap((c) => contactsOf(c).map((m) => idOf(m.index))).join(', ')}) and is not one of them by e-mail address or name: not merged`,
           });
         }
+        unlike = null;
       }
-      if (!placed && !groups.holdsContact(n.index)) {
-        const rows = open.find((a) => !groups.holdsContact(a.index));
-        if (rows !== undefined) placed = join(n.index, rows.index, what);
+      if (into === null && !groups.holdsContact(n.index)) into = open.find((a) => !groups.holdsContact(a.index)) ?? null;
+      if (into !== null && join(n.index, into.index, what)) {
+        for (const w of own) words.get(into.index)?.add(w);
+        continue;
       }
-      if (!placed) anchors.push(n);
+      if (unlike !== null && !groups.holdsContact(n.index)) {
+        const [mine, theirs] = [n.node.name, (nodes[unlike.index] as GraphNode).node.name];
+        conflicts.push({
+          a: n.index,
+          b: unlike.index,
+          type: 'EMAIL_DOMAIN',
+          nodes: [n.index, unlike.index],
+          confidence: confidenceOf.refused,
+          reason: `${what}, but the names ${JSON.stringify(mine)} / ${JSON.stringify(theirs)} share no word: not merged`,
+        });
+      }
+      anchors.push(n);
+      words.set(n.index, new Set([...own, ...contactsOf(n).flatMap((m) => [...wordsOf(m.normName)])]));
     }
   };
   const domains = hardBuckets.find((k) => k.type === 'EMAIL_DOMAIN');
