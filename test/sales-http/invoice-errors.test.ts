@@ -293,3 +293,38 @@ t.test("an invoice's entries and its payments' are its own: the transactions API
   // 12000 − 2000 paid
   t.equal(before.receivable.net, 10000);
 });
+
+t.test('a payment dated after today is refused, for invoices, bills and bank matches alike: 400 naming date, nothing written', async (t) => {
+  // Today is 3 December 2026.
+  const { books, api } = await ledger(t, { clock: '2026-12-03T12:00:00Z' });
+  const contactId = await contactOk(t, api);
+  // 1 × £500.00 at 20%: 50,000 + 10,000 VAT = 60,000, due 31 October: overdue today.
+  const inv = await invoiceOk(t, api, contactId, { issueDate: '2026-10-01', dueDate: '2026-10-31', items: [item({ unitPrice: 50000 })] });
+  await sendOk(t, api, inv.id);
+  const before = { counts: await counts(api, books), invoice: await getInvoice(t, api, inv.id) };
+  t.equal(before.invoice.status, 'overdue');
+  for (const date of ['2027-06-30', '2026-12-04']) {
+    expectError(t, await pay(api, inv.id, { amount: 60000, date }), 400, 'validation_error', {
+      field: 'date',
+      message: /a payment cannot be dated after today, 2026-12-03/,
+    });
+  }
+  t.same({ counts: await counts(api, books), invoice: await getInvoice(t, api, inv.id) }, before, 'nothing written; still overdue');
+  // The dashboard's overdue figure is the aged debtors' 31–60 days: 60,000.
+  t.match((await api.request('GET', '/v1/reports/dashboard')).body.data.overdueInvoices, { count: 1, total: 60000 });
+
+  const supplier = await contactOk(t, api, { contactType: 'supplier', name: 'Paper Supplies Ltd' });
+  const bill = await api.request('POST', '/v1/bills', {
+    body: { contactId: supplier, billNumber: 'PS-1', issueDate: '2026-11-01', dueDate: '2026-11-30', items: [item()] },
+  });
+  t.equal(bill.status, 201, JSON.stringify(bill.body.error ?? ''));
+  t.equal((await api.request('POST', `/v1/bills/${bill.body.data.id}/approve`, { body: {} })).status, 200);
+  const payBill = await api.request('POST', `/v1/bills/${bill.body.data.id}/payments`, {
+    body: { amount: 12000, date: '2027-01-05', method: 'bank_transfer' },
+  });
+  expectError(t, payBill, 400, 'validation_error', { field: 'date', message: /after today, 2026-12-03/ });
+
+  // Dated today it is taken: 60,000 − 60,000 = 0 due, paid.
+  await payOk(t, api, inv.id, { amount: 60000, date: '2026-12-03' });
+  t.equal((await getInvoice(t, api, inv.id)).status, 'paid');
+});

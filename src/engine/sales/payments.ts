@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
-import { timestamp } from '../clock.js';
+import { timestamp, today } from '../clock.js';
 import { idOf, isoDate, pence } from '../schema.js';
 import { sterling } from '../money.js';
 import { createTransaction, maxReferenceLength, removeTransaction, type Posting } from '../ledger/posting.js';
@@ -133,7 +133,9 @@ export interface PaymentPart {
  * bank's line for the sum and a control-account line for each, and a
  * payment of each document that the entry holds. Each is refused as one
  * payment would be (paid, void, a draft, more than is due, before its issue
- * date).
+ * date). A payment is money that has moved: one dated after today is
+ * refused (it would mark the document paid today, and take it off what is
+ * overdue, before the money comes).
  */
 export async function recordPayments(
   trx: Kysely<OrgDb>,
@@ -142,6 +144,8 @@ export async function recordPayments(
   parts: readonly PaymentPart[],
   input: Omit<PaymentInput, 'amount'>,
 ): Promise<Recorded[]> {
+  const now = today(posting.clock);
+  if (input.date > now) throw new AppError('validation_error', `date ${input.date}: a payment cannot be dated after today, ${now}`, 'date');
   const rows: InvoicesTable[] = [];
   for (const part of parts) {
     const row = part.document ?? (await payableDocument(trx, k, part.id));
