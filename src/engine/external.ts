@@ -7,7 +7,6 @@
  * anyway is a bug, and fails at once as an internal error.
  */
 import { AppError } from './errors.js';
-import type { Ctx } from './operation.js';
 import { insideWriteTransaction } from '../store/store.js';
 
 /** Refuse `what` (a call to another service) when the caller is inside a write transaction. */
@@ -17,8 +16,14 @@ export function assertOutsideTransaction(what: string): void {
   throw new AppError('internal_error', 'unexpected failure', undefined, { cause: bug });
 }
 
+/** What of an operation's context (Ctx) the two below use; named here, as operation.ts imports this file's neighbours. */
+interface Reporting {
+  readonly logFailure?: ((error: AppError) => void) | undefined;
+  readonly afterResponse?: ((task: () => Promise<void>) => void) | undefined;
+}
+
 /** Report a failure that must not fail the request: to the server's log, or (the CLI) standard error. */
-export function logFailure(ctx: Ctx, e: unknown): void {
+export function logFailure(ctx: Reporting, e: unknown): void {
   const failure = e instanceof AppError ? e : new AppError('internal_error', 'unexpected failure', undefined, { cause: e });
   if (ctx.logFailure) ctx.logFailure(failure);
   else console.error(`warning: ${failure.message}`);
@@ -29,7 +34,7 @@ export function logFailure(ctx: Ctx, e: unknown): void {
  * Ctx.afterResponse), else now; either way a failure is logged, never
  * answered. For work whose outcome or duration the caller must not learn.
  */
-export async function afterAnswer(ctx: Ctx, task: () => Promise<void>): Promise<void> {
+export async function afterAnswer(ctx: Reporting, task: () => Promise<void>): Promise<void> {
   const logged = () => task().catch((e: unknown) => logFailure(ctx, e));
   if (ctx.afterResponse) ctx.afterResponse(logged);
   else await logged();
