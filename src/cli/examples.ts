@@ -122,10 +122,10 @@ export const groupExamples: Readonly<Record<string, readonly string[]>> = {
   ],
   users: [
     'acct users list --status locked',
-    'acct users get 2',
-    'acct users unlock 2',
-    'acct users suspend 2 --reason "chargeback under review"',
-    'acct users role 2 --role admin',
+    'acct users get usr_2',
+    'acct users unlock usr_2',
+    'acct users suspend usr_2 --reason "chargeback under review"',
+    'acct users role usr_2 --role admin',
   ],
 };
 

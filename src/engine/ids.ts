@@ -59,3 +59,24 @@ function randomByte(): number {
 export function idPattern(prefix: string): RegExp {
   return new RegExp(`^${prefix}_[0-9A-Za-z]{1,64}$`);
 }
+
+/**
+ * A user's id as the API shows it: `usr_` and the platform database's
+ * integer key in decimal (`usr_2`). The key stays an integer inside; ids
+ * are never given twice (platform migration 0007), so `usr_5` names one
+ * user for good, deleted or not.
+ */
+export const userIdOut = (id: number): string => `usr_${id}`;
+
+/** The integer key of a user id as sent: `usr_2`, or the bare `2` clients sent before; undefined when it is neither. */
+export function userIdIn(text: string): number | undefined {
+  const digits = /^(?:usr_)?([1-9][0-9]{0,14})$/.exec(text)?.[1];
+  return digits === undefined ? undefined : Number(digits);
+}
+
+/**
+ * Who made a record, as the API shows it (createdBy, undoneBy, reportedBy):
+ * an API key's id, `cli`, `system`… as kept, but a user's session as
+ * `usr_<id>`, also for records kept before as `user_<id>`.
+ */
+export const actorIdOut = (id: string): string => id.replace(/^user_(?=[0-9]+$)/, 'usr_');

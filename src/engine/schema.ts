@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { AppError, type ErrorCode } from './errors.js';
-import { idPattern } from './ids.js';
+import { idPattern, userIdIn } from './ids.js';
 import { firstYear, isMonthDay, lastYear } from './dates.js';
 import { sterling } from './money.js';
 
@@ -48,6 +48,19 @@ export function idOf(prefix: string) {
     })
     .meta({ 'x-id-prefix': prefix });
 }
+
+/**
+ * A user's id as sent (`usr_2`; the bare `2` of earlier clients is taken
+ * too), read as the platform database's integer key; anything else is
+ * `invalid_id`.
+ */
+export const userIdParam = (description = 'the user id: usr_2 (the bare 2 is taken too)') =>
+  z
+    .string()
+    .refine((v) => userIdIn(v) !== undefined, { message: 'must be a user id: usr_ and digits, such as usr_2', params: { code: 'invalid_id' } })
+    // Described before the transform: the JSON Schema of an input is that of the string sent.
+    .meta({ description, examples: ['usr_2'] })
+    .transform((v) => userIdIn(v) as number);
 
 /** An integer id (bank accounts, bank import rows, categorisation rules). */
 export const intId = () =>

@@ -131,7 +131,7 @@ t.test('search: users by address or name, organisations by name or id, bug repor
   };
   t.same(await search('JO@'), {
     query: 'JO@',
-    users: [{ id: 2, email: 'jo@example.com', fullName: 'Jo Bloggs', organisationId: s.books.organisationId, isAdmin: false, suspended: false }],
+    users: [{ id: 'usr_2', email: 'jo@example.com', fullName: 'Jo Bloggs', organisationId: s.books.organisationId, isAdmin: false, suspended: false }],
     organisations: [],
     bugReports: [],
   });

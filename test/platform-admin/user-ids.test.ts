@@ -36,11 +36,13 @@ t.test('delete the user with the highest id, register another: a new id, and the
     fullName: 'Carol New',
     organisationName: 'Carol Ltd',
   });
-  t.not(carol.user.id, dave, `carol is not given dave's id ${dave}`);
-  t.ok(carol.user.id > dave, 'ids only go up');
+  t.match(carol.user.id, /^usr_[0-9]+$/, 'shown as usr_<n>');
+  const carolId = Number(String(carol.user.id).slice('usr_'.length));
+  t.not(carolId, dave, `carol is not given dave's id ${dave}`);
+  t.ok(carolId > dave, 'ids only go up');
 
-  expectError(t, await api.request('GET', `/v1/admin/users/${dave}`, { key: admin }), 404, 'not_found');
-  const deleted = await api.request('GET', `/v1/admin/audit-log?entityType=user&entityId=${dave}`, { key: admin });
+  expectError(t, await api.request('GET', `/v1/admin/users/usr_${dave}`, { key: admin }), 404, 'not_found');
+  const deleted = await api.request('GET', `/v1/admin/audit-log?entityType=user&entityId=usr_${dave}`, { key: admin });
   t.equal(deleted.status, 200);
   t.same(
     deleted.body.data.map((e: { action: string }) => e.action),

@@ -26,13 +26,13 @@ t.test('acct users list, suspend and unlock; acct admin audit-log shows what the
   t.match(table.stdout, /jo@example\.com/);
   t.notMatch(table.stdout, /sam@example\.com/);
 
-  const suspended = await acct('--json', 'users', 'suspend', String(jo), '--reason', 'chargeback');
+  const suspended = await acct('--json', 'users', 'suspend', `usr_${jo}`, '--reason', 'chargeback');
   t.equal(suspended.status, 0, suspended.stderr);
-  t.match(JSON.parse(suspended.stdout), { id: jo, status: 'suspended' });
+  t.match(JSON.parse(suspended.stdout), { id: `usr_${jo}`, status: 'suspended' });
   const again = await acct('users', 'suspend', String(jo));
   t.equal(again.status, 4, 'a conflict exits 4');
   t.match(again.stderr, /already suspended/);
-  t.equal((await acct('users', 'unsuspend', String(jo))).status, 0);
+  t.equal((await acct('users', 'unsuspend', String(jo))).status, 0, 'the bare id of earlier clients is taken too');
 
   const rows = await auditRows(books);
   t.equal(rows.length, 2, 'two changes, two rows; the refusal none');
@@ -48,4 +48,10 @@ t.test('acct users list, suspend and unlock; acct admin audit-log shows what the
   );
   const missing = await acct('users', 'get', '99');
   t.equal(missing.status, 3, 'not found exits 3');
+  const missingUsr = await acct('users', 'get', 'usr_99');
+  t.equal(missingUsr.status, 3, 'usr_99: not found exits 3');
+  t.match(missingUsr.stderr, /user usr_99 not found/);
+  const malformed = await acct('users', 'get', 'usr_x');
+  t.not(malformed.status, 0, 'a malformed id is refused');
+  t.match(malformed.stderr, /invalid_id|must be a user id/);
 });

@@ -48,7 +48,13 @@ t.test('the list: pagination B, newest first, filters, each with its organisatio
     all.body.data.map((u: { email: string }) => u.email),
     ['kim@bloggs.test', 'jo@example.com', 'root@example.com'],
   );
-  t.match(all.body.data[0], { id: kimId, role: 'user', isActive: true, status: 'active', organisation: { id: other.organisationId, name: 'Bloggs Joinery' } });
+  t.match(all.body.data[0], {
+    id: `usr_${kimId}`,
+    role: 'user',
+    isActive: true,
+    status: 'active',
+    organisation: { id: other.organisationId, name: 'Bloggs Joinery' },
+  });
   t.match(all.body.data[2], { role: 'admin', isAdmin: true });
 
   const paged = await api.request('GET', '/v1/admin/users?perPage=2&page=2', { key: admin });
@@ -56,8 +62,8 @@ t.test('the list: pagination B, newest first, filters, each with its organisatio
   t.equal(paged.body.data.length, 1);
 
   t.same(
-    (await api.request('GET', '/v1/admin/users?search=BLOGGS', { key: admin })).body.data.map((u: { id: number }) => u.id).sort(),
-    [userId, kimId].sort(),
+    (await api.request('GET', '/v1/admin/users?search=BLOGGS', { key: admin })).body.data.map((u: { id: string }) => u.id).sort(),
+    [`usr_${userId}`, `usr_${kimId}`].sort(),
     'name or address, any case',
   );
   t.same((await api.request('GET', '/v1/admin/users?role=admin', { key: admin })).body.data.length, 1);
@@ -75,7 +81,7 @@ t.test('suspend: sessions end, logins get 403; again is 409; unsuspend lets them
 
   const r = await api.request('POST', `/v1/admin/users/${userId}/suspend`, { key: admin, body: { reason: 'chargeback' }, ...ua });
   t.equal(r.status, 200);
-  t.match(r.body.data, { id: userId, status: 'suspended', isActive: false, sessionsEnded: 1, suspendedAt: '2026-11-28T10:00:00.000Z' });
+  t.match(r.body.data, { id: `usr_${userId}`, status: 'suspended', isActive: false, sessionsEnded: 1, suspendedAt: '2026-11-28T10:00:00.000Z' });
   t.match(await expectAudit(t, books, 0, { action: 'USER_SUSPENDED', entityId: userId, adminId }), { reason: 'chargeback', sessionsEnded: 1 });
   expectError(t, await api.request('GET', '/v1/auth/me', { key: user }), 401, 'unauthorized', { message: /ended/ });
   expectError(
@@ -212,7 +218,7 @@ t.test('impersonate: a session of the user, 15 minutes, not refreshable, never a
   const lastLogin = (await userRow(books, userId)).last_login;
   const r = await api.request('POST', `/v1/admin/users/${userId}/impersonate`, { key: admin, ...ua });
   t.equal(r.status, 201);
-  t.match(r.body.data, { expiresIn: 900, user: { id: userId, email: 'jo@example.com', isAdmin: false }, impersonatedBy: 'root@example.com' });
+  t.match(r.body.data, { expiresIn: 900, user: { id: `usr_${userId}`, email: 'jo@example.com', isAdmin: false }, impersonatedBy: 'root@example.com' });
   await expectAudit(t, books, 0, { action: 'USER_IMPERSONATED', entityId: userId, adminId });
   const as = r.body.data.accessToken as string;
   t.equal((await api.request('GET', '/v1/auth/me', { key: as })).body.data.email, 'jo@example.com', 'acts as the user');
@@ -233,7 +239,7 @@ t.test('delete: the user, their sessions and tokens go; the audit keeps who they
   const api = await serveBooks(t, books);
   const { admin, adminId, user, userId } = await adminAndUser(t, api, books);
   const r = await api.request('DELETE', `/v1/admin/users/${userId}`, { key: admin, ...ua });
-  t.same(r.body.data, { id: userId, deleted: true });
+  t.same(r.body.data, { id: `usr_${userId}`, deleted: true });
   t.match(await expectAudit(t, books, 0, { action: 'USER_DELETED', entityId: userId, adminId }), { email: 'jo@example.com', fullName: 'Jo Bloggs' });
   expectError(t, await api.request('GET', '/v1/auth/me', { key: user }), 401, 'unauthorized');
   t.equal((await books.store.platform.db.selectFrom('sessions').select('id').where('user_id', '=', userId).execute()).length, 0);

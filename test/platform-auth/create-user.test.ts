@@ -17,7 +17,7 @@ t.test('acct admin create-user makes a user (an administrator with --admin) who 
     '--admin',
   ]);
   t.equal(r.status, 0, r.stderr);
-  t.match(r.stdout, /^Created administrator root@example\.com \(id 1\) of organisation /);
+  t.match(r.stdout, /^Created administrator root@example\.com \(id usr_1\) of organisation /);
   const json = await runCliInProcess([
     '--data',
     books.dataDir,
@@ -32,12 +32,12 @@ t.test('acct admin create-user makes a user (an administrator with --admin) who 
     'Sam Smith',
   ]);
   t.equal(json.status, 0, json.stderr);
-  t.same(JSON.parse(json.stdout), { id: 2, username: 'sam@example.com', email: 'sam@example.com', fullName: 'Sam Smith', isAdmin: false });
+  t.same(JSON.parse(json.stdout), { id: 'usr_2', username: 'sam@example.com', email: 'sam@example.com', fullName: 'Sam Smith', isAdmin: false });
 
   const api = await serveBooks(t, books);
   const login = await api.request('POST', '/v1/auth/login', { key: null, body: { email: 'root@example.com', password: 'a long passphrase' } });
   t.equal(login.status, 200);
-  t.match(login.body.data.user, { id: 1, fullName: 'Root', isAdmin: true });
+  t.match(login.body.data.user, { id: 'usr_1', fullName: 'Root', isAdmin: true });
   const me = await api.request('GET', '/v1/auth/me', { key: login.body.data.accessToken });
   t.equal(me.body.data.organisation.id, books.organisationId, 'of the organisation of the data directory');
   const audit = await api.request('GET', '/v1/admin/audit-log', { key: login.body.data.accessToken });

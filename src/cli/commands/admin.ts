@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { AppError } from '../../engine/errors.js';
 import { hashPassword } from '../../engine/users/password.js';
 import { insertUser, userView } from '../../engine/users/users.js';
+import { userIdOut } from '../../engine/ids.js';
 import { password } from '../../engine/users/login-ops.js';
 import { operatorPrincipal, withCli, type GlobalOptions } from '../context.js';
 import { appendAudit } from '../../engine/admin/audit.js';
@@ -69,7 +70,9 @@ export function addAdmin(program: Command): void {
         });
         if (globals.json) cli.print(userView(user));
         else
-          process.stdout.write(`Created ${user.is_admin === 1 ? 'administrator' : 'user'} ${user.email} (id ${user.id}) of organisation ${organisationId}\n`);
+          process.stdout.write(
+            `Created ${user.is_admin === 1 ? 'administrator' : 'user'} ${user.email} (id ${userIdOut(user.id)}) of organisation ${organisationId}\n`,
+          );
       });
     });
 }

@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import { defineOperation } from '../operation.js';
 import { listPerPage, perPageMetaSchema, perPageQuery } from '../pagination.js';
+import { userIdIn } from '../ids.js';
+import { userIdParam } from '../schema.js';
 import { auditEntrySchema, auditEntryView } from './audit.js';
 
 /** Administrator lists default to 20 a page (the spec). */
@@ -35,13 +37,9 @@ export const auditLog = defineOperation({
       .min(1)
       .max(100)
       .optional()
-      .meta({ examples: ['2'] }),
-    adminId: z
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .meta({ examples: [1] }),
+      .describe('as entries show it: a user as usr_2')
+      .meta({ examples: ['usr_2'] }),
+    adminId: userIdParam('the administrator, as entries show it (usr_…; the bare integer is taken too)').optional(),
     ...adminPage(),
   },
   output: z.array(auditEntrySchema),
@@ -50,7 +48,11 @@ export const auditLog = defineOperation({
     let q = ctx.platform.db.selectFrom('audit_log');
     if (input.action) q = q.where('action', '=', input.action);
     if (input.entityType) q = q.where('entity_type', '=', input.entityType);
-    if (input.entityId) q = q.where('entity_id', '=', input.entityId);
+    if (input.entityId) {
+      // A user's entries are kept under the integer key (usr_2 is kept as 2).
+      const user = /^usr_/.test(input.entityId) ? userIdIn(input.entityId) : undefined;
+      q = user === undefined ? q.where('entity_id', '=', input.entityId) : q.where('entity_type', '=', 'user').where('entity_id', '=', String(user));
+    }
     if (input.adminId) q = q.where('admin_id', '=', input.adminId);
     const { rows, meta } = await listPerPage(q, (q) => q.selectAll().orderBy('id', 'desc'), input);
     return { data: rows.map(auditEntryView), meta };

@@ -8,7 +8,8 @@ import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { timestamp } from '../clock.js';
-import { instant } from '../output.js';
+import { idOut, instant } from '../output.js';
+import { userIdOut } from '../ids.js';
 import type { Administrator, Ctx } from '../operation.js';
 import type { AuditLogTable, PlatformDb } from '../../store/tables.js';
 
@@ -88,11 +89,11 @@ export async function auditedWrite<T>(ctx: Ctx, change: (trx: Kysely<PlatformDb>
 
 export const auditEntrySchema = z.strictObject({
   id: z.number().int(),
-  adminId: z.number().int().nullable().describe('null: the local operator, through the CLI'),
+  adminId: idOut('usr').nullable().describe('the administrator (usr_…); null: the local operator, through the CLI'),
   adminEmail: z.string(),
   action: z.string(),
   entityType: z.string(),
-  entityId: z.string(),
+  entityId: z.string().describe('a user as usr_…, an organisation by its UUID, a bug report as bug_…, a setting by its key'),
   details: z.record(z.string(), z.unknown()).describe('the request (method, path) and what changed'),
   ipAddress: z.string().nullable(),
   userAgent: z.string().nullable(),
@@ -101,11 +102,12 @@ export const auditEntrySchema = z.strictObject({
 
 export const auditEntryView = (row: Selectable<AuditLogTable>): z.output<typeof auditEntrySchema> => ({
   id: row.id,
-  adminId: row.admin_id,
+  adminId: row.admin_id === null ? null : userIdOut(row.admin_id),
   adminEmail: row.admin_email,
   action: row.action,
   entityType: row.entity_type,
-  entityId: row.entity_id,
+  // Kept as the integer key, shown as the API names a user.
+  entityId: row.entity_type === 'user' && /^[0-9]+$/.test(row.entity_id) ? userIdOut(Number(row.entity_id)) : row.entity_id,
   details: JSON.parse(row.details) as Record<string, unknown>,
   ipAddress: row.ip_address,
   userAgent: row.user_agent,

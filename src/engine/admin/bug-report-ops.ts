@@ -12,6 +12,7 @@ import { AppError } from '../errors.js';
 import { found } from '../lookup.js';
 import { timestamp } from '../clock.js';
 import { idOf, searchText } from '../schema.js';
+import { actorIdOut, userIdIn } from '../ids.js';
 import { sendMail } from '../mail.js';
 import { containsText } from '../search.js';
 import { listPerPage, perPageMetaSchema, perPageQuery } from '../pagination.js';
@@ -25,7 +26,7 @@ export const maxBulkDelete = 100;
 export const adminReportSchema = reportSchema.extend({
   organisationId: z.string(),
   mode: z.enum(['live', 'test']).describe("the mode of the key that submitted it: test reports are an organisation's sandbox"),
-  reportedBy: z.string().describe('who submitted it: user_<id> for a user session, else the API key id'),
+  reportedBy: z.string().describe('who submitted it: the user (usr_…) for a user session, else the API key id'),
   adminNotes: z.string().nullable().describe('private to the administrators'),
 });
 type AdminReport = z.output<typeof adminReportSchema>;
@@ -34,7 +35,7 @@ const adminReportView = (row: BugReportsTable): AdminReport => ({
   ...reportFields(row, true),
   organisationId: row.organisation_id,
   mode: row.mode,
-  reportedBy: row.reported_by,
+  reportedBy: actorIdOut(row.reported_by),
   adminNotes: row.admin_notes,
 });
 
@@ -162,7 +163,7 @@ const outcomes: Partial<Record<BugReportsTable['status'], string>> = {
 
 /** E-mail the reporter that their report is closed, when there is a mailer and the reporter is a user; a failure is logged only. */
 async function tellReporter(ctx: Ctx, report: BugReportsTable): Promise<void> {
-  const userId = /^user_(\d+)$/.exec(report.reported_by)?.[1];
+  const userId = userIdIn(actorIdOut(report.reported_by));
   if (!ctx.mailer || userId === undefined) return;
   const user = await ctx.platform.db.selectFrom('users').select(['email', 'full_name']).where('id', '=', Number(userId)).executeTakeFirst();
   if (!user) return;

@@ -9,7 +9,8 @@ import { z } from 'zod';
 import { defineOperation, type Ctx } from '../operation.js';
 import { AppError } from '../errors.js';
 import { timestamp } from '../clock.js';
-import { instant } from '../output.js';
+import { idOut, instant } from '../output.js';
+import { userIdOut } from '../ids.js';
 import { perPageMeta, perPageMetaSchema } from '../pagination.js';
 import { isoDate } from '../schema.js';
 import { businessTypes, loadOrganisation } from '../organisation/organisation.js';
@@ -132,7 +133,7 @@ export const adminOrganisations = defineOperation({
 const organisationDetailSchema = adminOrganisationSchema.extend({
   users: z.array(
     z.strictObject({
-      id: z.number().int(),
+      id: idOut('usr'),
       email: z.string(),
       fullName: z.string(),
       role: z.enum(['admin', 'user']),
@@ -168,7 +169,7 @@ async function organisationDetail(ctx: Ctx, id: string): Promise<z.output<typeof
   return {
     ...org,
     users: users.map((u) => ({
-      id: u.id,
+      id: userIdOut(u.id),
       email: u.email,
       fullName: u.full_name,
       role: u.is_admin === 1 ? ('admin' as const) : ('user' as const),

@@ -6,7 +6,8 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import { z } from 'zod';
 import { defineOperation } from '../operation.js';
-import { instant } from '../output.js';
+import { idOut, instant } from '../output.js';
+import { userIdIn, userIdOut } from '../ids.js';
 import { timestamp } from '../clock.js';
 import { searchText } from '../schema.js';
 import { containsText } from '../search.js';
@@ -109,7 +110,7 @@ export const adminStats = defineOperation({
 export const adminSearch = defineOperation({
   name: 'admin.search',
   summary: 'Find users (address, name), organisations (name, id) and bug reports (title, id)',
-  description: `Text of at least 2 characters, matched anywhere and ignoring case; an id matches from its start. Up to ${searchLimit} of each kind: users by id, organisations oldest first, bug reports newest first.`,
+  description: `Text of at least 2 characters, matched anywhere and ignoring case; an id matches from its start, a user's id (usr_2) in full. Up to ${searchLimit} of each kind: users by id, organisations oldest first, bug reports newest first.`,
   access: 'admin',
   method: 'GET',
   path: '/admin/search',
@@ -123,7 +124,7 @@ export const adminSearch = defineOperation({
     query: z.string(),
     users: z.array(
       z.strictObject({
-        id: z.number().int(),
+        id: idOut('usr'),
         email: z.string(),
         fullName: z.string(),
         organisationId: z.string(),
@@ -150,7 +151,11 @@ export const adminSearch = defineOperation({
     const users = await db
       .selectFrom('users')
       .select(['id', 'email', 'full_name', 'organisation_id', 'is_admin', 'suspended_at'])
-      .where((eb) => containsText(eb, ['email', 'full_name'], q))
+      .where((eb) => {
+        // A user's id (usr_2) finds that user, as an organisation's or a bug report's id finds it.
+        const id = /^usr_/i.test(q) ? userIdIn(lower) : undefined;
+        return id === undefined ? containsText(eb, ['email', 'full_name'], q) : eb.or([containsText(eb, ['email', 'full_name'], q), eb('id', '=', id)]);
+      })
       .orderBy('id')
       .limit(searchLimit)
       .execute();
@@ -172,7 +177,7 @@ export const adminSearch = defineOperation({
       data: {
         query: q,
         users: users.map((u) => ({
-          id: u.id,
+          id: userIdOut(u.id),
           email: u.email,
           fullName: u.full_name,
           organisationId: u.organisation_id,

@@ -9,7 +9,9 @@ import { z } from 'zod';
 import { defineOperation, type Ctx } from '../operation.js';
 import { AppError } from '../errors.js';
 import { timestamp } from '../clock.js';
-import { instant } from '../output.js';
+import { idOut, instant } from '../output.js';
+import { userIdOut } from '../ids.js';
+import { userIdParam } from '../schema.js';
 import { containsText } from '../search.js';
 import { listPerPage, perPageMetaSchema } from '../pagination.js';
 import { loadOrganisation } from '../organisation/organisation.js';
@@ -24,16 +26,10 @@ import type { Store } from '../../store/store.js';
 export const userStatuses = ['active', 'suspended', 'locked'] as const;
 export const roles = ['admin', 'user'] as const;
 
-const userId = () =>
-  z
-    .number()
-    .int()
-    .min(1)
-    .describe('the user id')
-    .meta({ examples: [2] });
+const userId = () => userIdParam();
 
 export const adminUserSchema = z.strictObject({
-  id: z.number().int(),
+  id: idOut('usr'),
   email: z.string(),
   fullName: z.string(),
   role: z.enum(roles).describe('admin: an administrator of the platform'),
@@ -61,7 +57,7 @@ async function organisationNames(store: Store, ids: readonly string[]): Promise<
 
 function adminUserView(u: Selectable<UsersTable>, names: Map<string, string>, ctx: Ctx): AdminUser {
   return {
-    id: u.id,
+    id: userIdOut(u.id),
     email: u.email,
     fullName: u.full_name,
     role: u.is_admin === 1 ? 'admin' : 'user',
@@ -81,7 +77,7 @@ function adminUserView(u: Selectable<UsersTable>, names: Map<string, string>, ct
 /** The user of the id; 404 when there is none. */
 async function userOf(db: Kysely<PlatformDb>, id: number): Promise<UserRow> {
   const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) throw new AppError('not_found', `user ${id} not found`);
+  if (!row) throw new AppError('not_found', `user ${userIdOut(id)} not found`);
   return row;
 }
 
@@ -113,7 +109,7 @@ async function keepAnAdministrator(trx: Kysely<PlatformDb>, user: UserRow, what:
   if (Number(others.n) === 0)
     throw new AppError(
       'conflict',
-      `user ${user.id} is the only active administrator: ${what} them would leave no active administrator; make another user an administrator first`,
+      `user ${userIdOut(user.id)} is the only active administrator: ${what} them would leave no active administrator; make another user an administrator first`,
     );
 }
 
@@ -223,7 +219,7 @@ export const suspendUser = defineOperation({
     refuseSelf(ctx, input.id, 'suspend');
     let ended = 0;
     const user = await changeUser(ctx, input.id, async (trx, user) => {
-      if (user.suspended_at !== null) throw new AppError('conflict', `user ${user.id} is already suspended (since ${user.suspended_at})`);
+      if (user.suspended_at !== null) throw new AppError('conflict', `user ${userIdOut(user.id)} is already suspended (since ${user.suspended_at})`);
       await keepAnAdministrator(trx, user, 'suspending');
       const now = timestamp(ctx.clock);
       await trx.updateTable('users').set({ suspended_at: now, updated_at: now }).where('id', '=', user.id).execute();
@@ -245,10 +241,13 @@ export const unsuspendUser = defineOperation({
   output: adminUserSchema,
   async run(ctx, input) {
     const user = await changeUser(ctx, input.id, async (trx, user) => {
-      if (user.suspended_at === null) throw new AppError('conflict', `user ${user.id} is not suspended`);
+      if (user.suspended_at === null) throw new AppError('conflict', `user ${userIdOut(user.id)} is not suspended`);
       const org = await trx.selectFrom('organisations').select('closed_at').where('id', '=', user.organisation_id).executeTakeFirst();
       if (org?.closed_at != null)
-        throw new AppError('conflict', `user ${user.id}'s organisation ${user.organisation_id} is closed (since ${org.closed_at}): its users stay suspended`);
+        throw new AppError(
+          'conflict',
+          `user ${userIdOut(user.id)}'s organisation ${user.organisation_id} is closed (since ${org.closed_at}): its users stay suspended`,
+        );
       await trx
         .updateTable('users')
         .set({ suspended_at: null, updated_at: timestamp(ctx.clock) })
@@ -291,7 +290,7 @@ export const disableMfa = defineOperation({
   output: adminUserSchema,
   async run(ctx, input) {
     const user = await changeUser(ctx, input.id, async (trx, user) => {
-      if (user.totp_enabled !== 1 && user.totp_secret === null) throw new AppError('conflict', `user ${user.id} has no TOTP to disable`);
+      if (user.totp_enabled !== 1 && user.totp_secret === null) throw new AppError('conflict', `user ${userIdOut(user.id)} has no TOTP to disable`);
       await trx
         .updateTable('users')
         .set({ totp_enabled: 0, totp_secret: null, totp_last_step: null, updated_at: timestamp(ctx.clock) })
@@ -344,7 +343,7 @@ export const sendResetLink = defineOperation({
   output: z.strictObject({ sent: z.literal(true), email: z.string(), expiresAt: instant() }),
   async run(ctx, input) {
     const user = await userOf(ctx.platform.db, input.id);
-    if (user.suspended_at !== null) throw new AppError('USER_INACTIVE', `user ${user.id} is suspended: unsuspend them first`);
+    if (user.suspended_at !== null) throw new AppError('USER_INACTIVE', `user ${userIdOut(user.id)} is suspended: unsuspend them first`);
     const mailer = mailerOf(ctx);
     const token = newMailedToken();
     // The e-mail goes first, outside any transaction; the token is kept (and the older ones spent) only once it has gone.
@@ -388,8 +387,8 @@ export const impersonateUser = defineOperation({
     refuseSelf(ctx, input.id, 'impersonate');
     const session = await auditedWrite(ctx, async (trx) => {
       const user = await userOf(trx, input.id);
-      if (user.is_admin === 1) throw new AppError('conflict', `user ${user.id} is an administrator: administrators cannot be impersonated`);
-      if (user.suspended_at !== null) throw new AppError('USER_INACTIVE', `user ${user.id} is suspended`);
+      if (user.is_admin === 1) throw new AppError('conflict', `user ${userIdOut(user.id)} is an administrator: administrators cannot be impersonated`);
+      if (user.suspended_at !== null) throw new AppError('USER_INACTIVE', `user ${userIdOut(user.id)} is suspended`);
       const opened = await openSession(trx, ctx.clock, user, { impersonatedBy: admin.userId ?? 0 });
       return { result: opened, audit: userAudit('USER_IMPERSONATED', user.id, { email: user.email }) };
     });
@@ -404,7 +403,7 @@ export const deleteUser = defineOperation({
   method: 'DELETE',
   path: '/admin/users/{id}',
   params: { id: userId() },
-  output: z.strictObject({ id: z.number().int(), deleted: z.literal(true) }),
+  output: z.strictObject({ id: idOut('usr'), deleted: z.literal(true) }),
   async run(ctx, input) {
     refuseSelf(ctx, input.id, 'delete');
     await auditedWrite(ctx, async (trx) => {
@@ -424,7 +423,7 @@ export const deleteUser = defineOperation({
         }),
       };
     });
-    return { data: { id: input.id, deleted: true as const } };
+    return { data: { id: userIdOut(input.id), deleted: true as const } };
   },
 });
 

@@ -13,6 +13,7 @@ import { found } from '../lookup.js';
 import { timestamp } from '../clock.js';
 import { pence } from '../schema.js';
 import { day, idOut, instant } from '../output.js';
+import { actorIdOut } from '../ids.js';
 import { listPage, type Page, type Sort } from '../pagination.js';
 import { removeTransactionsOf, type Posting } from '../ledger/posting.js';
 import type { ImportBatchesTable, OrgDb } from '../../store/tables.js';
@@ -131,10 +132,10 @@ export function batchView(row: ImportBatchesTable): Batch {
     firstDate: row.first_date,
     lastDate: row.last_date,
     createdAt: row.created_at,
-    createdBy: row.created_by,
+    createdBy: actorIdOut(row.created_by),
     createdByName: row.created_by_name,
     undoneAt: row.undone_at,
-    undoneBy: row.undone_by,
+    undoneBy: row.undone_by === null ? null : actorIdOut(row.undone_by),
     undoneByName: row.undone_by_name,
   };
 }

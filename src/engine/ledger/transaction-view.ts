@@ -5,6 +5,7 @@ import { found } from '../lookup.js';
 import { pence } from '../schema.js';
 import { vatTreatments } from './line-vat.js';
 import { day, idOut, instant } from '../output.js';
+import { actorIdOut } from '../ids.js';
 import { precompiled } from '../../store/precompiled.js';
 import type { LinesTable, OrgDb, TransactionsTable } from '../../store/tables.js';
 
@@ -26,7 +27,7 @@ export const transactionSummarySchema = z.strictObject({
   totalDebit: pence(),
   totalCredit: pence(),
   accountCodes: z.string().describe('the codes of the accounts its lines use, comma-separated, in line order'),
-  createdBy: z.string().describe('the API key id, or cli'),
+  createdBy: z.string().describe('the user (usr_…) of a session, the API key id, or cli'),
   createdByName: z.string(),
   createdAt: instant(),
   updatedAt: instant(),
@@ -47,7 +48,7 @@ export function transactionSummary(row: TransactionRow): TransactionSummary {
     totalDebit: row.total_debit,
     totalCredit: row.total_debit,
     accountCodes: row.account_codes,
-    createdBy: row.created_by,
+    createdBy: actorIdOut(row.created_by),
     createdByName: row.created_by_name,
     createdAt: row.created_at,
     updatedAt: row.updated_at,

@@ -8,7 +8,7 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
-import { newId } from '../ids.js';
+import { newId, userIdOut } from '../ids.js';
 import { timestamp, type Clock } from '../clock.js';
 import { scopes } from '../scopes.js';
 import type { Principal } from '../operation.js';
@@ -107,7 +107,7 @@ export async function sessionPrincipal(db: Kysely<PlatformDb>, clock: Clock, tok
     mode: 'live' as const,
     scopes: Object.freeze([...scopes]),
     keyId: null,
-    actor: Object.freeze({ id: `user_${row.user_id}`, name: row.full_name }),
+    actor: Object.freeze({ id: userIdOut(row.user_id), name: row.full_name }),
     session: Object.freeze({ userId: row.user_id, sessionId: row.id }),
     ...admin,
   });

@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { timestamp, type Clock } from '../clock.js';
-import { instant } from '../output.js';
+import { idOut, instant } from '../output.js';
+import { userIdOut } from '../ids.js';
 import type { Ctx } from '../operation.js';
 import type { PlatformDb, UsersTable } from '../../store/tables.js';
 
@@ -26,7 +27,7 @@ export const loginEmail = () =>
     .meta({ examples: ['jo@example.com'] });
 
 export const userSchema = z.strictObject({
-  id: z.number().int(),
+  id: idOut('usr'),
   username: z.string().describe('the e-mail address: users log in with it'),
   email: z.string(),
   fullName: z.string(),
@@ -34,7 +35,7 @@ export const userSchema = z.strictObject({
 });
 
 export const userView = (u: UserRow): z.output<typeof userSchema> => ({
-  id: u.id,
+  id: userIdOut(u.id),
   username: u.email,
   email: u.email,
   fullName: u.full_name,
