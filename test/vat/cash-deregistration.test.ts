@@ -11,7 +11,7 @@ import t from 'tap';
 import { billApproved, cashBooks, fileOk, invoiceSent, item, netOf, received, returnOf } from './cash-support.js';
 
 t.test('the final cash-basis return takes the VAT of unpaid invoices and bills, once', async (t) => {
-  const c = await cashBooks(t, {}, '2026-10-20T09:00:00Z');
+  const c = await cashBooks(t, {}, '2026-11-10T09:00:00Z');
   // Q3: A £1,000.00 + £200.00 VAT, paid in full 2026-08-01; B £500.00 + £100.00 VAT, unpaid; C, a bill of £200.00 + £40.00 VAT, unpaid.
   const a = await invoiceSent(t, c, [item({ unitPrice: 100_000 })], '2026-07-10');
   await received(t, c, a.id, 120_000, '2026-08-01');
