@@ -291,53 +291,39 @@ function vatSummary(data: InvoicePdfData): Content {
   };
 }
 
-function paymentsReceived(data: InvoicePdfData): Content[] {
-  const { payments, currency } = data.invoice;
-  if (payments.length === 0) return [];
+/** A headed table of dated amounts (payments received, credit notes applied): the date, what it was, the amount. */
+function datedAmounts(heading: string, rows: readonly { date: string; what: string; amount: number }[], currency: string): Content[] {
+  if (rows.length === 0) return [];
+  const amounts = rows.map((r) => formatMoney(r.amount, currency));
   return [
-    { text: 'Payments received', style: 'heading' },
+    { text: heading, style: 'heading' },
     {
       layout: 'noBorders',
       table: {
-        widths: [
-          90,
-          90,
-          moneyWidth(
-            70,
-            payments.map((p) => formatMoney(p.amount, currency)),
-          ),
-        ],
-        body: payments.map((p): TableCell[] => [
-          { text: formatDate(p.date) },
-          { text: p.method.replaceAll('_', ' ') },
-          moneyCell(formatMoney(p.amount, currency)),
-        ]),
+        widths: [90, 90, moneyWidth(70, amounts)],
+        body: rows.map((r, i): TableCell[] => [{ text: formatDate(r.date) }, { text: r.what }, moneyCell(amounts[i]!)]),
       },
     },
   ];
 }
 
+function paymentsReceived(data: InvoicePdfData): Content[] {
+  const { payments, currency } = data.invoice;
+  return datedAmounts(
+    'Payments received',
+    payments.map((p) => ({ date: p.date, what: p.method.replaceAll('_', ' '), amount: p.amount })),
+    currency,
+  );
+}
+
 /** The credit notes set against the invoice, listed as the payments are: the date, the credit note, the amount. */
 function creditsApplied(data: InvoicePdfData): Content[] {
   const { credits = [], currency } = data.invoice;
-  if (credits.length === 0) return [];
-  return [
-    { text: 'Credit notes applied', style: 'heading' },
-    {
-      layout: 'noBorders',
-      table: {
-        widths: [
-          90,
-          90,
-          moneyWidth(
-            70,
-            credits.map((c) => formatMoney(c.amount, currency)),
-          ),
-        ],
-        body: credits.map((c): TableCell[] => [{ text: formatDate(c.date) }, { text: c.creditNoteNumber }, moneyCell(formatMoney(c.amount, currency))]),
-      },
-    },
-  ];
+  return datedAmounts(
+    'Credit notes applied',
+    credits.map((c) => ({ date: c.date, what: c.creditNoteNumber, amount: c.amount })),
+    currency,
+  );
 }
 
 /** What the credit note does: why, and where the credit went or is left. */
