@@ -104,6 +104,11 @@ t.test('declare, pay and void: the profit check and the trial balance at every s
   const overMinutes = await declare(sam, 200_001);
   t.equal(overMinutes.status, 400, 'more than the minutes have left (£2,000.00)');
 
+  // The clock's today is 2026-11-21: a dividend cannot be paid tomorrow yet.
+  const early = await api.request('PATCH', `/v1/dividends/${first.body.data.id}/pay`, { body: { date: '2026-11-22' } });
+  t.equal(early.status, 400, 'paid after today refused');
+  t.match(early.body.error, { code: 'validation_error', field: 'date', message: /cannot be dated after today, 2026-11-21/ });
+  t.equal((await api.request('GET', `/v1/dividends/${first.body.data.id}`)).body.data.status, 'declared', 'still declared');
   const paid = await api.request('PATCH', `/v1/dividends/${first.body.data.id}/pay`, { body: { date: '2026-05-15' } });
   t.equal(paid.status, 200, JSON.stringify(paid.body.error ?? ''));
   t.match(paid.body.data, { status: 'paid', datePaid: '2026-05-15' });

@@ -106,6 +106,15 @@ t.test('a refund pays credit back out of the bank; removing it restores the cred
   t.same([note.total, note.allocated, note.remainingCredit], [28800, 0, 28800], "a paid invoice: the whole credit is the customer's");
   t.equal((await getInvoice(t, l.api, inv.id)).status, 'paid', 'a paid invoice stays paid');
 
+  // A refund is money that has moved, as a payment is: the clock's today is 2026-11-21.
+  const bank = await net(l, '1200');
+  expectError(t, await l.api.request('POST', `/v1/credit-notes/${note.id}/refunds`, { body: { amount: 15000, date: '2026-11-22' } }), 400, 'validation_error', {
+    field: 'date',
+    message: /a refund cannot be dated after today, 2026-11-21/,
+  });
+  t.equal(await net(l, '1200'), bank, 'the refused refund left the bank as it was');
+  t.equal((await l.api.request('GET', `/v1/credit-notes/${note.id}`)).body.data.remainingCredit, 28800, 'and the credit');
+
   const refund = await l.api.request('POST', `/v1/credit-notes/${note.id}/refunds`, { body: { amount: 15000, date: '2026-10-25' } });
   t.equal(refund.status, 201, JSON.stringify(refund.body));
   t.match(refund.body.data.id, /^rfd_/);

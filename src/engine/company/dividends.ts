@@ -30,7 +30,7 @@ import { sterling } from '../money.js';
 import { day, idOut, instant } from '../output.js';
 import { pence } from '../schema.js';
 import { formatPerShare } from '../../pdf/format.js';
-import { createTransaction, type Posting } from '../ledger/posting.js';
+import { createTransaction, refuseAfterToday, type Posting } from '../ledger/posting.js';
 import { assertDateOpen } from '../ledger/periods.js';
 import { primaryBankAccount } from '../banking/bank-accounts.js';
 import { findDirector, requireCompany, yearEndingOn } from './directors.js';
@@ -522,6 +522,7 @@ export async function payDividend(trx: Kysely<OrgDb>, posting: Posting, id: stri
     throw new AppError(row.status === 'paid' ? 'already_paid' : 'already_voided', `dividend ${row.voucher_number} is ${row.status}`);
   if (input.date < row.date_declared)
     throw new AppError('validation_error', `date: a dividend is paid on or after it is declared (${row.date_declared})`, 'date');
+  refuseAfterToday(posting, input.date, 'dividend payment');
   let payment: string | null = null;
   if (row.payment_method === 'dla_offset') {
     const dla = await addDlaTransaction(trx, posting, {

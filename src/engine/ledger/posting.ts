@@ -12,7 +12,7 @@ import { AppError } from '../errors.js';
 import { emit, emitAll } from '../events.js';
 import { newId } from '../ids.js';
 import { maxLineAmount, sterling } from '../money.js';
-import { timestamp, type Clock } from '../clock.js';
+import { timestamp, today, type Clock } from '../clock.js';
 import { lineVat, type VatTreatment } from './line-vat.js';
 import { actorOf, type Actor, type Ctx } from '../operation.js';
 import { checkDateOpen, closedRanges, type ClosedRange } from './periods.js';
@@ -64,6 +64,12 @@ export interface TransactionInput {
 export interface Posting {
   readonly clock: Clock;
   readonly actor: Actor;
+}
+
+/** Money that has moved (a payment, a refund) cannot be dated after today: 400 on date. */
+export function refuseAfterToday(posting: Posting, date: string, what: 'payment' | 'refund' | 'dividend payment'): void {
+  const now = today(posting.clock);
+  if (date > now) throw new AppError('validation_error', `date ${date}: a ${what} cannot be dated after today, ${now}`, 'date');
 }
 
 /** Who posts and when, for an operation's caller. */

@@ -15,7 +15,7 @@ import { newId } from '../ids.js';
 import { timestamp, today } from '../clock.js';
 import { sterling } from '../money.js';
 import { checkDateOpen, closedRanges } from '../ledger/periods.js';
-import { removeTransaction, type Posting } from '../ledger/posting.js';
+import { refuseAfterToday, removeTransaction, type Posting } from '../ledger/posting.js';
 import { amountDue, openStatuses } from './documents.js';
 import { bankAccount, postBankMovement, type PaymentInput } from './payments.js';
 import { documentFor, findCreditNote, remainingCredit } from './credit-notes.js';
@@ -145,6 +145,7 @@ export async function refundCredit(trx: Kysely<OrgDb>, ck: CreditKind, posting: 
     );
   const date = input.date ?? today(posting.clock);
   if (date < note.date) throw new AppError('validation_error', `date ${date} is before the ${ck.noun}'s date ${note.date}`, 'date');
+  refuseAfterToday(posting, date, 'refund');
   const bank = await bankAccount(trx, input.accountId);
   const contact = await trx.selectFrom('contacts').select('name').where('id', '=', note.contact_id).executeTakeFirstOrThrow();
   const refundId = newId('rfd', posting.clock.now());

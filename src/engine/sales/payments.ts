@@ -9,10 +9,10 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
-import { timestamp, today } from '../clock.js';
+import { timestamp } from '../clock.js';
 import { idOf, isoDate, pence } from '../schema.js';
 import { sterling } from '../money.js';
-import { createTransaction, maxReferenceLength, removeTransaction, type Posting } from '../ledger/posting.js';
+import { createTransaction, maxReferenceLength, refuseAfterToday, removeTransaction, type Posting } from '../ledger/posting.js';
 import { settle, type Settled } from './settle.js';
 import { refuseRemoveIfSynthetic } from './migrated-documents.js';
 import { documentShares } from './cash-vat.js';
@@ -144,8 +144,7 @@ export async function recordPayments(
   parts: readonly PaymentPart[],
   input: Omit<PaymentInput, 'amount'>,
 ): Promise<Recorded[]> {
-  const now = today(posting.clock);
-  if (input.date > now) throw new AppError('validation_error', `date ${input.date}: a payment cannot be dated after today, ${now}`, 'date');
+  refuseAfterToday(posting, input.date, 'payment');
   const rows: InvoicesTable[] = [];
   for (const part of parts) {
     const row = part.document ?? (await payableDocument(trx, k, part.id));
