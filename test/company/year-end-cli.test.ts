@@ -57,14 +57,18 @@ t.test('the year-end pack for the year to 31 March 2026', async (t) => {
   t.match(r.stdout, /Jo Bloggs\s+15,000\.00\s+15,000\.00\s+5,062\.50\s+2027-01-01\s+at_risk\s+93\.75 \(2025\/26\)/);
   t.match(r.stdout, 'S455 tax if not repaid in time: 5,062.50');
   t.match(r.stdout, 'Jo Bloggs: declared 2,000.00, paid 2,000.00');
-  // Profit £20,000.00; £2,000.00 declared for the year leaves £18,000.00.
-  t.match(r.stdout, 'retained earnings 20,000.00, declared for the year 2,000.00, available 18,000.00');
+  // The balance sheet at 31 March 2026: profit £20,000.00 less the £2,000.00 declared by then = £18,000.00 retained.
+  t.match(r.stdout, 'Retained earnings at the year end, 2026-03-31\n  profit 20,000.00, less dividends declared by then 2,000.00: 18,000.00');
+  // The profit check on 29 November 2026: no dividend of another year, so £20,000.00; £2,000.00 declared for the year leaves £18,000.00.
+  t.match(r.stdout, 'Profit check on 2026-11-29');
+  t.match(r.stdout, "retained after other years' dividends 20,000.00, declared for the year 2,000.00, available to declare 18,000.00");
 
   const pack = JSON.parse(fs.readFileSync(file, 'utf8'));
   t.match(pack, {
     financialYear: { from: '2025-04-01', to: '2026-03-31' },
     totalS455ExposurePence: 506_250,
     dividends: { declaredPence: 200_000, paidPence: 200_000 },
+    yearEnd: { profitPence: 2_000_000, dividendsPence: 200_000, retainedEarningsPence: 1_800_000 },
   });
   const text = pdfText(fs.readFileSync(pdf));
   for (const want of ['YEAR-END PACK', 'Jo Bloggs', '£15,000.00', '£5,062.50', '1 January 2027', '£93.75', '£18,000.00'])
@@ -144,6 +148,8 @@ t.test("the pack's dividends are the balance sheet's at the year end; those decl
   });
   // By then DIV-0002 is void: 3,000 + 4,000 = £7,000.00 declared for the year's profit, £3,000.00 left.
   t.match(later.profitCheck, { previouslyDeclaredPence: 700_000, availableProfitPence: 300_000 });
+  // The year end's own figures do not move: profit £10,000.00 less 3,000 + 500 declared by 31 March 2026 = £6,500.00.
+  t.match(later.yearEnd, { profitPence: 1_000_000, dividendsPence: 350_000, retainedEarningsPence: 650_000 });
   const text = await acct('company', 'year-end', '--year', '2026', '--prepared-on', '2026-06-01');
   t.match(text.stdout, 'Jo D: declared 3,500.00, paid 0.00');
   t.match(text.stdout, 'owed at the year end 3,500.00');

@@ -8,7 +8,6 @@ import type { Command } from 'commander';
 import { AppError } from '../../engine/errors.js';
 import { displayPounds } from '../../engine/money.js';
 import { yearEndOp } from '../../engine/company/dividend-ops.js';
-import { retainedAtYearEnd } from '../../engine/company/dividends.js';
 import type { YearEnd } from '../../engine/company/year-end.js';
 import { loadOrganisation } from '../../engine/organisation/organisation.js';
 import { orgOf, pdfFile } from '../../engine/operation.js';
@@ -68,10 +67,15 @@ function printed(given: YearEnd, width: number | undefined): string {
     for (const d of dv.afterYearEnd.declared) out.push(`    ${d.voucherNumber} ${d.fullName}: declared ${displayPounds(d.amountPence)} on ${d.dateDeclared}`);
     out.push(`    declared ${displayPounds(dv.afterYearEnd.declaredPence)}, paid ${displayPounds(dv.afterYearEnd.paidPence)}`);
   }
-  out.push('', chalk.bold('Profit check'));
+  const y = pack.yearEnd;
+  out.push('', chalk.bold(`Retained earnings at the year end, ${pack.financialYear.to}`));
+  out.push(
+    `  profit ${displayPounds(y.profitPence)}, less dividends declared by then ${displayPounds(y.dividendsPence)}: ${displayPounds(y.retainedEarningsPence)}`,
+  );
+  out.push('', chalk.bold(`Profit check on ${pack.preparedOn}`));
   const p = pack.profitCheck;
   out.push(
-    `  retained earnings ${displayPounds(p.retainedEarningsPence)}, declared for the year ${displayPounds(p.previouslyDeclaredPence)}, available ${displayPounds(p.availableProfitPence)}`,
+    `  retained after other years' dividends ${displayPounds(p.retainedEarningsPence)}, declared for the year ${displayPounds(p.previouslyDeclaredPence)}, available to declare ${displayPounds(p.availableProfitPence)}`,
   );
   return `${out.join('\n')}\n`;
 }
@@ -133,7 +137,7 @@ export function addCompany(program: Command): void {
             totalS455ExposurePence: pack.totalS455ExposurePence,
             dividends: pack.dividends.byDirector.map((d) => ({ fullName: d.fullName, declaredPence: d.totalDeclaredPence, paidPence: d.totalPaidPence })),
             dividendsAfterYearEnd: pack.dividends.afterYearEnd.declared,
-            yearEnd: await retainedAtYearEnd(db, pack.financialYear.to),
+            yearEnd: pack.yearEnd,
             profit: pack.profitCheck,
           });
           writeFileResult(pdfFile('year-end', bytes), flags.pdf, force);

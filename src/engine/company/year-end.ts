@@ -21,7 +21,7 @@ import { day } from '../output.js';
 import { pence } from '../schema.js';
 import { loadOrganisation } from '../organisation/organisation.js';
 import { requireCompany } from './directors.js';
-import { profitCheck, profitCheckSchema, yearDividends, yearDividendsSchema } from './dividends.js';
+import { profitCheck, profitCheckSchema, retainedAtYearEnd, yearDividends, yearDividendsSchema } from './dividends.js';
 import { loansWithGap, positionSchema } from './loan-position.js';
 import type { OrgDb } from '../../store/tables.js';
 
@@ -40,7 +40,14 @@ export const yearEndSchema = z.strictObject({
   totalS455ExposurePence: pence().describe('with the S455 on unallocatedDirectorLoan'),
   warnings: z.array(z.string()),
   dividends: yearDividendsSchema,
-  profitCheck: profitCheckSchema,
+  yearEnd: z
+    .strictObject({ profitPence: pence(), dividendsPence: pence(), retainedEarningsPence: pence() })
+    .describe(
+      'retained earnings as the balance sheet at the year end holds them: the profit to that day (with 3100), less the dividends declared and not void by then; nothing after the year end counts',
+    ),
+  profitCheck: profitCheckSchema.describe(
+    'the profit check as known on preparedOn: retainedEarningsPence takes off dividends declared for other years whenever declared, and availableProfitPence is what may still be declared for this year',
+  ),
 });
 export type YearEnd = z.output<typeof yearEndSchema>;
 
@@ -72,6 +79,7 @@ export async function yearEndPack(db: Kysely<OrgDb>, clock: Clock, year: number,
     totalS455ExposurePence: loans.reduce((s, l) => s + l.s455.exposurePence, 0) + unallocated.s455ExposurePence,
     warnings: [...new Set(loans.flatMap((l) => l.warnings).concat(unallocated.warnings))],
     dividends: await yearDividends(db, fy, on),
+    yearEnd: await retainedAtYearEnd(db, fy.endDate),
     profitCheck: await profitCheck(db, fy.endDate, undefined, on),
   };
 }
