@@ -63,7 +63,7 @@ export const adminBugReports = defineOperation({
     search: searchText()
       .optional()
       .meta({ examples: ['VAT'] }),
-    ...perPageQuery(20, 50),
+    ...perPageQuery(20, 100),
   },
   output: z.array(adminReportSchema),
   meta: perPageMetaSchema,
