@@ -208,7 +208,9 @@ export function createApp(options: AppOptions): Polka {
     if (options.requestLog) {
       const log = options.requestLog;
       res.once('finish', () => {
-        if (!principal) return;
+        // An administrator's request is about the platform, not the organisation the administrator belongs to: the audit log
+        // keeps it, and no organisation's request log (which its keys read) may show another organisation's data.
+        if (!principal || op.access === 'admin') return;
         log.add({
           organisationId: principal.organisationId,
           mode: principal.mode,

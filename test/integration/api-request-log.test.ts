@@ -10,6 +10,7 @@ import type { Test } from 'tap';
 import { generousMs, newBooks, type Api } from '../helpers/index.js';
 import { expectError, serveWith } from './support.js';
 import { createOrganisation } from '../../src/engine/organisation/provision.js';
+import { addUser, adminPassword, logIn } from '../platform-admin/support.js';
 
 type Entry = Record<string, unknown>;
 
@@ -139,4 +140,41 @@ t.test("another organisation's entry is not found; the old /request-log path ans
   t.match(old.body.meta, { total: Number });
   const detail = await detailOf(t, api, mine, '/v1/request-log');
   t.match(detail, { id: mine['id'], status: 200, statusCode: 200, error: null });
+});
+
+t.test("an administrator's requests are in no organisation's request log; an HMRC authorisation code is redacted", async (t) => {
+  const books = await newBooks(t);
+  const api = await serveWith(t, books, { rateLimits: false });
+  const other = await createOrganisation(books.store, books.clock, { name: 'Other Trader', businessType: 'sole_trader', vatScheme: 'not_registered' });
+  // The administrator is a user of these books' organisation: what they do across the platform is not this organisation's.
+  await addUser(books, 'root@example.com', { admin: true });
+  const admin = await logIn(t, api, 'root@example.com', adminPassword);
+  const report = await api.request('POST', '/v1/bug-reports', {
+    key: other.apiKey,
+    body: { title: 'Other Trader private issue', description: 'our payroll for Jane Doe is wrong' },
+  });
+  t.equal(report.status, 201);
+  const renamed = await api.request('PATCH', `/v1/admin/orgs/${other.organisationId}`, { key: admin, body: { name: 'Other Trader Renamed' } });
+  t.equal(renamed.status, 200, JSON.stringify(renamed.body?.error ?? ''));
+  t.equal((await api.request('PATCH', `/v1/admin/bug-reports/${String(report.body.data.id)}`, { key: admin, body: { status: 'acknowledged' } })).status, 200);
+  t.equal((await api.request('GET', '/v1/admin/search?q=jane', { key: admin })).status, 200);
+
+  // Without HMRC configured the connection is refused; its body is logged all the same, the code redacted.
+  await api.request('POST', '/v1/vat/connection', { body: { code: 'hmrc-auth-code-S3CR3T', redirectUri: 'http://127.0.0.1:9/callback' } });
+  const connect = await detailOf(t, api, await entryFor(t, api, 'POST', '/v1/vat/connection'));
+  t.match(connect['requestBody'], { code: '[redacted]', redirectUri: 'http://127.0.0.1:9/callback' });
+  t.notMatch(JSON.stringify(connect), /S3CR3T/, 'the code is nowhere in the entry');
+
+  // The log is written in batches, in order: once this later request is there, the administrator's would be too.
+  t.equal((await api.request('GET', '/v1/organisation')).status, 200);
+  await entryFor(t, api, 'GET', '/v1/organisation');
+  for (const key of [books.apiKey, admin, other.apiKey]) {
+    const paths = ((await api.request('GET', '/v1/api-request-log?limit=100', { key })).body.data as Entry[]).map((e) => String(e['path']));
+    t.same(
+      paths.filter((p) => p.startsWith('/v1/admin')),
+      [],
+      'no administrator request in the log',
+    );
+    t.notMatch(JSON.stringify(paths), /jane|Renamed/i);
+  }
 });

@@ -75,6 +75,8 @@ export const authorise = defineOperation({
   method: 'POST',
   path: '/vat/connection',
   body: { code: z.string().min(1).max(512), redirectUri },
+  // The authorisation code is a credential until HMRC has exchanged it: not kept in the request log.
+  secrets: ['code'],
   output: connectionSchema,
   async external(ctx, input) {
     const settings = hmrcSettingsOf(ctx);
