@@ -582,3 +582,29 @@ t.test('two businesses on BT business mail stay two; a shared domain between nam
     [['CONFLICT', ['row_0', `ledger_${made.body.data.id}`]]],
   );
 });
+
+t.test("QuickBooks Online's billing address columns are read as the address", async (t) => {
+  const { api } = await world(t);
+  const file = [
+    'Customer,Email,Billing Address Line 1,Billing Address Line 2,Billing Address City,Billing Address County,Billing Address Postal Code,Billing Address Country',
+    'Kestrel Print Ltd,accounts@kestrelprint.example.co.uk,Unit 4 Mill Lane,Hebden Bridge,Halifax,West Yorkshire,hx7 8aa,United Kingdom',
+  ].join('\n');
+  const up = await upload(t, api, file);
+  t.match(up.schema.columnMapping, {
+    name: 'Customer',
+    addressLine1: 'Billing Address Line 1',
+    addressLine2: 'Billing Address Line 2',
+    city: 'Billing Address City',
+    region: 'Billing Address County',
+    postalCode: 'Billing Address Postal Code',
+    country: 'Billing Address Country',
+  });
+  await confirm(t, api, up.importId);
+  t.match((await contactsByName(api)).get('Kestrel Print Ltd'), {
+    addressLine1: 'Unit 4 Mill Lane',
+    addressLine2: 'Hebden Bridge',
+    city: 'Halifax',
+    region: 'West Yorkshire',
+    postalCode: 'HX7 8AA',
+  });
+});
