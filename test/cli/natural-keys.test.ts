@@ -228,3 +228,51 @@ t.test('a customer and a supplier with one name: an invoice takes the customer, 
   t.notMatch(two.stderr, /give more of it/);
   t.same(await acctJson(t, dir, ['invoices', 'list']), before, 'nothing was written');
 });
+
+t.test("credit notes and quotes numbered in the invoices' series: each number names one document, found by the command of its kind", async (t) => {
+  const { dir } = await books(t);
+  await acctJson(t, dir, customer('Bramble Books'));
+  const invoice = await acctJson(t, dir, [
+    'invoices',
+    'create',
+    '--contact-id',
+    'Bramble',
+    '--issue-date',
+    '2026-11-01',
+    '--item',
+    'Shelving;1;100.00;standard',
+  ]);
+  t.equal(invoice.invoiceNumber, 'INV-0001');
+  await acctJson(t, dir, ['invoices', 'send', 'INV-0001']);
+  await acctJson(t, dir, [
+    'settings',
+    'update',
+    '--credit-note-prefix',
+    'INV-',
+    '--credit-note-next-number',
+    '1',
+    '--quote-prefix',
+    'INV-',
+    '--quote-next-number',
+    '1',
+  ]);
+
+  // £100.00 + 20% VAT = £120.00 on INV-0001; £1.00 credited. INV-0001 is the invoice's, so the credit note is INV-0002.
+  const credit = await acctJson(t, dir, ['credit-notes', 'create', '--invoice-id', 'INV-0001', '--amount', '1.00']);
+  t.equal(credit.invoiceId, invoice.id, '--invoice-id INV-0001 is the invoice');
+  t.equal(credit.creditNoteNumber, 'INV-0002', 'the invoice’s number is skipped');
+  // INV-0001 and INV-0002 taken: the quote is INV-0003.
+  const quote = await acctJson(t, dir, ['quotes', 'create', '--contact-id', 'Bramble', '--issue-date', '2026-11-01', '--item', 'Brackets;1;50.00;standard']);
+  t.equal(quote.quoteNumber, 'INV-0003');
+
+  t.equal((await acctJson(t, dir, ['invoices', 'get', 'INV-0001'])).id, invoice.id);
+  t.equal((await acctJson(t, dir, ['credit-notes', 'get', 'inv-0002'])).id, credit.id);
+  t.equal((await acctJson(t, dir, ['quotes', 'get', 'INV-0003'])).id, quote.id);
+  // A number another kind of document carries is no document of this kind.
+  const notAnInvoice = await runCliInProcess(['--data', dir, 'invoices', 'get', 'INV-0002']);
+  t.equal(notAnInvoice.status, 3);
+  t.match(notAnInvoice.stderr, /not_found: no invoice "INV-0002"/);
+  const notACredit = await runCliInProcess(['--data', dir, 'credit-notes', 'get', 'INV-0001']);
+  t.equal(notACredit.status, 3);
+  t.match(notACredit.stderr, /not_found: no credit note "INV-0001"/);
+});

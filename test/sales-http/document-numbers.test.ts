@@ -86,3 +86,72 @@ t.test('sorted by number, numbers count as people count them: INV-9999 before IN
     ['QT-10000', 'QT-9999'],
   );
 });
+
+/** POST /v1/credit-notes of £1.00 against the invoice that must succeed; its number. */
+async function creditNumber(t: Test, api: Api, invoiceId: string): Promise<string> {
+  const r = await api.request('POST', '/v1/credit-notes', { body: { invoiceId, amount: 100 } });
+  t.equal(r.status, 201, `credit note issued: ${JSON.stringify(r.body?.error ?? '')}`);
+  return r.body.data.creditNoteNumber as string;
+}
+
+/** POST /v1/quotes that must succeed; its number. */
+async function quoteNumber(t: Test, api: Api, contactId: string): Promise<string> {
+  const r = await api.request('POST', '/v1/quotes', { body: { contactId, items: [item()] } });
+  t.equal(r.status, 201, `quote created: ${JSON.stringify(r.body?.error ?? '')}`);
+  return r.body.data.quoteNumber as string;
+}
+
+t.test("a credit note given the invoices' prefix skips the invoices' numbers, and the invoices skip the credit note's", async (t) => {
+  const { api } = await ledger(t);
+  const contactId = await contactOk(t, api);
+  const invoice = async () => (await invoiceOk(t, api, contactId)).invoiceNumber as string;
+  // INV-0001 sent (a credit note needs an issued invoice), INV-0002 a draft: invoice counter 3.
+  const first = await invoiceOk(t, api, contactId);
+  t.equal(first.invoiceNumber, 'INV-0001');
+  await sendOk(t, api, first.id);
+  t.equal(await invoice(), 'INV-0002');
+
+  await settingsOk(t, api, { creditNotePrefix: 'INV-', creditNoteNextNumber: 1 });
+  // INV-0001 and INV-0002 are invoices: the credit note takes INV-0003, its counter stands at 4.
+  t.equal(await creditNumber(t, api, first.id), 'INV-0003', 'the invoices’ numbers are taken');
+  // The invoice counter is still 3: INV-0003 is the credit note's, so the invoice takes INV-0004.
+  t.equal(await invoice(), 'INV-0004', 'the credit note’s number is taken for the invoices');
+  // Credit note counter 4: INV-0004 is an invoice now, so INV-0005.
+  t.equal(await creditNumber(t, api, first.id), 'INV-0005');
+  // Invoice counter 5: INV-0005 is the credit note's, so INV-0006.
+  t.equal(await invoice(), 'INV-0006');
+  t.same(await counters(api), { invoiceNextNumber: 7, quoteNextNumber: 1, creditNoteNextNumber: 6 });
+
+  const invoices = ((await api.request('GET', '/v1/invoices?sort=invoiceNumber')).body.data as { invoiceNumber: string }[]).map((i) => i.invoiceNumber);
+  const credits = ((await api.request('GET', '/v1/credit-notes')).body.data as { creditNoteNumber: string }[]).map((c) => c.creditNoteNumber).sort();
+  t.same(invoices, ['INV-0001', 'INV-0002', 'INV-0004', 'INV-0006']);
+  t.same(credits, ['INV-0003', 'INV-0005'], 'no number on two documents');
+});
+
+t.test("a quote given the invoices' prefix skips the invoices' and credit notes' numbers, and the invoices skip the quote's", async (t) => {
+  const { api } = await ledger(t);
+  const contactId = await contactOk(t, api);
+  const invoice = async () => (await invoiceOk(t, api, contactId)).invoiceNumber as string;
+  // INV-0001 sent; a credit note CN-0001 against it; then a credit note numbered in the invoices' series.
+  const first = await invoiceOk(t, api, contactId);
+  await sendOk(t, api, first.id);
+  t.equal(await creditNumber(t, api, first.id), 'CN-0001');
+  await settingsOk(t, api, { creditNotePrefix: 'INV-', creditNoteNextNumber: 2 });
+  // Invoice counter 2; credit note counter 2: INV-0002 is free, so the credit note takes it.
+  t.equal(await creditNumber(t, api, first.id), 'INV-0002');
+
+  await settingsOk(t, api, { quotePrefix: 'INV-', quoteNextNumber: 1 });
+  // INV-0001 is an invoice, INV-0002 a credit note: the quote takes INV-0003, its counter stands at 4.
+  t.equal(await quoteNumber(t, api, contactId), 'INV-0003', 'the invoices’ and credit notes’ numbers are taken');
+  // Invoice counter 2: INV-0002 is the credit note's, INV-0003 the quote's, so INV-0004.
+  t.equal(await invoice(), 'INV-0004', 'the credit note’s and the quote’s numbers are taken for the invoices');
+  // Quote counter 4: INV-0004 is an invoice now, so INV-0005.
+  t.equal(await quoteNumber(t, api, contactId), 'INV-0005');
+  // Credit note counter 3: INV-0003 quote, INV-0004 invoice, INV-0005 quote, so INV-0006.
+  t.equal(await creditNumber(t, api, first.id), 'INV-0006', 'the quotes’ numbers are taken for the credit notes');
+  t.same(await counters(api), { invoiceNextNumber: 5, quoteNextNumber: 6, creditNoteNextNumber: 7 });
+
+  // Back to the quotes' own prefix: QT-0001 is free (no document of another series carries it).
+  await settingsOk(t, api, { quotePrefix: 'QT-', quoteNextNumber: 1 });
+  t.equal(await quoteNumber(t, api, contactId), 'QT-0001');
+});
