@@ -384,6 +384,21 @@ t.test('board meetings are attended by those who were directors on the day: not 
   const late = await director({ fullName: 'Kim Late', appointedDate: '2026-06-01' });
   const gone = await director({ fullName: 'Lee Gone', appointedDate: '2020-01-06' });
   t.equal((await api.request('DELETE', `/v1/directors/${gone}?resignedDate=2026-05-15`)).status, 200);
+  // The clock's today is 2026-11-21: an appointment to come, or after the resignation, is not a fact of the register yet.
+  const directors = async () => (await api.request('GET', '/v1/directors')).body.data.length as number;
+  const count = await directors();
+  for (const [method, path, body, message] of [
+    ['POST', '/v1/directors', { fullName: 'Pat Future', appointedDate: '2099-01-01' }, /2099-01-01 is after today \(2026-11-21\)/],
+    ['POST', '/v1/directors', { fullName: 'Pat Future', appointedDate: '2026-11-22' }, /after today/],
+    ['PATCH', `/v1/directors/${late}`, { appointedDate: '2026-11-22' }, /after today/],
+    ['PATCH', `/v1/directors/${gone}`, { appointedDate: '2026-05-16' }, /after the resignation on 2026-05-15/],
+  ] as const) {
+    const r = await api.request(method, path, { body });
+    t.equal(r.status, 400, `${method} ${JSON.stringify(body)}`);
+    t.match(r.body.error, { code: 'validation_error', field: 'appointedDate', message });
+  }
+  t.equal(await directors(), count, 'no director added');
+  t.match((await api.request('GET', `/v1/directors/${late}`)).body.data, { appointedDate: '2026-06-01' }, 'nor changed');
   const meet = (attendees: string[], date: string) =>
     api.request('POST', '/v1/dividends/board-minutes', { body: { attendees, date, financialYearEnd: fye, totalDividendPence: 100_000 } });
   for (const [who, date, message] of [

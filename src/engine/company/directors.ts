@@ -128,6 +128,16 @@ function checkShares(isShareholder: boolean, shares: number): void {
   if (!isShareholder && shares > 0) throw new AppError('validation_error', 'sharesHeld: only a shareholder holds shares (isShareholder true)', 'isShareholder');
 }
 
+/** An appointment is a fact of the register (Companies House's AP01 is filed after it): not after today, nor after a resignation. */
+function checkAppointed(clock: Clock, appointed: string | null, resigned: string | null): void {
+  if (appointed === null) return;
+  const now = today(clock);
+  if (appointed > now)
+    throw new AppError('validation_error', `appointedDate: ${appointed} is after today (${now}); add the director once appointed`, 'appointedDate');
+  if (resigned !== null && appointed > resigned)
+    throw new AppError('validation_error', `appointedDate: ${appointed} is after the resignation on ${resigned}`, 'appointedDate');
+}
+
 export async function addDirector(trx: Kysely<OrgDb>, clock: Clock, input: DirectorInput & { readonly fullName: string }): Promise<Director> {
   await requireCompany(trx);
   const id = newId('dir', clock.now());
@@ -137,6 +147,7 @@ export async function addDirector(trx: Kysely<OrgDb>, clock: Clock, input: Direc
   const isShareholder = input.isShareholder ?? (input.sharesHeld ?? 0) > 0;
   const shares = input.sharesHeld ?? 0;
   checkShares(isShareholder, shares);
+  checkAppointed(clock, input.appointedDate ?? null, null);
   const now = timestamp(clock);
   const row: DirectorsTable = {
     id,
@@ -167,6 +178,7 @@ export async function changeDirector(trx: Kysely<OrgDb>, clock: Clock, id: strin
   const isShareholder = change.isShareholder ?? row.is_shareholder === 1;
   const shares = change.sharesHeld ?? (change.isShareholder === false ? 0 : row.shares_held);
   checkShares(isShareholder, shares);
+  if (change.appointedDate !== undefined) checkAppointed(clock, change.appointedDate, row.resigned_date);
   const next: DirectorsTable = {
     ...row,
     full_name: change.fullName?.trim() ?? row.full_name,
