@@ -351,8 +351,8 @@ t.test("billing: an ordinary user of organisation B sees and manages only B's su
   t.equal(own.status, 200);
   t.match(own.body.data, { plan: 'trial', hasStripeCustomer: false, hasSubscription: false, subscription: null }, "B's own status");
   expectError(t, await api.request('POST', '/v1/billing/portal', { key: session, body: {} }), 400, 'invalid_request');
-  // B's user checking out gets a customer of B's own, not A's.
-  const r = await api.request('POST', '/v1/billing/checkout', { key: session, body: { plan: 'sole_trader' } });
+  // B's user checking out (B registered as a limited company, the default) gets a customer of B's own, not A's.
+  const r = await api.request('POST', '/v1/billing/checkout', { key: session, body: { plan: 'limited_company' } });
   t.equal(r.status, 200);
   const rows = await b.books.store.platform.db.selectFrom('organisations').select(['id', 'stripe_customer_id', 'plan']).execute();
   t.equal(new Set(rows.map((row) => row.stripe_customer_id)).size, 2, 'two customers, one each');

@@ -60,7 +60,7 @@ t.test('retryOpenInvoice: the open invoice paid again; a card declined again is 
   const b = await billedBooks(t);
   const { subscriptionId } = await subscribe(t, b);
   await refusal(t, retryOpenInvoice(ctxOf(b), b.books.organisationId), 'not_found', /no open invoice/);
-  const open = b.standIn.addInvoice(subscriptionId, 'open', 1200);
+  const open = b.standIn.addInvoice(subscriptionId, 'open', 2400); // the limited company plan's £24.00 a month
   await refusal(t, retryOpenInvoice(ctxOf(b), b.books.organisationId), 'billing_provider_rejected', /insufficient funds/);
   t.equal(b.standIn.to('POST', `/v1/invoices/${String(open['id'])}/pay`).length, 1);
 });
@@ -71,7 +71,7 @@ t.test('refused without what they need: no key, no customer, no subscription, no
   await refusal(t, cancelSubscription({ ...ctxOf(b), billing: { ...b.settings, secretKey: null } }, id), 'billing_not_configured', /--stripe-key/);
   await refusal(t, cancelSubscription(ctxOf(b), id), 'conflict', /no customer/);
   await refusal(t, refundLatestPayment(ctxOf(b), id), 'conflict', /no customer/);
-  await b.api.request('POST', '/v1/billing/checkout', { body: { plan: 'sole_trader' } });
+  await b.api.request('POST', '/v1/billing/checkout', { body: { plan: 'limited_company' } });
   await refusal(t, cancelSubscription(ctxOf(b), id), 'conflict', /no subscription/);
   await refusal(t, refundLatestPayment(ctxOf(b), id), 'not_found', /no paid invoice/);
   await refusal(

@@ -14,8 +14,8 @@ t.test("an administrator sees the organisation's plan, subscription status and p
   const admin = login.body.data.accessToken as string;
   const row = async () => (await b.api.request('GET', `/v1/admin/orgs/${b.books.organisationId}`, { key: admin })).body.data;
   t.match(await row(), { plan: 'trial', subscriptionStatus: 'trialing', stripeCustomerId: null });
-  await subscribe(t, b, 'sole_trader');
-  t.match(await row(), { plan: 'sole_trader', subscriptionStatus: 'trialing', stripeCustomerId: /^cus_/ });
+  await subscribe(t, b, 'limited_company');
+  t.match(await row(), { plan: 'limited_company', subscriptionStatus: 'trialing', stripeCustomerId: /^cus_/ });
 });
 
 t.test('once subscribed mid-trial, GET /billing/status, GET /organisation and GET /admin/orgs/{id} agree on the trial: over, 0 days, no end', async (t) => {
@@ -35,7 +35,7 @@ t.test('once subscribed mid-trial, GET /billing/status, GET /organisation and GE
   };
   // 7 February 2026 to 5 April: 28 + 29 = 57 days left of the trial, the same in all three.
   t.same(await three(), Array(3).fill({ trialEndsAt: trialEnd, trialDaysRemaining: 57 }));
-  await subscribe(t, b, 'sole_trader');
+  await subscribe(t, b);
   // The 57 days now run as the provider subscription's trial; the service's own trial is over.
   t.same(await three(), Array(3).fill({ trialEndsAt: null, trialDaysRemaining: 0 }));
 });

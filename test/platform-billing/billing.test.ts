@@ -7,22 +7,7 @@
  */
 import t from 'tap';
 import { expectError } from '../http/support.js';
-import { billedBooks, checkout, day, status, subscribe, trialEnd, type Billed } from './support.js';
-
-/** What billing has written for the organisation: its provider ids and the sessions kept. */
-async function written(b: Billed) {
-  const row = await b.books.store.platform.db.selectFrom('organisations').selectAll().where('id', '=', b.books.organisationId).executeTakeFirstOrThrow();
-  const sessions = await b.books.store.platform.db.selectFrom('billing_sessions').select(['id', 'kind']).execute();
-  return {
-    plan: row.plan,
-    customer: row.stripe_customer_id,
-    subscription: row.stripe_subscription_id,
-    status: row.subscription_status,
-    sessions: sessions.length,
-  };
-}
-
-const nothing = { plan: 'trial', customer: null, subscription: null, status: null, sessions: 0 };
+import { billedBooks, checkout, day, nothing, status, subscribe, trialEnd, written } from './support.js';
 
 t.test('GET /billing/plans: both plans with the business type each is made for and its monthly price in pence', async (t) => {
   const b = await billedBooks(t);
@@ -57,7 +42,7 @@ t.test(
     b.clock.advance(33 * day); // 7 February 2026: 7 Feb to 7 Mar is 28 days, to 5 Apr 29 more: 57 = 90 - 33.
     t.equal((await status(t, b))['trialDaysRemaining'], 57);
 
-    const r = await checkout(b, 'sole_trader');
+    const r = await checkout(b, 'limited_company');
     t.equal(r.status, 200, JSON.stringify(r.body?.error ?? ''));
     t.match(r.body.data, { sessionId: /^cs_test_[0-9a-f]{32}$/, trialDays: 57 });
     t.equal(r.body.data.checkoutUrl, `https://checkout.stripe.com/c/pay/${r.body.data.sessionId as string}`);
@@ -75,9 +60,9 @@ t.test(
       mode: 'subscription',
       customer: [...b.standIn.customers.keys()][0],
       client_reference_id: b.books.organisationId,
-      line_items: { 0: { quantity: '1', price_data: { currency: 'gbp', unit_amount: '1200', tax_behavior: 'inclusive', recurring: { interval: 'month' } } } },
-      subscription_data: { trial_period_days: '57', metadata: { organisationId: b.books.organisationId, plan: 'sole_trader' } },
-      metadata: { organisationId: b.books.organisationId, plan: 'sole_trader' },
+      line_items: { 0: { quantity: '1', price_data: { currency: 'gbp', unit_amount: '2400', tax_behavior: 'inclusive', recurring: { interval: 'month' } } } },
+      subscription_data: { trial_period_days: '57', metadata: { organisationId: b.books.organisationId, plan: 'limited_company' } },
+      metadata: { organisationId: b.books.organisationId, plan: 'limited_company' },
       success_url: 'https://app.example.com/billing?checkout=success&session_id={CHECKOUT_SESSION_ID}',
       cancel_url: 'https://app.example.com/billing?checkout=cancelled',
     });
@@ -90,9 +75,9 @@ t.test(
       subscription: null,
     });
 
-    // A second checkout while the first is still open at the provider (the customer backed out of the provider's page, or wants the other
-    // plan): the first is expired there before the second is made, so that only one can ever be paid (completing both would start two
-    // subscriptions, both charged). The second, for the other plan and with return addresses of its own, uses the same customer.
+    // A second checkout while the first is still open at the provider (the customer backed out of the provider's page and came back): the
+    // first is expired there before the second is made, so that only one can ever be paid (completing both would start two subscriptions,
+    // both charged). The second, with return addresses of its own, uses the same customer.
     const first = r.body.data.sessionId as string;
     const calls = b.standIn.requests.length;
     const other = await b.api.request('POST', '/v1/billing/checkout', {
@@ -119,7 +104,7 @@ t.test(
 
 t.test('a second checkout while the customer completes the first: 409, the first stands and no second session is made', async (t) => {
   const b = await billedBooks(t);
-  const r = await checkout(b, 'sole_trader');
+  const r = await checkout(b, 'limited_company');
   t.equal(r.status, 200);
   const first = r.body.data.sessionId as string;
   b.standIn.completesBeforeExpire(first);
@@ -149,7 +134,7 @@ t.test('after the checkout completes: on the plan, the trial over for the servic
   t.equal(org.body.data.subscription.status, 'trialing', "GET /organisation's subscription follows the provider's");
 
   const calls = b.standIn.requests.length;
-  expectError(t, await checkout(b, 'sole_trader'), 409, 'conflict', { message: /portal/ });
+  expectError(t, await checkout(b, 'limited_company'), 409, 'conflict', { message: /portal/ });
   t.equal(b.standIn.requests.length, calls, 'the provider was not asked');
 });
 
@@ -159,7 +144,7 @@ t.test('in summer time, made between 23:00 and 24:00 UTC: the trial days count L
   const b = await billedBooks(t, { at: '2026-06-10T23:30:00Z' });
   t.match(await status(t, b), { isTrialActive: true, trialDaysRemaining: 90, trialEndsAt: '2026-09-08T23:30:00.000Z' });
   b.clock.advance(5 * 60_000);
-  const r = await checkout(b, 'sole_trader');
+  const r = await checkout(b, 'limited_company');
   t.equal(r.body.data.trialDays, 90);
   t.ok(b.standIn.to('POST', '/v1/checkout/sessions')[0]?.form.split('&').includes('subscription_data[trial_period_days]=90'), 'trial_period_days=90 sent');
 });
@@ -169,7 +154,7 @@ t.test("on the trial's last day, before it ends, one day remains and checkout ca
   // 2026-04-05 09:00 UTC = 10:00 BST on 5 April, the trial's last London day; it ends at 10:00 UTC (11:00 BST): one hour left.
   b.clock.advance(90 * day - 3_600_000);
   t.match(await status(t, b), { isTrialActive: true, trialDaysRemaining: 1, trialEndsAt: trialEnd });
-  const r = await checkout(b, 'sole_trader');
+  const r = await checkout(b, 'limited_company');
   t.equal(r.body.data.trialDays, 1, 'the card is not charged before the trial ends');
   t.ok(b.standIn.to('POST', '/v1/checkout/sessions')[0]?.form.split('&').includes('subscription_data[trial_period_days]=1'));
   b.clock.advance(3_600_000);
@@ -180,7 +165,7 @@ t.test('checkout after the trial has ended carries no trial over', async (t) => 
   const b = await billedBooks(t);
   b.clock.advance(91 * day);
   t.match(await status(t, b), { isTrialActive: false, trialDaysRemaining: 0, trialEndsAt: trialEnd });
-  const r = await checkout(b, 'sole_trader');
+  const r = await checkout(b, 'limited_company');
   t.equal(r.body.data.trialDays, 0);
   const [session] = b.standIn.to('POST', '/v1/checkout/sessions');
   t.notOk(session?.form.includes('trial_period_days'), 'no trial_period_days sent');
@@ -188,7 +173,7 @@ t.test('checkout after the trial has ended carries no trial over', async (t) => 
 
 t.test('without a provider key: 422 billing_not_configured from checkout, portal and the receiver; status still reads; nothing written', async (t) => {
   const b = await billedBooks(t, { billing: null });
-  expectError(t, await checkout(b, 'sole_trader'), 422, 'billing_not_configured', { message: /--stripe-key/ });
+  expectError(t, await checkout(b, 'limited_company'), 422, 'billing_not_configured', { message: /--stripe-key/ });
   expectError(t, await b.api.request('POST', '/v1/billing/portal', { body: {} }), 422, 'billing_not_configured');
   const hook = await b.api.request('POST', '/v1/stripe-webhook/stripe', { key: null, raw: '{}', headers: { 'stripe-signature': 't=1,v1=00' } });
   expectError(t, hook, 422, 'billing_not_configured', { message: /--stripe-webhook-secret/ });
@@ -200,7 +185,7 @@ t.test('without a provider key: 422 billing_not_configured from checkout, portal
 t.test('a test key may read the status but not subscribe (403 forbidden), and nothing is written', async (t) => {
   const b = await billedBooks(t);
   t.match(await status(t, b, b.books.testApiKey), { plan: 'trial' });
-  expectError(t, await checkout(b, 'sole_trader', b.books.testApiKey), 403, 'forbidden', { message: /test key/ });
+  expectError(t, await checkout(b, 'limited_company', b.books.testApiKey), 403, 'forbidden', { message: /test key/ });
   expectError(t, await b.api.request('POST', '/v1/billing/portal', { key: b.books.testApiKey, body: {} }), 403, 'forbidden');
   t.same(await written(b), nothing);
   t.same(b.standIn.requests, []);
@@ -212,9 +197,9 @@ t.test('bad input is a 400 naming the field, before the provider is asked', asyn
     [{}, 'plan'],
     [{ plan: 'trial' }, 'plan'],
     [{ plan: 'sole-trader' }, 'plan'],
-    [{ plan: 'sole_trader', successUrl: 'ftp://example.com/' }, 'successUrl'],
-    [{ plan: 'sole_trader', cancelUrl: 'not a url' }, 'cancelUrl'],
-    [{ plan: 'sole_trader', coupon: 'FREE' }, 'coupon'],
+    [{ plan: 'limited_company', successUrl: 'ftp://example.com/' }, 'successUrl'],
+    [{ plan: 'limited_company', cancelUrl: 'not a url' }, 'cancelUrl'],
+    [{ plan: 'limited_company', coupon: 'FREE' }, 'coupon'],
   ];
   for (const [body, field] of bad) expectError(t, await b.api.request('POST', '/v1/billing/checkout', { body }), 400, 'validation_error', { field });
   expectError(t, await b.api.request('POST', '/v1/billing/portal', { body: { returnUrl: 'javascript:alert(1)' } }), 400, 'validation_error', {
@@ -226,10 +211,10 @@ t.test('bad input is a 400 naming the field, before the provider is asked', asyn
 
 t.test('no return address configured nor given: 400 on successUrl, and the customer made is kept for the next try', async (t) => {
   const b = await billedBooks(t, { billing: { returnUrl: null } });
-  expectError(t, await checkout(b, 'sole_trader'), 400, 'validation_error', { field: 'successUrl', message: /--billing-return-url/ });
+  expectError(t, await checkout(b, 'limited_company'), 400, 'validation_error', { field: 'successUrl', message: /--billing-return-url/ });
   t.same(b.standIn.requests, [], 'refused before the provider was asked');
   const r = await b.api.request('POST', '/v1/billing/checkout', {
-    body: { plan: 'sole_trader', successUrl: 'https://a.example/ok', cancelUrl: 'https://a.example/no' },
+    body: { plan: 'limited_company', successUrl: 'https://a.example/ok', cancelUrl: 'https://a.example/no' },
   });
   t.equal(r.status, 200);
 });
@@ -238,7 +223,7 @@ t.test('the portal: 400 without a provider customer; then a portal session back 
   const b = await billedBooks(t);
   expectError(t, await b.api.request('POST', '/v1/billing/portal', { body: {} }), 400, 'invalid_request', { message: /checkout/ });
   t.same(b.standIn.requests, []);
-  await checkout(b, 'sole_trader');
+  await checkout(b, 'limited_company');
   const r = await b.api.request('POST', '/v1/billing/portal', { body: {} });
   t.equal(r.status, 200);
   t.match(r.body.data.portalUrl, /^https:\/\/billing\.stripe\.com\/p\/session\/test_bps_[0-9a-f]{24}$/);
@@ -257,13 +242,13 @@ t.test('the provider refusing is 422 billing_provider_rejected, a refused key 42
   const b = await billedBooks(t);
   const down = await billedBooks(t, { billing: { secretKey: 'sk_test_wrong' } });
   b.standIn.failNext(400, 'invalid_request_error', 'Invalid currency: gbx');
-  expectError(t, await checkout(b, 'sole_trader'), 422, 'billing_provider_rejected', { message: /Invalid currency: gbx/ });
-  expectError(t, await checkout(down, 'sole_trader'), 422, 'billing_not_configured', { message: /refuses the configured key/ });
+  expectError(t, await checkout(b, 'limited_company'), 422, 'billing_provider_rejected', { message: /Invalid currency: gbx/ });
+  expectError(t, await checkout(down, 'limited_company'), 422, 'billing_not_configured', { message: /refuses the configured key/ });
   t.same(await written(down), nothing);
 
   const { serveBooks } = await import('../helpers/index.js');
   const api = await serveBooks(t, b.books, { billing: { ...b.settings, baseUrl: 'http://127.0.0.1:9' }, onLogError: (e) => logged.push(e) });
-  const r = await api.request('POST', '/v1/billing/checkout', { body: { plan: 'sole_trader' } });
+  const r = await api.request('POST', '/v1/billing/checkout', { body: { plan: 'limited_company' } });
   expectError(t, r, 503, 'billing_provider_unavailable', { message: /did not answer at http:\/\/127\.0\.0\.1:9/ });
   t.equal(logged.length, 1, 'the 503 is reported');
   t.equal((await written(b)).sessions, 0, 'no session kept');

@@ -37,7 +37,7 @@ t.test('acct billing checkout and portal: 422 (exit 5) without a key; with $ACCT
   const books = await newBooks(t);
   const standIn = await startStandIn();
   t.teardown(() => standIn.stop());
-  const none = await runCliInProcess(['--data', books.dataDir, 'billing', 'checkout', '--plan', 'sole_trader'], { env: { ACCT_STRIPE_KEY: '' } });
+  const none = await runCliInProcess(['--data', books.dataDir, 'billing', 'checkout', '--plan', 'limited_company'], { env: { ACCT_STRIPE_KEY: '' } });
   t.equal(none.status, 5, 'exit 5');
   t.match(none.stderr, /billing_not_configured/);
   t.same(standIn.requests, []);
@@ -51,7 +51,7 @@ t.test('acct billing checkout and portal: 422 (exit 5) without a key; with $ACCT
   t.equal(portal.status, 0, portal.stderr);
   t.match(portal.data, { portalUrl: /^https:\/\/billing\.stripe\.com\/p\/session\// });
 
-  const sandbox = await runCliInProcess(['--data', books.dataDir, '--test', 'billing', 'checkout', '--plan', 'sole_trader'], { env });
+  const sandbox = await runCliInProcess(['--data', books.dataDir, '--test', 'billing', 'checkout', '--plan', 'limited_company'], { env });
   t.equal(sandbox.status, 6, 'the test books cannot subscribe: exit 6');
   t.match(sandbox.stderr, /forbidden/);
   const status = await runCliInProcessJson(['--data', books.dataDir, '--json', 'billing', 'status']);

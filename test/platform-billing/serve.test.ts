@@ -30,7 +30,7 @@ t.test('acct serve with the billing flags: checkout, then the signed events make
     'https://app.example.com/billing',
   ]);
   const api = apiAt(running.url, books.apiKey);
-  const r = await api.request('POST', '/v1/billing/checkout', { body: { plan: 'sole_trader' } });
+  const r = await api.request('POST', '/v1/billing/checkout', { body: { plan: 'limited_company' } });
   t.equal(r.status, 200, JSON.stringify(r.body?.error ?? ''));
   t.match(standIn.to('POST', '/v1/checkout/sessions')[0]?.params, {
     success_url: 'https://app.example.com/billing?checkout=success&session_id={CHECKOUT_SESSION_ID}',
@@ -47,11 +47,11 @@ t.test('acct serve with the billing flags: checkout, then the signed events make
     t.equal(hook.status, 200, `${event.type}: ${JSON.stringify(hook.body?.error ?? '')}`);
     const forged = await api.request('POST', '/v1/stripe-webhook/stripe', {
       key: null,
-      raw: payload.replace('sole_trader', 'limited_company'),
+      raw: payload.replace('limited_company', 'sole_trader'),
       headers: { 'stripe-signature': signature },
     });
     expectError(t, forged, 400, 'validation_error', { field: 'stripe-signature' });
   }
   const status = await api.request('GET', '/v1/billing/status');
-  t.match(status.body.data, { plan: 'sole_trader', hasSubscription: true, subscription: { status: 'trialing' } });
+  t.match(status.body.data, { plan: 'limited_company', hasSubscription: true, subscription: { status: 'trialing' } });
 });

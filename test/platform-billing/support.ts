@@ -2,6 +2,7 @@
 import type { Test } from 'tap';
 import { movingClock, newBooks, serveBooks, type Api, type Books, type MovingClock, type Reply } from '../helpers/index.js';
 import type { BillingSettings } from '../../src/engine/stripe.js';
+import type { NewOrganisation } from '../../src/engine/organisation/provision.js';
 import { signed, standInKey, startStandIn, webhookSecret, type StandIn } from './stripe-stand-in.js';
 import type Stripe from 'stripe';
 
@@ -18,10 +19,16 @@ export interface Billed {
   readonly settings: BillingSettings;
 }
 
-/** Books on a moving clock (made at `created`, or `at`), served with billing configured against a fresh stand-in (or as `billing` says: null for none). */
-export async function billedBooks(t: Test, options: { billing?: Partial<BillingSettings> | null; at?: string } = {}): Promise<Billed> {
+/**
+ * Books on a moving clock (made at `created`, or `at`), served with billing configured against a fresh stand-in (or as `billing` says: null
+ * for none). The organisation is a limited company, whose plan is limited_company, unless `organisation` says otherwise.
+ */
+export async function billedBooks(
+  t: Test,
+  options: { billing?: Partial<BillingSettings> | null; at?: string; organisation?: Partial<NewOrganisation> } = {},
+): Promise<Billed> {
   const clock = movingClock(options.at ?? created);
-  const books = await newBooks(t, { clock });
+  const books = await newBooks(t, { clock, ...(options.organisation ? { organisation: options.organisation } : {}) });
   const standIn = await startStandIn();
   t.teardown(() => standIn.stop());
   const settings: BillingSettings = {
@@ -72,8 +79,24 @@ export async function status(t: Test, b: Billed, key?: string): Promise<Record<s
   return r.body.data as Record<string, unknown>;
 }
 
-/** Subscribe mid-trial: checkout, then the customer completes it at the provider and its events are delivered. */
-export async function subscribe(t: Test, b: Billed, plan = 'sole_trader'): Promise<{ sessionId: string; subscriptionId: string }> {
+/** What billing has written for the organisation: its provider ids and the sessions kept. */
+export async function written(b: Billed) {
+  const row = await b.books.store.platform.db.selectFrom('organisations').selectAll().where('id', '=', b.books.organisationId).executeTakeFirstOrThrow();
+  const sessions = await b.books.store.platform.db.selectFrom('billing_sessions').select(['id', 'kind']).execute();
+  return {
+    plan: row.plan,
+    customer: row.stripe_customer_id,
+    subscription: row.stripe_subscription_id,
+    status: row.subscription_status,
+    sessions: sessions.length,
+  };
+}
+
+/** What `written` reads before billing has written anything. */
+export const nothing = { plan: 'trial', customer: null, subscription: null, status: null, sessions: 0 };
+
+/** Subscribe mid-trial: checkout (by default for limited_company, the plan of billedBooks' limited company), then the customer completes it at the provider and its events are delivered. */
+export async function subscribe(t: Test, b: Billed, plan = 'limited_company'): Promise<{ sessionId: string; subscriptionId: string }> {
   const r = await checkout(b, plan);
   t.equal(r.status, 200, `checkout: ${JSON.stringify(r.body?.error ?? '')}`);
   const events = b.standIn.completeCheckout(r.body.data.sessionId, nowSeconds(b.clock));

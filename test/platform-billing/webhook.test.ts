@@ -153,7 +153,7 @@ t.test('subscription states: past_due, unpaid, active again, cancel at period en
     isTrialActive: true,
     trialDaysRemaining: 90,
   });
-  const again = await b.api.request('POST', '/v1/billing/checkout', { body: { plan: 'sole_trader' } });
+  const again = await b.api.request('POST', '/v1/billing/checkout', { body: { plan: 'limited_company' } });
   t.equal(again.status, 200, 'a canceled subscription does not block a new checkout');
 });
 
@@ -207,7 +207,8 @@ t.test('the receiver takes no API key and ignores one: only the signature counts
 });
 
 t.test("events about another subscription of the customer leave the current one's state alone; a live one is adopted once none is current", async (t) => {
-  const b = await billedBooks(t);
+  // A sole trader, who checks out its own plan, sole_trader; the provider's events about the second subscription carry limited_company.
+  const b = await billedBooks(t, { organisation: { name: 'Jo Bloggs Plumbing', businessType: 'sole_trader', vatScheme: 'not_registered' } });
   const { subscriptionId } = await subscribe(t, b, 'sole_trader');
   const current = await status(t, b);
   t.match(current, { plan: 'sole_trader', isTrialActive: false, trialDaysRemaining: 0, subscription: { status: 'trialing' } });
