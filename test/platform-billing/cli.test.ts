@@ -43,6 +43,11 @@ t.test('acct billing checkout and portal: 422 (exit 5) without a key; with $ACCT
   t.same(standIn.requests, []);
 
   const env = { ACCT_STRIPE_KEY: standInKey, ACCT_STRIPE_BASE_URL: standIn.url, ACCT_BILLING_RETURN_URL: 'https://app.example.com/billing' };
+  // The books are a limited company's: the sole trader plan is refused (exit 5) before the provider is asked.
+  const misfit = await runCliInProcess(['--data', books.dataDir, 'billing', 'checkout', '--plan', 'sole_trader'], { env });
+  t.equal(misfit.status, 5, 'exit 5');
+  t.match(misfit.stderr, /plan sole_trader is for sole traders: a limited company subscribes to limited_company \(£24\.00 a month\)/);
+  t.same(standIn.requests, []);
   const made = await runCliInProcessJson(['--data', books.dataDir, '--json', 'billing', 'checkout', '--plan', 'limited_company'], { env });
   t.equal(made.status, 0, made.stderr);
   t.match(made.data, { checkoutUrl: /^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/, sessionId: /^cs_test_/ });

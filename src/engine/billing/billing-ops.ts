@@ -11,8 +11,8 @@ import { timestamp } from '../clock.js';
 import { defineOperation, type Ctx } from '../operation.js';
 import { instant } from '../output.js';
 import { pence } from '../schema.js';
-import { loadOrganisation } from '../organisation/organisation.js';
-import { businessTypes } from '../organisation/organisation.js';
+import { sterling } from '../money.js';
+import { loadOrganisation, businessTypes, type BusinessType } from '../organisation/organisation.js';
 import { isSubscribed, trialDaysLeft } from '../organisation/profile.js';
 import { paidPlans, plans, type PaidPlan } from './plans.js';
 import { billingRowOf, billingStatus, subscriptionStatuses } from './subscription.js';
@@ -100,17 +100,40 @@ function returnTo(settings: ConfiguredBilling, given: string | undefined, field:
   throw new AppError('validation_error', `say where the payment provider sends the customer back: ${field}, or acct serve --billing-return-url`, field);
 }
 
+/** Who a business type is, one and many, in messages. */
+const whoIs: Readonly<Record<BusinessType, { readonly one: string; readonly many: string }>> = {
+  sole_trader: { one: 'a sole trader', many: 'sole traders' },
+  limited_company: { one: 'a limited company', many: 'limited companies' },
+};
+
+/**
+ * 422 on plan unless it is the plan made for the organisation's business type (its live books'), as the service acct follows sells
+ * its plans: the business type sets the chart, the features (directors, dividends) and the rate limit, so the plan paid for must match.
+ */
+async function requireFittingPlan(ctx: Ctx, organisationId: string, plan: PaidPlan): Promise<void> {
+  const businessType = (await loadOrganisation(ctx.store.org(organisationId, 'live').db)).business_type;
+  if (plans[plan].businessType === businessType) return;
+  const fits = paidPlans.find((id) => plans[id].businessType === businessType);
+  const offer = fits ? `${fits} (${sterling(plans[fits].monthlyPrice)} a month)` : 'no plan';
+  throw new AppError(
+    'unprocessable_entity',
+    `plan ${plan} is for ${whoIs[plans[plan].businessType].many}: ${whoIs[businessType].one} subscribes to ${offer}`,
+    'plan',
+  );
+}
+
 interface CheckoutInput {
   readonly plan: PaidPlan;
   readonly successUrl?: string | undefined;
   readonly cancelUrl?: string | undefined;
 }
 
-/** The external step of checkout: the customer, then the session, kept for run. */
+/** The external step of checkout: the plan checked against the business type, then the customer, then the session, kept for run. */
 async function openCheckout(ctx: Ctx, input: CheckoutInput): Promise<void> {
   const settings = configuredBilling(ctx);
   refuseTestMode(ctx);
   const organisationId = organisationIdOf(ctx);
+  await requireFittingPlan(ctx, organisationId, input.plan);
   const successUrl = returnTo(settings, input.successUrl, 'successUrl', 'checkout=success&session_id={CHECKOUT_SESSION_ID}');
   const cancelUrl = returnTo(settings, input.cancelUrl, 'cancelUrl', 'checkout=cancelled');
   const row = await billingRowOf(ctx.platform.db, organisationId);
@@ -153,9 +176,12 @@ export const checkoutOp = defineOperation({
   name: 'billing.checkout',
   summary: "Start a subscription: a checkout session at the card-payment provider; the trial's remaining days carry over",
   description:
+    'plan must be the one made for the organisation’s business type (GET /billing/plans): sole_trader for a sole trader, limited_company for a ' +
+    'limited company; the other is 422 unprocessable_entity, its message naming the plan that fits, before the provider is asked and with nothing ' +
+    'written. ' +
     'Makes the provider customer if the organisation has none. The days left of the trial become the subscription’s trial at the provider, so ' +
     'subscribing mid-trial loses none. An organisation already subscribed (active, trialing, past_due or unpaid) gets 409: the portal changes plans. ' +
-    'A checkout session opened earlier and still open at the provider (the customer went back, or wants the other plan) is expired there first, so that ' +
+    'A checkout session opened earlier and still open at the provider (the customer went back from the provider’s page) is expired there first, so that ' +
     'only the latest can be paid (completing two would start two subscriptions); one completed meanwhile gives 409 and nothing is made. ' +
     'successUrl and cancelUrl default to acct serve --billing-return-url. Without a provider key configured: 422 billing_not_configured, nothing written; ' +
     'with a test key: 403 forbidden.',
@@ -163,7 +189,9 @@ export const checkoutOp = defineOperation({
   method: 'POST',
   path: '/billing/checkout',
   body: {
-    plan: z.enum(paidPlans),
+    plan: z
+      .enum(paidPlans)
+      .describe("the plan made for the organisation's business type: sole_trader for a sole trader, limited_company for a limited company"),
     successUrl: returnUrl().optional().describe('where the provider sends the customer after paying'),
     cancelUrl: returnUrl().optional().describe('where the provider sends the customer who goes back'),
   },
