@@ -72,7 +72,10 @@ export const agedReportSchema = z.strictObject({
     .array(z.strictObject({ contactId: idOut('cont'), contactName: z.string(), invoices: z.array(agedEntry), ...bucketTotals }))
     .describe('by name: each contact with something outstanding, its documents by due date and its totals by bucket'),
   totals: z.strictObject(bucketTotals),
-  summary: z.strictObject({ totalContacts: z.number().int(), totalInvoices: z.number().int() }),
+  summary: z.strictObject({
+    totalContacts: z.number().int(),
+    totalInvoices: z.number().int().describe('the invoices (or bills) listed; credit notes, listed beside them, are not counted'),
+  }),
 });
 export type AgedReport = z.output<typeof agedReportSchema>;
 
@@ -179,7 +182,7 @@ export async function agedReport(db: Kysely<OrgDb>, kind: InvoiceKind, asOfDate:
       ...c.totals,
     })),
     totals,
-    summary: { totalContacts: contacts.length, totalInvoices: sum(contacts.map((c) => c.invoices.length)) },
+    summary: { totalContacts: contacts.length, totalInvoices: sum(contacts.map((c) => c.invoices.filter((i) => i.type === 'invoice').length)) },
   };
 }
 
