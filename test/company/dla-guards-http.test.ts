@@ -8,25 +8,13 @@
  * 3 December 2026. Figures worked by hand.
  */
 import t, { type Test } from 'tap';
-import { newBooks, serveBooks, type Api } from '../helpers/index.js';
+import { company as shared, transactionCount } from './http-support.js';
 import { closeFy2025 } from '../ledger-http/support.js';
 
+/** The company of http-support.ts, with Jo Bloggs (100 shares) a director. */
 async function company(t: Test) {
-  const books = await newBooks(t, { clock: '2026-12-03T10:00:00Z' });
-  const api = await serveBooks(t, books);
-  const accounts = (await api.request('GET', '/v1/accounts?flat=true')).body.data.accounts as { id: string; code: string }[];
-  const id = (code: string) => accounts.find((a) => a.code === code)!.id;
-  const director = async (body: Record<string, unknown>) => {
-    const r = await api.request('POST', '/v1/directors', { body });
-    t.equal(r.status, 201, JSON.stringify(r.body.error ?? ''));
-    return r.body.data.id as string;
-  };
-  const jo = await director({ fullName: 'Jo Bloggs', sharesHeld: 100 });
-  return { books, api, id, director, jo };
-}
-
-async function transactionCount(api: Api): Promise<number> {
-  return (await api.request('GET', '/v1/transactions?limit=1')).body.meta.total as number;
+  const books = await shared(t);
+  return { ...books, jo: await books.director({ fullName: 'Jo Bloggs', sharesHeld: 100 }) };
 }
 
 t.test('a movement whose other side is a director’s loan account is refused', async (t) => {
