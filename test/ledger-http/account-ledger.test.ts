@@ -89,14 +89,22 @@ t.test('a credit-normal account runs negative', async (t) => {
   const { api, acc } = await bank(t);
   const r = await api.request('GET', `/v1/transactions/account/${acc['4000']}?from=2026-03-01`);
   t.equal(r.body.data.openingBalance, 0);
+  // FY 2026/27 begins on 2026-04-01, inside the range: its year end row brings FY 2025/26's 50,000 of sales to nothing.
   t.same(
-    r.body.data.entries.map((e: { date: string; debit: number; credit: number; runningBalance: number }) => [e.date, e.debit, e.credit, e.runningBalance]),
+    r.body.data.entries.map((e: { kind: string; date: string; debit: number; credit: number; runningBalance: number }) => [
+      e.kind,
+      e.date,
+      e.debit,
+      e.credit,
+      e.runningBalance,
+    ]),
     [
-      ['2026-03-15', 0, 50000, -50000],
-      ['2026-06-01', 0, 7000, -57000],
+      ['line', '2026-03-15', 0, 50000, -50000],
+      ['year_end', '2026-04-01', 50000, 0, 0],
+      ['line', '2026-06-01', 0, 7000, -7000],
     ],
   );
-  t.equal(r.body.data.closingBalance, -57000);
+  t.equal(r.body.data.closingBalance, -7000, "this year's sales only, as the trial balance");
 });
 
 t.test('posting the draft brings it into the ledger, and the running balance follows', async (t) => {

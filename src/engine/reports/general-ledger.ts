@@ -10,11 +10,16 @@
  * for the page after (null on the last). Balances and totals come from
  * account_days, so a page costs its own lines and a few sums per account,
  * however long the ledger: no request reads, holds or serialises all of it.
+ *
+ * Where the period crosses a financial year's start, income, expense and
+ * 3100 accounts show the year end as a line of its own (year-end.ts), so
+ * that every account closes at the trial balance's figure at `to`.
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { accountTypes, earlierYearsProfit, findAccount, openingRule } from '../ledger/accounts.js';
+import { yearEndRows, yearEnds, type YearEndRow } from '../ledger/year-end.js';
 import { loadOrganisation } from '../organisation/organisation.js';
 import { cursorOf, cursorPosition, type CursorMeta } from '../pagination.js';
 import { pence } from '../schema.js';
@@ -23,7 +28,12 @@ import { periodSchema } from './balances.js';
 import type { AccountsTable, OrgDb } from '../../store/tables.js';
 
 const ledgerLine = z.strictObject({
-  id: idOut('txn').describe('the transaction'),
+  kind: z
+    .enum(['line', 'year_end'])
+    .describe(
+      'line: a posted line; year_end: the close of a financial year inside the period, dated the new year’s first day, posted nowhere: an income or expense account brought to nothing, 3100 Retained Earnings taking the year’s profit (a loss as a debit)',
+    ),
+  id: idOut('txn').nullable().describe('the transaction; null on a year_end line'),
   date: day(),
   description: z.string(),
   reference: z.string().nullable(),
@@ -40,9 +50,9 @@ const ledgerAccount = z.strictObject({
   openingBalance: pence().describe(
     'debit − credit of the lines before from, as the trial balance of the day before shows it: an income or expense account’s of its financial year only, and 3100 Retained Earnings with the profit of the years before',
   ),
-  transactions: z.array(ledgerLine).describe("this page's lines of the account"),
-  closingBalance: pence().describe('over the whole period, not only this page'),
-  totalDebit: pence().describe('over the whole period, not only this page'),
+  transactions: z.array(ledgerLine).describe("this page's lines of the account, year ends among them"),
+  closingBalance: pence().describe('over the whole period, not only this page: the trial balance’s figure at to'),
+  totalDebit: pence().describe('over the whole period (year ends included), not only this page'),
   totalCredit: pence(),
 });
 
@@ -50,7 +60,9 @@ export const generalLedgerSchema = z.strictObject({
   period: periodSchema,
   accounts: z
     .array(ledgerAccount)
-    .describe('by code: every account with an opening balance or lines in the period, or the one asked for; an account split between pages is on both'),
+    .describe(
+      'by code: every account with an opening balance, lines or a year end in the period, or the one asked for; an account split between pages is on both',
+    ),
 });
 export type GeneralLedger = z.output<typeof generalLedgerSchema>;
 type LedgerAccount = GeneralLedger['accounts'][number];
@@ -67,7 +79,10 @@ export interface GeneralLedgerQuery {
 /** Lines a page holds by default, and at most. */
 export const ledgerPageLimits = { default: 500, max: 2000 } as const;
 
-/** Where a page ended: its last line, in the order lines are listed (account code, date, entry time, transaction, line). */
+/**
+ * Where a page ended: its last line, in the order lines are listed (account code, date, entry time, transaction, line).
+ * A year end, listed before the lines of its date, is at its date with an empty entry time and transaction and line -1.
+ */
 interface Position {
   readonly accountId: string;
   readonly code: string;
@@ -142,7 +157,9 @@ async function sumsOf(db: Kysely<OrgDb>, account: AccountRow, from: string, to: 
   return { opening: Number(row.opening ?? 0) + earlier, debit: Number(row.debit ?? 0), credit: Number(row.credit ?? 0) };
 }
 
-/** Debit − credit of an account's lines from `from` up to and including the line at `p`. */
+const yearEndAt = (accountId: string, code: string, date: string): Position => ({ accountId, code, date, createdAt: '', transactionId: '', lineNo: -1 });
+
+/** Debit − credit of an account's lines from `from` up to and including the line at `p` (the year ends are the caller's). */
 async function balanceThrough(db: Kysely<OrgDb>, from: string, p: Position): Promise<number> {
   const days = await db
     .selectFrom('account_days')
@@ -193,12 +210,25 @@ function linesAfter(db: Kysely<OrgDb>, accountId: string, from: string, to: stri
 
 type AccountRow = Pick<AccountsTable, 'id' | 'code' | 'name' | 'account_type'>;
 
+type Line = LedgerAccount['transactions'][number];
+
+const yearEndLine = (row: YearEndRow): Omit<Line, 'runningBalance'> => ({
+  kind: 'year_end',
+  id: null,
+  date: row.date,
+  description: row.description,
+  reference: null,
+  debit: Math.max(row.amount, 0),
+  credit: Math.max(-row.amount, 0),
+});
+
 /** One page of the general ledger, and where the next begins. */
 export async function generalLedger(db: Kysely<OrgDb>, query: GeneralLedgerQuery): Promise<{ readonly ledger: GeneralLedger; readonly meta: CursorMeta }> {
   const { from, to, limit } = query;
   const only = query.accountId === undefined ? undefined : await findAccount(db, query.accountId);
   const after = query.cursor === undefined ? null : positionOf(query.cursor, query);
   const fiscalYearStart = (await loadOrganisation(db)).fiscal_year_start;
+  const ends = await yearEnds(db, { from, to }, fiscalYearStart);
   let accounts: AccountRow[] = await db
     .selectFrom('accounts')
     .select(['id', 'code', 'name', 'account_type'])
@@ -215,8 +245,10 @@ export async function generalLedger(db: Kysely<OrgDb>, query: GeneralLedgerQuery
   let hasMore = false;
   for (const a of accounts) {
     const resumed = after !== null && a.id === after.accountId;
+    const closings = yearEndRows(a, ends);
     const sums = await sumsOf(db, a, from, to, fiscalYearStart);
-    const shown = only !== undefined || sums.opening !== 0 || sums.debit !== 0 || sums.credit !== 0;
+    const closed = { debit: closings.reduce((x, c) => x + Math.max(c.amount, 0), 0), credit: closings.reduce((x, c) => x + Math.max(-c.amount, 0), 0) };
+    const shown = only !== undefined || sums.opening !== 0 || sums.debit !== 0 || sums.credit !== 0 || closings.length > 0;
     if (!shown) continue;
     if (left === 0) {
       // The page is full and another account has a balance or lines to show (the resumed one is always first).
@@ -224,21 +256,41 @@ export async function generalLedger(db: Kysely<OrgDb>, query: GeneralLedgerQuery
       break;
     }
     const rows = await linesAfter(db, a.id, from, to, resumed ? after : null, left + 1);
+    // The year ends not yet shown (after the cursor's line: a year end comes before the lines of its date), among the
+    // lines read; when more lines are left unread, those after the last one read wait for the next page.
+    const lastRead = rows.length > left ? rows[rows.length - 1]!.date : to;
+    const waiting = closings.filter((c) => (!resumed || c.date > after.date) && c.date <= lastRead);
+    type Entry = { readonly line: Omit<Line, 'runningBalance'>; readonly amount: number; readonly at: Position };
+    const merged: Entry[] = [];
+    let next = 0;
+    for (const r of rows) {
+      while (next < waiting.length && waiting[next]!.date <= r.date) {
+        const c = waiting[next++]!;
+        merged.push({ line: yearEndLine(c), amount: c.amount, at: yearEndAt(a.id, a.code, c.date) });
+      }
+      merged.push({
+        line: {
+          kind: 'line',
+          id: r.id,
+          date: r.date,
+          description: r.description,
+          reference: r.reference,
+          debit: Math.max(r.amount, 0),
+          credit: Math.max(-r.amount, 0),
+        },
+        amount: r.amount,
+        at: { accountId: a.id, code: a.code, date: r.date, createdAt: r.created_at, transactionId: r.id, lineNo: r.line_no },
+      });
+    }
+    for (const c of waiting.slice(next)) merged.push({ line: yearEndLine(c), amount: c.amount, at: yearEndAt(a.id, a.code, c.date) });
     // An account the last page ended with exactly is not shown again, empty.
-    if (resumed && rows.length === 0) continue;
-    const taken = rows.slice(0, left);
-    let running = sums.opening + (resumed ? await balanceThrough(db, from, after) : 0);
-    const transactions = taken.map((r) => {
-      running += r.amount;
-      return {
-        id: r.id,
-        date: r.date,
-        description: r.description,
-        reference: r.reference,
-        debit: Math.max(r.amount, 0),
-        credit: Math.max(-r.amount, 0),
-        runningBalance: running,
-      };
+    if (resumed && merged.length === 0) continue;
+    const taken = merged.slice(0, left);
+    let running = sums.opening;
+    if (resumed) running += (await balanceThrough(db, from, after)) + closings.reduce((x, c) => x + (c.date <= after.date ? c.amount : 0), 0);
+    const transactions = taken.map((e): Line => {
+      running += e.amount;
+      return { ...e.line, runningBalance: running };
     });
     page.push({
       id: a.id,
@@ -247,14 +299,14 @@ export async function generalLedger(db: Kysely<OrgDb>, query: GeneralLedgerQuery
       accountType: a.account_type,
       openingBalance: sums.opening,
       transactions,
-      closingBalance: sums.opening + sums.debit - sums.credit,
-      totalDebit: sums.debit,
-      totalCredit: sums.credit,
+      closingBalance: sums.opening + sums.debit + closed.debit - sums.credit - closed.credit,
+      totalDebit: sums.debit + closed.debit,
+      totalCredit: sums.credit + closed.credit,
     });
     left -= taken.length;
     const end = taken[taken.length - 1];
-    if (end) last = { accountId: a.id, code: a.code, date: end.date, createdAt: end.created_at, transactionId: end.id, lineNo: end.line_no };
-    if (rows.length > taken.length) {
+    if (end) last = end.at;
+    if (merged.length > taken.length) {
       hasMore = true;
       break;
     }
