@@ -264,7 +264,10 @@ t.test('Xero invoices: previewed, matched, confirmed to clear 1198; one active; 
   tb = await trialBalanceAt(api, '2025-03-31');
   t.equal(tb['1198'], 2480266, '1198 holds the debtors of the trial balance again');
   t.equal(tb['1100'] ?? 0, 0);
-  expectError(t, await api.request('POST', `/v1/invoice-imports/${preview.importId}/void`), 404, 'not_found');
+  // Voided again: 409 already_voided (was 404 not_found "it is voided"), nothing written.
+  const voidedTally = await tally(books);
+  expectError(t, await api.request('POST', `/v1/invoice-imports/${preview.importId}/void`), 409, 'already_voided', { message: /already void/ });
+  t.same(await tally(books), voidedTally, 'the refused void left no trace');
   t.equal((await contactsByName(api)).size, 15, 'contacts stay');
   const again = await upload(t, w, 'invoice-imports', fixture('xero/invoices.csv'));
   t.equal(again.canConfirm, true, 'after the void the invoices may be imported again');
@@ -338,6 +341,9 @@ t.test('Xero bills: 2198 cleared and 2100 holds the creditors; void restores 219
   tb = await trialBalanceAt(api, '2025-03-31');
   t.equal(tb['2198'], -514764, '2198 holds the creditors again');
   t.equal(tb['2100'] ?? 0, 0);
+  const voidedTally = await tally(books);
+  expectError(t, await api.request('POST', `/v1/bill-imports/${preview.importId}/void`), 409, 'already_voided', { message: /already void/ });
+  t.same(await tally(books), voidedTally, 'voided again: 409, nothing written');
   // The same bills again after the void: confirmed afresh.
   const again = await upload(t, w, 'bill-imports', fixture('xero/bills.csv'));
   t.equal(again.canConfirm, true, JSON.stringify(again.blockers));

@@ -125,7 +125,10 @@ t.test('direct mode: mapped, proved, confirmed as one journal at the cutover; on
   t.same(await trialBalanceAt(api, '2025-03-31'), {}, 'the reversal takes every balance back to nothing');
   t.equal((await api.request('GET', `/v1/transactions/${txn}`)).status, 200, 'the journal stays in the ledger');
   t.match((await api.request('GET', '/v1/opening-balances/status')).body.data, { hasOpeningBalance: false, transactionId: null });
-  expectError(t, await api.request('POST', `/v1/opening-balances/${preview.importId}/void`), 404, 'not_found');
+  // Voided again: 409 already_voided (was 404 not_found "it is voided"), nothing written.
+  const voidedTally = await tally(books);
+  expectError(t, await api.request('POST', `/v1/opening-balances/${preview.importId}/void`), 409, 'already_voided', { message: /already void/ });
+  t.same(await tally(books), voidedTally, 'the refused void left no trace');
   const again = await api.request('POST', '/v1/opening-balances/upload', { body: { file: tb, cutoverDate: '2025-03-31' } });
   t.equal(again.status, 201, 'after the void another may be imported');
 });

@@ -33,6 +33,7 @@ import {
   pounds,
   poundsText,
   refuseUnlessOpen,
+  refuseVoidUnlessCompleted,
 } from './import-records.js';
 import type { DataImportKind, DataImportsTable, OrgDb } from '../../store/tables.js';
 
@@ -425,7 +426,7 @@ export interface VoidedDocuments {
 /** Void every document a completed import made (refused while any has been paid or credited since); contacts it made stay. */
 export async function voidDocuments(trx: Kysely<OrgDb>, posting: Posting, direction: Direction, id: string): Promise<VoidedDocuments> {
   const row = await findImport(trx, kindOf(direction), id);
-  if (row.status !== 'completed') throw new AppError('not_found', `no completed ${nouns[row.kind]} ${id} to void (it is ${row.status})`);
+  refuseVoidUnlessCompleted(row);
   const k = documentKind(direction);
   const made = await trx
     .selectFrom('data_import_rows')

@@ -131,6 +131,18 @@ export function refuseUnlessOpen(row: DataImportsTable, what: string): void {
   throw new AppError('conflict', `${nouns[row.kind]} ${row.id} is ${row.status} and cannot be ${what}`);
 }
 
+/**
+ * Refuse to void an import that is not completed: 409 already_voided when it
+ * is void already (as undoing a journal import twice is), 404 while it is
+ * still pending (there is nothing to void).
+ */
+export function refuseVoidUnlessCompleted(row: DataImportsTable): void {
+  if (row.status === 'completed') return;
+  if (row.status === 'voided')
+    throw new AppError('already_voided', `${nouns[row.kind]} ${row.id} is already void (voided at ${row.voided_at ?? 'an unknown time'})`);
+  throw new AppError('not_found', `no completed ${nouns[row.kind]} ${row.id} to void (it is ${row.status})`);
+}
+
 /** Delete an import not yet confirmed (a completed one is voided instead: 409). */
 export async function deleteImport(trx: Kysely<OrgDb>, kind: DataImportKind, id: string): Promise<void> {
   const row = await findImport(trx, kind, id);

@@ -30,6 +30,7 @@ import {
   pounds,
   poundsText,
   refuseUnlessOpen,
+  refuseVoidUnlessCompleted,
   setOptions,
 } from './import-records.js';
 import type { DataImportsTable, OrgDb } from '../../store/tables.js';
@@ -415,10 +416,11 @@ export interface VoidedBalance {
   readonly message: string;
 }
 
-/** Reverse a completed opening balance: the journal stays, its reversal is posted beside it; 404 unless completed. */
+/** Reverse a completed opening balance: the journal stays, its reversal is posted beside it; 409 when void already, 404 while pending. */
 export async function voidBalances(trx: Kysely<OrgDb>, posting: Posting, id: string): Promise<VoidedBalance> {
   const row = await findImport(trx, 'balances', id);
-  if (row.status !== 'completed' || !row.transaction_id) throw new AppError('not_found', `no completed opening balance ${id} to void (it is ${row.status})`);
+  refuseVoidUnlessCompleted(row);
+  if (!row.transaction_id) throw new AppError('not_found', `opening balance ${id} has no journal to void`);
   const dependent = await trx
     .selectFrom('data_imports')
     .select(['id', 'kind'])
