@@ -169,6 +169,62 @@ t.test('the synthetic "Paid before the migration" payment is not removed on its 
   t.same([tb['1198'], tb['2198']], [undefined, undefined], '1198 and 2198 still at zero');
 });
 
+t.test('a credit note raised on a migrated invoice or bill and then voided does not stop its import being voided', async (t) => {
+  const w = await migrated(t);
+  const notes: Record<'invoices' | 'bills', string> = { invoices: '', bills: '' };
+  for (const [path, number, base, body] of [
+    ['invoices', 'A-1', '/v1/credit-notes', { amount: 1000 }], // 10.00 off A-1's 100.00
+    ['bills', 'S-1', '/v1/supplier-credit-notes', { amount: 2500, creditNoteNumber: 'SCN-9' }], // 25.00 off S-1's 100.00
+  ] as const) {
+    const doc = await documentNumbered(w, path, number);
+    const note = await w.api.request('POST', base, { body: { [path === 'invoices' ? 'invoiceId' : 'billId']: doc.id, ...body } });
+    t.equal(note.status, 201, JSON.stringify(note.body.error ?? ''));
+    notes[path] = note.body.data.id;
+  }
+  // Today (24 November 2026): 1100 = 100.00 + 200.00 − 10.00 = 290.00 Dr; 2100 = 100.00 + 100.00 − 25.00 = 175.00 Cr.
+  let today = await trialBalanceAt(w.api, '2026-11-24');
+  t.same([today['1100'], today['2100']], [29000, -17500]);
+  // While the credit notes stand, each import's void is refused and writes nothing (what they credited is not the old system's).
+  const before = await tally(w.books);
+  expectError(t, await w.api.request('POST', `/v1/invoice-imports/${w.invoiceImport}/void`), 422, 'unprocessable_entity', { message: /A-1 has credit/ });
+  expectError(t, await w.api.request('POST', `/v1/bill-imports/${w.billImport}/void`), 422, 'unprocessable_entity', { message: /S-1 has credit/ });
+  t.same(await tally(w.books), before, 'the refused voids left no trace');
+
+  t.equal((await w.api.request('POST', `/v1/credit-notes/${notes.invoices}/void`)).status, 200);
+  t.equal((await w.api.request('POST', `/v1/supplier-credit-notes/${notes.bills}/void`)).status, 200);
+  today = await trialBalanceAt(w.api, '2026-11-24');
+  t.same([today['1100'], today['2100']], [30000, -20000], 'the void credit notes settle nothing: 300.00 Dr and 200.00 Cr again');
+
+  // Was: 422 "invoice A-1 has credit recorded since the migration", for good; and so the opening balance could never be voided either.
+  const invoicesVoided = await w.api.request('POST', `/v1/invoice-imports/${w.invoiceImport}/void`);
+  t.equal(invoicesVoided.status, 200, JSON.stringify(invoicesVoided.body.error ?? ''));
+  t.equal(invoicesVoided.body.data.documentsVoided, 2);
+  const billsVoided = await w.api.request('POST', `/v1/bill-imports/${w.billImport}/void`);
+  t.equal(billsVoided.status, 200, JSON.stringify(billsVoided.body.error ?? ''));
+  t.equal(billsVoided.body.data.documentsVoided, 2);
+  // Back to the opening balance: 1198 300.00 Dr and 2198 200.00 Cr, and nothing on 1100 or 2100 at any date.
+  const cutover = await trialBalanceAt(w.api, '2026-03-31');
+  t.same([cutover['1198'], cutover['2198']], [30000, -20000]);
+  today = await trialBalanceAt(w.api, '2026-11-24');
+  t.same([today['1100'], today['2100']], [undefined, undefined]);
+  // A void credit note of a migrated document leaves the books with it (its entry had gone when it was voided).
+  expectError(t, await w.api.request('GET', `/v1/credit-notes/${notes.invoices}`), 404, 'not_found');
+  expectError(t, await w.api.request('GET', `/v1/supplier-credit-notes/${notes.bills}`), 404, 'not_found');
+
+  const balance = (await w.api.request('GET', '/v1/opening-balances/status')).body.data.importId as string;
+  const balanceVoided = await w.api.request('POST', `/v1/opening-balances/${balance}/void`);
+  t.equal(balanceVoided.status, 200, JSON.stringify(balanceVoided.body.error ?? ''));
+  t.same(await trialBalanceAt(w.api, '2026-03-31'), {}, 'the reversal leaves no balance at the cutover');
+
+  // Each voided again: 409 already_voided (was 404 not_found "it is voided" while GET shows it voided), nothing written.
+  const voided = await tally(w.books);
+  for (const path of [`/v1/invoice-imports/${w.invoiceImport}`, `/v1/bill-imports/${w.billImport}`, `/v1/opening-balances/${balance}`]) {
+    t.equal((await w.api.request('GET', path)).body.data.status, 'voided');
+    expectError(t, await w.api.request('POST', `${path}/void`), 409, 'already_voided', { message: /already void/ });
+  }
+  t.same(await tally(w.books), voided, 'the refused voids left no trace');
+});
+
 // A trial balance whose title states its date: debits 1,000.00 = credits 1,000.00.
 const titled = ['Trial Balance', 'Migr Ltd', 'As at 31 March 2026', '', 'Account,Debit,Credit', 'Bank,1000.00,', 'Share Capital,,1000.00'].join('\n');
 

@@ -222,6 +222,9 @@ export async function refuseRemoveIfSynthetic(db: Kysely<OrgDb>, k: Kind, row: I
  * Undo a migrated document: refused (422) once anything but its synthetic
  * payment settles it; otherwise it leaves the books with its entries and
  * synthetic payment, so that its number is free for the import made again.
+ * A void credit note settles nothing (its entry and allocations went when it
+ * was voided): it leaves with the document it was raised against, and its
+ * number stays used (the counter is past it).
  */
 export async function removeMigratedDocument(trx: Kysely<OrgDb>, k: Kind, id: string): Promise<void> {
   const row = await trx.selectFrom('invoices').selectAll().where('id', '=', id).executeTakeFirst();
@@ -230,7 +233,7 @@ export async function removeMigratedDocument(trx: Kysely<OrgDb>, k: Kind, id: st
   const payments = await trx.selectFrom('payments').selectAll().where('invoice_id', '=', id).execute();
   const later = payments.find((p) => p.account_id !== clearing.id);
   const credited = await trx.selectFrom('credit_allocations').select('id').where('invoice_id', '=', id).executeTakeFirst();
-  const credit = await trx.selectFrom('credit_notes').select('id').where('invoice_id', '=', id).executeTakeFirst();
+  const credit = await trx.selectFrom('credit_notes').select('id').where('invoice_id', '=', id).where('status', '!=', 'void').executeTakeFirst();
   if (later || credited || credit || row.amount_credited !== 0) {
     throw new AppError(
       'unprocessable_entity',
@@ -242,6 +245,9 @@ export async function removeMigratedDocument(trx: Kysely<OrgDb>, k: Kind, id: st
     await trx.deleteFrom('payments').where('id', '=', p.id).execute();
   }
   if (row.transaction_id) await removeTransaction(trx, row.transaction_id, `${k.noun} ${row.number ?? id}`);
+  const voidNotes = trx.selectFrom('credit_notes').select('id').where('invoice_id', '=', id).where('status', '=', 'void');
+  await trx.deleteFrom('document_items').where('document_id', 'in', voidNotes).execute();
+  await trx.deleteFrom('credit_notes').where('invoice_id', '=', id).where('status', '=', 'void').execute();
   await trx.deleteFrom('document_items').where('document_id', '=', id).execute();
   await trx.deleteFrom('invoices').where('id', '=', id).execute();
 }
