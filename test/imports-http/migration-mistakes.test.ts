@@ -331,3 +331,58 @@ t.test('a hand mapping to 1198 or 2198 in direct mode is refused (400), naming t
   });
   t.equal(clearing.status, 201, JSON.stringify(clearing.body.error ?? ''));
 });
+
+t.test('in direct mode a row named like 1198 or 2198 is not matched to it: unmapped, saying why, until mapped by hand', async (t) => {
+  const w = await world(t);
+  // Debits 1,000.00 + 300.00 = 1,300.00; credits 200.00 + 1,100.00 = 1,300.00.
+  const file = [
+    'Account,Debit,Credit',
+    'Bank,1000.00,',
+    'Receivables Migration Clearing,300.00,', // the name of 1198 (exact)
+    'Payable Migration Clearing,,200.00', // one letter short of 2198's name (fuzzy)
+    'Share Capital,,1100.00',
+  ].join('\n');
+  const up = await w.api.request('POST', '/v1/opening-balances/upload', { body: { file, cutoverDate: '2026-03-31' } });
+  t.equal(up.status, 201, JSON.stringify(up.body.error ?? ''));
+  const id = up.body.data.importId as string;
+  const byLabel = (mappings: { sourceLabel: string }[], label: string) => mappings.find((m) => m.sourceLabel === label);
+  // Was: exact to 1198 and fuzzy to 2198, confirmable, and 1198 300.00 Dr / 2198 200.00 Cr that no import (refused in direct mode) could clear.
+  for (const [label, code] of [
+    ['Receivables Migration Clearing', '1198'],
+    ['Payable Migration Clearing', '2198'],
+  ] as const) {
+    t.match(byLabel(up.body.data.mappings, label), {
+      targetAccountId: null,
+      targetCode: null,
+      method: 'unmapped',
+      confidence: 0,
+      reason: new RegExp(`${code} .*Migration Clearing.*direct mode.*choose`),
+    });
+  }
+  t.same(up.body.data.unmapped, ['Receivables Migration Clearing', 'Payable Migration Clearing']);
+  t.equal(up.body.data.canConfirm, false);
+  const before = await tally(w.books);
+  expectError(t, await w.api.request('POST', `/v1/opening-balances/${id}/confirm`), 422, 'unprocessable_entity', { message: /2 row\(s\) have no account/ });
+  t.same(await tally(w.books), before, 'nothing written');
+
+  const mapped = await w.api.request('PATCH', `/v1/opening-balances/${id}/map`, {
+    body: {
+      mappings: [
+        { sourceLabel: 'Receivables Migration Clearing', targetAccountId: w.id('1100') },
+        { sourceLabel: 'Payable Migration Clearing', targetAccountId: w.id('2100') },
+      ],
+    },
+  });
+  t.equal(mapped.status, 200, JSON.stringify(mapped.body.error ?? ''));
+  t.equal(mapped.body.data.canConfirm, true, JSON.stringify(mapped.body.data.blockers));
+  t.equal((await w.api.request('POST', `/v1/opening-balances/${id}/confirm`)).status, 200);
+  const tb = await trialBalanceAt(w.api, '2026-03-31');
+  t.same([tb['1100'], tb['2100'], tb['1198'], tb['2198']], [30000, -20000, undefined, undefined]);
+
+  // In clearing mode the same rows stand on 1198 and 2198: the invoice and bill imports clear them there.
+  const w2 = await world(t);
+  const clearing = await w2.api.request('POST', '/v1/opening-balances/upload', { body: { file, cutoverDate: '2026-03-31', clearingMode: 'clearing' } });
+  t.match(byLabel(clearing.body.data.mappings, 'Receivables Migration Clearing'), { targetCode: '1198', method: 'exact' });
+  t.match(byLabel(clearing.body.data.mappings, 'Payable Migration Clearing'), { targetCode: '2198', method: 'fuzzy' });
+  t.equal(clearing.body.data.canConfirm, true, JSON.stringify(clearing.body.data.blockers));
+});

@@ -287,3 +287,28 @@ t.test('Opening and Closing Stock are cost of sales (5000), and unmapped when th
     ['Closing Stock', null, 'unmapped', 0],
   ]);
 });
+
+t.test('direct mode matches no row to 1198 or 2198 by itself, in any tier; clearing mode does', async (t) => {
+  const rows = [row('Receivables Migration Clearing'), row('1198 Debtors Migration Clearing', '1198'), row('Payable Migration Clearing'), row('Bank Charges')];
+  // Was: 1198 exact, 1198 code, 2198 fuzzy: balances left where only clearing-mode imports clear them.
+  t.same(summary(mapAccounts(rows, company, { mode: 'direct' })), [
+    ['Receivables Migration Clearing', null, 'unmapped', 0],
+    ['1198 Debtors Migration Clearing', null, 'unmapped', 0],
+    ['Payable Migration Clearing', null, 'unmapped', 0],
+    ['Bank Charges', '5800', 'exact', 100],
+  ]);
+  const [first] = mapAccounts(rows, company, { mode: 'direct' });
+  t.match(
+    first?.reason,
+    /^found as 1198 Receivables Migration Clearing \(exact: .*\), but in direct mode nothing would ever clear 1198: .*\(1100 Accounts Receivable, say\)/,
+  );
+  t.same(
+    summary(mapAccounts(rows, company, { mode: 'clearing' })).map((m) => m.slice(1, 3)),
+    [
+      ['1198', 'exact'],
+      ['1198', 'code'],
+      ['2198', 'fuzzy'],
+      ['5800', 'exact'],
+    ],
+  );
+});

@@ -6,7 +6,8 @@
  * near name (fuzzy), else unmapped. Then clearing mode sends what landed on
  * Accounts Receivable to 1198 and on Accounts Payable to 2198, so that the
  * outstanding invoices and bills imported later rebuild 1100 and 2100 against
- * the clearing accounts document by document.
+ * the clearing accounts document by document. Direct mode never matches a row
+ * to 1198 or 2198 by itself: nothing would clear it there.
  */
 import { similarity } from '../../tabular/similarity.js';
 import { accountDictionary, accountKey, dictionaryCode } from './account-dictionary.js';
@@ -149,12 +150,31 @@ function find(row: TrialBalanceRow, chart: Chart, manual: ReadonlyMap<string, st
   return fuzzy(name, chart);
 }
 
+/**
+ * Why an automatic match to a migration clearing account cannot stand in
+ * direct mode, or null: only invoice and bill imports clear 1198 and 2198,
+ * and they need clearing mode, so a balance left there would stay for good
+ * (a hand mapping there is refused when it is made, opening-balances.ts).
+ */
+function strandedOnClearing(found: Found, chart: Chart, mode: OpeningBalanceMode): string | null {
+  if (mode !== 'direct' || found.method === 'manual') return null;
+  const control = Object.entries(clearingRedirects).find(([, clearing]) => clearing === found.target.code)?.[0];
+  if (control === undefined) return null;
+  const instead = chart.code(control);
+  return (
+    `found as ${describe(found.target)} (${found.method}: ${found.reason}), but in direct mode nothing would ever clear ${found.target.code}: ` +
+    `only invoice and bill imports clear it, and they need clearing mode; choose an account${instead ? ` (${describe(instead)}, say)` : ''}, or upload the trial balance again with clearingMode clearing`
+  );
+}
+
 function mapOne(row: TrialBalanceRow, chart: Chart, options: MapOptions): Mapping {
   const source = { sourceLabel: row.sourceLabel, sourceCode: row.sourceCode };
   const found = find(row, chart, options.manual);
   if (found === null) {
     return { ...source, target: null, method: 'unmapped', confidence: 0, reason: `no account of the chart matches ${quote(row.sourceLabel)}: choose one` };
   }
+  const stranded = strandedOnClearing(found, chart, options.mode);
+  if (stranded !== null) return { ...source, target: null, method: 'unmapped', confidence: 0, reason: stranded };
   const redirect = options.mode === 'clearing' ? clearingRedirects[found.target.code] : undefined;
   if (redirect === undefined) return { ...source, ...found };
   const clearing = chart.code(redirect);
