@@ -1,8 +1,9 @@
 /**
  * The opening balance and invoice import commands one by one (acct
  * opening-balances, invoice-imports), through the commander program: an
- * import voided once a credit note raised on it was voided, and each void
- * made twice (409 already_voided, exit 4).
+ * import voided once a credit note raised on it was voided, each void made
+ * twice (409 already_voided, exit 4), and a trial balance's title date read
+ * or, when it cannot be, a cutover asked for.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -54,4 +55,34 @@ t.test('a voided credit note does not stop the invoice import and then the openi
   const balanceAgain = await acct('opening-balances', 'void', balanceId);
   t.equal(balanceAgain.status, 4);
   t.match(balanceAgain.stderr, new RegExp(`already_voided: opening balance import ${balanceId} is already void`));
+});
+
+t.test('a title "As at 31 Mar 26" is the cutover; one whose date cannot be read blocks confirm until a cutover is given', async (t) => {
+  const dir = t.testdir();
+  await init(t, dir);
+  const { acct, ok, json } = cliOn(t, dir);
+  // Bank Account 10.00 Dr = Sales 10.00 Cr.
+  const titled = (name: string, title: string) => {
+    fs.writeFileSync(path.join(dir, name), `Trial Balance\n${title}\n\nAccount,Debit,Credit\nBank Account,10.00,\nSales,,10.00\n`);
+    return path.join(dir, name);
+  };
+  type Preview = { importId: string; asAt: string | null; cutoverDate: string; canConfirm: boolean; blockers: string[] };
+  const read = (await json('opening-balances', 'upload', '--file', titled('tt.csv', 'As at 31 Mar 26'))) as Preview;
+  // Was: asAt null, cutoverDate the end of last month, no blocker.
+  t.same([read.asAt, read.cutoverDate, read.blockers], ['2026-03-31', '2026-03-31', []]);
+  await ok('opening-balances', 'delete', read.importId);
+
+  const unread = (await json('opening-balances', 'upload', '--file', titled('end.csv', 'As at the end of March 2026'))) as Preview;
+  t.same([unread.asAt, unread.canConfirm], [null, false]);
+  t.match(unread.blockers, [/the title says "As at the end of March 2026" but its date cannot be read/]);
+  const refused = await acct('opening-balances', 'confirm', unread.importId);
+  t.equal(refused.status, 5, 'unprocessable: exit 5');
+  t.match(refused.stderr, /cannot be read/);
+  const accounts = async () => ((await json('report', 'trial-balance', '--as-of', '2026-03-31')) as { accounts: { code: string; debit: number }[] }).accounts;
+  t.same(await accounts(), [], 'nothing posted');
+  const fixed = (await json('opening-balances', 'map', unread.importId, '--cutover-date', '2026-03-31')) as Preview;
+  t.same([fixed.cutoverDate, fixed.canConfirm], ['2026-03-31', true]);
+  await ok('opening-balances', 'confirm', unread.importId);
+  // Bank Account 10.00 Dr at 31 March 2026.
+  t.equal((await accounts()).find((a) => a.code === '1200')?.debit, 1000);
 });

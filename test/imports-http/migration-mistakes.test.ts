@@ -3,8 +3,10 @@
  * over HTTP on a real port: a UK file read as American dates, a migrated
  * document voided or its synthetic payment removed on its own (leaving the
  * clearing account off zero), an opening balance confirmed at a date other
- * than the one its title states, a name two contacts share matched to one
- * of them, and hand mappings a migration cannot clear.
+ * than the one its title states or at a default when its title's date is
+ * not read, a name two contacts share matched to one of them, hand or
+ * automatic mappings a migration cannot clear, and an import that a void
+ * credit note kept from being voided.
  */
 import t, { type Test } from 'tap';
 import { expectError } from '../http/support.js';
@@ -385,4 +387,40 @@ t.test('in direct mode a row named like 1198 or 2198 is not matched to it: unmap
   t.match(byLabel(clearing.body.data.mappings, 'Receivables Migration Clearing'), { targetCode: '1198', method: 'exact' });
   t.match(byLabel(clearing.body.data.mappings, 'Payable Migration Clearing'), { targetCode: '2198', method: 'fuzzy' });
   t.equal(clearing.body.data.canConfirm, true, JSON.stringify(clearing.body.data.blockers));
+});
+
+t.test('a title date as 31-03-2026, 31 Mar 26 or 31/03/26 is read; one that cannot be read blocks confirm until a cutover is given', async (t) => {
+  const w = await world(t);
+  // Bank 10.00 Dr = Sales 10.00 Cr.
+  const titledAs = (title: string) => ['Trial Balance', title, '', 'Account,Debit,Credit', 'Bank Account,10.00,', 'Sales,,10.00'].join('\n');
+  for (const title of ['as at 31-03-2026', 'As at 31 Mar 26', 'As at 31/03/26', 'As of 31.03.2026', 'As of March 31, 26']) {
+    const up = await w.api.request('POST', '/v1/opening-balances/upload', { body: { file: titledAs(title) } });
+    t.equal(up.status, 201, JSON.stringify(up.body.error ?? ''));
+    // Was (the first two): asAt null and the cutover 2026-10-31, the end of the month before the clock's 24 November 2026.
+    t.same([up.body.data.asAt, up.body.data.cutoverDate, up.body.data.blockers], ['2026-03-31', '2026-03-31', []], title);
+    t.equal((await w.api.request('DELETE', `/v1/opening-balances/${up.body.data.importId}`)).status, 200);
+  }
+
+  const up = await w.api.request('POST', '/v1/opening-balances/upload', { body: { file: titledAs('As at the end of March 2026') } });
+  t.equal(up.status, 201, JSON.stringify(up.body.error ?? ''));
+  const id = up.body.data.importId as string;
+  // Was: asAt null, cutoverDate 2026-10-31, no blocker: the balances of some other day posted at 31 October 2026.
+  t.same([up.body.data.asAt, up.body.data.cutoverDate, up.body.data.canConfirm], [null, '2026-10-31', false]);
+  t.match(up.body.data.blockers, [/"As at the end of March 2026".*cannot be read.*2026-10-31.*cutoverDate/]);
+  const before = await tally(w.books);
+  expectError(t, await w.api.request('POST', `/v1/opening-balances/${id}/confirm`), 422, 'unprocessable_entity', { message: /cannot be read/ });
+  t.same(await tally(w.books), before, 'nothing written');
+  // The cutover given by hand settles it.
+  const fixed = await w.api.request('PATCH', `/v1/opening-balances/${id}/map`, { body: { cutoverDate: '2026-03-31' } });
+  t.equal(fixed.status, 200, JSON.stringify(fixed.body.error ?? ''));
+  t.same([fixed.body.data.cutoverDate, fixed.body.data.canConfirm, fixed.body.data.blockers], ['2026-03-31', true, []]);
+  t.equal((await w.api.request('DELETE', `/v1/opening-balances/${id}`)).status, 200);
+  // As does one given at upload, even the default month end.
+  const given = await w.api.request('POST', '/v1/opening-balances/upload', {
+    body: { file: titledAs('As at the end of March 2026'), cutoverDate: '2026-10-31' },
+  });
+  t.same([given.body.data.cutoverDate, given.body.data.canConfirm], ['2026-10-31', true], JSON.stringify(given.body.data.blockers));
+  t.equal((await w.api.request('POST', `/v1/opening-balances/${given.body.data.importId}/confirm`)).status, 200);
+  // Bank 10.00 Dr at 31 October 2026.
+  t.equal((await trialBalanceAt(w.api, '2026-10-31'))['1200'], 1000);
 });

@@ -179,6 +179,27 @@ t.test("Xero's trailing code in the label and a US date in a title", async (t) =
   conserved(t, file, 2);
 });
 
+t.test('title dates day first with dashes, dots or a two-digit year; an "as at" that cannot be read is kept to say so', async (t) => {
+  const titled = (title: string) => readTrialBalance(`Trial Balance\n${title}\n\nAccount,Debit,Credit\nBank Account,1.00,\nSales,,1.00\n`);
+  for (const title of [
+    'as at 31-03-2026',
+    'As at 31 Mar 26',
+    'As at 31/03/26',
+    'As at 31-Mar-26',
+    'As of 31.03.2026',
+    'As of March 31, 26',
+    'Year ended 31 March 26',
+  ]) {
+    t.same([titled(title).asAt, titled(title).unreadAsAt], ['2026-03-31', null], title);
+  }
+  // 31/02/26 is no day: not read, and said so.
+  t.same([titled('As at 31/02/26').asAt, titled('As at 31/02/26').unreadAsAt], [null, 'As at 31/02/26']);
+  t.same([titled('Trial Balance as of the end of March').asAt, titled('Trial Balance as of the end of March').unreadAsAt], [null, 'as of the end of March']);
+  // "Ending" in a company's name is no date phrase; a title with no date says nothing.
+  t.same([titled('Happy Ending Films Ltd').asAt, titled('Happy Ending Films Ltd').unreadAsAt], [null, null]);
+  t.same([titled('Acme Ltd').asAt, titled('Acme Ltd').unreadAsAt], [null, null]);
+});
+
 t.test('a UTF-8 BOM and CRLF line endings', async (t) => {
   const text = '\uFEFFTrial Balance\r\nAs at 30/04/2025\r\n\r\nAccount,Debit,Credit\r\nBank Account,250.00,\r\n\r\nSales,,250.00\r\nTotal,250.00,250.00\r\n';
   const file = readTrialBalance(text);

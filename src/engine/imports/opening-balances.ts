@@ -43,6 +43,8 @@ export interface BalanceOptions {
   readonly cutoverDate: string;
   /** sourceLabel → account id, from PATCH …/map. */
   readonly manual: Readonly<Record<string, string>>;
+  /** Whether cutoverDate was given (at upload or by PATCH …/map) rather than taken from the title or the default; absent on imports before it was kept. */
+  readonly cutoverGiven?: boolean;
 }
 
 /** The sourceType of the migration journal and of its reversal. */
@@ -133,6 +135,15 @@ function statedDateBlocker(asAt: string, cutoverDate: string, id: string): strin
   return `the file states its balances are as at ${asAt} but the cutover date is ${cutoverDate}: ${fix}`;
 }
 
+/**
+ * Why a trial balance whose title states a date this cannot read ("As at
+ * the end of March 2026") waits for a cutover date to be given: the
+ * default month end would post its balances at whatever day that is.
+ */
+function unreadDateBlocker(phrase: string, cutoverDate: string, id: string): string {
+  return `the title says ${JSON.stringify(phrase)} but its date cannot be read, so the cutover date ${cutoverDate} is only the default (the end of last month): give the date the balances are at as cutoverDate (PATCH /opening-balances/${id}/map)`;
+}
+
 /** The cutover an upload takes when none is given: the month end the file's title states, else the end of last month. */
 function cutoverOf(input: BalanceUpload, asAt: string | null, clockToday: string): string {
   if (input.cutoverDate !== undefined) return input.cutoverDate;
@@ -165,6 +176,7 @@ export async function workBalance(db: Kysely<OrgDb>, row: DataImportsTable): Pro
   const cutover = cutoverError(options.cutoverDate);
   if (cutover) blockers.push(cutover);
   else if (file.asAt !== null && file.asAt !== options.cutoverDate) blockers.push(statedDateBlocker(file.asAt, options.cutoverDate, row.id));
+  else if (file.unreadAsAt !== null && options.cutoverGiven !== true) blockers.push(unreadDateBlocker(file.unreadAsAt, options.cutoverDate, row.id));
   return { file, mappings, entries, proof, blockers };
 }
 
@@ -271,7 +283,7 @@ export async function uploadBalances(trx: Kysely<OrgDb>, posting: Posting, input
   const cutoverDate = cutoverOf(input, file.asAt, today(posting.clock));
   const problem = cutoverError(cutoverDate);
   if (problem) throw new AppError('validation_error', `cutoverDate: ${problem}`, 'cutoverDate');
-  const options: BalanceOptions = { mode: input.clearingMode ?? 'direct', cutoverDate, manual: {} };
+  const options: BalanceOptions = { mode: input.clearingMode ?? 'direct', cutoverDate, manual: {}, cutoverGiven: input.cutoverDate !== undefined };
   const row = await insertImport(trx, posting, {
     kind: 'balances',
     filename: input.filename,
@@ -338,7 +350,7 @@ export async function mapBalances(trx: Kysely<OrgDb>, id: string, change: MapCha
     if (problem) throw new AppError('validation_error', `cutoverDate: ${problem}`, 'cutoverDate');
     cutoverDate = change.cutoverDate;
   }
-  const next: BalanceOptions = { ...options, manual, cutoverDate };
+  const next: BalanceOptions = { ...options, manual, cutoverDate, cutoverGiven: options.cutoverGiven === true || change.cutoverDate !== undefined };
   await setOptions(trx, id, next);
   return { ...row, options_json: JSON.stringify(next) };
 }

@@ -47,6 +47,8 @@ export interface TrialBalanceFile {
   readonly provider: 'xero' | 'freeagent' | 'quickbooks' | 'generic';
   /** YYYY-MM-DD from a title line ("As at 31 March 2025", "As of …", "… ending …"), or null. */
   readonly asAt: string | null;
+  /** A title's "as at" or "as of" phrase whose date cannot be read ("As at the end of March 2026"), when no title gives asAt; else null. */
+  readonly unreadAsAt: string | null;
   readonly rows: readonly TrialBalanceRow[];
   readonly errors: readonly TrialBalanceIssue[];
   readonly ignored: readonly TrialBalanceIssue[];
@@ -162,30 +164,42 @@ function readRow(record: CsvRecord, rowIndex: number, columns: Partial<Record<Fi
   return { rowIndex, line: record.line, sourceLabel: label, sourceCode: code, debit: Math.max(net, 0), credit: Math.max(-net, 0) };
 }
 
-const titleDate = /\b(?:as\s+(?:at|of)|ending|ended)\s+(.+?)\s*$/i;
+const titleDate = /\b(as\s+(?:at|of)|ending|ended)\s+(.+?)\s*$/i;
 
-/** A title's date: "31 March 2025", "31 Mar 2025", "31/03/2025", "2025-03-31", or QuickBooks' US "March 31, 2025". */
+/** A year of two digits at the end of a day-first date ("31 Mar 26", "31-03-26") made four: 20YY. */
+const shortYear = /^(\d{1,2})([ /.-])([A-Za-z]{3,9}|\d{1,2})\2(\d{2})$/;
+
+/**
+ * A title's date: "31 March 2025", "31 Mar 2025", "31/03/2025", "31-03-2025", "31.03.2025", "2025-03-31",
+ * or QuickBooks' US "March 31, 2025"; a two-digit year is 20YY ("31 Mar 26", "31/03/26").
+ */
 function dateOf(text: string): string | null {
   const plain = text
     .replace(/(\d)(?:st|nd|rd|th)\b/gi, '$1')
     .replace(/,/g, ' ')
     .replace(/\s+/g, ' ')
-    .trim();
-  for (const format of ['DD MMM YYYY', 'DD/MM/YYYY', 'YYYY-MM-DD']) {
+    .trim()
+    .replace(shortYear, (_, day: string, sep: string, month: string, year: string) => `${day}${sep}${month}${sep}20${year}`);
+  for (const format of ['DD MMM YYYY', 'DD/MM/YYYY', 'DD-MM-YYYY', 'DD.MM.YYYY', 'YYYY-MM-DD']) {
     const date = parseDateAs(plain, format);
     if (date !== null) return date;
   }
-  const us = /^([A-Za-z]{3,9})\.? (\d{1,2}) (\d{4})$/.exec(plain);
-  return us ? parseDateAs(`${us[2] ?? ''} ${us[1] ?? ''} ${us[3] ?? ''}`, 'DD MMM YYYY') : null;
+  const us = /^([A-Za-z]{3,9})\.? (\d{1,2}) (\d{2}|\d{4})$/.exec(plain);
+  return us ? parseDateAs(`${us[2] ?? ''} ${us[1] ?? ''} ${(us[3] ?? '').padStart(4, '20')}`, 'DD MMM YYYY') : null;
 }
 
-function asAtOf(titles: readonly CsvRecord[]): string | null {
+/** The date the titles state, or the first "as at"/"as of" phrase that states one this cannot read. */
+function asAtOf(titles: readonly CsvRecord[]): { readonly asAt: string | null; readonly unreadAsAt: string | null } {
+  let unreadAsAt: string | null = null;
   for (const record of titles) {
     const m = titleDate.exec(record.cells.filter((c) => c !== '').join(' '));
-    const date = m ? dateOf(m[1] ?? '') : null;
-    if (date !== null) return date;
+    if (!m) continue;
+    const date = dateOf(m[2] ?? '');
+    if (date !== null) return { asAt: date, unreadAsAt: null };
+    // "… ending" or "… ended" may be a name ("Happy Ending Films Ltd"); "as at" and "as of" say a date follows.
+    if (unreadAsAt === null && /^as/i.test(m[1] ?? '')) unreadAsAt = m[0].trim();
   }
-  return null;
+  return { asAt: null, unreadAsAt };
 }
 
 function guessProvider(headerCells: readonly string[], columns: Partial<Record<Field, number>>, sawFooter: boolean): TrialBalanceFile['provider'] {
@@ -225,7 +239,7 @@ export function readTrialBalance(text: string): TrialBalanceFile {
   }
   return {
     provider: guessProvider(headerCells, header.columns, sawFooter),
-    asAt: asAtOf(records.slice(0, header.index)),
+    ...asAtOf(records.slice(0, header.index)),
     rows,
     errors,
     ignored,
