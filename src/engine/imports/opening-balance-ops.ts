@@ -58,7 +58,7 @@ export const uploadOpeningBalancesOp = defineOperation({
   name: 'opening-balances.upload',
   summary: 'Upload a trial balance (CSV) as a pending opening balance: its rows mapped to accounts, and the balance proof',
   description:
-    'Exports of Xero, FreeAgent and QuickBooks are read as they are (title lines, YTD columns, £ amounts, code prefixes). The file as JSON {file, filename?, clearingMode?, cutoverDate?, mappings?}, as multipart/form-data (part file), or as the raw body with the other fields in the query; 413 past 5 MB. clearingMode clearing sends Trade Debtors to 1198 and Trade Creditors to 2198 for the invoice and bill imports to clear; direct (the default) keeps them on 1100 and 2100. cutoverDate is a month end, by default the one the file’s title states (As at 31 March 2026), else the last day of last month; a cutover other than the stated date blocks confirm. 409 SINGLETON_VIOLATION while another opening balance is active. Money in the response is pounds with two decimals.',
+    'Exports of Xero, FreeAgent and QuickBooks are read as they are (title lines, YTD columns, £ amounts, code prefixes). The file as JSON {file, filename?, clearingMode?, cutoverDate?, mappings?}, as multipart/form-data (part file), or as the raw body with the other fields in the query; 413 past 5 MB. clearingMode clearing sends Trade Debtors to 1198 and Trade Creditors to 2198 for the invoice and bill imports to clear; direct (the default) keeps them on 1100 and 2100. cutoverDate is a month end, by default the one the file’s title states (As at 31 March 2026), else the last day of last month; a cutover other than the stated date blocks confirm, and so does a stated date that cannot be read, until a cutoverDate is given here or by PATCH /opening-balances/{id}/map; in direct mode no row is matched to 1198 or 2198 automatically. 409 SINGLETON_VIOLATION while another opening balance is active. Money in the response is pounds with two decimals.',
   access: 'transactions:write',
   method: 'POST',
   path: '/opening-balances/upload',
@@ -140,7 +140,8 @@ export const confirmOpeningBalancesOp = defineOperation({
 export const voidOpeningBalancesOp = defineOperation({
   name: 'opening-balances.void',
   summary: 'Void the active opening balance: its journal is reversed (both stay in the ledger), and another may be imported',
-  description: '404 unless the import is completed; 409 while an invoice or bill import cleared against it (void that first).',
+  description:
+    '404 while the import is pending; 409 already_voided when it is void already; 409 while an invoice or bill import cleared against it (void that first).',
   access: 'transactions:write',
   method: 'POST',
   path: '/opening-balances/{id}/void',
