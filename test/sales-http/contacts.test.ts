@@ -790,3 +790,29 @@ t.test('list: search with accented letters', async (t) => {
     t.strictSame(await names('SOCIÉTÉ'), ['Café Élan']);
   });
 });
+
+t.test('a contact with open invoices stays a customer, one with open bills a supplier; both is always open', async (t) => {
+  const { api } = await ledger(t);
+  const customer = await contactOk(t, api, { name: 'Harbour Cafe Ltd' });
+  // 1 × £100.00 at 20% = £120.00, sent: open.
+  const inv = await invoiceOk(t, api, customer, { quantity: 1, unitPrice: 10000, vatRate: 'standard' });
+  await sendOk(t, api, inv);
+  const before = (await api.request('GET', `/v1/contacts/${customer}`)).body.data;
+  const refused = await api.request('PUT', `/v1/contacts/${customer}`, { body: { contactType: 'supplier', phone: '0161 000 0000' } });
+  expectError(t, refused, 422, 'unprocessable_entity', { message: /Harbour Cafe Ltd has open invoices \(INV-0001\).*make it both/ });
+  t.strictSame((await api.request('GET', `/v1/contacts/${customer}`)).body.data, before, 'nothing changed, the phone neither');
+  t.equal((await api.request('PUT', `/v1/contacts/${customer}`, { body: { contactType: 'both' } })).status, 200, 'both is allowed');
+  // Paid in full (£120.00): nothing open, so it may become a supplier only.
+  await payOk(t, api, inv, 12000);
+  t.equal((await api.request('PUT', `/v1/contacts/${customer}`, { body: { contactType: 'supplier' } })).status, 200, 'paid: no longer open');
+
+  const supplier = await contactOk(t, api, { name: 'Paper Supplies Ltd', contactType: 'supplier' });
+  const bill = await api.request('POST', '/v1/bills', {
+    body: { contactId: supplier, billNumber: 'PS-1', items: [{ description: 'Paper', quantity: 1, unitPrice: 5000, vatRate: 'standard' }] },
+  });
+  t.equal(bill.status, 201, JSON.stringify(bill.body.error ?? ''));
+  // A draft bill is open too: it would be approved under a customer.
+  expectError(t, await api.request('PUT', `/v1/contacts/${supplier}`, { body: { contactType: 'customer' } }), 422, 'unprocessable_entity', {
+    message: /Paper Supplies Ltd has open bills \(PS-1\)/,
+  });
+});

@@ -747,12 +747,13 @@ t.test('converting a quote whose customer was archived is 422 (a business rule, 
   t.equal(r.status, 201, 'then it converts');
   t.match(r.body.data, { invoiceNumber: 'INV-0001' }, 'the refusal used no invoice number');
 
-  // Likewise a customer made a supplier since the quote was accepted.
-  const q2 = await quoteOk(t, api, contactId);
+  // Likewise a customer made a supplier since the quote was accepted (one with no open invoice: Bob Arch's INV-0001 would keep him a customer).
+  const other = await contactOk(t, api, { name: 'Bea Quote' });
+  const q2 = await quoteOk(t, api, other);
   await statusOk(t, api, q2.id, 'sent', 'accepted');
-  t.equal((await api.request('PUT', `/v1/contacts/${contactId}`, { body: { contactType: 'supplier' } })).status, 200, 'now a supplier');
+  t.equal((await api.request('PUT', `/v1/contacts/${other}`, { body: { contactType: 'supplier' } })).status, 200, 'now a supplier');
   expectError(t, await api.request('POST', `/v1/quotes/${q2.id}/convert`), 422, 'unprocessable_entity', {
-    message: 'contact Bob Arch is now a supplier; an invoice needs a customer (or both)',
+    message: 'contact Bea Quote is now a supplier; an invoice needs a customer (or both)',
     field: null,
   });
   t.match(await getQuote(t, api, q2.id), { status: 'accepted', convertedInvoiceId: null });

@@ -217,6 +217,7 @@ export async function changeContact(
   const before = await findContact(trx, id);
   const columns = columnsOf(input);
   await checkEmailFree(trx, columns.email_key, id);
+  if (input.contactType !== undefined && input.contactType !== before.contact_type) await checkOpenDocuments(trx, before, input.contactType);
   const changes: Partial<ContactsTable> = {
     ...columns,
     is_active: input.isActive === undefined ? undefined : input.isActive ? 1 : 0,
@@ -224,6 +225,38 @@ export async function changeContact(
   };
   await trx.updateTable('contacts').set(changes).where('id', '=', id).execute();
   return { before, after: await findContact(trx, id) };
+}
+
+/**
+ * A contact with open invoices (not paid or void, drafts included) stays a
+ * customer, one with open bills a supplier: the documents would otherwise
+ * sit, and be chased in the aged reports, under a contact of the other kind.
+ * 422 naming them; "both" is always open.
+ */
+async function checkOpenDocuments(trx: Kysely<OrgDb>, contact: ContactsTable, to: (typeof contactTypes)[number]): Promise<void> {
+  if (to === 'both') return;
+  const kind = to === 'supplier' ? 'sales' : 'purchase';
+  const open = await trx
+    .selectFrom('invoices')
+    .select('number')
+    .where('contact_id', '=', contact.id)
+    .where('kind', '=', kind)
+    .where('status', 'not in', ['paid', 'void'])
+    .orderBy('number')
+    .limit(4)
+    .execute();
+  if (open.length === 0) return;
+  const what = kind === 'sales' ? 'invoice' : 'bill';
+  const named =
+    open
+      .slice(0, 3)
+      .map((r) => r.number ?? 'a draft')
+      .join(', ') + (open.length > 3 ? ' and more' : '');
+  throw new AppError(
+    'unprocessable_entity',
+    `contactType: ${contact.name} has open ${what}s (${named}): a contact with open ${what}s stays a ${kind === 'sales' ? 'customer' : 'supplier'}; make it both, or settle or void them first`,
+    'contactType',
+  );
 }
 
 /** What a contact changed, for contact.updated: the fields whose values differ. */
