@@ -406,3 +406,42 @@ t.test('bank import: -4.00 in a Credit column is money out, as the balance colum
   // The bank account ends at 81.00 in the books, as on the statement.
   t.match(ledger.stdout, /81\.00\s*$/);
 });
+
+t.test('a line a rule categorised at import is categorised again with its VAT: the rule put none', async (t) => {
+  const dir = t.testdir();
+  await init(t, dir, ['--name', 'VAT Ltd', '--business-type', 'limited_company', '--vat-scheme', 'standard']);
+  const acct = (...args: string[]) => runCliInProcess(['--data', dir, ...args]);
+  const json = async (...args: string[]) => {
+    const r = await runCliInProcessJson(['--data', dir, '--json', ...args]);
+    t.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
+    return r.data as never;
+  };
+  const file = `${dir}/november.csv`;
+  fs.writeFileSync(file, 'Date,Description,Amount,Balance\n01/11/2026,VIRGIN MEDIA,-60.00,-60.00\n02/11/2026,VODAFONE LTD,-24.00,-84.00\n');
+  const imported = await acct('bank', 'import', file);
+  t.equal(imported.status, 0, imported.stderr);
+  t.match(imported.stdout, '2 categorised by rules, 0 on suspense');
+  const lines = (await json('transactions', 'list', '--from', '2026-11-01', '--to', '2026-11-30')) as { id: string; description: string }[];
+  const virgin = lines.find((l) => l.description.includes('VIRGIN'))!.id;
+  const vat = async () => ((await json('report', 'vat', '--from', '2026-11-01', '--to', '2026-11-30')) as { boxes: Record<string, number> }).boxes;
+  t.match(await vat(), { box4: 0, box7: 0 }, 'the rule posted no VAT');
+
+  const again = (await json('bank', 'categorise', virgin, '5700', '--vat-rate', '20', '--vat-treatment', 'inclusive')) as {
+    lines: { accountCode: string; amount: number; vatAmount: number | null }[];
+  };
+  // £60.00 paid, VAT inclusive at 20%: VAT = 60 × 20/120 = £10.00, net £50.00.
+  t.same(
+    again.lines.map((l) => [l.accountCode, l.amount, l.vatAmount]),
+    [
+      ['1200', -6_000, null],
+      ['5700', 6_000, 1_000],
+    ],
+  );
+  t.match(await vat(), { box4: 1_000, box7: 5_000 }, 'box 4 £10.00; box 7 the £50.00 net');
+  // A journal typed by hand is no statement's line: nothing to categorise there.
+  t.equal((await acct('post', '2026-11-03', 'Cash for the phone', '5700=10', '1200=-10')).status, 0);
+  const accrual = ((await json('transactions', 'list', '--from', '2026-11-03', '--to', '2026-11-03')) as { id: string }[])[0]!.id;
+  const refused = await acct('bank', 'categorise', accrual, '5800');
+  t.equal(refused.status, 5, refused.stderr);
+  t.match(refused.stderr, 'it is categorised already');
+});

@@ -558,6 +558,34 @@ function asSent<T>(at: number, prepare: () => T): T {
 }
 
 /**
+ * The line categorise moves: the one on suspense; else, on a bank line an
+ * import made (a statement's line, categorised by a rule or by hand), its
+ * one line beside the bank's, so that a rule's account or a missing VAT
+ * rate can be put right without undoing the import (as Xero lets a bank
+ * rule's transaction be edited). 422 for any other entry.
+ */
+async function lineToCategorise(trx: Kysely<OrgDb>, row: TransactionsTable, current: TransactionView, suspense: string | undefined): Promise<number> {
+  const onSuspense = current.lines.findIndex((l) => l.accountId === suspense);
+  if (onSuspense >= 0) return onSuspense;
+  if (row.source_type === 'bank_import' && current.lines.length === 2) {
+    const banks = await trx
+      .selectFrom('accounts')
+      .select('id')
+      .where('control_type', '=', 'bank')
+      .where(
+        'id',
+        'in',
+        current.lines.map((l) => l.accountId),
+      )
+      .execute();
+    const bankIds = new Set(banks.map((b) => b.id));
+    const others = current.lines.flatMap((l, i) => (bankIds.has(l.accountId) ? [] : [i]));
+    if (bankIds.size === 1 && others.length === 1) return others[0]!;
+  }
+  throw new AppError('unprocessable_entity', `transaction ${row.id} has no line on the suspense account 9999: it is categorised already`);
+}
+
+/**
  * Move a transaction's line on the suspense account (9999) to the account
  * chosen for it, with its VAT facts: the bank line stays as the bank said,
  * so a reconciled transaction may be categorised, though not to another
@@ -575,8 +603,7 @@ export async function categoriseTransaction(trx: Kysely<OrgDb>, posting: Posting
   if (change.vatTreatment === 'exclusive')
     throw new AppError('validation_error', 'vatTreatment: a bank line’s amount is what was paid, VAT included: use inclusive, not exclusive', 'vatTreatment');
   const current = await loadTransaction(trx, id);
-  const at = current.lines.findIndex((l) => l.accountId === suspense);
-  if (at < 0) throw new AppError('unprocessable_entity', `transaction ${id} has no line on the suspense account 9999: it is categorised already`);
+  const at = await lineToCategorise(trx, row, current, suspense);
   const target = await trx.selectFrom('accounts').select(['id', 'code', 'name', 'control_type']).where('id', '=', change.accountId).executeTakeFirst();
   const refusal =
     target &&

@@ -172,7 +172,7 @@ export const categoriseOp = defineOperation({
   name: 'transactions.categorise',
   summary: 'Move a transaction’s suspense line (9999) to the account it belongs to, with its VAT facts',
   description:
-    'For imported bank lines. vatRate with vatTreatment inclusive makes the line count in the VAT return (no extra lines; exclusive is refused: the bank line is what was paid, VAT included); the bank line is unchanged, so a reconciled transaction may be categorised. 422 when nothing is on suspense, or when a filed VAT return counted the transaction. The bank line’s own account, and the receivables and payables control accounts (record the payment on the invoice or bill), are refused.',
+    'For imported bank lines. vatRate with vatTreatment inclusive makes the line count in the VAT return (no extra lines; exclusive is refused: the bank line is what was paid, VAT included); the bank line is unchanged, so a reconciled transaction may be categorised. A bank line an import categorised already (by a rule, or by hand) may be categorised again: its line beside the bank’s moves, with the VAT facts given (a rule’s line carries none). 422 when nothing is on suspense on any other entry, or when a filed VAT return counted the transaction. The bank line’s own account, and the receivables and payables control accounts (record the payment on the invoice or bill), are refused.',
   access: 'transactions:write',
   method: 'PATCH',
   path: '/transactions/{id}/categorise',
