@@ -28,6 +28,7 @@ import { day } from '../output.js';
 import { pence } from '../schema.js';
 import { removeTransaction, setReconciled, suspenseAccountId, type Posting } from '../ledger/posting.js';
 import { findTransactionRow, loadTransaction } from '../ledger/transaction-view.js';
+import { bankAccountsAmong } from '../ledger/bank-line-account.js';
 import { amountDue, purchaseBill, salesInvoice, type Kind } from '../sales/documents.js';
 import { announceReceipt } from '../sales/receipt-events.js';
 import { payableDocument, recordPayments, type PaymentPart } from '../sales/payments.js';
@@ -434,17 +435,12 @@ async function suspenseLineOf(trx: Kysely<OrgDb>, id: string): Promise<{ bank: s
   const view = await loadTransaction(trx, id);
   if (!view.lines.some((l) => l.accountId === suspense))
     throw new AppError('unprocessable_entity', `transaction ${id} has no line on the suspense account 9999: it is categorised already`);
-  const banks = await trx
-    .selectFrom('accounts')
-    .select('id')
-    .where('control_type', '=', 'bank')
-    .where(
-      'id',
-      'in',
+  const bankIds = [
+    ...(await bankAccountsAmong(
+      trx,
       view.lines.map((l) => l.accountId),
-    )
-    .execute();
-  const bankIds = [...new Set(banks.map((b) => b.id))];
+    )),
+  ];
   if (bankIds.length !== 1 || view.lines.some((l) => l.accountId !== suspense && l.accountId !== bankIds[0])) {
     throw new AppError('unprocessable_entity', `transaction ${id} is not a bank line on suspense: one bank account line and its suspense line`);
   }

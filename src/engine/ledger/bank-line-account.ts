@@ -8,7 +8,8 @@
  * longer agree with 1100 and 2100. Suspense (9999) is refused by each
  * caller in its own words, since it is where uncategorised lines wait.
  */
-import type { AccountsTable } from '../../store/tables.js';
+import type { Kysely } from 'kysely';
+import type { AccountsTable, OrgDb } from '../../store/tables.js';
 
 type Named = Pick<AccountsTable, 'id' | 'code' | 'name' | 'control_type'>;
 
@@ -19,4 +20,10 @@ export function bankLineRefusal(account: Named, bankAccountIds: readonly string[
   if (account.control_type === 'receivables') return `${named} is the receivables control account, kept by invoices: record the payment on the invoice instead`;
   if (account.control_type === 'payables') return `${named} is the payables control account, kept by bills: record the payment on the bill instead`;
   return null;
+}
+
+/** Which of `accountIds` (an entry's lines' accounts) are bank accounts. */
+export async function bankAccountsAmong(db: Kysely<OrgDb>, accountIds: readonly string[]): Promise<Set<string>> {
+  const banks = await db.selectFrom('accounts').select('id').where('control_type', '=', 'bank').where('id', 'in', accountIds).execute();
+  return new Set(banks.map((b) => b.id));
 }

@@ -17,7 +17,7 @@ import { lineVat, type VatTreatment } from './line-vat.js';
 import { actorOf, type Actor, type Ctx } from '../operation.js';
 import { checkDateOpen, closedRanges, type ClosedRange } from './periods.js';
 import { chargesOutputVat, entryOfLine, refuseVatBeforeRegistration, type VatBooks, type VatEntryInput } from './vat-entries.js';
-import { bankLineRefusal } from './bank-line-account.js';
+import { bankAccountsAmong, bankLineRefusal } from './bank-line-account.js';
 import { findTransactionRow, loadTransaction, transactionViewOf, type TransactionView } from './transaction-view.js';
 import type { AccountsTable, LinesTable, OrgDb, TransactionsTable, VatEntriesTable } from '../../store/tables.js';
 
@@ -568,17 +568,10 @@ async function lineToCategorise(trx: Kysely<OrgDb>, row: TransactionsTable, curr
   const onSuspense = current.lines.findIndex((l) => l.accountId === suspense);
   if (onSuspense >= 0) return onSuspense;
   if (row.source_type === 'bank_import' && current.lines.length === 2) {
-    const banks = await trx
-      .selectFrom('accounts')
-      .select('id')
-      .where('control_type', '=', 'bank')
-      .where(
-        'id',
-        'in',
-        current.lines.map((l) => l.accountId),
-      )
-      .execute();
-    const bankIds = new Set(banks.map((b) => b.id));
+    const bankIds = await bankAccountsAmong(
+      trx,
+      current.lines.map((l) => l.accountId),
+    );
     const others = current.lines.flatMap((l, i) => (bankIds.has(l.accountId) ? [] : [i]));
     if (bankIds.size === 1 && others.length === 1) return others[0]!;
   }
