@@ -202,6 +202,46 @@ t.test('acct post names the CODE=AMOUNT arguments when the lines as a whole are 
   t.same((await runCliInProcessJson(['--data', books.dataDir, '--json', 'transactions', 'list'])).data, [], 'nothing written');
 });
 
+t.test('acct post and acct transactions create refuse a journal on 1100 or 2100 (kept by documents), exit 2, and write nothing', async (t) => {
+  const books = await newBooks(t, { clock: '2026-11-21T10:00:00Z' });
+  const ar = await runCliInProcess(['--data', books.dataDir, 'post', '2026-11-13', 'AR journal', '1100=50', '4000=-50']);
+  t.equal(ar.status, 2, 'as other validation errors');
+  t.match(
+    ar.stderr,
+    /^error validation_error: 1st CODE=AMOUNT 1100=50: the account: 1100 Accounts Receivable is the receivables control account.*record an invoice.*\(field CODE=AMOUNT 1\)\n$/,
+  );
+  const ap = await runCliInProcess(['--data', books.dataDir, 'post', '2026-11-13', 'AP journal', '5000=50', '2100=-50', '--draft']);
+  t.equal(ap.status, 2);
+  t.match(ap.stderr, /2nd CODE=AMOUNT 2100=-50: the account: 2100 Accounts Payable is the payables control account.*record a bill.*\(field CODE=AMOUNT 2\)/);
+
+  const accounts = (await runCliInProcessJson(['--data', books.dataDir, '--json', 'accounts', 'list', '--flat'])).data as { code: string; id: string }[];
+  const id = (code: string) => accounts.find((a) => a.code === code)!.id;
+  const body = JSON.stringify({
+    lines: [
+      { accountId: id('1100'), amount: 5000 },
+      { accountId: id('4000'), amount: -5000 },
+    ],
+  });
+  const created = await runCliInProcess([
+    '--data',
+    books.dataDir,
+    'transactions',
+    'create',
+    '--date',
+    '2026-11-13',
+    '--description',
+    'AR journal',
+    '--body',
+    body,
+  ]);
+  t.equal(created.status, 2);
+  t.match(
+    created.stderr,
+    /validation_error: lines\[0\]\.accountId: 1100 Accounts Receivable is the receivables control account.*\(field lines\[0\]\.accountId\)/,
+  );
+  t.same((await runCliInProcessJson(['--data', books.dataDir, '--json', 'transactions', 'list'])).data, [], 'nothing written');
+});
+
 t.test('acct ledger reads --from and --to as the other date-range flags do: words and periods, and refuses anything else naming the flag', async (t) => {
   const books = await newBooks(t);
   const post = async (...args: string[]) => t.equal((await runCliInProcess(['--data', books.dataDir, 'post', ...args])).status, 0);

@@ -178,7 +178,7 @@ t.test('the transaction a create answers and its events carry is the one stored:
       reference: 'INV-9',
       status: 'draft',
       lines: [
-        { accountId: acc['1100']!, amount: 12000, contactId: contact.body.data.id, description: 'Bob owes' },
+        { accountId: acc['1150']!, amount: 12000, contactId: contact.body.data.id, description: 'Bob prepaid' },
         { accountId: acc['4000']!, amount: -10000, vatRate: 20, vatTreatment: 'exclusive', description: 'fees' },
         { accountId: acc['2200']!, amount: -2000 },
       ],

@@ -41,7 +41,7 @@ async function five(t: Test): Promise<Five> {
     description: 'Consultancy',
     reference: 'S_1',
     lines: [
-      { accountId: acc['1100']!, amount: 60000, contactId: client },
+      { accountId: acc['1150']!, amount: 60000, contactId: client },
       { accountId: acc['4000']!, amount: -50000 },
       { accountId: acc['2200']!, amount: -10000 },
     ],

@@ -86,7 +86,7 @@ t.test('PUT of a draft replaces its fields and all its lines: {id, updatedAt}, o
       lines: [
         { accountId: acc['5100']!, amount: 12000 },
         { accountId: acc['1010']!, amount: 30000 },
-        { accountId: acc['2100']!, amount: -42000 },
+        { accountId: acc['2150']!, amount: -42000 },
       ],
     },
   });
@@ -103,7 +103,7 @@ t.test('PUT of a draft replaces its fields and all its lines: {id, updatedAt}, o
     status: 'draft',
     totalDebit: 42000,
     totalCredit: 42000,
-    accountCodes: '5100,1010,2100',
+    accountCodes: '5100,1010,2150',
     createdAt: '2026-11-21T10:00:00.000Z',
     updatedAt: '2026-11-21T10:01:00.000Z',
   });
@@ -112,7 +112,7 @@ t.test('PUT of a draft replaces its fields and all its lines: {id, updatedAt}, o
     [
       ['5100', 12000],
       ['1010', 30000],
-      ['2100', -42000],
+      ['2150', -42000],
     ],
   );
   const newIds = d.lines.map((l: { id: string }) => l.id).sort();

@@ -277,7 +277,7 @@ t.test('GET /transactions/{id} returns the transaction with its lines', async (t
     description: 'Consultancy',
     reference: 'S-1',
     lines: [
-      { accountId: acc['1100']!, amount: 60000, contactId: client },
+      { accountId: acc['1150']!, amount: 60000, contactId: client },
       { accountId: acc['4000']!, amount: -50000, description: 'fee' },
       { accountId: acc['2200']!, amount: -10000 },
     ],
@@ -296,14 +296,14 @@ t.test('GET /transactions/{id} returns the transaction with its lines', async (t
     sourceType: 'manual',
     totalDebit: 60000,
     totalCredit: 60000,
-    accountCodes: '1100,4000,2200',
+    accountCodes: '1150,4000,2200',
   });
   t.type(d.createdAt, 'string');
   t.type(d.updatedAt, 'string');
   t.type(d.createdBy, 'string');
   t.type(d.createdByName, 'string');
   t.equal(d.lines.length, 3);
-  t.match(d.lines[0], { accountId: acc['1100'], accountCode: '1100', accountName: 'Accounts Receivable', amount: 60000, contactId: client, vatAmount: null });
+  t.match(d.lines[0], { accountId: acc['1150'], accountCode: '1150', accountName: 'Prepayments', amount: 60000, contactId: client, vatAmount: null });
   t.match(d.lines[1], { accountId: acc['4000'], accountCode: '4000', accountName: 'Sales', amount: -50000, description: 'fee', contactId: null });
   t.match(d.lines[2], { accountId: acc['2200'], accountCode: '2200', accountName: 'VAT Output', amount: -10000 });
 });
@@ -358,7 +358,7 @@ t.test('a line naming a contact that does not exist is refused (400 on its conta
   const { api, acc } = await ledger(t);
   const r = await post(api, {
     lines: [
-      { accountId: acc['1100']!, amount: 600, contactId: 'cont_nobody' },
+      { accountId: acc['1150']!, amount: 600, contactId: 'cont_nobody' },
       { accountId: acc['4000']!, amount: -600 },
     ],
   });

@@ -5,8 +5,9 @@ async function books(t: Parameters<typeof newBooks>[0]) {
   const b = await newBooks(t);
   const post = async (...args: string[]) => t.equal((await runCliInProcess(['--data', b.dataDir, 'post', ...args])).status, 0, args.join(' '));
   await post('2025-04-10', 'Capital', '1200=10000', '3000=-10000');
-  await post('2025-06-15', 'Sale, with VAT', '1100=1200', '4000=-1000', '2200=-200');
-  await post('2025-07-01', 'Materials', '5000=300', '2201=60', '2100=-360');
+  // On credit, on 1150 and 2150: manual journals may not post to 1100 and 2100, which invoices and bills keep.
+  await post('2025-06-15', 'Sale, with VAT', '1150=1200', '4000=-1000', '2200=-200');
+  await post('2025-07-01', 'Materials', '5000=300', '2201=60', '2150=-360');
   await post('2026-01-20', 'Rent', '5200=500', '1200=-500');
   return b;
 }
@@ -19,17 +20,17 @@ t.test('acct report prints tables in pounds, thousands grouped', async (t) => {
     tb.stdout,
     [
       'Trial balance at 2026-03-31',
-      'code  account                  debit     credit',
-      '1100  Accounts Receivable   1,200.00',
-      '1200  Bank Account          9,500.00', // 10,000.00 - 500.00
-      '2100  Accounts Payable                   360.00',
-      '2200  VAT Output                         200.00',
-      '2201  VAT Input                60.00',
-      '3000  Share Capital                   10,000.00',
-      '4000  Sales                            1,000.00',
-      '5000  Cost of Sales           300.00',
-      '5200  Rent and Rates          500.00',
-      '      Total                11,560.00  11,560.00', // debits 1,200 + 9,500 + 60 + 300 + 500; credits 360 + 200 + 10,000 + 1,000
+      'code  account             debit     credit',
+      '1150  Prepayments      1,200.00',
+      '1200  Bank Account     9,500.00', // 10,000.00 - 500.00
+      '2150  Accruals                      360.00',
+      '2200  VAT Output                    200.00',
+      '2201  VAT Input           60.00',
+      '3000  Share Capital              10,000.00',
+      '4000  Sales                       1,000.00',
+      '5000  Cost of Sales      300.00',
+      '5200  Rent and Rates     500.00',
+      '      Total           11,560.00  11,560.00', // debits 1,200 + 9,500 + 60 + 300 + 500; credits 360 + 200 + 10,000 + 1,000
       '',
     ].join('\n'),
   );
@@ -83,9 +84,9 @@ t.test('acct export writes a journal of the posted ledger', async (t) => {
     [
       // Nothing reconciled before 2026-01-01: neither the entry nor any posting is cleared (hledger's *).
       '2026-01-01 Opening balances',
-      '    assets:1100 Accounts Receivable  £1200.00',
+      '    assets:1150 Prepayments  £1200.00',
       '    assets:1200 Bank Account  £10000.00',
-      '    liabilities:2100 Accounts Payable  -£360.00',
+      '    liabilities:2150 Accruals  -£360.00',
       '    liabilities:2200 VAT Output  -£200.00',
       '    liabilities:2201 VAT Input  £60.00',
       '    equity:3000 Share Capital  -£10000.00',

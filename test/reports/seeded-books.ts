@@ -68,15 +68,17 @@ const lineAccounts: Readonly<Record<DocKind, readonly string[]>> = {
   purchase: ['5000', '5100', '5200', '5300', '5800', '1010', '1300'],
 };
 const banks = ['1200', '1210', '1250'] as const;
-/** Manual journals use accounts of every type, control accounts included. */
+/**
+ * Manual journals use accounts of every type, the bank and VAT control
+ * accounts included; not receivables (1100) nor payables (2100), which
+ * manual journals may not post to (documents keep them).
+ */
 export const journalAccounts = [
   '1010',
-  '1100',
   '1200',
   '1210',
   '1300',
   '9999',
-  '2100',
   '2200',
   '2201',
   '2400',

@@ -20,15 +20,16 @@ async function ledger(t: Parameters<typeof newBooks>[0]) {
     ['1200', 1_000_000],
     ['3000', -1_000_000],
   ]);
+  // On credit, on 1150 and 2150: manual journals may not post to 1100 and 2100, which invoices and bills keep.
   await post('2025-06-15', 'Sale', [
-    ['1100', 120_000],
+    ['1150', 120_000],
     ['4000', -100_000],
     ['2200', -20_000],
   ]);
   await post('2025-07-01', 'Materials', [
     ['5000', 30_000],
     ['2201', 6_000],
-    ['2100', -36_000],
+    ['2150', -36_000],
   ]);
   await post('2026-01-20', 'Rent', [
     ['5200', 50_000],
@@ -36,7 +37,7 @@ async function ledger(t: Parameters<typeof newBooks>[0]) {
   ]);
   await post('2026-04-15', 'Receipt', [
     ['1200', 120_000],
-    ['1100', -120_000],
+    ['1150', -120_000],
   ]);
   await post('2026-05-01', 'Other sale', [
     ['1200', 60_000],
@@ -70,9 +71,9 @@ t.test('trial balance at the end of FY 2025/26', async (t) => {
   t.same(
     tb.accounts.map((a: { code: string; debit: number; credit: number }) => [a.code, a.debit, a.credit]),
     [
-      ['1100', 120_000, 0],
+      ['1150', 120_000, 0],
       ['1200', 950_000, 0], // 1,000,000 − 50,000
-      ['2100', 0, 36_000],
+      ['2150', 0, 36_000],
       ['2200', 0, 20_000],
       ['2201', 6_000, 0],
       ['3000', 0, 1_000_000],
@@ -93,7 +94,7 @@ t.test('trial balance at the end of FY 2025/26', async (t) => {
     { debit: 1_120_000 },
   );
   t.notOk(
-    today.accounts.some((a: { code: string }) => a.code === '1100'),
+    today.accounts.some((a: { code: string }) => a.code === '1150'),
     'a zero balance is not listed',
   );
 });
@@ -107,7 +108,7 @@ t.test("trial balance in a later year: the earlier years' income and expenses ar
     tb.accounts.map((a: { code: string; debit: number; credit: number }) => [a.code, a.debit, a.credit]),
     [
       ['1200', 1_120_000, 0], // 950,000 + 120,000 + 60,000 − 10,000
-      ['2100', 0, 36_000],
+      ['2150', 0, 36_000],
       ['2200', 0, 20_000],
       ['2201', 6_000, 0],
       ['3000', 0, 1_000_000],
@@ -226,9 +227,9 @@ t.test('balance sheet: unclosed profit sits in equity, and the checksum holds', 
   const { api } = await ledger(t);
   const bs = await get(api, '/v1/reports/balance-sheet?asOf=2026-06-30');
   const rows = (section: { accounts: { code: string | null; name: string; balance: number }[] }) => section.accounts.map((a) => [a.code, a.name, a.balance]);
-  t.same(rows(bs.assets), [['1200', 'Bank Account', 1_120_000]], '1100 is back to 0 and not listed');
+  t.same(rows(bs.assets), [['1200', 'Bank Account', 1_120_000]], '1150 is back to 0 and not listed');
   t.same(rows(bs.liabilities), [
-    ['2100', 'Accounts Payable', 36_000],
+    ['2150', 'Accruals', 36_000],
     ['2200', 'VAT Output', 20_000],
     ['2201', 'VAT Input', -6_000],
   ]);
@@ -265,14 +266,14 @@ t.test('general ledger: one account, and every account with a balance or activit
   // FY 2026/27 begins 2026-04-01: 4000, 5000 and 5200 have nothing in it, and 3100 opens at FY 2025/26's profit.
   t.same(
     all.accounts.map((a: { code: string }) => a.code),
-    ['1100', '1200', '2100', '2200', '2201', '3000', '3100', '4100', '5100'],
+    ['1150', '1200', '2150', '2200', '2201', '3000', '3100', '4100', '5100'],
   );
   t.match(
     all.accounts.find((a: { code: string }) => a.code === '3100'),
     // 100,000 of sales − 30,000 − 50,000 = 20,000 of profit, a credit.
     { openingBalance: -20_000, transactions: [], closingBalance: -20_000 },
   );
-  // The openings balance: 1100 120,000 + 1200 950,000 − 2100 36,000 − 2200 20,000 + 2201 6,000 − 3000 1,000,000 − 3100 20,000 = 0.
+  // The openings balance: 1150 120,000 + 1200 950,000 − 2150 36,000 − 2200 20,000 + 2201 6,000 − 3000 1,000,000 − 3100 20,000 = 0.
   t.equal(
     all.accounts.reduce((sum: number, a: { openingBalance: number }) => sum + a.openingBalance, 0),
     0,

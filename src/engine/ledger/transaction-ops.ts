@@ -5,9 +5,9 @@ import { checkRange, idOf, isoDate, pence, searchText } from '../schema.js';
 import { vatTreatments } from './line-vat.js';
 import { idOut, instant } from '../output.js';
 import { pageMetaSchema, pageQuery, sortQuery } from '../pagination.js';
-import { categoriseTransaction, createTransaction, maxDescriptionLength, maxLines, maxReferenceLength, postingOf, setReconciled } from './posting.js';
+import { categoriseTransaction, maxDescriptionLength, maxLines, maxReferenceLength, postingOf, setReconciled } from './posting.js';
 import { loadTransaction, transactionSchema, transactionStatuses, transactionSummarySchema } from './transaction-view.js';
-import { changeJournal, deleteJournal, listTransactionPage, setJournalStatus } from './transactions.js';
+import { changeJournal, createJournal, deleteJournal, listTransactionPage, setJournalStatus } from './transactions.js';
 import { accountLedger, accountLedgerSchema } from './account-ledger.js';
 
 const line = z.strictObject({
@@ -42,7 +42,7 @@ export const createTransactionOp = defineOperation({
   body: fields,
   output: transactionSchema,
   async run(ctx, input) {
-    const view = await orgOf(ctx).write((trx) => createTransaction(trx, postingOf(ctx), { ...input, sourceType: 'manual' }));
+    const view = await orgOf(ctx).write((trx) => createJournal(trx, postingOf(ctx), input));
     return { data: view };
   },
 });

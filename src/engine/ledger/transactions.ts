@@ -8,8 +8,15 @@ import type { Kysely } from 'kysely';
 import { AppError } from '../errors.js';
 import { containsText } from '../search.js';
 import { listPage, pageMeta, pageOffset, type Page, type Sort } from '../pagination.js';
-import { deleteTransaction, replaceDraft, setTransactionStatus, type Posting, type TransactionInput } from './posting.js';
-import { findTransactionRow, transactionSummary, type TransactionRow, type TransactionSummary, type TransactionView } from './transaction-view.js';
+import { createTransaction, deleteTransaction, replaceDraft, setTransactionStatus, type LineInput, type Posting, type TransactionInput } from './posting.js';
+import {
+  findTransactionRow,
+  loadTransaction,
+  transactionSummary,
+  type TransactionRow,
+  type TransactionSummary,
+  type TransactionView,
+} from './transaction-view.js';
 import { precompiled } from '../../store/precompiled.js';
 import type { OrgDb } from '../../store/tables.js';
 
@@ -72,20 +79,64 @@ export async function listTransactionPage(db: Kysely<OrgDb>, query: TransactionQ
   return { rows: rows.map(transactionSummary), meta: pageMeta(Number(counted.total), page, limit) };
 }
 
-/**
- * Journals only: manual ones, and imported ones, which keep their import's
- * sourceId so that undoing the import still takes them. What invoices and
- * payments made is theirs to change.
- */
 /** The sources of journals, entered by hand or imported, as against a document's or a bank line's entries. */
 export const journalSources: ReadonlySet<string> = new Set(['manual', 'import']);
 
-async function journalOnly(trx: Kysely<OrgDb>, id: string, what: string): Promise<void> {
+/**
+ * Journals only: manual ones, and imported ones, which keep their import's
+ * sourceId so that undoing the import still takes them. What invoices and
+ * payments made is theirs to change. The journal's row.
+ */
+async function journalOnly(trx: Kysely<OrgDb>, id: string, what: string): Promise<TransactionRow> {
   const row = await findTransactionRow(trx, id);
   if (!journalSources.has(row.source_type)) {
     const source = row.source_id === null ? row.source_type : `${row.source_type} ${row.source_id}`;
     throw new AppError('unprocessable_entity', `transaction ${id} was made by ${source} and cannot be ${what} here`);
   }
+  return row;
+}
+
+/** What keeps each control account a manual journal may not post to, and what to record instead. */
+const keptByDocuments = {
+  receivables: { documents: 'invoices', instead: 'record an invoice, a payment on it or a credit note instead' },
+  payables: { documents: 'bills', instead: 'record a bill, a payment on it or a credit note instead' },
+} as const;
+
+/**
+ * Refuse (400 on lines[i].accountId) a manual journal's line on a
+ * receivables or payables control account (1100, 2100): invoices, bills,
+ * their payments and credit notes keep those, and the aged reports list
+ * their documents, so a journal there, belonging to no document, would part
+ * 1100 from aged debtors (2100 from aged creditors). Entries the engine makes
+ * (documents, payments, imports of another program's history, opening
+ * balances) do not come through here. As bank-line-account.ts refuses a bank
+ * line's other side there.
+ */
+async function refuseControlLines(trx: Kysely<OrgDb>, lines: readonly Pick<LineInput, 'accountId'>[]): Promise<void> {
+  const ids = [...new Set(lines.map((l) => l.accountId))];
+  if (ids.length === 0) return;
+  const controls = await trx
+    .selectFrom('accounts')
+    .select(['id', 'code', 'name', 'control_type'])
+    .where('id', 'in', ids)
+    .where('control_type', 'in', ['receivables', 'payables'])
+    .execute();
+  if (controls.length === 0) return;
+  const at = lines.findIndex((l) => controls.some((a) => a.id === l.accountId));
+  const account = controls.find((a) => a.id === lines[at]!.accountId)!;
+  const kept = keptByDocuments[account.control_type as keyof typeof keptByDocuments];
+  const field = `lines[${at}].accountId`;
+  throw new AppError(
+    'validation_error',
+    `${field}: ${account.code} ${account.name} is the ${account.control_type} control account, kept by ${kept.documents}: a journal there would belong to no document, so the aged report would no longer agree with it; ${kept.instead}`,
+    field,
+  );
+}
+
+/** Record a manual journal (transactions.create, acct post). */
+export async function createJournal(trx: Kysely<OrgDb>, posting: Posting, input: Omit<TransactionInput, 'sourceType' | 'sourceId'>): Promise<TransactionView> {
+  await refuseControlLines(trx, input.lines);
+  return createTransaction(trx, posting, { ...input, sourceType: 'manual' });
 }
 
 /** Change a draft journal; lines, when given, replace all of its lines. */
@@ -95,13 +146,19 @@ export async function changeJournal(
   id: string,
   change: Partial<Omit<TransactionInput, 'sourceType' | 'sourceId'>>,
 ): Promise<TransactionView> {
-  await journalOnly(trx, id, 'changed');
+  const row = await journalOnly(trx, id, 'changed');
+  // New lines, or the draft's own when it is posted by the change (a posted journal is refused by replaceDraft).
+  if (row.source_type === 'manual' && row.status === 'draft' && (change.lines !== undefined || change.status === 'posted')) {
+    await refuseControlLines(trx, change.lines ?? (await loadTransaction(trx, id)).lines);
+  }
   return replaceDraft(trx, posting, id, change);
 }
 
 /** Post a draft journal, or return a posted one to draft. */
 export async function setJournalStatus(trx: Kysely<OrgDb>, posting: Posting, id: string, status: TransactionRow['status']): Promise<TransactionRow> {
-  await journalOnly(trx, id, 'changed');
+  const row = await journalOnly(trx, id, 'changed');
+  // A draft made before manual journals were kept off the control accounts may be corrected or deleted, not posted.
+  if (row.source_type === 'manual' && row.status === 'draft' && status === 'posted') await refuseControlLines(trx, (await loadTransaction(trx, id)).lines);
   return setTransactionStatus(trx, posting, id, status);
 }
 
