@@ -98,8 +98,8 @@ async function journalOnly(trx: Kysely<OrgDb>, id: string, what: string): Promis
 
 /** What keeps each control account a manual journal may not post to, and what to record instead. */
 const keptByDocuments = {
-  receivables: { documents: 'invoices', instead: 'record an invoice, a payment on it or a credit note instead' },
-  payables: { documents: 'bills', instead: 'record a bill, a payment on it or a credit note instead' },
+  receivables: { documents: 'invoices', report: 'aged debtors', instead: 'record an invoice, a payment on it or a credit note instead' },
+  payables: { documents: 'bills', report: 'aged creditors', instead: 'record a bill, a payment on it or a credit note instead' },
 } as const;
 
 /**
@@ -128,7 +128,7 @@ async function refuseControlLines(trx: Kysely<OrgDb>, lines: readonly Pick<LineI
   const field = `lines[${at}].accountId`;
   throw new AppError(
     'validation_error',
-    `${field}: ${account.code} ${account.name} is the ${account.control_type} control account, kept by ${kept.documents}: a journal there would belong to no document, so the aged report would no longer agree with it; ${kept.instead}`,
+    `${field}: ${account.code} ${account.name} is the ${account.control_type} control account, kept by ${kept.documents}: a journal there would belong to no document, so ${kept.report} would no longer agree with it; ${kept.instead}`,
     field,
   );
 }
