@@ -193,7 +193,7 @@ t.test('random operations on transactions keep the ledger balanced and a refusal
   let w = await openWorld(bench);
   const missing = 'txn_0000000000zzzzzzzzzzzzzzzz';
   const chart = await chartCodes(w.l);
-  const usable = chart.all.filter((c) => c !== chart.inactive);
+  const usable = chart.journal.filter((c) => c !== chart.inactive);
   // The account switched off and on, repeated so that many lines use it.
   const weighted = [...usable, ...Array<string>(10).fill(chart.spare)];
 

@@ -137,11 +137,16 @@ export async function activeAccounts(l: Ledger): Promise<Set<string>> {
   return new Set(rows.map((r) => r.id));
 }
 
-/** The account codes of the chart (the same in every organisation), read through GET /accounts?flat=true. */
-export async function chartCodes(l: Ledger): Promise<{ all: string[]; inactive: string; spare: string }> {
+/**
+ * The account codes of the chart (the same in every organisation), read through GET /accounts?flat=true;
+ * `journal`: those a manual journal may post to, all but the receivables and payables control accounts (1100, 2100),
+ * which documents keep (test/ledger-http/control-accounts.test.ts holds the refusal).
+ */
+export async function chartCodes(l: Ledger): Promise<{ all: string[]; journal: string[]; inactive: string; spare: string }> {
   const list = await l.api.request('GET', '/v1/accounts?flat=true');
-  const all = list.body.data.accounts as { code: string; isSystem: boolean }[];
-  return { all: all.map((a) => a.code), ...chosenCodes(all) };
+  const all = list.body.data.accounts as { code: string; isSystem: boolean; controlType: string | null }[];
+  const journal = all.filter((a) => a.controlType !== 'receivables' && a.controlType !== 'payables').map((a) => a.code);
+  return { all: all.map((a) => a.code), journal, ...chosenCodes(all) };
 }
 
 // ---------------------------------------------------------------------------

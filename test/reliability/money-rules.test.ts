@@ -198,7 +198,7 @@ t.test('splitting over HTTP: any split posted as lines keeps the ledger at 0 and
   const bench = await openBench(t);
   const l = await openLedger(bench);
   const chart = await chartCodes(l);
-  const codes = chart.all.filter((c) => c !== chart.inactive);
+  const codes = chart.journal.filter((c) => c !== chart.inactive);
   const nets = await postedNets(l);
 
   await fc.assert(
