@@ -324,3 +324,65 @@ t.test('lines waiting on suspense: the inbox suggests, POST /transactions/{id}/m
     'the statement rows point at the payments and the entry',
   );
 });
+
+t.test('an entry a statement row holds cannot go back to draft (409), so its money cannot be edited off the bank account', async (t) => {
+  const books = await newBooks(t, { clock: '2026-11-30T10:00:00Z' });
+  const api = await serveBooks(t, books);
+  const accounts = (await ok(t, api, 'GET', '/v1/accounts?flat=true')).accounts as { id: string; code: string }[];
+  const id = (code: string) => accounts.find((a) => a.code === code)!.id;
+  // £45.17 of office costs paid from the bank, entered by hand: Dr 5100 45.17, Cr 1200 45.17.
+  const entry = (
+    await ok(t, api, 'POST', '/v1/transactions', {
+      date: '2026-11-28',
+      description: 'Manual for match',
+      lines: [
+        { accountId: id('5100'), amount: 4_517 },
+        { accountId: id('1200'), amount: -4_517 },
+      ],
+    })
+  ).id as string;
+  const up = await ok(t, api, 'POST', '/v1/bank-imports/upload', { file: 'Date,Description,Amount\n29/11/2026,ZZQ MATCH ME,-45.17\n', filename: 's.csv' });
+  await ok(t, api, 'POST', `/v1/bank-imports/${up.importId}/confirm`, {}, 200);
+  const line = ((await ok(t, api, 'GET', `/v1/bank-imports/${up.importId}`)).rows as Row[])[0]!.transactionId!;
+  await ok(t, api, 'POST', `/v1/transactions/${line}/match`, { transactionId: entry }, 200);
+  const balances = async () =>
+    Object.fromEntries(
+      await Promise.all(
+        ['1200', '1210', '5100', '9999'].map(async (code) => [code, (await ok(t, api, 'GET', `/v1/accounts/${id(code)}/balance`)).balance.net]),
+      ),
+    );
+  // The line's own entry went as a duplicate of the one by hand: 1200 holds only its −45.17, 5100 its +45.17, suspense nothing.
+  const held = { '1200': -4_517, '1210': 0, '5100': 4_517, '9999': 0 };
+  t.same(await balances(), held);
+  const before = await ok(t, api, 'GET', `/v1/transactions/${entry}`);
+
+  const revert = await api.request('PATCH', `/v1/transactions/${entry}/status`, { body: { status: 'draft' } });
+  expectError(t, revert, 409, 'conflict', {
+    message: new RegExp(
+      `^transaction ${entry} is row 1 of bank import ${up.importId} and cannot be reverted to draft: the statement's money would leave the books`,
+    ),
+  });
+  // Still posted, so its lines cannot be moved off 1200 (to 1210, say) either.
+  const moved = await api.request('PUT', `/v1/transactions/${entry}`, {
+    body: {
+      lines: [
+        { accountId: id('5100'), amount: 4_517 },
+        { accountId: id('1210'), amount: -4_517 },
+      ],
+    },
+  });
+  expectError(t, moved, 422, 'unprocessable_entity');
+  t.same(await ok(t, api, 'GET', `/v1/transactions/${entry}`), before, 'the entry is as it was, posted');
+  t.same(await balances(), held, 'the statement’s −45.17 is still on 1200');
+  const rows = (await ok(t, api, 'GET', `/v1/bank-imports/${up.importId}`)).rows as Row[];
+  t.same(
+    rows.map((r) => [r.status, r.transactionId]),
+    [['matched', entry]],
+    'the row still holds the entry',
+  );
+
+  // Undone, the statement lets go of the entry (kept, it was not the import's): it may go back to draft, out of the balances.
+  await ok(t, api, 'POST', `/v1/bank-imports/${up.importId}/undo`, undefined, 200);
+  t.match(await ok(t, api, 'PATCH', `/v1/transactions/${entry}/status`, { status: 'draft' }), { id: entry, status: 'draft' });
+  t.same(await balances(), { '1200': 0, '1210': 0, '5100': 0, '9999': 0 });
+});

@@ -397,9 +397,10 @@ function refuseReconciled(row: TransactionsTable, what: string): void {
 
 /**
  * A transaction a bank statement's row holds (the entry the row made, or the
- * payment or entry it was matched to) stays while the import does (409
- * conflict): the statement's money would leave the books with it. Undoing
- * the import lets go of its rows first. `id`: one transaction, or every one of a source.
+ * payment or entry it was matched to) stays, posted, while the import does
+ * (409 conflict): removed, or back in draft where its lines can be edited,
+ * the statement's money would leave the books. Categorising it moves only
+ * its suspense line, never the bank line. Undoing the import lets go of its rows first. `id`: one transaction, or every one of a source.
  */
 async function refuseOnStatement(trx: Kysely<OrgDb>, id: string | { readonly sourceType: string; readonly sourceId: string }, what: string): Promise<void> {
   const rows = trx
@@ -476,6 +477,8 @@ export async function replaceDraft(
   const row = await findTransactionRow(trx, id);
   refuseReconciled(row, 'modified');
   if (row.status !== 'draft') throw new AppError('unprocessable_entity', `transaction ${id} is posted and cannot be changed; revert it to draft first`);
+  // Only posted entries go on a statement, and they cannot go back to draft; a held draft that older versions let through may be posted again, not changed.
+  await refuseOnStatement(trx, id, 'changed');
   const current = await loadTransaction(trx, id);
   const input: TransactionInput = {
     date: change.date ?? row.date,
@@ -513,7 +516,11 @@ export async function setTransactionStatus(trx: Kysely<OrgDb>, posting: Posting,
   if (status === 'draft' && row.is_reconciled === 1) {
     throw new AppError('unprocessable_entity', `transaction ${id} is reconciled and cannot go back to draft`);
   }
-  if (status === 'draft') await refuseFiled(trx, id, 'reverted to draft');
+  if (status === 'draft') {
+    await refuseFiled(trx, id, 'reverted to draft');
+    // A draft can be edited, and is out of the balances: the statement's money would leave the bank account.
+    await refuseOnStatement(trx, id, 'reverted to draft');
+  }
   const books = await loadBooks(trx);
   checkDateOpen(books.closed, row.date);
   if (status === 'posted') {
