@@ -1,7 +1,8 @@
 /** Changing the chart over HTTP: create, update and delete, with every rule and the Account state table. */
 import t from 'tap';
 import type { Api } from '../helpers/index.js';
-import { balanceOf, expectError, ledger, outbox, post, postOk, transactionTotal } from './support.js';
+import { movingClock } from '../helpers/clock.js';
+import { balanceOf, clock as ledgerClock, expectError, ledger, outbox, post, postOk, transactionTotal } from './support.js';
 
 async function accountTotal(api: Api): Promise<number> {
   const r = await api.request('GET', '/v1/accounts?flat=true');
@@ -174,6 +175,44 @@ t.test('the code of a user account cannot change either (422)', async (t) => {
   expectError(t, await api.request('PUT', `/v1/accounts/${acc['5990']}`, { body: { code: '5991' } }), 422, 'unprocessable_entity');
   expectError(t, await api.request('PUT', `/v1/accounts/${acc['5990']}`, { body: { code: '5991', name: 'Misc' } }), 422, 'unprocessable_entity');
   t.same((await api.request('GET', `/v1/accounts/${acc['5990']}`)).body.data, before);
+});
+
+t.test('PUT sending fields at their current values: accepted and not a change; a real change of them stays 422', async (t) => {
+  const clock = movingClock(ledgerClock);
+  const { api, acc } = await ledger(t, { clock });
+  const get = async (code: string) => (await api.request('GET', `/v1/accounts/${acc[code]}`)).body.data;
+  const office = await get('5100');
+  clock.advance(60_000);
+  // What a client that reads the account and writes back every field PUT takes would send, unchanged.
+  const { name, description, defaultVatRate, isCostOfSales, isActive, code, accountType, parentId, isControlAccount, controlType } = office;
+  const whole = { name, description, defaultVatRate, isCostOfSales, isActive, code, accountType, parentId, isControlAccount, controlType };
+  for (const body of [{}, { isControlAccount: false }, { accountType: 'expense' }, whole]) {
+    const r = await api.request('PUT', `/v1/accounts/${acc['5100']}`, { body });
+    t.equal(r.status, 200, `${JSON.stringify(body)}: ${JSON.stringify(r.body?.error ?? '')}`);
+  }
+  t.same(await get('5100'), office, 'nothing changed, updatedAt included');
+  // A system account: its name (and the rest) at their current values, isActive as it is.
+  const bank = await get('1200');
+  for (const body of [
+    { isActive: true, name: 'Bank Account' },
+    { name: bank.name, description: bank.description, defaultVatRate: bank.defaultVatRate, isCostOfSales: false, code: '1200', controlType: 'bank' },
+  ]) {
+    const r = await api.request('PUT', `/v1/accounts/${acc['1200']}`, { body });
+    t.equal(r.status, 200, `${JSON.stringify(body)}: ${JSON.stringify(r.body?.error ?? '')}`);
+  }
+  t.same(await get('1200'), bank, 'the system account is unchanged, updatedAt included');
+  // Real changes are refused as ever, and change nothing.
+  for (const [id, body, message] of [
+    [acc['5100'], { ...whole, accountType: 'equity' }, 'accountType cannot change once an account exists'],
+    [acc['5100'], { isControlAccount: true }, 'isControlAccount cannot change once an account exists'],
+    [acc['1200'], { isActive: true, name: 'Current Account' }, '1200 Bank Account is a system account: only isActive can change'],
+  ] as const) {
+    expectError(t, await api.request('PUT', `/v1/accounts/${id}`, { body }), 422, 'unprocessable_entity', { message });
+  }
+  t.same([await get('5100'), await get('1200')], [office, bank]);
+  // A real change moves updatedAt to now (10:01).
+  t.equal((await api.request('PUT', `/v1/accounts/${acc['5100']}`, { body: { ...whole, name: 'Office Costs' } })).status, 200);
+  t.match(await get('5100'), { name: 'Office Costs', updatedAt: '2026-11-21T10:01:00.000Z' });
 });
 
 t.test('DELETE of an account with no transactions, no children, not system: {deleted: true}, then 404', async (t) => {

@@ -309,26 +309,49 @@ export interface AccountChange {
   readonly defaultVatRate?: number | null;
   readonly isCostOfSales?: boolean;
   readonly isActive?: boolean;
+  /** Fixed once the account exists: accepted at the value it has (a client writing back what it read), refused (422) as a change. */
+  readonly code?: string;
+  readonly accountType?: string;
+  readonly parentId?: string | null;
+  readonly isControlAccount?: boolean;
+  readonly controlType?: string | null;
 }
 
-/** Change what may change of an account; of a system account, only isActive (422). */
+/**
+ * Change what may change of an account; of a system account, only isActive
+ * (422). A field sent at the value it has is no change: when nothing
+ * differs nothing is written, and updatedAt stays.
+ */
 export async function changeAccount(trx: Kysely<OrgDb>, clock: Clock, id: string, change: AccountChange): Promise<void> {
   const account = await findAccount(trx, id);
+  const fixed = {
+    code: account.code,
+    accountType: account.account_type,
+    parentId: account.parent_id,
+    isControlAccount: account.is_control_account === 1,
+    controlType: account.control_type,
+  };
+  const moved = (Object.keys(fixed) as (keyof typeof fixed)[]).find((f) => change[f] !== undefined && change[f] !== fixed[f]);
+  if (moved) throw new AppError('unprocessable_entity', `${moved} cannot change once an account exists`);
   checkCostOfSales(change.isCostOfSales, account.account_type);
-  if (account.is_system === 1) {
-    const edited = (['name', 'description', 'defaultVatRate', 'isCostOfSales'] as const).find((f) => change[f] !== undefined);
-    if (edited) throw new AppError('unprocessable_entity', `${account.code} ${account.name} is a system account: only isActive can change`);
+  const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
+  const columns = {
+    name: change.name,
+    description: change.description,
+    default_vat_rate: change.defaultVatRate,
+    is_cost_of_sales: flag(change.isCostOfSales),
+    is_active: flag(change.isActive),
+  };
+  const changed = Object.fromEntries(
+    Object.entries(columns).filter(([column, value]) => value !== undefined && value !== account[column as keyof typeof columns]),
+  );
+  if (account.is_system === 1 && Object.keys(changed).some((column) => column !== 'is_active')) {
+    throw new AppError('unprocessable_entity', `${account.code} ${account.name} is a system account: only isActive can change`);
   }
+  if (Object.keys(changed).length === 0) return;
   await trx
     .updateTable('accounts')
-    .set({
-      name: change.name,
-      description: change.description,
-      default_vat_rate: change.defaultVatRate,
-      is_cost_of_sales: change.isCostOfSales === undefined ? undefined : change.isCostOfSales ? 1 : 0,
-      is_active: change.isActive === undefined ? undefined : change.isActive ? 1 : 0,
-      updated_at: timestamp(clock),
-    })
+    .set({ ...changed, updated_at: timestamp(clock) })
     .where('id', '=', account.id)
     .execute();
 }
