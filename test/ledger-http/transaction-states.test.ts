@@ -123,6 +123,33 @@ t.test('PUT of a draft replaces its fields and all its lines: {id, updatedAt}, o
   t.same((await balanceOf(api, acc['5100']!)).net, 0, 'still a draft: not in balances');
 });
 
+t.test('PUT of a draft that changes nothing ({}, or its own fields and lines again): 200, updatedAt and line ids stay, no event', async (t) => {
+  const clock = movingClock('2026-11-21T10:00:00Z');
+  const { books, api, acc } = await ledger(t, { clock });
+  const created = await post(api, chairs(acc, 'draft'));
+  const id = created.body.data.id as string;
+  const before = await api.request('GET', `/v1/transactions/${id}`);
+  const events = (await outbox(books)).length;
+  clock.advance(60_000);
+  for (const body of [{}, { ...chairs(acc, 'draft') }, { description: 'Office chairs', reference: 'INV-778', status: 'draft' }]) {
+    const r = await api.request('PUT', `/v1/transactions/${id}`, { body });
+    t.equal(r.status, 200, JSON.stringify(r.body?.error ?? ''));
+    t.same(r.body.data, { id, updatedAt: '2026-11-21T10:00:00.000Z' }, 'updatedAt still the creation’s');
+  }
+  t.same((await api.request('GET', `/v1/transactions/${id}`)).body.data, before.body.data, 'the draft as it was, the same lines');
+  t.equal((await outbox(books)).length, events, 'no event');
+  // A change of one line's amount (5100 +12000 → +12500, 1200 −12000 → −12500) is a change: updatedAt 10:01.
+  const changed = await api.request('PUT', `/v1/transactions/${id}`, {
+    body: {
+      lines: [
+        { accountId: acc['5100']!, amount: 12500 },
+        { accountId: acc['1200']!, amount: -12500 },
+      ],
+    },
+  });
+  t.same(changed.body.data, { id, updatedAt: '2026-11-21T10:01:00.000Z' });
+});
+
 t.test('PUT of a draft with unbalanced lines is 400 and the draft is unchanged', async (t) => {
   const { api, acc } = await ledger(t);
   const id = await postOk(t, api, chairs(acc, 'draft'));

@@ -466,7 +466,54 @@ async function checkCurrentDateOpen(trx: Kysely<OrgDb>, row: TransactionsTable, 
   checkDateOpen(await closedRanges(trx), row.date);
 }
 
-/** Replace a draft's fields and all its lines; a posted transaction is refused (422). */
+/** A VAT entry's facts, its line by position: what a draft prepared again is compared on. */
+const entryFacts = (e: VatEntriesTable, lineIds: readonly string[]): string =>
+  JSON.stringify([
+    e.line_id === null ? null : lineIds.indexOf(e.line_id),
+    e.document_id,
+    e.date,
+    e.direction,
+    e.basis,
+    Number(e.rate),
+    Number(e.net),
+    Number(e.vat),
+    Number(e.reclaimable),
+    Number(e.capital),
+    e.vat_account_id,
+  ]);
+
+/** Whether a draft prepared again is what is stored already: the same fields, lines in order and VAT entries, ids aside. */
+async function sameDraft(trx: Kysely<OrgDb>, row: TransactionsTable, current: TransactionView, prepared: Prepared): Promise<boolean> {
+  const next = prepared.row;
+  if (next.date !== row.date || next.description !== row.description || next.reference !== row.reference || next.status !== row.status) return false;
+  if (prepared.lines.length !== current.lines.length) return false;
+  const sameLines = prepared.lines.every((l, i) => {
+    const c = current.lines[i]!;
+    return (
+      l.account_id === c.accountId &&
+      l.amount === c.amount &&
+      l.contact_id === c.contactId &&
+      l.description === c.description &&
+      l.vat_rate === c.vatRate &&
+      l.vat_treatment === c.vatTreatment &&
+      l.vat_amount === c.vatAmount
+    );
+  });
+  if (!sameLines) return false;
+  const stored = await trx.selectFrom('vat_entries').selectAll().where('transaction_id', '=', row.id).execute();
+  const storedLineIds = current.lines.map((l) => l.id);
+  const preparedLineIds = prepared.lines.map((l) => l.id);
+  const was = stored.map((e) => entryFacts(e, storedLineIds)).sort();
+  const is = prepared.vatEntries.map((e) => entryFacts(e, preparedLineIds)).sort();
+  return was.length === is.length && was.every((facts, i) => facts === is[i]);
+}
+
+/**
+ * Replace a draft's fields and all its lines; a posted transaction is
+ * refused (422). A change that leaves the draft as it is (nothing sent, or
+ * what it holds already) is checked as any other but writes nothing: its
+ * lines keep their ids and updatedAt stays.
+ */
 export async function replaceDraft(
   trx: Kysely<OrgDb>,
   posting: Posting,
@@ -494,6 +541,7 @@ export async function replaceDraft(
   // The transaction's current date must be open too: moving a draft out of a closed period changes that period.
   await checkCurrentDateOpen(trx, row, release);
   const prepared = await prepareAgainstBooks(trx, posting, input, id);
+  if (await sameDraft(trx, row, current, prepared)) return current;
   await checkBooksDebit(trx, prepared.row.total_debit - row.total_debit);
   await trx.deleteFrom('lines').where('transaction_id', '=', id).execute();
   await trx.deleteFrom('vat_entries').where('transaction_id', '=', id).execute();
