@@ -696,10 +696,13 @@ t.test('events', async (t) => {
     t.equal(payload['updatedAt'], '2026-11-21T10:00:01.000Z');
   });
 
-  t.test('a PUT that changes nothing: no event', async (t) => {
+  t.test('a PUT that changes nothing: no event, and updatedAt stays at the last change (10:00:01)', async (t) => {
     clock.advance(1000);
-    t.equal((await api.request('PUT', `/v1/contacts/${id}`, { body: { phone: '0161 000', name: 'Eventful Ltd' } })).status, 200);
-    t.equal((await api.request('PUT', `/v1/contacts/${id}`, { body: {} })).status, 200);
+    const same = await api.request('PUT', `/v1/contacts/${id}`, { body: { phone: '0161 000', name: 'Eventful Ltd' } });
+    t.strictSame(same.body.data, { id, updatedAt: '2026-11-21T10:00:01.000Z' });
+    const empty = await api.request('PUT', `/v1/contacts/${id}`, { body: {} });
+    t.strictSame(empty.body.data, { id, updatedAt: '2026-11-21T10:00:01.000Z' });
+    t.equal((await api.request('GET', `/v1/contacts/${id}`)).body.data.updatedAt, '2026-11-21T10:00:01.000Z');
     t.equal((await contactEvents(books)).length, 2);
   });
 

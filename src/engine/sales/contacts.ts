@@ -207,7 +207,7 @@ export async function insertContact(trx: Kysely<OrgDb>, clock: Clock, input: New
   return row;
 }
 
-/** Change the fields an input names; the contact before and after. */
+/** Change the fields an input names; the contact before and after. Values it has already are no change: when nothing differs nothing is written, and updatedAt stays. */
 export async function changeContact(
   trx: Kysely<OrgDb>,
   clock: Clock,
@@ -218,12 +218,14 @@ export async function changeContact(
   const columns = columnsOf(input);
   await checkEmailFree(trx, columns.email_key, id);
   if (input.contactType !== undefined && input.contactType !== before.contact_type) await checkOpenDocuments(trx, before, input.contactType);
-  const changes: Partial<ContactsTable> = {
-    ...columns,
-    is_active: input.isActive === undefined ? undefined : input.isActive ? 1 : 0,
-    updated_at: timestamp(clock),
-  };
-  await trx.updateTable('contacts').set(changes).where('id', '=', id).execute();
+  const sent: Partial<ContactsTable> = { ...columns, is_active: input.isActive === undefined ? undefined : input.isActive ? 1 : 0 };
+  const changes = Object.fromEntries(Object.entries(sent).filter(([column, value]) => value !== undefined && value !== before[column as keyof ContactsTable]));
+  if (Object.keys(changes).length === 0) return { before, after: before };
+  await trx
+    .updateTable('contacts')
+    .set({ ...changes, updated_at: timestamp(clock) })
+    .where('id', '=', id)
+    .execute();
   return { before, after: await findContact(trx, id) };
 }
 
