@@ -122,7 +122,8 @@ export const createAccount = defineOperation({
   },
 });
 
-const fixedAfterCreation = <T extends z.ZodType>(schema: T) => schema.optional().describe('cannot change once the account exists (422)');
+const fixedAfterCreation = <T extends z.ZodType>(schema: T) =>
+  schema.optional().describe('cannot change once the account exists (422); its current value is taken as no change');
 
 export const updateAccount = defineOperation({
   name: 'accounts.update',
