@@ -29,6 +29,8 @@ const ranges: readonly (readonly [string, string])[] = [
   ['periodStart', 'periodEnd'],
 ];
 const asOfFields = new Set(['asOf', 'asOfDate']);
+/** What a flag of one day takes. */
+const oneDay = 'YYYY-MM-DD, today or yesterday';
 
 export function isDateProp(prop: JsonSchema | undefined): boolean {
   if (!prop) return false;
@@ -40,19 +42,24 @@ export function dateHelp(field: string): string {
   const closing = ranges.find(([, b]) => b === field);
   if (closing) return `as --${flagNames[closing[0]] ?? closing[0].replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} takes; a period gives its last day`;
   if (asOfFields.has(field)) return `${periodWords}; a period gives its last day`;
-  return ranges.some(([a]) => a === field) ? periodWords : 'YYYY-MM-DD, today or yesterday';
+  return ranges.some(([a]) => a === field) ? periodWords : oneDay;
 }
 
-/** The period a date flag's text names (2026-Q3, fy2025, this-month…), or null for a day; a day written day first or not real is refused, naming `flag`. */
-type PeriodReader = (flag: string, text: string) => Promise<DateRange | null>;
+/**
+ * The period a date flag's text names (2026-Q3, fy2025, this-month…), or
+ * null for a day; a day written day first or not real, or text that is no
+ * date, is refused naming `flag` and what it takes (`accepts`: the period
+ * words unless told). `null` (which clears a nullable date) is left for the schema.
+ */
+type PeriodReader = (flag: string, text: string, accepts?: string) => Promise<DateRange | null>;
 
 function periodReader(cli: Cli): PeriodReader {
   let yearStart: string | undefined;
   const fiscalYearStart = async (): Promise<string> => (yearStart ??= (await loadOrganisation(orgOf(await cli.ctx()).db)).fiscal_year_start);
   const today = todayOf(cli.clock);
-  return async (flag, text) => {
+  return async (flag, text, accepts) => {
     const period = periodOf(text, today, /fy/i.test(text) ? await fiscalYearStart() : '01-01');
-    if (period === null) checkDateText(text, flag);
+    if (period === null && text !== 'null') checkDateText(text, flag, accepts);
     return period;
   };
 }
@@ -76,10 +83,10 @@ async function readRange(from: unknown, to: unknown, [fromFlag, toFlag]: readonl
 
 /** A flag of one day as typed: a word for one day (today, yesterday) gives it, a longer period is refused naming `flag`, a date is left for the schema. */
 async function readDay(periodFor: PeriodReader, flag: string, text: string): Promise<string> {
-  const period = await periodFor(flag, text);
+  const period = await periodFor(flag, text, oneDay);
   if (period === null) return text;
   if (period.startDate === period.endDate) return period.startDate;
-  throw new AppError('validation_error', `${text} is a period: ${flag} takes one day (YYYY-MM-DD, today or yesterday)`, flag);
+  throw new AppError('validation_error', `${text} is a period: ${flag} takes one day (${oneDay})`, flag);
 }
 
 /** The date of a hand-written command (acct post's <date>) read as a generated command reads a flag of one day. */

@@ -20,6 +20,10 @@ const quarterRange = (year: number, quarter: number): DateRange => ({
 export const periodWords =
   'YYYY-MM-DD, or a period: YYYY-MM, YYYY-Qn, YYYY, fyYYYY (the financial year that begins in YYYY), today, yesterday, this-month, last-month, this-quarter, last-quarter, this-year, last-year, this-fy, last-fy';
 
+/** The words in brief, for the error of a date flag that does not parse. */
+export const periodWordsBrief =
+  'YYYY-MM-DD, or a period: YYYY-MM (2026-11), YYYY-Qn (2026-Q3), YYYY, fyYYYY (fy2025), today, yesterday, this-/last-month, this-/last-quarter, this-/last-year, this-/last-fy';
+
 /**
  * The period a word names, given today's date and the financial year's
  * first day (MM-DD); null when `text` is not such a word. Quarters and
@@ -69,9 +73,12 @@ const monthNames = ['January', 'February', 'March', 'April', 'May', 'June', 'Jul
  * Refuse a date written another way with a hint (400 validation_error on
  * `field`, named as typed): day first (31/03/2026, 31-03-2026, 31.03.2026)
  * gets the YYYY-MM-DD it means; a YYYY-MM-DD that does not exist is "not a
- * real date", with the month's length. A date in the right form passes.
+ * real date", with the month's length; a near miss of a period says what is
+ * wrong with it (2026-Q5, 2026-13, fy26); anything else is refused listing
+ * what the flag takes (`accepts`: the period words unless told). A date in
+ * the right form passes; a period word is for the caller to read first.
  */
-export function checkDateText(text: string, field: string): void {
+export function checkDateText(text: string, field: string, accepts: string = periodWordsBrief): void {
   const value = text.trim();
   let m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (m) {
@@ -86,4 +93,27 @@ export function checkDateText(text: string, field: string): void {
     const meant = `${m[3]}-${pad(Number(m[2]))}-${pad(Number(m[1]))}`;
     throw new AppError('validation_error', `write dates as YYYY-MM-DD: ${value} is ${meant} if it is day first, as in the UK`, field);
   }
+  const miss = nearMiss(value);
+  throw new AppError('validation_error', miss ?? `${field} takes ${accepts}; not ${value}`, field);
+}
+
+/** What is wrong with a period written nearly right, or undefined. */
+function nearMiss(value: string): string | undefined {
+  let m = /^(\d{4})-?q(\d+)$/i.exec(value);
+  if (m) {
+    const quarter = Number(m[2]);
+    if (quarter < 1 || quarter > 4) return `${value} is not a quarter: quarters are Q1–Q4`;
+    const written = `${m[1]}-Q${quarter}`;
+    return written.toLowerCase() === value.toLowerCase() ? undefined : `write a quarter as ${written}`;
+  }
+  m = /^(\d{4})-(\d{1,2})$/.exec(value);
+  if (m) {
+    const month = Number(m[2]);
+    if (month < 1 || month > 12) return `${value} is not a month: months are 01–12`;
+    return m[2]?.length === 2 ? undefined : `write a month with two digits: ${m[1]}-${pad(month)}`;
+  }
+  m = /^fy[\s-]?(\d{2})$/i.exec(value);
+  if (m) return `write the year in full: fy20${m[1]} (the financial year that begins in 20${m[1]})`;
+  if (/^fy/i.test(value)) return `${value} is not a financial year: write fyYYYY, the financial year that begins in YYYY (fy2025)`;
+  return undefined;
 }

@@ -56,7 +56,29 @@ t.test('dates written another way are refused with a hint', async (t) => {
   t.equal(refused('2026-04-31'), '2026-04-31 is not a real date: April 2026 has 30 days');
   t.equal(refused('2026-13-01'), '2026-13-01 is not a real date: there is no month 13');
   t.equal(refused('2026-02-28'), 'passed');
-  t.equal(refused('next tuesday'), 'passed', 'anything else is left to the schema, which names it');
+  // Anything else was left to the schema, whose "must be a date in YYYY-MM-DD format" hid that periods are taken: now it lists them.
+  t.match(refused('next tuesday'), /^--from takes YYYY-MM-DD, or a period: YYYY-MM \(2026-11\), YYYY-Qn \(2026-Q3\).*this-\/last-quarter.*; not next tuesday$/);
+});
+
+t.test('a period nearly right says what is wrong with it', async (t) => {
+  const refused = (text: string, accepts?: string): string => {
+    try {
+      checkDateText(text, '--from', accepts);
+    } catch (e) {
+      t.equal((e as AppError).field, '--from');
+      return (e as AppError).message;
+    }
+    return 'passed';
+  };
+  t.equal(refused('2026-Q5'), '2026-Q5 is not a quarter: quarters are Q1–Q4');
+  t.equal(refused('2026-Q0'), '2026-Q0 is not a quarter: quarters are Q1–Q4');
+  t.equal(refused('2026Q3'), 'write a quarter as 2026-Q3');
+  t.equal(refused('2026-13'), '2026-13 is not a month: months are 01–12');
+  t.equal(refused('2026-3'), 'write a month with two digits: 2026-03');
+  t.equal(refused('fy26'), 'write the year in full: fy2026 (the financial year that begins in 2026)');
+  t.match(refused('fy2025/26'), /^fy2025\/26 is not a financial year: write fyYYYY/);
+  t.match(refused('last-week'), /^--from takes YYYY-MM-DD, or a period: .*; not last-week$/);
+  t.equal(refused('2026-Q3', 'YYYY-MM-DD'), '--from takes YYYY-MM-DD; not 2026-Q3', 'a flag that takes no periods says so');
 });
 
 t.test('through the commander program', async (t) => {
@@ -90,6 +112,21 @@ t.test('through the commander program', async (t) => {
   t.equal(dayFirst.stderr, 'error validation_error: write dates as YYYY-MM-DD: 31/03/2026 is 2026-03-31 if it is day first, as in the UK (field --from)\n');
   const unreal = await runCliInProcess(['--data', dir, 'invoices', 'list', '--to-date', '2026-02-30']);
   t.equal(unreal.stderr, 'error validation_error: 2026-02-30 is not a real date: February 2026 has 28 days (field --to-date)\n');
+  // These said "--from must be a date in YYYY-MM-DD format", hiding that periods are taken.
+  const hints: [string, RegExp][] = [
+    ['2026-Q5', /^error validation_error: 2026-Q5 is not a quarter: quarters are Q1–Q4 \(field --from\)\n$/],
+    ['2026-13', /^error validation_error: 2026-13 is not a month: months are 01–12 \(field --from\)\n$/],
+    ['fy26', /^error validation_error: write the year in full: fy2026 .*\(field --from\)\n$/],
+    ['last-week', /^error validation_error: --from takes YYYY-MM-DD, or a period: .*this-\/last-month.*; not last-week \(field --from\)\n$/],
+  ];
+  for (const [from, message] of hints) {
+    const r = await runCliInProcess(['--data', dir, 'report', 'profit-loss', '--from', from]);
+    t.equal(r.status, 2, from);
+    t.match(r.stderr, message, from);
+  }
+  const oneDayFlag = await runCliInProcess(['--data', dir, 'invoices', 'list', '--to-date', 'next-week']);
+  t.equal(oneDayFlag.status, 2);
+  t.match(oneDayFlag.stderr, /--to-date takes .*; not next-week \(field --to-date\)/);
   const before = await acctJson(t, dir, ['transactions', 'list']);
   const onDay = await runCliInProcess(['--data', dir, 'contacts', 'create', '--contact-type', 'customer', '--name', 'Jo']);
   t.equal(onDay.status, 0);

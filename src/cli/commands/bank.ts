@@ -436,7 +436,7 @@ function addReconcile(group: Command): void {
     .action(async (account: string, flags: { statementBalance: string; asOf: string; exclude?: string }, cmd: Command) => {
       const globals = cmd.optsWithGlobals<GlobalOptions>();
       await withCli(globals, async (cli) => {
-        checkDateText(flags.asOf, '--as-of');
+        checkDateText(flags.asOf, '--as-of', 'YYYY-MM-DD');
         const id = String(await bankAccountId(cli, account, '<account>'));
         const statementBalance = parsePounds(flags.statementBalance, '--statement-balance');
         const open = await run(cli, unreconciledOp, raw(undefined, { id }, { asOf: flags.asOf })).catch(asTyped);
