@@ -4,6 +4,7 @@
  * help), and a command whose "Did you mean" also knows those older names.
  */
 import { Command, Help, Option, type AddHelpTextContext, type AddHelpTextPosition } from 'commander';
+import { editDistance } from '../engine/tabular/similarity.js';
 import { tableWidth } from './fit-table.js';
 
 /**
@@ -227,27 +228,13 @@ function shortened(word: string, names: readonly string[]): string | null {
   return best.length === 1 ? (best[0] ?? null) : null;
 }
 
-/** Optimal string alignment distance (a swap of neighbours counts one), as commander's own suggestion measures. */
-function distance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const row = d[i]!;
-      row[j] = Math.min(d[i - 1]![j]! + 1, row[j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j]!, d[i - 2]![j - 2]! + 1);
-    }
-  }
-  return d[a.length]![b.length]!;
-}
-
 /** The candidate nearest `word` (at most 3 edits, and more alike than not, as commander suggests), or null. */
 export function closest(word: string, candidates: readonly string[]): string | null {
   let best: string | null = null;
   let bestDistance = 4;
   const bare = word.slice(2);
   for (const candidate of candidates) {
-    const d = distance(bare, candidate.slice(2));
+    const d = editDistance(bare, candidate.slice(2));
     const length = Math.max(bare.length, candidate.length - 2);
     if (d < bestDistance && (length - d) / length > 0.4) {
       best = candidate;

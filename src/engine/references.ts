@@ -8,6 +8,7 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import { AppError } from './errors.js';
 import { idPattern } from './ids.js';
+import { editDistance } from './tabular/similarity.js';
 import { fold } from '../store/fold.js';
 import type { OrgDb } from '../store/tables.js';
 
@@ -19,6 +20,8 @@ export interface Candidate {
   readonly label: string;
   /** Whether it is the kind of record the command wants (a customer for an invoice), when the command says; of several matches, the one that fits is taken. */
   readonly fits?: boolean;
+  /** Another key it is known by, for "did you mean" only (an account's code where its name is the key). */
+  readonly hint?: string;
 }
 
 /** The kind of contact a command wants: a customer for an invoice or quote, a supplier for a bill. */
@@ -43,7 +46,7 @@ export function pickOne(candidates: readonly Candidate[], text: string, noun: st
   if (exact.length === 1) return (exact[0] as Candidate).id;
   const matches = exact.length > 1 ? exact : once(candidates.filter((c) => fold(c.key).startsWith(wanted)));
   if (wanted !== '' && matches.length === 1) return (matches[0] as Candidate).id;
-  if (wanted === '' || matches.length === 0) throw new AppError('not_found', `no ${noun} ${JSON.stringify(text)}`, field);
+  if (wanted === '' || matches.length === 0) throw new AppError('not_found', `no ${noun} ${JSON.stringify(text)}${didYouMean(candidates, wanted)}`, field);
   const fitting = matches.filter((c) => c.fits === true);
   if (fitting.length === 1) return (fitting[0] as Candidate).id;
   const shown = matches.slice(0, listed).map((c) => `${c.label} (${c.id})`);
@@ -55,6 +58,34 @@ export function pickOne(candidates: readonly Candidate[], text: string, noun: st
     `${JSON.stringify(text)} matches ${matches.length} ${noun}s: ${shown.join('; ')}${more}; ${alike ? 'give the id' : 'give more of it, or the id'}`,
     field,
   );
+}
+
+/** The most candidates a "did you mean" names. */
+const suggested = 3;
+
+/**
+ * "; did you mean …?" naming the candidates nearest `wanted` (folded), by a
+ * key or a hint, at the fewest edits (editDistance, as the command line's
+ * suggestions): at most 3 edits, and 1 in 4 of the longer word's letters
+ * rounded up, so that a 4-digit code is one slip away and a name up to 3.
+ * Empty when none is that near.
+ */
+function didYouMean(candidates: readonly Candidate[], wanted: string): string {
+  if (wanted === '') return '';
+  const near: { candidate: Candidate; shown: string; d: number }[] = [];
+  for (const c of candidates) {
+    for (const key of [c.key, c.hint]) {
+      if (key === undefined || key === '') continue;
+      const d = editDistance(wanted, fold(key));
+      if (d <= Math.min(3, Math.ceil(Math.max(wanted.length, key.length) / 4))) {
+        near.push({ candidate: c, shown: c.hint === undefined ? JSON.stringify(c.key) : `${JSON.stringify(c.key)} (${c.hint})`, d });
+      }
+    }
+  }
+  if (near.length === 0) return '';
+  const fewest = Math.min(...near.map((n) => n.d));
+  const shown = [...new Set(near.filter((n) => n.d === fewest).map((n) => n.shown))].slice(0, suggested);
+  return `; did you mean ${shown.join(' or ')}?`;
 }
 
 interface Kind {
@@ -91,7 +122,12 @@ const kinds: Readonly<Record<string, Kind>> = {
       const rows = await db.selectFrom('accounts').select(['id', 'code', 'name']).orderBy('code').execute();
       const byCode = rows.filter((r) => r.code === text.trim());
       const chosen = byCode.length > 0 ? byCode : rows;
-      return chosen.map((r) => ({ id: r.id, key: byCode.length > 0 ? r.code : r.name, label: `${r.code} ${r.name}` }));
+      return chosen.map((r) => ({
+        id: r.id,
+        key: byCode.length > 0 ? r.code : r.name,
+        label: `${r.code} ${r.name}`,
+        ...(byCode.length > 0 ? {} : { hint: r.code }),
+      }));
     },
   },
   cont: {

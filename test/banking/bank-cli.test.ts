@@ -374,6 +374,10 @@ t.test('bank categorise takes the account by code, id or name, as the generated 
   const unknown = await acct('bank', 'categorise', inbox[3]!.transactionId, 'Nothing Like It');
   t.equal(unknown.status, 3, unknown.stderr);
   t.match(unknown.stderr, 'not_found: no account "Nothing Like It"');
+  // A slip of the name gets the account it nearly names (the explorer's "Bank Chrges", one letter short of 5800 Bank Charges).
+  const misspelt = await acct('bank', 'categorise', inbox[3]!.transactionId, 'Bank Chrges');
+  t.equal(misspelt.status, 3, misspelt.stderr);
+  t.equal(misspelt.stderr, 'error not_found: no account "Bank Chrges"; did you mean "Bank Charges" (5800)? (field account)\n');
   t.same(await codes(inbox[3]!.transactionId), ['1200', '9999'], 'still on suspense');
 });
 

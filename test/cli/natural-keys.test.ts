@@ -194,6 +194,34 @@ t.test("--item takes an account's name as its last field, as it takes a code", a
   t.match(unknown.stderr, /not_found: no account "No Such Account" \(field --item 1 account\)/, 'an unknown name is named as the account');
 });
 
+t.test('a name or code nearly right gets "did you mean", as misspelt commands and flags do', async (t) => {
+  const { dir } = await books(t);
+  await acctJson(t, dir, customer('Bramble Books'));
+  const before = await acctJson(t, dir, ['invoices', 'list']);
+  const refused = async (...args: string[]): Promise<string> => {
+    const r = await runCliInProcess(['--data', dir, ...args]);
+    t.equal(r.status, 3, r.stderr);
+    return r.stderr;
+  };
+  // Two letters swapped count one slip, as commander counts them.
+  t.equal(await refused('accounts', 'get', 'Bank Chagres'), 'error not_found: no account "Bank Chagres"; did you mean "Bank Charges" (5800)? (field <id>)\n');
+  t.equal(
+    await refused('invoices', 'create', '--contact-id', 'Bramble', '--item', 'Consulting;1;100.00;standard;Other Incme'),
+    'error not_found: no account "Other Incme"; did you mean "Other Income" (4100)? (field --item 1 account)\n',
+  );
+  // A code one digit off: every code one slip away (5800, 5850 and 5910 from 5810).
+  t.match(
+    await refused('accounts', 'get', '5810'),
+    /no account "5810"; did you mean "Bank Charges" \(5800\) or "Interest Paid" \(5850\) or "Advertising and Marketing" \(5910\)\?/,
+  );
+  t.equal(
+    await refused('invoices', 'create', '--contact-id', 'Bramble Boks', '--item', 'Consulting;1;100.00;standard'),
+    'error not_found: no contact "Bramble Boks"; did you mean "Bramble Books"? (field --contact-id)\n',
+  );
+  t.equal(await refused('accounts', 'get', 'Nothing Like It'), 'error not_found: no account "Nothing Like It" (field <id>)\n', 'nothing near: no suggestion');
+  t.same(await acctJson(t, dir, ['invoices', 'list']), before, 'nothing was written');
+});
+
 t.test('a customer and a supplier with one name: an invoice takes the customer, a bill the supplier; two of a kind name their types', async (t) => {
   const { dir } = await books(t);
   const customerBob = await acctJson(t, dir, customer('Bob Ltd'));
