@@ -172,7 +172,7 @@ function commandFor(parent: Command, op: Operation, operations: readonly Operati
   }
   if (op.schemas.body) cmd.option('--body <json>', bodyHelp);
   const itemFlag = hasItems(op);
-  if (itemFlag) cmd.option('--item <item>', itemFlagHelp, (value: string, list: string[] = []) => [...list, value]);
+  if (itemFlag) cmd.option('--item <item>', itemFlagHelp(op), (value: string, list: string[] = []) => [...list, value]);
   if (op.produces) {
     cmd.option(
       '-o, --output <file>',

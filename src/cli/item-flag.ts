@@ -10,8 +10,13 @@ import { parsePounds } from '../engine/money.js';
 import { jsonSchemaOf, typesOf } from '../engine/input.js';
 import type { Operation } from '../engine/operation.js';
 
-export const itemFlagHelp =
+const saleItemHelp =
   'a line as "description;quantity;unit price in pounds;vatRate" (standard, reduced, zero or exempt; left out on a sale of a business not registered for VAT), optionally ";account" (a code such as 4100, or an id; with no rate: "…;120.00;;4100"); repeat for more lines; e.g. "Consulting;1.5;500.00;standard;4100"';
+const purchaseItemHelp =
+  'a line as "description;quantity;unit price in pounds;vatRate" (the supplier\'s rate: standard, reduced, zero or exempt), optionally ";account" (the expense or asset account it is bought for: a code such as 5100, or an id; 5000 Cost of Sales when left out); repeat for more lines; e.g. "Printer paper;10;4.50;standard;5100"';
+
+/** --item's help: a bill's lines are purchases (the supplier's rate, an expense account), an invoice's or quote's sales. */
+export const itemFlagHelp = (op: Operation): string => (op.cli.group === 'bills' ? purchaseItemHelp : saleItemHelp);
 
 /** The parts of an item as --item names them, by the API's field: what an error about `items[1].unitPrice` calls it (`--item 2 unit price`). */
 export const itemPartWords: Readonly<Record<string, string>> = {

@@ -27,6 +27,21 @@ function flagHelp(help: string, flag: string): string {
   return out.join(' ');
 }
 
+t.test("a bill's --item is a purchase: the supplier's rate, an expense account, a purchase for its example", async (t) => {
+  for (const action of ['create', 'update']) {
+    const r = await runCliInProcess(['bills', action, '--help']);
+    t.equal(r.status, 0);
+    const item = flagHelp(r.stdout, '--item');
+    // It read as an invoice's: "left out on a sale of a business not registered for VAT", e.g. "Consulting;1.5;500.00;standard;4100" (4100 Other Income, a revenue account).
+    t.notMatch(item, /sale|Consulting|4100/, `bills ${action}`);
+    t.match(item, /the supplier's rate: standard, reduced, zero or exempt/, `bills ${action}`);
+    t.match(item, /expense or asset account .*5000 Cost of Sales when left out/, `bills ${action}`);
+    t.match(item, /e\.g\. "Printer paper;10;4\.50;standard;5100"$/, `bills ${action}`);
+  }
+  const invoice = flagHelp((await runCliInProcess(['invoices', 'create', '--help'])).stdout, '--item');
+  t.match(invoice, /left out on a sale of a business not registered for VAT.*e\.g\. "Consulting;1\.5;500\.00;standard;4100"$/, 'an invoice keeps the sale');
+});
+
 t.test('acct invoices create --help: each flag names its format, what it is, and an example', async (t) => {
   const r = await runCliInProcess(['invoices', 'create', '--help']);
   t.equal(r.status, 0);
