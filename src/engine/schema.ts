@@ -8,6 +8,7 @@ import { AppError, type ErrorCode } from './errors.js';
 import { idPattern, userIdIn } from './ids.js';
 import { firstYear, isMonthDay, lastYear } from './dates.js';
 import { sterling } from './money.js';
+import { readPostcode, readVatNumber } from './imports/contacts/contact-values.js';
 
 const inRange = (v: string): boolean => {
   const year = Number(v.slice(0, 4));
@@ -119,6 +120,25 @@ export function clearableText(max: number) {
     .optional()
     .transform((v) => (v === '' ? null : v));
 }
+
+/** A postcode, stored as contact imports store it (readPostcode): a UK one upper case with one space before the inward code (ls11aa is LS1 1AA); '' or null clears it. */
+export const clearablePostcode = () => clearableText(20).transform((v) => (v === null || v === undefined ? v : readPostcode(v)));
+
+/**
+ * A contact's VAT number, stored as contact imports and the organisation's
+ * own store it: upper case without spaces, dots or hyphens (GB 980 7806 84
+ * is GB980780684) when it has the form of one (readVatNumber: a UK or
+ * another country's; HMRC judges the digits); other text as given.
+ */
+export const clearableVatNumber = () =>
+  clearableText(20).transform((v) => {
+    if (v === null || v === undefined) return v;
+    try {
+      return readVatNumber(v) ?? v;
+    } catch {
+      return v;
+    }
+  });
 
 type Path = readonly PropertyKey[];
 

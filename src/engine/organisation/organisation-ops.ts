@@ -1,7 +1,7 @@
 /** The operations of the organisation's profile (GET and PUT /organisation); its settings' are in settings/settings-ops.ts. */
 import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';
-import { clearableText } from '../schema.js';
+import { clearablePostcode, clearableText } from '../schema.js';
 import { businessTypes, loadOrganisation } from './organisation.js';
 import { changeProfile, organisationSchema, organisationView, platformRowOf } from './profile.js';
 import { schemeChangedFrom } from './settings.js';
@@ -53,7 +53,7 @@ export const updateOrganisation = defineOperation({
     addressLine2: clearableText(255),
     city: clearableText(100),
     region: clearableText(100),
-    postalCode: clearableText(20),
+    postalCode: clearablePostcode(),
     country: z
       .string()
       .regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as GB')

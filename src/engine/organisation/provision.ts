@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { timestamp, type Clock } from '../clock.js';
-import { clearableText, isoDate, monthDay } from '../schema.js';
+import { clearablePostcode, clearableText, isoDate, monthDay } from '../schema.js';
 import { companyNumberField } from './company-number.js';
 import { vatNumberField } from './vat-number.js';
 import { provisionChart } from './chart.js';
@@ -49,7 +49,7 @@ export const newOrganisationSchema = z
     addressLine2: clearableText(255).optional(),
     city: clearableText(100).optional(),
     region: clearableText(100).optional(),
-    postalCode: clearableText(20).optional(),
+    postalCode: clearablePostcode().optional(),
   })
   .strict();
 

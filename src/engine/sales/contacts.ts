@@ -11,7 +11,7 @@ import { AppError } from '../errors.js';
 import { found } from '../lookup.js';
 import { newId } from '../ids.js';
 import { timestamp, type Clock } from '../clock.js';
-import { clearableText, currencyCode, pence } from '../schema.js';
+import { clearablePostcode, clearableText, clearableVatNumber, currencyCode, pence } from '../schema.js';
 import { idOut, instant } from '../output.js';
 import type { ContactsTable, OrgDb } from '../../store/tables.js';
 
@@ -98,8 +98,8 @@ export const optionalFields = {
   addressLine2: clearableText(255),
   city: clearableText(100),
   region: clearableText(100),
-  postalCode: clearableText(20),
-  vatNumber: clearableText(20),
+  postalCode: clearablePostcode(),
+  vatNumber: clearableVatNumber(),
   companyNumber: clearableText(20),
   paymentTerms: z.number().int().min(0).max(365).nullable().optional(),
   bankName: clearableText(100),
