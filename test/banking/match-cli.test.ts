@@ -17,6 +17,7 @@ import t from 'tap';
 import type { Test } from 'tap';
 import { fileURLToPath } from 'node:url';
 import { cliOn, init } from '../cli/support.js';
+import { runCliOnTerminal } from '../helpers/index.js';
 import { projectFile } from '../../src/paths.js';
 
 const starling = fileURLToPath(projectFile('fixtures/bank-statements/starling.csv'));
@@ -45,7 +46,7 @@ async function world(t: Test) {
     'Rent, March;1;850.00;exempt;5100',
   );
   await ok('bills', 'approve', 'RENT-03');
-  return { acct, ok, json };
+  return { acct, ok, json, dir };
 }
 
 async function owed(json: (...args: string[]) => Promise<never>): Promise<[number, number]> {
@@ -151,4 +152,14 @@ t.test('acct bank match pays several invoices from one line: --invoice repeated 
   const shown = await ok('bank-imports', 'get', imports[0]!.id, '--wide');
   t.match(shown, /matchedTo\s+payments/);
   t.match(shown, /1,500\.00\s.*\bINV-1042\s+INV-1042, INV-1043\n/);
+});
+
+t.test("on a terminal, bank import --match's progress bar counts the statement's rows, those that pay an invoice or bill too", async (t) => {
+  const { dir, json } = await world(t);
+  const r = runCliOnTerminal(['--data', dir, 'bank', 'import', starling, '--match']);
+  t.equal(r.status, 0, r.stdout);
+  // 8 rows: 6 posted and 2 paying INV-1042 and RENT-03. It read "6/6 100%", the posted rows alone.
+  t.match(r.stdout, /importing \[#{30}\] 8\/8 100%/);
+  t.notMatch(r.stdout, / 6\/6 /);
+  t.same(await owed(json), [0, 0], 'INV-1042 and RENT-03 paid by the statement');
 });

@@ -632,15 +632,19 @@ export async function confirmImport(
         throw new AppError(e.code, `row ${r.row_index}: ${e.message}`, field);
       }
     });
-  // In slices, so that a long statement can say how far it is.
+  // In slices, so that a long statement can say how far it is: of the statement's rows, those with nothing to post (duplicates
+  // skipped, rows rejected) done first, then the posted ones, then those that pay an invoice or bill.
+  let done = rows.length - prepared.length - chosen.filter((r) => targets.has(r.id)).length;
   for (let i = 0; i < prepared.length; i += 1000) {
+    const slice = prepared.slice(i, i + 1000);
     await insertPrepared(
       trx,
       posting,
-      prepared.slice(i, i + 1000).map((p) => p.prepared),
+      slice.map((p) => p.prepared),
       { events: false },
     );
-    progress?.(Math.min(i + 1000, prepared.length), prepared.length);
+    done += slice.length;
+    progress?.(done, rows.length);
   }
   const created = new Map(prepared.map((p) => [p.row.id, p.prepared.row.id]));
   for (const [rowId, txn] of created) {
@@ -663,6 +667,8 @@ export async function confirmImport(
       .execute();
     if (settled.kind === 'transaction') matched += 1;
     else paid += 1;
+    done += 1;
+    if (done % 100 === 0 || done === rows.length) progress?.(done, rows.length);
   }
   // Every other readable row is skipped, in one statement; rejected rows stay rejected.
   await trx.updateTable('bank_import_rows').set({ status: 'skipped' }).where('import_id', '=', id).where('status', 'in', ['valid', 'duplicate']).execute();
