@@ -58,7 +58,7 @@ t.test('not when the command only reads, not with --json, not into a pipe', asyn
   t.notMatch(piped.stdout, 'Dales Pottery Ltd');
 });
 
-t.test('hand-written writers: post, import journal, bank import', async (t) => {
+t.test('hand-written writers: post, import journal, bank import, bank reconcile', async (t) => {
   const { dir } = await books(t, { name: 'Dales Pottery Ltd' });
   const post = await onTerminal(['--data', dir, 'post', '2026-03-01', 'Clay', '5000=120.00', '1200=-120.00']);
   t.equal(post.status, 0, post.stderr);
@@ -75,6 +75,12 @@ t.test('hand-written writers: post, import journal, bank import', async (t) => {
   t.equal(bank.status, 0, bank.stderr);
   t.equal(firstLine(bank.stdout), 'Dales Pottery Ltd');
   t.equal(bank.stdout.split('Dales Pottery Ltd').length, 2, 'once, though the import uploads then confirms');
+  // The statement's 8 lines net £1,500.39 (the Clay entry is dated 2026, after --as-of). The table of lines came first.
+  const reconciled = await onTerminal(['--data', dir, 'bank', 'reconcile', '1200', '--statement-balance', '1,500.39', '--as-of', '2024-03-31']);
+  t.equal(reconciled.status, 0, reconciled.stderr);
+  t.equal(firstLine(reconciled.stdout), 'Dales Pottery Ltd', 'bank reconcile: the name before its table of lines');
+  t.match(reconciled.stdout, /transaction\s+date\s+description\s+amount/, 'then the table');
+  t.equal(reconciled.stdout.split('Dales Pottery Ltd').length, 2, 'once');
 });
 
 t.test('the real bin/acct: the context line on a terminal, not piped', async (t) => {

@@ -451,6 +451,8 @@ function addReconcile(group: Command): void {
           );
         }
         const chosen = open.lines.filter((l) => !excluded.has(l.transactionId));
+        // The books named on the first line, as a command that writes does, before the table of the lines it will mark.
+        await cli.ctx({ writes: true });
         if (!globals.json) {
           const rows = open.lines.map((l) => [
             excluded.has(l.transactionId) ? chalk.dim('excluded') : '',
