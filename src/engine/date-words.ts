@@ -113,7 +113,10 @@ function nearMiss(value: string): string | undefined {
     return m[2]?.length === 2 ? undefined : `write a month with two digits: ${m[1]}-${pad(month)}`;
   }
   m = /^fy[\s-]?(\d{2})$/i.exec(value);
-  if (m) return `write the year in full: fy20${m[1]} (the financial year that begins in 20${m[1]})`;
+  if (m) {
+    const year = `${Number(m[1]) < 70 ? '20' : '19'}${m[1]}`;
+    return `write the year in full: fy${year} (the financial year that begins in ${year})`;
+  }
   if (/^fy/i.test(value)) return `${value} is not a financial year: write fyYYYY, the financial year that begins in YYYY (fy2025)`;
   return undefined;
 }

@@ -251,13 +251,21 @@ t.test('acct ledger reads --from and --to as the other date-range flags do: word
   const refused = async (...args: string[]) => runCliInProcess(['--data', books.dataDir, 'ledger', '1200', ...args]);
 
   // Each of these once printed a balance, exit 0: the text compared with the dates as text.
+  // A period nearly right says what is wrong with it rather than listing every form (checkDateText's near misses).
+  for (const [flag, value, message] of [
+    ['--from', '2026-Q5', '2026-Q5 is not a quarter: quarters are Q1–Q4'],
+    ['--from', '2026-13', '2026-13 is not a month: months are 01–12'],
+    ['--from', '2026-Q0', '2026-Q0 is not a quarter: quarters are Q1–Q4'],
+    ['--to', 'fy99', 'write the year in full: fy1999 (the financial year that begins in 1999)'],
+  ] as const) {
+    const r = await refused(flag, value);
+    t.equal(r.status, 2, `${flag} ${value} is refused`);
+    t.equal(r.stdout, '', `${flag} ${value}: no ledger printed`);
+    t.equal(r.stderr, `error validation_error: ${message} (field ${flag})\n`, `${flag} ${value}`);
+  }
   for (const [flag, value] of [
     ['--to', '2026/10/03'],
-    ['--from', '2026-Q5'],
     ['--from', 'garbage'],
-    ['--from', '2026-13'],
-    ['--from', '2026-Q0'],
-    ['--to', 'fy99'],
     ['--from', 'last-week'],
     ['--from', 'next-month'],
     ['--to', '20261001'],
