@@ -4,7 +4,7 @@
  * help), and a command whose "Did you mean" also knows those older names.
  */
 import { Command, Help, Option, type AddHelpTextContext, type AddHelpTextPosition } from 'commander';
-import { editDistance } from '../engine/tabular/similarity.js';
+import { editDistance } from '../engine/edit-distance.js';
 import { tableWidth } from './fit-table.js';
 
 /**

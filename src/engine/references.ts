@@ -8,7 +8,7 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import { AppError } from './errors.js';
 import { idPattern } from './ids.js';
-import { editDistance } from './tabular/similarity.js';
+import { editDistance } from './edit-distance.js';
 import { fold } from '../store/fold.js';
 import type { OrgDb } from '../store/tables.js';
 

@@ -8,7 +8,7 @@ import { AppError, type ErrorCode } from './errors.js';
 import { idPattern, userIdIn } from './ids.js';
 import { firstYear, isMonthDay, lastYear } from './dates.js';
 import { sterling } from './money.js';
-import { readPostcode, readVatNumber } from './imports/contacts/contact-values.js';
+import { readPostcode, readVatNumber } from './values.js';
 
 const inRange = (v: string): boolean => {
   const year = Number(v.slice(0, 4));

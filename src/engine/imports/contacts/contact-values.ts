@@ -7,15 +7,11 @@
  */
 import { z } from 'zod';
 import { checkCompanyNumber } from '../../organisation/company-number.js';
+import { isPlaceholder, readPostcode, readVatNumber, ukVat, ValueProblem } from '../../values.js';
 
-export class ValueProblem extends Error {}
+export { readPostcode, readVatNumber, ValueProblem };
 
 const quote = (v: string): string => JSON.stringify(v);
-
-/** What people type in a column they have nothing for. */
-const placeholders = new Set(['-', '--', 'n/a', 'na', 'none', 'nil', 'not registered', 'not applicable', 'tbc']);
-
-const isPlaceholder = (text: string): boolean => placeholders.has(text.trim().toLowerCase());
 
 /** One e-mail address in lower case. */
 export function readEmail(text: string): string | null {
@@ -27,33 +23,6 @@ export function readEmail(text: string): string | null {
 
 /** The domain of an e-mail address. */
 export const emailDomain = (email: string): string => email.slice(email.lastIndexOf('@') + 1);
-
-/** UK postcodes in upper case with one space before the inward code; others upper-cased with single spaces. */
-export function readPostcode(text: string): string | null {
-  const compact = text.toUpperCase().replace(/\s+/g, '');
-  if (compact === '') return null;
-  if (/^[A-Z]{1,2}\d[A-Z\d]?\d[A-Z]{2}$/.test(compact)) return `${compact.slice(0, -3)} ${compact.slice(-3)}`;
-  return text.toUpperCase().replace(/\s+/g, ' ').trim();
-}
-
-/** A UK VAT registration number: 9 or 12 digits, or a government department's GD or health authority's HA and 3 digits. */
-const ukVat = /^(GB|XI)?(\d{9}|\d{12}|GD\d{3}|HA\d{3})$/;
-/** Another country's: its two-letter prefix and 2 to 13 letters, digits, + or *, at least one a digit. */
-const foreignVat = /^[A-Z]{2}(?=[0-9A-Z+*]*\d)[0-9A-Z+*]{2,13}$/;
-
-/**
- * A VAT number in upper case without spaces, dots or hyphens, its country
- * prefix as given (123 4567 89 stays 123456789, gb123456789 is
- * GB123456789). Only the form is checked: numbers in test data rarely pass
- * HMRC's check digits, and HMRC is the judge of them.
- */
-export function readVatNumber(text: string): string | null {
-  if (isPlaceholder(text)) return null;
-  const v = text.toUpperCase().replace(/[\s.-]/g, '');
-  if (v === '') return null;
-  if (ukVat.test(v) || (foreignVat.test(v) && !/^(?:GB|XI)/.test(v))) return v;
-  throw new ValueProblem(`${quote(text)} is not a VAT number`);
-}
 
 /**
  * A VAT number as an identity: a UK number always with GB, so that
