@@ -179,6 +179,8 @@ export interface OperationSpec<P extends Shape, Q extends Shape, B extends Shape
   readonly produces?: string;
   /** Fields of `data` that are secrets shown once: never stored for an Idempotency-Key replay (replayed as null). */
   readonly secrets?: readonly string[];
+  /** Body fields that are credentials (an OAuth authorisation code) under a name the request log's rule does not know: redacted there. */
+  readonly bodySecrets?: readonly string[];
   /** The CLI command (group and action); custom: a hand-written command runs it, none is generated. */
   readonly cli?: { readonly group?: string; readonly action?: string; readonly custom?: true };
   /**
@@ -227,6 +229,7 @@ export interface Operation<D = unknown> {
   readonly status: 200 | 201;
   readonly produces: string | null;
   readonly secrets: readonly string[];
+  readonly bodySecrets: readonly string[];
   readonly cli: { readonly group: string; readonly action: string | null; readonly custom: boolean };
   readonly upload: { readonly field: string; readonly filename: string; readonly maxBytes?: number } | null;
   readonly dryRun: string | null;
@@ -265,6 +268,7 @@ export function defineOperation<P extends Shape = {}, Q extends Shape = {}, B ex
     status: spec.status ?? 200,
     produces: spec.produces ?? null,
     secrets: spec.secrets ?? [],
+    bodySecrets: spec.bodySecrets ?? [],
     cli: { group: spec.cli?.group ?? group, action: spec.cli?.action ?? action, custom: spec.cli?.custom === true },
     upload: spec.upload ?? null,
     dryRun: spec.dryRun ?? null,

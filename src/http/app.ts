@@ -229,7 +229,7 @@ export function createApp(options: AppOptions): Polka {
           requestBody,
           // A read's answer (a GET, not refused) is the resource as it stood, and the bulk of the log's bytes: not kept.
           responseBody: op.method === 'GET' && res.statusCode < 400 ? undefined : responseBody,
-          secrets: op.secrets,
+          secrets: op.bodySecrets.length === 0 ? op.secrets : [...op.secrets, ...op.bodySecrets],
         });
       });
     }

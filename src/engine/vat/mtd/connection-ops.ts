@@ -76,7 +76,7 @@ export const authorise = defineOperation({
   path: '/vat/connection',
   body: { code: z.string().min(1).max(512), redirectUri },
   // The authorisation code is a credential until HMRC has exchanged it: not kept in the request log.
-  secrets: ['code'],
+  bodySecrets: ['code'],
   output: connectionSchema,
   async external(ctx, input) {
     const settings = hmrcSettingsOf(ctx);
