@@ -770,3 +770,28 @@ t.test('a draft invoice for a customer archived since is sent as before (only a 
   t.equal(sent.status, 200, `sent: ${JSON.stringify(sent.body?.error ?? '')}`);
   t.match(sent.body.data, { invoiceNumber: 'INV-0001', status: 'sent' });
 });
+
+t.test('create and PUT take currency as invoices do: the books’ own (GBP) is taken and shown, any other is 400 on currency and writes nothing', async (t) => {
+  const { api } = await ledger(t);
+  const contactId = await contactOk(t, api);
+  const quote = await quoteOk(t, api, contactId, { currency: 'GBP' });
+  t.equal(quote.currency, 'GBP');
+  // 1 × £100.00 standard: £100.00 + 20% = £120.00, as without currency.
+  t.equal(quote.total, 12000);
+  expectError(t, await createQuote(api, contactId, { currency: 'EUR' }), 400, 'validation_error', { field: 'currency' });
+  t.equal(await quoteTotal(api), 1, 'the refused quote was not stored');
+  const put = await api.request('PUT', `/v1/quotes/${quote.id}`, { body: { currency: 'GBP' } });
+  t.equal(put.status, 200, JSON.stringify(put.body?.error ?? ''));
+  expectError(t, await api.request('PUT', `/v1/quotes/${quote.id}`, { body: { currency: 'USD' } }), 400, 'validation_error', { field: 'currency' });
+});
+
+t.test('preview checks currency as create does, with or without a contact', async (t) => {
+  const { api } = await ledger(t);
+  const contactId = await contactOk(t, api);
+  for (const body of [
+    { items: [item()], currency: 'EUR' },
+    { contactId, items: [item()], currency: 'EUR' },
+  ]) {
+    expectError(t, await api.request('POST', '/v1/quotes/preview', { body }), 400, 'validation_error', { field: 'currency', message: /quotes in EUR/ });
+  }
+});

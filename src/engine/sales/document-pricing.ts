@@ -12,7 +12,7 @@ import type { Posting } from '../ledger/posting.js';
 import { findContact } from './contacts.js';
 import { priceItems, type ItemInput, type Priced } from './items.js';
 import { accountByCode, type Kind } from './documents.js';
-import type { ContactsTable, OrgDb } from '../../store/tables.js';
+import type { ContactsTable, OrganisationTable, OrgDb } from '../../store/tables.js';
 
 export interface DocumentInput {
   readonly contactId: string;
@@ -94,14 +94,20 @@ export interface Computed {
   readonly priced: Priced;
 }
 
+/** A document's currency: the books' own, given or not; any other is 400 on currency (acct keeps single-currency books). */
+export function documentCurrency(org: Pick<OrganisationTable, 'currency'>, given: string | undefined, noun: string): string {
+  const currency = given ?? org.currency;
+  if (currency !== org.currency) {
+    throw new AppError('validation_error', `currency: the books are kept in ${org.currency}; ${noun}s in ${currency} are not supported`, 'currency');
+  }
+  return currency;
+}
+
 /** Check a document's input against the books and price it, storing nothing (also the preview). */
 export async function computeDocument(db: Kysely<OrgDb>, k: Kind, clock: Posting['clock'], input: DocumentInput): Promise<Computed> {
   const org = await loadOrganisation(db);
   const contact = await contactFor(db, k, input.contactId);
-  const currency = input.currency ?? org.currency;
-  if (currency !== org.currency) {
-    throw new AppError('validation_error', `currency: the books are kept in ${org.currency}; ${k.noun}s in ${currency} are not supported`, 'currency');
-  }
+  const currency = documentCurrency(org, input.currency, k.noun);
   const issueDate = input.issueDate ?? today(clock);
   const dueDate = dueDateOf({ issueDate, dueDate: input.dueDate, dueDays: input.dueDays }, contact.payment_terms ?? org.default_payment_terms);
   const accounts = await lineAccounts(db, k, input.items);

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineOperation, orgOf } from '../operation.js';
 import { emit } from '../events.js';
-import { clearableText, idOf, isoDate } from '../schema.js';
+import { clearableText, currencyCode, idOf, isoDate } from '../schema.js';
 import { listPage, numberLength, pageMetaSchema, pageQuery, sortQuery } from '../pagination.js';
 import { idOut, listOf } from '../output.js';
 import { postingOf } from '../ledger/posting.js';
@@ -29,6 +29,7 @@ const quoteParams = { id: idOf('quo') };
 
 const fields = {
   contactId: idOf('cont'),
+  currency: currencyCode().optional(),
   items: saleItemsInput(),
   issueDate: isoDate().optional(),
   validUntil: isoDate().optional(),

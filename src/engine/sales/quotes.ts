@@ -19,7 +19,7 @@ import type { Posting } from '../ledger/posting.js';
 import { itemInputsOf, itemSchema, itemView, loadItems, priceItems, pricedItemSchema, saveItems, type ItemInput } from './items.js';
 import { salesInvoice } from './documents.js';
 import { findContact } from './contacts.js';
-import { computeDocument } from './document-pricing.js';
+import { computeDocument, documentCurrency } from './document-pricing.js';
 import { createDocument } from './document-lifecycle.js';
 import { allocateNumber, quoteNumbers } from './document-numbers.js';
 import type { InvoicesTable, OrgDb, QuotesTable, QuoteStatus } from '../../store/tables.js';
@@ -108,6 +108,8 @@ export function quoteSummary(row: QuotesTable, contactName: string): QuoteSummar
 
 interface QuoteInput {
   readonly contactId: string;
+  /** The books' own currency only, as on invoices (400 on currency otherwise). */
+  readonly currency?: string | undefined;
   readonly items: readonly ItemInput[];
   readonly issueDate?: string | undefined;
   readonly validUntil?: string | undefined;
@@ -115,8 +117,9 @@ interface QuoteInput {
 
 /** Check and price a quote: the contact and line accounts as for an invoice; validUntil defaults to issueDate + the organisation's validity days. */
 async function computeQuote(db: Kysely<OrgDb>, clock: Clock, input: QuoteInput) {
-  const c = await computeDocument(db, salesInvoice, clock, { contactId: input.contactId, items: input.items, issueDate: input.issueDate });
   const org = await loadOrganisation(db);
+  const currency = documentCurrency(org, input.currency, 'quote');
+  const c = await computeDocument(db, salesInvoice, clock, { contactId: input.contactId, currency, items: input.items, issueDate: input.issueDate });
   const validUntil = validUntilOf(c.issueDate, input.validUntil, org.quote_validity_days);
   return { ...c, validUntil };
 }
@@ -188,6 +191,7 @@ export async function workOutQuote(
     return previewView(c.priced, c.issueDate, c.validUntil, c.contact.id);
   }
   const org = await loadOrganisation(db);
+  documentCurrency(org, input.currency, 'quote');
   const issueDate = input.issueDate ?? today(clock);
   const priced = priceItems(input.items, (await schemeOn(db, org, issueDate)).vat_scheme);
   return previewView(priced, issueDate, validUntilOf(issueDate, input.validUntil, org.quote_validity_days), null);
@@ -217,6 +221,7 @@ export async function changeQuote(trx: Kysely<OrgDb>, clock: Clock, id: string, 
   refuseUnlessDraft(row, 'changed');
   const c = await computeQuote(trx, clock, {
     contactId: input.contactId ?? row.contact_id,
+    currency: input.currency ?? row.currency,
     items: input.items ?? itemInputsOf((await loadItems(trx, [row.id])).get(row.id) ?? []),
     issueDate: input.issueDate ?? row.issue_date,
     // A new issue date without validUntil keeps the quote valid for as many days as before.
