@@ -6,6 +6,7 @@ import { postingOf } from '../ledger/posting.js';
 import { addDlaTransaction, dlaMovements, dlaTransactionSchema, loanTypes } from './dla.js';
 import { findDirector, requireCompany } from './directors.js';
 import { today } from '../clock.js';
+import { adviceFields, adviceOf } from './loan-advice.js';
 import { pageMetaSchema, pageQuery } from '../pagination.js';
 import { listSnapshots, loanPosition, loanPositions, positionSchema, s455Summary, s455SummarySchema, snapshotSchema, takeSnapshot } from './loan-position.js';
 
@@ -29,9 +30,13 @@ export const addDlaOp = defineOperation({
     createJournal: z.boolean().optional().describe('default true'),
     accountId: idOf('acc').optional().describe("the journal's other side instead of the bank (or 2500, 5930, 5990)"),
   },
-  output: dlaTransactionSchema,
+  output: dlaTransactionSchema.extend(adviceFields),
   async run(ctx, input) {
-    return { data: await orgOf(ctx).write((trx) => addDlaTransaction(trx, postingOf(ctx), input)) };
+    const org = orgOf(ctx);
+    const movement = await org.write((trx) => addDlaTransaction(trx, postingOf(ctx), input));
+    const now = today(ctx.clock);
+    const position = await loanPosition(org.db, movement.directorId, movement.date > now ? movement.date : now);
+    return { data: { ...movement, ...adviceOf(position) } };
   },
 });
 
