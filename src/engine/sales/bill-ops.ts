@@ -140,7 +140,7 @@ export const payBill = defineOperation({
   name: 'bills.pay',
   summary: 'Record a payment of an approved or overdue bill (never more than is due)',
   description:
-    'Posts debit 2100 and credit the bank account (accountId, a bank account; 1200 by default). The payment that clears the balance makes the bill paid.',
+    'Posts debit 2100 and credit the bank account (accountId, a bank account, 1200 by default; a sole trader may name an equity account of the owner’s such as 3000 Owner’s Capital for a bill paid with the owner’s own money). The payment that clears the balance makes the bill paid.',
   access: 'invoices:write',
   method: 'POST',
   path: '/bills/{id}/payments',

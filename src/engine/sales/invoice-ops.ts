@@ -197,7 +197,7 @@ export const recordInvoicePayment = defineOperation({
   name: 'invoices.pay',
   summary: 'Record a payment received against a sent or overdue invoice (never more than is due)',
   description:
-    'Posts debit the bank account (accountId, a bank account; 1200 by default) and credit 1100. The payment that clears the balance makes the invoice paid.',
+    'Posts debit the bank account (accountId, a bank account, 1200 by default; a sole trader may name an equity account of the owner’s such as 3200 Drawings when the customer paid the owner personally) and credit 1100. The payment that clears the balance makes the invoice paid.',
   access: 'invoices:write',
   method: 'POST',
   path: '/invoices/{id}/payments',

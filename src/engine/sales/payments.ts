@@ -49,6 +49,25 @@ export async function bankAccount(db: Kysely<OrgDb>, id: string | undefined): Pr
   return account;
 }
 
+/**
+ * The account a payment of an invoice or bill goes through: a bank account
+ * (bankAccount), or, for a sole trader, an active equity account of the
+ * owner's other than 3100 Retained Earnings: a bill paid with the owner's
+ * own money is capital introduced (3000), a customer paying the owner
+ * personally is drawings (3200), as FreeAgent records "paid by the owner".
+ * A company's director paying is a loan-account movement, so a company's
+ * payments stay bank-only.
+ */
+export async function paymentAccount(db: Kysely<OrgDb>, id: string | undefined): Promise<AccountsTable> {
+  if (id === undefined) return bankAccount(db, id);
+  const account = await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+  if (account?.account_type !== 'equity' || account.code === '3100') return bankAccount(db, id);
+  const { business_type } = await db.selectFrom('organisation').select('business_type').executeTakeFirstOrThrow();
+  if (business_type !== 'sole_trader') return bankAccount(db, id);
+  if (account.is_active !== 1) throw new AppError('validation_error', `accountId: ${account.code} ${account.name} is inactive`, 'accountId');
+  return account;
+}
+
 export interface BankMovement {
   readonly bankId: string;
   /** Pence into the bank account; negative: out of it. */
@@ -159,7 +178,7 @@ export async function recordPayments(
       throw new AppError('validation_error', `date ${input.date} is before the ${k.noun}'s issue date ${row.issue_date}`, 'date');
     rows.push(row);
   }
-  const bank = await bankAccount(trx, input.accountId);
+  const bank = await paymentAccount(trx, input.accountId);
   const paymentIds = parts.map(() => newId('pay', posting.clock.now()));
   const contactIds = [...new Set(rows.map((r) => r.contact_id))];
   const contacts = await trx.selectFrom('contacts').select(['id', 'name']).where('id', 'in', contactIds).execute();
