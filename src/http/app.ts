@@ -178,9 +178,15 @@ export function createApp(options: AppOptions): Polka {
     showStanding(res, s);
     return s;
   };
-  /** The plan's limit, taken before the scope check: a refusal counts too, else a key without the scope could send refusals without end. */
-  const limitPlan = async (principal: Principal, res: Response) => {
+  /**
+   * The plan's limit, taken before the scope check: a refusal counts too, else a key without the scope could send refusals without end.
+   * An administrator's request to an administrator endpoint is the platform's business: it takes the administrator's own limit instead.
+   */
+  const limitPlan = async (op: Operation, principal: Principal, res: Response) => {
     if (!limiter) return null;
+    if (op.access === 'admin' && principal.admin) {
+      return take(limiter, res, null, `admin:${principal.admin.userId ?? principal.admin.email}`, limits.administrator, 'administrator requests');
+    }
     const plan = await cachedPlanOf(principal.organisationId);
     const what = `the ${plan === 'sole_trader' ? 'Sole Trader' : 'Limited Company'} plan`;
     return take(limiter, res, null, `org:${principal.organisationId}`, limits.plans[plan], what);
@@ -235,7 +241,7 @@ export function createApp(options: AppOptions): Polka {
     }
     try {
       principal = op.access === 'public' ? null : await principalOf(req, keys, store, clock);
-      const shown = principal ? await limitPlan(principal, res) : null;
+      const shown = principal ? await limitPlan(op, principal, res) : null;
       checkAccess(op.access, principal);
       await maintenance.check(op, principal);
       await limitOperation(op, principal, req, res, shown);

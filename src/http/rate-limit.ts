@@ -32,6 +32,8 @@ export interface Limit {
 export interface RateLimits {
   readonly plans: Readonly<Record<Plan, Limit>>;
   readonly keyCreation: Limit;
+  /** An administrator's requests to the administrator endpoints, per administrator, in place of the organisation's plan. */
+  readonly administrator: Limit;
   /** Per client IP address, by operation name. */
   readonly perIp: Readonly<Record<string, Limit>>;
 }
@@ -40,6 +42,7 @@ const minute = 60_000;
 export const defaultLimits: RateLimits = {
   plans: { sole_trader: { max: 60, windowMs: minute }, limited_company: { max: 120, windowMs: minute } },
   keyCreation: { max: 10, windowMs: minute },
+  administrator: { max: 120, windowMs: minute },
   perIp: {
     'registration.register': { max: 3, windowMs: 60 * minute },
     'password-reset.forgot': { max: 3, windowMs: 60 * minute },
