@@ -192,12 +192,36 @@ export async function periodOf(db: Kysely<OrgDb>, org: OrganisationRow, clock: C
 }
 
 /**
+ * The sales documents dated before the VAT registration date, and the
+ * credit notes on them: sales made unregistered, in no return whenever
+ * they are paid or credited. None without a registration date.
+ */
+function preRegistrationSales(db: Kysely<OrgDb>) {
+  const since = db.selectFrom('organisation').select('vat_registration_date');
+  return db
+    .selectFrom('invoices as d')
+    .select('d.id')
+    .where('d.kind', '=', 'sales')
+    .where('d.issue_date', '<', since)
+    .union(
+      db
+        .selectFrom('credit_notes as c')
+        .innerJoin('invoices as d', 'd.id', 'c.invoice_id')
+        .select('c.id')
+        .where('c.kind', '=', 'sales')
+        .where('d.issue_date', '<', since),
+    );
+}
+
+/**
  * The posted entries that count on `basis` (its own and manual lines'),
  * dated from `from` to `to`; with `earlierPurchases`, purchases dated
  * before `from` too: a return from the first period's start takes the VAT
  * of purchases made before registering (HMRC's pre-registration input tax:
  * goods still held, within 4 years; services, within 6 months; acct cannot
  * tell which, so it takes them all), while sales before it charged none.
+ * A sale made before the registration date is in no return: neither its
+ * payments (cash basis) nor a credit note on it, though dated after.
  */
 export function postedEntries(db: Kysely<OrgDb>, basis: VatBasis, from: string, to: string, earlierPurchases = false) {
   return db
@@ -206,7 +230,8 @@ export function postedEntries(db: Kysely<OrgDb>, basis: VatBasis, from: string, 
     .where('t.status', '=', 'posted')
     .where('e.basis', 'in', [basis, 'both'])
     .where((eb) => (earlierPurchases ? eb.or([eb('e.date', '>=', from), eb('e.direction', '=', 'purchase')]) : eb('e.date', '>=', from)))
-    .where('e.date', '<=', to);
+    .where('e.date', '<=', to)
+    .where((eb) => eb.or([eb('e.direction', '=', 'purchase'), eb('e.document_id', 'is', null), eb('e.document_id', 'not in', preRegistrationSales(db))]));
 }
 
 /**
