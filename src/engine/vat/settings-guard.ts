@@ -6,7 +6,8 @@
  * (409 conflict). Leaving VAT (not_registered) is from a day after the
  * last filed period, the final period ending the day before (schemes.ts
  * records it). The registration date cannot move
- * past a sale that charged VAT (422). A change of scheme is recorded from
+ * past a sale that charged VAT, nor back over one recorded without VAT
+ * (422, untaxed-sales.ts). A change of scheme is recorded from
  * the period it takes effect (schemes.ts). The organisation's settings
  * call it before they change.
  */
@@ -19,6 +20,7 @@ import type { SettingsChange } from '../organisation/settings.js';
 import { periodEndOn } from './periods.js';
 import { firstStart } from './returns.js';
 import { recordDeregistration, recordSchemeChange } from './schemes.js';
+import { refuseRegistrationBeforeUntaxedSales } from './untaxed-sales.js';
 import type { OrgDb } from '../../store/tables.js';
 
 type Stagger = Pick<OrganisationRow, 'vat_stagger' | 'vat_period_month'>;
@@ -138,6 +140,7 @@ export async function refuseVatSettingsChange(trx: Kysely<OrgDb>, clock: Clock, 
   await refusePeriodChange(trx, org, change);
   const leaving = await refuseDeregistration(trx, clock, org, change);
   await refuseRegistrationAfterSales(trx, org, change);
+  await refuseRegistrationBeforeUntaxedSales(trx, org, change);
   if (leaving !== null) await recordDeregistration(trx, org, leaving);
   else await recordSchemeChange(trx, clock, org, change, await firstStart(trx, org, clock));
 }
