@@ -506,8 +506,28 @@ function chosenRows(rows: readonly RowRow[], input: Confirmation): RowRow[] {
 const bankLineOf = (r: RowRow): BankLine => ({ date: r.date ?? '', amount: r.amount ?? 0, description: r.description ?? '', reference: r.reference });
 
 /**
+ * Refuses a map (rowAccountMap, matches) naming a row the confirm does not
+ * create: a duplicate being skipped, a rejected row, a row left out of rows.
+ * Its account or match would otherwise be dropped without a word.
+ */
+function checkNamesChosen(byId: ReadonlyMap<string, RowRow>, chosen: readonly RowRow[], field: 'rowAccountMap' | 'matches', named: readonly string[]): void {
+  const chosenIds = new Set(chosen.map((r) => r.id));
+  for (const rowId of named) {
+    const r = byId.get(rowId)!;
+    if (chosenIds.has(r.id)) continue;
+    const why =
+      r.status === 'error'
+        ? `it is rejected (${r.error})`
+        : r.status === 'duplicate'
+          ? 'it duplicates an earlier import’s row and is skipped'
+          : 'it is not among rows';
+    throw new AppError('validation_error', `${field}: row ${r.row_index} is not created by this confirm: ${why}`, field);
+  }
+}
+
+/**
  * What each chosen row is matched to, by row id: the caller's matches (each
- * a chosen row), then, with acceptMatches, the suggestion of every other
+ * a chosen row, checkNamesChosen), then, with acceptMatches, the suggestion of every other
  * chosen row no map names.
  */
 async function matchTargets(
@@ -517,16 +537,8 @@ async function matchTargets(
   chosen: readonly RowRow[],
   input: Confirmation,
 ): Promise<Map<number, string | readonly string[]>> {
-  const chosenIds = new Set(chosen.map((r) => r.id));
   const targets = new Map<number, string | readonly string[]>();
-  for (const [rowId, target] of Object.entries(input.matches ?? {})) {
-    const r = byId.get(rowId)!;
-    if (!chosenIds.has(r.id)) {
-      const why = r.status === 'duplicate' ? 'it duplicates an earlier import’s row and is skipped' : 'it is not among rows';
-      throw new AppError('validation_error', `matches: row ${r.row_index} is not created by this confirm: ${why}`, 'matches');
-    }
-    targets.set(r.id, target);
-  }
+  for (const [rowId, target] of Object.entries(input.matches ?? {})) targets.set(byId.get(rowId)!.id, target);
   if (input.acceptMatches !== true) return targets;
   const open = chosen.filter((r) => !targets.has(r.id) && input.rowAccountMap?.[String(r.id)] === undefined);
   const suggested = await suggestMatches(trx, bank, open.map(bankLineOf), new Set([...targets.values()].flat()));
@@ -603,6 +615,8 @@ export async function confirmImport(
     if (refusal) throw new AppError('validation_error', `${field}: ${refusal}`, field);
   }
   const chosen = chosenRows(rows, input);
+  checkNamesChosen(byId, chosen, 'rowAccountMap', Object.keys(input.rowAccountMap ?? {}));
+  checkNamesChosen(byId, chosen, 'matches', Object.keys(input.matches ?? {}));
   const targets = await matchTargets(trx, bank.account_id, byId, chosen, input);
   const suspense = await suspenseAccountId(trx);
   if (suspense === undefined) throw new Error('the chart has no suspense account 9999');
