@@ -1,7 +1,7 @@
 /**
  * The one way in to reading a bank statement: CSV (any UK bank's layout,
  * detected or remapped by the user) or OFX/QFX, into rows in pence, rejected
- * rows with their reasons, and the balance proof. Pure: the import
+ * rows with their reasons, and the balance proof; QIF is refused by name. Pure: the import
  * operations keep files, find duplicates and post on top of it.
  */
 import { AppError } from '../../errors.js';
@@ -16,7 +16,17 @@ export interface ReadStatementOptions {
   readonly schema?: SchemaCorrection | undefined;
 }
 
+/** Quicken's QIF: a header line first (!Type:Bank, !Account, or Quicken's !Option: and !Clear: switches before them). */
+const qifHeader = /^!(type:|account|option:|clear:)/i;
+
 export function readStatement(text: string, options: ReadStatementOptions = {}): StatementReading {
+  // Read as a CSV it would be one column of no dates, refused as a columnMapping to give: no mapping reads it.
+  if (qifHeader.test(text.replace(/^\uFEFF/, '').trimStart()))
+    throw new AppError(
+      'validation_error',
+      `${options.filename ?? 'the file'} is a QIF file (Quicken), which is not supported: acct reads CSV, OFX or QFX statements; export the statement from the bank in one of those`,
+      'file',
+    );
   const correction = options.schema ?? {};
   if (!isOfx(text, options.filename)) return readCsvStatement(text, options.filename, correction);
   const corrected = Object.entries(correction).find(([, v]) => v !== undefined);
