@@ -51,7 +51,14 @@ t.test('lines of account details above the header are ignored, not rows', async 
 t.test('a broken first data row is rejected, not taken for the header', async (t) => {
   const r = readStatement(lines('Date,Description,Amount', '32/01/2024,Bad day,-1.00', '02/02/2024,Good day,-2.00'));
   t.equal(r.schema.hasHeader, true);
-  t.same(r.rejected, [{ rowIndex: 1, line: 2, reason: '"32/01/2024" is not a date in the format DD/MM/YYYY' }]);
+  t.same(r.rejected, [
+    {
+      rowIndex: 1,
+      line: 2,
+      reason: '"32/01/2024" is not a date in the format DD/MM/YYYY',
+      read: { date: null, description: 'Bad day', reference: null, amount: -100, balance: null },
+    },
+  ]);
   t.same(money(r), [[2, '2024-02-02', -200, null]]);
 });
 
@@ -141,11 +148,19 @@ t.test('each way a row can be broken is a rejected row with its reason', async (
   );
   // Header, then 8 data rows (one of them over lines 8 and 9).
   assertConserved(t, r, { rows: 3, rejected: 5, ignored: 0 });
+  // Each keeps what of it reads (a debit of 1.00 is −100 pence, a balance of 98.00 9,800); the short row reads as nothing: its cells are not the file's columns.
+  const read = (date: string | null, description: string, amount: number | null, balance: number | null) => ({
+    date,
+    description,
+    reference: null,
+    amount,
+    balance,
+  });
   t.same(r.rejected, [
-    { rowIndex: 2, line: 3, reason: 'the row has neither a debit nor a credit amount' },
-    { rowIndex: 3, line: 4, reason: '"one pound" is not a debit amount' },
-    { rowIndex: 4, line: 5, reason: 'the row has no date' },
-    { rowIndex: 5, line: 6, reason: '"lots" is not a balance' },
+    { rowIndex: 2, line: 3, reason: 'the row has neither a debit nor a credit amount', read: read('2024-05-02', 'NO MONEY', null, 9_900) },
+    { rowIndex: 3, line: 4, reason: '"one pound" is not a debit amount', read: read('2024-05-03', 'BAD DEBIT', null, 9_800) },
+    { rowIndex: 4, line: 5, reason: 'the row has no date', read: read(null, 'NO DATE', -100, 9_800) },
+    { rowIndex: 5, line: 6, reason: '"lots" is not a balance', read: read('2024-05-04', 'BAD BALANCE', -100, null) },
     { rowIndex: 6, line: 7, reason: "the row has 3 columns where the file's rows have 5" },
   ]);
   t.match(r.rows[1], { rowIndex: 7, line: 8, description: 'A DESCRIPTION OVER TWO LINES', amount: -100 });

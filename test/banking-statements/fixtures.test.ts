@@ -116,7 +116,15 @@ t.test('Monzo: a signed Amount beside Money Out / Money In, emoji, an impossible
   t.equal(r.schema.columnMapping['17'], 'skip');
   // Header + 7 data rows; the 4th (line 5) says 31/02/2024.
   assertConserved(t, r, { rows: 6, rejected: 1, ignored: 0 });
-  t.same(r.rejected, [{ rowIndex: 4, line: 5, reason: '"31/02/2024" is not a date in the format DD/MM/YYYY' }]);
+  // What the row still reads: Ryman, −£12.49, its Description column as the reference.
+  t.same(r.rejected, [
+    {
+      rowIndex: 4,
+      line: 5,
+      reason: '"31/02/2024" is not a date in the format DD/MM/YYYY',
+      read: { date: null, description: 'Ryman', reference: 'RYMAN LTD LONDON GBR', amount: -1249, balance: null },
+    },
+  ]);
   t.same(money(r), [
     [1, '2024-02-01', 180000, null],
     [2, '2024-02-02', -695, null],
@@ -195,7 +203,15 @@ t.test('Revolut: ISO dates with times, a pending row rejected by its State', asy
   const r = readFixture('revolut.csv');
   t.match(r.schema, { detectedPreset: 'Revolut', amountModel: 'SIGNED_SINGLE', dateFormat: 'YYYY-MM-DD' });
   assertConserved(t, r, { rows: 4, rejected: 1, ignored: 0 });
-  t.same(r.rejected, [{ rowIndex: 5, line: 6, reason: 'the row is PENDING, not COMPLETED: no money has moved yet' }]);
+  // A pending row has no Completed Date: its description and −£11.99 read, its date and balance do not.
+  t.same(r.rejected, [
+    {
+      rowIndex: 5,
+      line: 6,
+      reason: 'the row is PENDING, not COMPLETED: no money has moved yet',
+      read: { date: null, description: 'Zoom.us', reference: null, amount: -1199, balance: null },
+    },
+  ]);
   t.same(money(r), [
     [1, '2024-08-01', 50000, 62050],
     [2, '2024-08-04', -1420, 60630], // the completed date, not the started one (3 August)
@@ -263,9 +279,9 @@ t.test('Revolut: only COMPLETED rows are money that moved; a reverted or decline
   );
   t.equal(r.schema.detectedPreset, 'Revolut');
   assertConserved(t, r, { rows: 2, rejected: 2, ignored: 0 });
-  t.same(r.rejected, [
-    { rowIndex: 2, line: 3, reason: 'the row is REVERTED, not COMPLETED: no money has moved' },
-    { rowIndex: 3, line: 4, reason: 'the row is DECLINED, not COMPLETED: no money has moved' },
+  t.match(r.rejected, [
+    { rowIndex: 2, line: 3, reason: 'the row is REVERTED, not COMPLETED: no money has moved', read: { description: 'Hotel deposit', amount: -8000 } },
+    { rowIndex: 3, line: 4, reason: 'the row is DECLINED, not COMPLETED: no money has moved', read: { description: 'Airline', amount: -12000 } },
   ]);
   // 300.00 − 200.00 = 100.00 opening; + 200.00 − 4.50 = 295.50, Revolut's own balance.
   t.match(r.balanceProof, { status: 'PASS', openingBalance: 10_000, closingBalance: 29_550 });

@@ -9,9 +9,20 @@ t.test('a transaction without a readable date or amount is a rejected row', asyn
   const text = sgml.replace('<TRNAMT>-42.50', '<TRNAMT>N/A').replace('<DTPOSTED>20240911', '<DTPOSTED>20241311');
   const r = readStatement(text);
   assertConserved(t, r, { rows: 3, rejected: 2, ignored: 0 });
+  // Each keeps the rest of what it says: the name, the FITID or cheque number as the reference, the day or −£300.00.
   t.same(r.rejected, [
-    { rowIndex: 2, line: 47, reason: 'TRNAMT "N/A" is not an amount' },
-    { rowIndex: 3, line: 54, reason: 'DTPOSTED "20241311" is not a date' },
+    {
+      rowIndex: 2,
+      line: 47,
+      reason: 'TRNAMT "N/A" is not an amount',
+      read: { date: '2024-09-05', description: 'BT GROUP PLC', reference: '202409050001', amount: null, balance: null },
+    },
+    {
+      rowIndex: 3,
+      line: 54,
+      reason: 'DTPOSTED "20241311" is not a date',
+      read: { date: null, description: 'CHEQUE 000456', reference: '000456', amount: -30_000, balance: null },
+    },
   ]);
 });
 

@@ -53,7 +53,15 @@ t.test('a date format or header choice from the user wins over detection', async
   const starling = readFixture('starling.csv', { schema: { hasHeader: false, columnMapping: { 0: 'date', 1: 'description', 4: 'amount' } } });
   // The header line is now a data row, rejected for its date; the eight real rows are read.
   t.equal(starling.totalRows, 9);
-  t.same(starling.rejected, [{ rowIndex: 1, line: 1, reason: '"Date" is not a date in the format DD/MM/YYYY' }]);
+  // Of the header's cells only the description reads: "Amount (GBP)" is no amount.
+  t.same(starling.rejected, [
+    {
+      rowIndex: 1,
+      line: 1,
+      reason: '"Date" is not a date in the format DD/MM/YYYY',
+      read: { date: null, description: 'Counter Party', reference: null, amount: null, balance: null },
+    },
+  ]);
 });
 
 t.test('a remap rows cannot be read through is a 400 naming the field', async (t) => {

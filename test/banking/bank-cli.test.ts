@@ -41,7 +41,7 @@ t.test('import, inbox, accept, explain, categorise, reconcile', async (t) => {
 
   const dry = await acct('bank', 'import', statement('monzo.csv'), '--dry-run');
   t.equal(dry.status, 0, dry.stderr);
-  t.match(dry.stdout, 'rejected row 4: line 5: "31/02/2024" is not a date');
+  t.match(dry.stdout, 'rejected row 4 (Ryman -12.49): line 5: "31/02/2024" is not a date');
   t.match(dry.stdout, 'Would create 6, skip 0 duplicates, reject 1: nothing imported (--dry-run)');
 
   const wrong = await acct('bank', 'import', statement('natwest-wrong-balance.csv'));
@@ -209,7 +209,7 @@ t.test('bank import --dry-run says what the import would do, and exits as it wou
   fs.writeFileSync(zeroFile, `Date,Description,Amount\n${dmy(current.startDate)},Coffee,-3.00\n${dmy(current.startDate)},Nothing moved,0.00\n`);
   const zero = await both(zeroFile);
   t.equal(zero.dry.status, 0, zero.dry.stderr);
-  t.match(zero.dry.stdout, 'rejected row 2: line 3: a zero amount posts nothing');
+  t.match(zero.dry.stdout, 'rejected row 2 (2026-04-01 Nothing moved 0.00): line 3: a zero amount posts nothing');
   t.match(zero.dry.stdout, 'Would create 1, skip 0 duplicates, reject 1: nothing imported (--dry-run)');
   t.equal(zero.real.status, 0, zero.real.stderr);
   t.match(zero.real.stdout, 'Created 1 transactions (0 categorised by rules, 1 on suspense 9999), skipped 0 duplicates, rejected 1: 2 rows in all');

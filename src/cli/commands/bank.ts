@@ -144,8 +144,11 @@ function addImport(group: Command): void {
             ),
           );
         }
-        for (const row of detail?.rows.filter((r) => r.status === 'error') ?? [])
-          lines.push(chalk.yellow(`  rejected row ${row.rowIndex}: ${printable(row.error ?? '')}`));
+        // With what of it was read (its date, description, amount), so that the line can be found in the file.
+        for (const row of detail?.rows.filter((r) => r.status === 'error') ?? []) {
+          const read = [row.date, row.description, row.amount === null ? null : displayPounds(row.amount)].filter((v) => v !== null).join(' ');
+          lines.push(chalk.yellow(`  rejected row ${row.rowIndex}${read === '' ? '' : ` (${printable(read)})`}: ${printable(row.error ?? '')}`));
+        }
         const suspense = confirmed.created - confirmed.categorised - confirmed.paid;
         const matched =
           confirmed.paid + confirmed.matched > 0

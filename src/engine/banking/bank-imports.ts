@@ -110,8 +110,8 @@ const suggestedSchema = z
 export const importRowSchema = z.strictObject({
   id: z.number().int(),
   rowIndex: z.number().int().describe('the data row of the file, from 1'),
-  date: day().nullable(),
-  description: z.string().nullable(),
+  date: day().nullable().describe('null on a rejected row whose date could not be read'),
+  description: z.string().nullable().describe('null on a rejected row whose description could not be read'),
   reference: z.string().nullable(),
   bankTransactionId: z
     .string()
@@ -119,10 +119,10 @@ export const importRowSchema = z.strictObject({
     .describe(
       'the bank’s own id of the transaction (an OFX file’s FITID), or null: a row with one duplicates only an earlier row with the same id, day and amount',
     ),
-  amount: pence().nullable().describe('money in positive, out negative'),
+  amount: pence().nullable().describe('money in positive, out negative; null on a rejected row whose amount could not be read'),
   balance: pence().nullable(),
   status: z.enum(rowStatuses),
-  error: z.string().nullable(),
+  error: z.string().nullable().describe('why the row is rejected (status error); its date, description and amount are still shown where they were read'),
   duplicateMatch: z.strictObject({ importId: z.string(), rowIndex: z.number().int(), transactionId: z.string().nullable() }).nullable(),
   transactionId: z.string().nullable(),
   suggestedAccount: suggestedSchema,
@@ -268,12 +268,19 @@ function unpostable(row: StatementRow): string | null {
  * The rows of a reading, each valid, a duplicate of an earlier row (each
  * earlier row matched once) or an error: unreadable, or read but more than
  * a transaction can hold (the balance proof still counts it: the bank did).
+ * A rejected row keeps what of it was read, so that people can find it.
  */
 async function rowsOf(db: Kysely<OrgDb>, importId: string, ledgerAccountId: string, reading: StatementReading): Promise<NewRow[]> {
   const rejected: RejectedRow[] = [...reading.rejected];
   const postable = reading.rows.filter((r) => {
     const reason = unpostable(r);
-    if (reason !== null) rejected.push({ rowIndex: r.rowIndex, line: r.line, reason });
+    if (reason !== null)
+      rejected.push({
+        rowIndex: r.rowIndex,
+        line: r.line,
+        reason,
+        read: { date: r.date, description: r.description, reference: r.reference, amount: r.amount, balance: r.balance },
+      });
     return reason === null;
   });
   const matches = await duplicateMatches(
@@ -305,12 +312,12 @@ async function rowsOf(db: Kysely<OrgDb>, importId: string, ledgerAccountId: stri
     rows.push({
       import_id: importId,
       row_index: r.rowIndex,
-      date: null,
-      description: null,
-      reference: null,
+      date: r.read?.date ?? null,
+      description: r.read?.description ?? null,
+      reference: r.read?.reference ?? null,
       bank_id: null,
-      amount: null,
-      balance: null,
+      amount: r.read?.amount ?? null,
+      balance: r.read?.balance ?? null,
       status: 'error',
       error: `line ${r.line}: ${r.reason}`,
       duplicate_of: null,

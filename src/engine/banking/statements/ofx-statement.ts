@@ -86,15 +86,17 @@ function transactionLines(textOfFile: string): number[] {
 function readTransaction(trn: unknown, rowIndex: number, line: number): StatementRow | RejectedRow {
   const posted = text(trn, 'DTPOSTED');
   const date = ofxDate(posted);
-  if (date === null) return { rowIndex, line, reason: posted === '' ? 'the transaction has no DTPOSTED' : `DTPOSTED ${JSON.stringify(posted)} is not a date` };
   const amountText = text(trn, 'TRNAMT');
-  const amount = parseAmountText(amountText);
-  if (amountText === '' || amount === null) return { rowIndex, line, reason: `TRNAMT ${JSON.stringify(amountText)} is not an amount` };
+  const amount = amountText === '' ? null : parseAmountText(amountText);
   const name = text(trn, 'NAME');
   const memo = text(trn, 'MEMO');
   const description = [...new Set([name, memo].filter((v) => v !== ''))].join(' ').replace(/\s+/g, ' ');
   const fitid = text(trn, 'FITID');
   const reference = text(trn, 'CHECKNUM') || fitid || null;
+  const read = { date, description: description === '' ? null : description, reference, amount, balance: null };
+  if (date === null)
+    return { rowIndex, line, reason: posted === '' ? 'the transaction has no DTPOSTED' : `DTPOSTED ${JSON.stringify(posted)} is not a date`, read };
+  if (amount === null) return { rowIndex, line, reason: `TRNAMT ${JSON.stringify(amountText)} is not an amount`, read };
   return { rowIndex, line, date, description, reference, bankId: fitid === '' ? null : fitid, amount, balance: null };
 }
 

@@ -1,13 +1,13 @@
 /**
  * CSV data rows read through a schema: each becomes a statement row or a
- * rejected row with its number and the reason, never an exception, so that
- * rows in the file = rows + rejected.
+ * rejected row with its number, the reason and what of it still reads,
+ * never an exception, so that rows in the file = rows + rejected.
  */
 import { parseAmountText } from '../../tabular/amount-text.js';
 import { parseDateAs } from '../../tabular/date-formats.js';
 import type { CsvRecord } from '../../tabular/csv-records.js';
 import { dualAmount, indicatorSign } from './column-roles.js';
-import type { ColumnRole, RejectedRow, StatementRow, StatementSchema } from './types.js';
+import type { ColumnRole, RejectedRead, RejectedRow, StatementRow, StatementSchema } from './types.js';
 
 export interface DataRecord extends CsvRecord {
   readonly rowIndex: number;
@@ -94,12 +94,38 @@ function rowAmount(cells: readonly string[], schema: StatementSchema, byRole: Re
   return schema.amountModel === 'SIGN_FLIPPER' && amount !== 0 ? -amount : amount;
 }
 
-function readRow(record: DataRecord, schema: StatementSchema, byRole: Record<ColumnRole, readonly number[]>, width: number, money: MoneyColumns): StatementRow {
+/** Why a row's cells are not the file's columns, or null. A trailing empty cell more or less is how some banks end a line (Lloyds' header ends with a comma); anything else shifts the columns. */
+function shifted(cells: readonly string[], width: number): string | null {
+  const filled = cells.findLastIndex((c) => c !== '') + 1;
+  return cells.length < width || filled > width ? `the row has ${cells.length} columns where the file's rows have ${width}` : null;
+}
+
+/** The value `read` gives, or null where it refuses the row. */
+function orNull<T>(read: () => T): T | null {
+  try {
+    return read();
+  } catch (err) {
+    if (!(err instanceof Rejection)) throw err;
+    return null;
+  }
+}
+
+/** What a rejected row's cells say where they read, each value on its own: which line it was, for people. */
+function partly(cells: readonly string[], schema: StatementSchema, byRole: Record<ColumnRole, readonly number[]>, money: MoneyColumns): RejectedRead {
+  const dateCell = byRole.date.map((c) => cells[c] ?? '').find((v) => v !== '');
+  const description = text(cells, byRole.description);
+  const reference = text(cells, byRole.reference);
+  return {
+    date: dateCell === undefined ? null : parseDateAs(dateCell, schema.dateFormat),
+    description: description === '' ? null : description,
+    reference: reference === '' ? null : reference,
+    amount: orNull(() => rowAmount(cells, schema, byRole) - Math.abs(amountIn(cells, money.fee ?? undefined, 'a fee') ?? 0)),
+    balance: orNull(() => amountIn(cells, byRole.balance[0], 'a balance')),
+  };
+}
+
+function readRow(record: DataRecord, schema: StatementSchema, byRole: Record<ColumnRole, readonly number[]>, money: MoneyColumns): StatementRow {
   const { cells } = record;
-  const lastFilled = cells.findLastIndex((c) => c !== '');
-  const filled = lastFilled + 1;
-  // A trailing empty cell more or less is how some banks end a line (Lloyds' header ends with a comma); anything else shifts the columns.
-  if (cells.length < width || filled > width) throw new Rejection(`the row has ${cells.length} columns where the file's rows have ${width}`);
   const state = money.state === null ? '' : (cells[money.state.column] ?? '').trim().toUpperCase();
   if (money.state !== null && state !== '' && state !== money.state.completed)
     throw new Rejection(`the row is ${state}, not ${money.state.completed}: no money has moved${state === 'PENDING' ? ' yet' : ''}`);
@@ -134,11 +160,16 @@ export function parseRows(records: readonly DataRecord[], schema: StatementSchem
       rejected.push({ rowIndex: record.rowIndex, line: record.line, reason: `the row is not CSV that can be read: ${record.error}` });
       continue;
     }
+    const columns = shifted(record.cells, width);
+    if (columns !== null) {
+      rejected.push({ rowIndex: record.rowIndex, line: record.line, reason: columns });
+      continue;
+    }
     try {
-      rows.push(readRow(record, schema, byRole, width, money));
+      rows.push(readRow(record, schema, byRole, money));
     } catch (err) {
       if (!(err instanceof Rejection)) throw err;
-      rejected.push({ rowIndex: record.rowIndex, line: record.line, reason: err.message });
+      rejected.push({ rowIndex: record.rowIndex, line: record.line, reason: err.message, read: partly(record.cells, schema, byRole, money) });
     }
   }
   return { rows, rejected };

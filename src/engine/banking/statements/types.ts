@@ -60,10 +60,21 @@ export interface StatementRow {
   readonly balance: number | null;
 }
 
+/** What a rejected row still says where it reads, so that people can tell which line of the file it was; null where it does not. */
+export interface RejectedRead {
+  readonly date: string | null;
+  readonly description: string | null;
+  readonly reference: string | null;
+  readonly amount: number | null;
+  readonly balance: number | null;
+}
+
 export interface RejectedRow {
   readonly rowIndex: number;
   readonly line: number;
   readonly reason: string;
+  /** Left out when the row's cells cannot be told apart: not CSV that reads, or its columns shifted. */
+  readonly read?: RejectedRead;
 }
 
 export interface BalanceBreak {
