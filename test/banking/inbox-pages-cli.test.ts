@@ -54,12 +54,12 @@ t.test('acct bank accept and acct bank match --all reach the lines after the fir
     '5100',
   );
 
-  t.match(await ok('bank', 'accept', '--dry-run'), 'Would categorise 3 line(s); 506 left on suspense', 'the three Pret lines, 506th to 508th');
-  t.match(await ok('bank', 'accept'), 'Categorised 3 line(s); 506 left on suspense');
+  t.match(await ok('bank', 'accept', '--dry-run'), 'Would categorise 3 lines; 506 left on suspense', 'the three Pret lines, 506th to 508th');
+  t.match(await ok('bank', 'accept'), 'Categorised 3 lines; 506 left on suspense');
   const dry = await ok('bank', 'match', '--all', '--dry-run');
   t.match(dry, /Acme Widgets Ltd\s+1,200\.00\s+invoice INV-1042/);
-  t.match(dry, 'Would match 1 line(s)');
-  t.match(await ok('bank', 'match', '--all'), 'Matched 1 line(s)');
+  t.match(dry, 'Would match 1 line');
+  t.match(await ok('bank', 'match', '--all'), 'Matched 1 line');
   t.match(await json('invoices', 'get', 'INV-1042'), { status: 'paid', amountDue: 0 });
 
   // The inbox pages: 505 corner-shop lines left; every one without --page or --limit, else one page with its meta.

@@ -94,9 +94,9 @@ t.test('acct bank inbox shows the matches; acct bank match takes a number, refus
   t.same(await owed(json), [0, 85_000]);
   const dry = await ok('bank', 'match', '--all', '--dry-run');
   t.match(dry, /Smith, Jones & Co\s+-850\.00\s+bill RENT-03 \(Smith, Jones & Co\)/);
-  t.match(dry, 'Would match 1 line(s)');
+  t.match(dry, 'Would match 1 line');
   t.same(await owed(json), [0, 85_000], 'the dry run paid nothing');
-  t.match(await ok('bank', 'match', '--all'), 'Matched 1 line(s)');
+  t.match(await ok('bank', 'match', '--all'), 'Matched 1 line');
   t.same(await owed(json), [0, 0]);
   // 8 lines − HMRC (categorised by the seed rule) − the two matched = 5 left on suspense.
   t.equal(((await json('bank', 'inbox')) as unknown[]).length, 5);
@@ -124,7 +124,7 @@ t.test('acct bank match pays several invoices from one line: --invoice repeated 
   const inbox = await ok('bank', 'inbox');
   t.match(inbox, /1,500\.00\s+match invoices INV-1042, INV-1043 \(Acme Widgets Ltd\)/);
   t.notMatch(inbox, /2,000\.00\s+match/);
-  t.match(await ok('bank', 'match', '--all', '--dry-run'), 'Would match 1 line(s)');
+  t.match(await ok('bank', 'match', '--all', '--dry-run'), 'Would match 1 line');
 
   const tooMuch = await acct('bank', 'match', line(200_000), '--invoice', 'INV-1042', '--invoice', 'INV-1043');
   t.equal(tooMuch.status, 5, 'a 422: exit 5');

@@ -30,6 +30,7 @@ import { examplesText, groupSummaries, handWritten } from '../help.js';
 import { fittedTable, printable } from '../render.js';
 import { essential, tableWidth } from '../fit-table.js';
 import { progressBar } from '../progress.js';
+import { counted } from '../counted.js';
 import { matchText, suggestionText, unknownText } from '../presenters/banking.js';
 import { matchBankLineOp } from '../../engine/banking/match-ops.js';
 import { targetOf, type Match, type MatchedEntry } from '../../engine/banking/bank-matches.js';
@@ -129,7 +130,7 @@ function addImport(group: Command): void {
         }
         const layout = preview.schema.detectedPreset ?? `${preview.schema.amountModel}, ${preview.schema.dateFormat}`;
         const lines = [
-          `${printable(file)}: ${preview.totalRows.toLocaleString('en-GB')} rows (${layout})${preview.dateRange ? `, ${preview.dateRange.from} to ${preview.dateRange.to}` : ''}`,
+          `${printable(file)}: ${counted(preview.totalRows, 'row')} (${layout})${preview.dateRange ? `, ${preview.dateRange.from} to ${preview.dateRange.to}` : ''}`,
           `  balance proof: ${preview.balanceProof.status}${preview.balanceProof.closingBalance === null ? '' : `, closing balance ${displayPounds(preview.balanceProof.closingBalance)}`}`,
         ];
         const opening = preview.openingCheck;
@@ -152,12 +153,12 @@ function addImport(group: Command): void {
         const suspense = confirmed.created - confirmed.categorised - confirmed.paid;
         const matched =
           confirmed.paid + confirmed.matched > 0
-            ? `; ${confirmed.paid} paid invoices or bills, ${confirmed.matched} matched to entries already in the books`
+            ? `; ${counted(confirmed.paid, 'paid invoice or bill', 'paid invoices or bills')}, ${confirmed.matched} matched to ${confirmed.matched === 1 ? 'an entry' : 'entries'} already in the books`
             : '';
         if (!dryRun) {
           lines.push(
-            `Created ${confirmed.created} transactions (${confirmed.categorised} categorised by rules, ${suspense} on suspense 9999${matched}), ` +
-              `skipped ${confirmed.skipped} duplicates, rejected ${confirmed.rejected}: ${confirmed.total} rows in all, as ${preview.importId}`,
+            `Created ${counted(confirmed.created, 'transaction')} (${confirmed.categorised} categorised by rules, ${suspense} on suspense 9999${matched}), ` +
+              `skipped ${counted(confirmed.skipped, 'duplicate')}, rejected ${confirmed.rejected}: ${counted(confirmed.total, 'row')} in all, as ${preview.importId}`,
           );
           if (suspense > 0)
             lines.push(
@@ -166,8 +167,8 @@ function addImport(group: Command): void {
           if (confirmed.created + confirmed.matched > 0) lines.push(chalk.dim(`  (acct bank-imports undo ${preview.importId} removes them all)`));
         } else {
           lines.push(
-            `Would create ${confirmed.created}${confirmed.paid > 0 ? ` (${confirmed.paid} paying invoices or bills)` : ''}` +
-              `${confirmed.matched > 0 ? `, match ${confirmed.matched} to entries already in the books` : ''}, skip ${confirmed.skipped} duplicates, reject ${confirmed.rejected}: nothing imported (--dry-run)`,
+            `Would create ${confirmed.created}${confirmed.paid > 0 ? ` (${confirmed.paid} paying ${confirmed.paid === 1 ? 'an invoice or bill' : 'invoices or bills'})` : ''}` +
+              `${confirmed.matched > 0 ? `, match ${confirmed.matched} to ${confirmed.matched === 1 ? 'an entry' : 'entries'} already in the books` : ''}, skip ${counted(confirmed.skipped, 'duplicate')}, reject ${confirmed.rejected}: nothing imported (--dry-run)`,
           );
         }
         process.stdout.write(`${lines.join('\n')}\n`);
@@ -232,7 +233,7 @@ function printMoved(moved: readonly Suggestion[], left: number, verb: string, wi
     const plans = [2, essential, essential, essential, essential].map((keep, i) => ({ keep, shrink: i === 2 || i === 4 }));
     process.stdout.write(fittedTable([['transaction', 'date', 'description', 'amount', 'to'], ...rows], plans, tableWidth(wide), { right: [3] }));
   }
-  process.stdout.write(`${verb} ${moved.length} line(s); ${left} left on suspense\n`);
+  process.stdout.write(`${verb} ${counted(moved.length, 'line')}; ${left} left on suspense\n`);
 }
 
 function addAccept(group: Command): void {
@@ -359,7 +360,7 @@ function addMatch(group: Command): void {
                 { right: [3] },
               ),
             );
-          process.stdout.write(`${flags.dryRun === true ? 'Would match' : 'Matched'} ${chosen.length} line(s)\n`);
+          process.stdout.write(`${flags.dryRun === true ? 'Would match' : 'Matched'} ${counted(chosen.length, 'line')}\n`);
           return;
         }
         const line = transaction!;
@@ -471,7 +472,7 @@ function addReconcile(group: Command): void {
               ),
             );
           process.stdout.write(
-            `Reconciled so far ${displayPounds(open.reconciledBalance)}; ${chosen.length} line(s) to mark, ${displayPounds(chosen.reduce((s, l) => s + l.amount, 0))}\n`,
+            `Reconciled so far ${displayPounds(open.reconciledBalance)}; ${counted(chosen.length, 'line')} to mark, ${displayPounds(chosen.reduce((s, l) => s + l.amount, 0))}\n`,
           );
         }
         const done = await run(
@@ -482,7 +483,7 @@ function addReconcile(group: Command): void {
         if (globals.json) cli.print(done);
         else
           process.stdout.write(
-            `Reconciled ${done.marked.length} line(s): the balance at ${done.asOf} is ${displayPounds(done.reconciledBalance)}, as the statement says\n`,
+            `Reconciled ${counted(done.marked.length, 'line')}: the balance at ${done.asOf} is ${displayPounds(done.reconciledBalance)}, as the statement says\n`,
           );
       });
     });
