@@ -64,6 +64,7 @@ export const bankingPresenters: readonly Presenter[] = [
   listPresenter(inboxOp, 'Uncategorised bank lines (on suspense 9999)', [
     ['transaction', 'transactionId'],
     ['date', 'date'],
+    ['bank', 'bankAccount', (a: Suggestion['bankAccount']) => (a === null ? null : `${a.code} ${a.name}`)],
     ['description', 'description'],
     ['amount', 'amount'],
     ['suggestion', 'decision', (_d: Suggestion['decision'], s: Suggestion) => (s.suggestedMatch ? `match ${matchText(s.suggestedMatch)}` : suggestionText(s))],

@@ -3,8 +3,9 @@
  * account (9999): the bank line read as the bank showed it (its
  * description, reference and amount on the bank-controlled account, and
  * the name of the contact its lines name, which contact_name rules read), and
- * the inbox of every such transaction, oldest first; and the invoice, bill
- * or entry the line seems to be (bank-matches.ts).
+ * the inbox of every such transaction, oldest first, each with the bank
+ * account it is on; and the invoice, bill or entry the line seems to be
+ * (bank-matches.ts).
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -13,6 +14,7 @@ import { day } from '../output.js';
 import { listPage, pageMeta, type Page } from '../pagination.js';
 import { suspenseAccountId } from '../ledger/posting.js';
 import { findTransactionRow } from '../ledger/transaction-view.js';
+import { accountRef, accountRefSchema } from '../ledger/accounts.js';
 import { provenances, ruleFields, type BankLineInput } from '../categorisation/rule.js';
 import { decisionSchema, decisionView, type Categoriser } from './rules-store.js';
 import { matchSchema, suggestMatches, type Match } from './bank-matches.js';
@@ -24,6 +26,9 @@ export const suggestionSchema = z.strictObject({
   description: z.string(),
   reference: z.string().nullable(),
   amount: pence().describe('the bank line: money in positive, out negative'),
+  bankAccount: accountRefSchema
+    .nullable()
+    .describe('the bank account’s ledger account the line is on (1200 …): which account it came from; null for a line on no bank account, or on several'),
   onSuspense: z.boolean().describe('false once categorised: the suggestion is then only what the rules would say'),
   confidence: z.number().nullable().describe('0 to 1 when the rules know the account'),
   matchedOn: z.enum(ruleFields).nullable(),
@@ -84,12 +89,15 @@ function suggestion(rules: Categoriser, row: TransactionsTable, bank: BankSide, 
   const refused = row.is_reconciled === 1 ? [...rules.accounts.values()].filter((a) => a.control_type === 'bank').map((a) => a.id) : bank.accounts;
   const decision = rules.decide(line, refused);
   const known = decision.kind === 'Known' ? decision.evidence : null;
+  const banks = [...new Set(bank.accounts)];
+  const account = banks.length === 1 ? rules.accounts.get(banks[0]!) : undefined;
   return {
     transactionId: row.id,
     date: row.date,
     description: row.description,
     reference: row.reference,
     amount: bank.amount,
+    bankAccount: account === undefined ? null : accountRef(account),
     onSuspense: bank.onSuspense,
     confidence: known?.confidence ?? null,
     matchedOn: known?.matchedField ?? null,
