@@ -53,3 +53,12 @@ t.test('directors, dla, dividends on the command line', async (t) => {
   const again = await acct('dividends', 'void', declared.id as string);
   t.equal(again.status, 4, 'voiding twice is a conflict: exit 4');
 });
+
+t.test('acct dividends tax is for limited companies, as the other dividend commands are', async (t) => {
+  const dir = t.testdir();
+  await init(t, dir, ['--name', 'Jo Bloggs', '--business-type', 'sole_trader', '--vat-scheme', 'not_registered']);
+  const r = await runCliInProcess(['--data', dir, 'dividends', 'tax', '--gross-dividend', '20,000.00', '--tax-year', '2025/26']);
+  t.equal(r.status, 5, r.stderr);
+  t.match(r.stderr, 'for limited companies');
+  t.equal(r.stdout, '');
+});

@@ -182,6 +182,11 @@ t.test('the company features are for limited companies', async (t) => {
   t.equal(r.status, 422);
   t.match(r.body.error.message, 'limited companies');
   t.equal((await api.request('GET', '/v1/dividends')).status, 422);
+  // The tax calculator is a dividends endpoint too: a sole trader pays no dividends.
+  const tax = await api.request('POST', '/v1/dividends/tax-calculator', { body: { grossDividendPence: 2_000_000, taxYear: '2025/26' } });
+  t.equal(tax.status, 422, JSON.stringify(tax.body));
+  t.equal(tax.body.error.code, 'unprocessable_entity');
+  t.match(tax.body.error.message, 'limited companies');
 });
 
 t.test('the tax calculator over HTTP: a 2026/27 case worked by hand', async (t) => {

@@ -290,8 +290,10 @@ export const taxCalculatorOp = defineOperation({
     input: z.strictObject({ grossDividendPence: pence(), otherIncomePence: pence(), personalAllowanceUsedPence: pence() }),
     taxYear: z.string(),
   }),
-  run(ctx, input) {
-    return Promise.resolve({ data: dividendTax({ ...input, taxYear: input.taxYear ?? taxYearOf(today(ctx.clock)) }) });
+  async run(ctx, input) {
+    // A sole trader pays no dividends: refused as every other dividends endpoint is.
+    await requireCompany(orgOf(ctx).db);
+    return { data: dividendTax({ ...input, taxYear: input.taxYear ?? taxYearOf(today(ctx.clock)) }) };
   },
 });
 
