@@ -3,50 +3,178 @@
  * one place that both `--help` and the man page are built from.
  */
 
-export const groupSummaries: Readonly<Record<string, string>> = {
-  organisation: 'The organisation profile: name, address, VAT and company numbers',
-  settings: 'Organisation settings: currency, VAT scheme, fiscal year, invoice and quote numbering',
-  periods: 'Financial periods (fiscal years): list, show, close',
-  keys: 'API keys: create, list, rotate, revoke',
-  accounts: 'The chart of accounts',
-  transactions: 'Transactions: record, list, post, reconcile; an account ledger',
-  report: 'Reports from posted transactions: tables in pounds, --csv, or --json (pence)',
-  contacts: "Customers and suppliers: list, create, update, delete; a contact's transactions and balance",
-  invoices: 'Sales invoices: create, preview, send (e-mail), pdf, pay, remove a payment, void; the overdue sweep',
-  'credit-notes': 'Credit notes against invoices: create (whole, lines or an amount), allocate, refund, void, pdf',
-  'supplier-credit-notes': "Suppliers' credit notes against bills: create, allocate, refunds received, void",
-  quotes: 'Quotes: create, preview, accept or decline, convert to an invoice',
-  bills: 'Purchase bills: create, approve, pay, remove a payment, void',
-  webhooks: 'Webhook subscriptions: create, update, rotate the secret, delete, delivery stats',
-  'request-log': 'The API request log of the last 30 days: list, get',
-  import: 'Bulk loads into the books: import a journal; list, show and undo imports',
-  'contact-imports': 'Contacts from a CSV export: upload, preview the merges, resolve conflicts (link, split, skip), confirm',
-  'opening-balances': 'Opening balances from a trial balance export: upload, fix a mapping, confirm, void; the status',
-  'invoice-imports': 'Outstanding sales invoices from an export, against the clearing account: upload, preview, confirm, void',
-  'bill-imports': 'Outstanding purchase bills from an export, against the clearing account: upload, preview, confirm, void',
-  migrations: 'A move from Xero, FreeAgent or QuickBooks: run it whole, or attach its files, validate the gates, execute, abandon; history',
-  bank: "The bank: import a statement, the inbox of uncategorised lines, categorise, accept the rules' suggestions, explain one, recategorise, reconcile",
-  'bank-accounts': 'Bank accounts: list, add, change (sort code, account number, IBAN, primary), archive; unreconciled lines; reconcile',
-  'bank-imports': 'Bank statement imports step by step: upload, show, remap, confirm, delete',
-  directors: 'Directors and shareholders of a limited company: list, add, show, update, resign; connected persons',
-  dla: "Directors' loan accounts: record a movement (with its journal), list them; balances and S455",
-  company: "A limited company's year-end pack: directors' loans (S455, P11D), dividends, the profit check",
-  dividends: 'Dividends: profit check, board minutes, declare (--dry-run), pay, void, summary, voucher, tax calculator',
-  'categorisation-rules': 'Categorisation rules: list, create (upsert), update, delete, reorder, test, categorise-row, the global rules',
-  registration: 'Sign up over the API: a user with a new organisation, provisioned as acct init does',
-  auth: 'User sessions over the API: log in (with TOTP), refresh, log out, the current user, change password, TOTP set-up; session commands need a session, so they answer only over HTTP',
-  'email-verification': 'Verify a user’s e-mail address by a token sent to it: send (needs a session), verify, status',
-  'password-reset': 'Reset a forgotten password by a token e-mailed to the address: forgot, validate, reset',
-  admin:
-    'Platform administration as the local operator: create-user bootstraps a user or an administrator; organisations and their subscriptions, the audit log, every bug report, the settings, stats, search, system health and failed webhooks',
-  users: 'Users of the platform, as an administrator: list, show, suspend, unsuspend, unlock, disable TOTP, role, send a reset link, impersonate, delete',
-  vat: "VAT returns: the periods, a return (draft or filed), filing one, the filed returns; Making Tax Digital: connect to HMRC, HMRC's obligations, submit a filed return, HMRC's return, liabilities and payments",
-  'bug-reports': 'Bug reports to the operators: submit (with the latest API requests if asked), list, show',
-  transparency: 'Public list of reported bugs (titles, states, dates) and their statistics',
-  'early-access': 'Early-access spots left of 50, and the trial a new organisation gets',
-  billing:
-    'Subscription billing through the card-payment provider (Stripe): the plans, the status of the trial and subscription, a checkout to subscribe, the billing portal (checkout and portal need ACCT_STRIPE_KEY)',
+/**
+ * A command group's help line: what the group is about, then the commands
+ * it names, each item starting with the command's own word as typed (the
+ * rest says what it does). Rendered `about: command, command (gloss), …`.
+ */
+interface GroupSummary {
+  readonly about: string;
+  readonly commands: readonly string[];
+}
+
+const groups: Readonly<Record<string, GroupSummary>> = {
+  organisation: { about: 'The organisation profile (name, address, VAT and company numbers)', commands: ['get', 'update'] },
+  settings: {
+    about: 'Organisation settings (currency, VAT scheme, fiscal year, invoice and quote numbering)',
+    commands: ['get', 'update'],
+  },
+  periods: { about: 'Financial periods (fiscal years)', commands: ['list', 'get', 'close'] },
+  keys: { about: 'API keys', commands: ['create', 'list', 'scopes', 'rotate', 'rename', 'revoke'] },
+  accounts: { about: 'The chart of accounts', commands: ['list', 'types', 'get', 'balance', 'create', 'update', 'delete'] },
+  transactions: {
+    about: 'Transactions',
+    commands: [
+      'create (record one)',
+      'list',
+      'get',
+      'update',
+      'status (post a draft, or back to draft)',
+      'reconcile',
+      'categorise',
+      'account (an account ledger)',
+    ],
+  },
+  report: {
+    about: 'Reports from posted transactions, as tables in pounds, --csv, or --json (pence)',
+    commands: ['profit-loss', 'balance-sheet', 'trial-balance', 'general-ledger', 'vat', 'dashboard', 'aged-debtors', 'aged-creditors'],
+  },
+  contacts: { about: 'Customers and suppliers', commands: ['list', 'create', 'update', 'delete', "summary (a contact's transactions and balance)"] },
+  invoices: {
+    about: 'Sales invoices',
+    commands: ['create', 'preview', 'send (e-mail)', 'pdf', 'pay', 'remove-payment', 'void', 'sweep (the overdue sweep)'],
+  },
+  'credit-notes': { about: 'Credit notes against invoices', commands: ['create (whole, lines or an amount)', 'allocate', 'refund', 'void', 'pdf'] },
+  'supplier-credit-notes': { about: "Suppliers' credit notes against bills", commands: ['create', 'allocate', 'refund (a refund received)', 'void'] },
+  quotes: { about: 'Quotes', commands: ['create', 'preview', 'status (sent, accepted or rejected)', 'convert (to an invoice)'] },
+  bills: { about: 'Purchase bills', commands: ['create', 'approve', 'pay', 'remove-payment', 'void'] },
+  webhooks: {
+    about: 'Webhook subscriptions',
+    commands: ['create', 'update', 'rotate (the secret)', 'delete', 'list (with delivery stats)', 'deliveries', 'verify'],
+  },
+  'request-log': { about: 'The API request log of the last 30 days', commands: ['list', 'get'] },
+  import: { about: 'Bulk loads into the books', commands: ['journal (import a journal)', 'list', 'get', 'undo (an import)'] },
+  'contact-imports': {
+    about: 'Contacts from a CSV export',
+    commands: ['upload', 'get (preview the merges)', 'resolve (conflicts: link, split, skip)', 'confirm'],
+  },
+  'opening-balances': { about: 'Opening balances from a trial balance export', commands: ['upload', 'map (fix a mapping)', 'confirm', 'void', 'status'] },
+  'invoice-imports': {
+    about: 'Outstanding sales invoices from an export, against the clearing account',
+    commands: ['upload', 'get (the preview)', 'confirm', 'void'],
+  },
+  'bill-imports': {
+    about: 'Outstanding purchase bills from an export, against the clearing account',
+    commands: ['upload', 'get (the preview)', 'confirm', 'void'],
+  },
+  migrations: {
+    about: 'A move from Xero, FreeAgent or QuickBooks step by step (acct migrate runs it whole)',
+    commands: ['create', 'attach (its files)', 'validate (the gates)', 'execute', 'abandon', 'history'],
+  },
+  bank: {
+    about: 'The bank',
+    commands: [
+      'import (a statement)',
+      'inbox (the uncategorised lines)',
+      'categorise',
+      "accept (the rules' suggestions)",
+      'match',
+      'explain (one line)',
+      'recategorise',
+      'reconcile',
+    ],
+  },
+  'bank-accounts': {
+    about: 'Bank accounts',
+    commands: ['list', 'create', 'update (sort code, account number, IBAN, primary)', 'archive', 'unreconciled (lines)', 'reconcile'],
+  },
+  'bank-imports': { about: 'Bank statement imports step by step', commands: ['upload', 'get', 'remap', 'confirm', 'delete', 'undo'] },
+  directors: {
+    about: 'Directors, shareholders and connected persons of a limited company',
+    commands: ['list', 'add', 'get', 'update', 'resign'],
+  },
+  dla: {
+    about: "Directors' loan accounts",
+    commands: ['add (a movement, with its journal)', 'list', 'balances', 'balance', 's455', 'snapshot', 'snapshots'],
+  },
+  company: { about: "A limited company's year-end pack (directors' loans with S455 and P11D, dividends, the profit check)", commands: ['year-end'] },
+  dividends: {
+    about: 'Dividends',
+    commands: ['profit-check', 'minutes (board minutes)', 'declare (--dry-run)', 'pay', 'void', 'summary', 'voucher', 'tax (the tax calculator)'],
+  },
+  'categorisation-rules': {
+    about: 'Categorisation rules',
+    commands: ['list', 'create (upsert)', 'update', 'delete', 'reorder', 'test', 'categorise-row', 'global (the global rules)'],
+  },
+  registration: { about: 'Sign up over the API', commands: ['register (a user with a new organisation, provisioned as acct init does)'] },
+  auth: {
+    about: 'User sessions over the API (session commands need a session, so they answer only over HTTP)',
+    commands: [
+      'login (with TOTP)',
+      'refresh',
+      'logout',
+      'me (the current user)',
+      'password (change it)',
+      'totp-setup',
+      'totp-enable',
+      'totp-verify',
+      'totp-disable',
+    ],
+  },
+  'email-verification': {
+    about: 'Verify a user’s e-mail address by a token sent to it',
+    commands: ['send (needs a session)', 'verify', 'status'],
+  },
+  'password-reset': { about: 'Reset a forgotten password by a token e-mailed to the address', commands: ['forgot', 'validate', 'reset'] },
+  admin: {
+    about: 'Platform administration as the local operator',
+    commands: [
+      'create-user (bootstraps a user or an administrator)',
+      'orgs',
+      'audit-log',
+      'bug-reports',
+      'settings',
+      'stats',
+      'search',
+      'system-health',
+      'failed-webhooks',
+    ],
+  },
+  users: {
+    about: 'Users of the platform, as an administrator',
+    commands: ['list', 'get', 'suspend', 'unsuspend', 'unlock', 'disable-mfa (TOTP)', 'role', 'send-reset-link', 'impersonate', 'delete'],
+  },
+  vat: {
+    about: 'VAT returns and Making Tax Digital',
+    commands: [
+      'periods',
+      'show (a return, draft or filed)',
+      'file',
+      'returns (the filed ones)',
+      'connect (to HMRC)',
+      'obligations',
+      'submit',
+      'hmrc-return',
+      'liabilities',
+      'payments',
+    ],
+  },
+  'bug-reports': { about: 'Bug reports to the operators', commands: ['submit (with the latest API requests if asked)', 'list', 'get'] },
+  transparency: {
+    about: 'The public record of reported bugs',
+    commands: ['entries (titles, states, dates)', 'stats'],
+  },
+  'early-access': { about: 'Early access', commands: ['stats (spots left of 50, and the trial a new organisation gets)'] },
+  billing: {
+    about: 'Subscription billing through the card-payment provider, Stripe (checkout and portal need ACCT_STRIPE_KEY)',
+    commands: ['plans', 'status (of the trial and subscription)', 'checkout (to subscribe)', 'portal (the billing portal)'],
+  },
 };
+
+/** Each group's help line, as `acct GROUP --help`, `acct --help` and acct(1) show it. */
+export const groupSummaries: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(groups).map(([name, g]) => [name, `${g.about}: ${g.commands.join(', ')}`]),
+);
 
 /** The one money rule of the command line, stated once in acct --help and near the top of acct(1). */
 export const moneyRule =
