@@ -51,3 +51,23 @@ t.test('acct vat show of a quarter wholly inside the first year: the one rate ap
     /^1 +VAT due: 11% \(the 12% flat rate less 1 point in the first year of VAT registration\) × VAT-inclusive turnover \(box 6\) +66\.00$/m,
   );
 });
+
+t.test('acct report vat over a range begun before registration: the flat rate is applied from the registration date', async (t) => {
+  // Registered 2025-06-01 at 9.5%: 8.5% to 2026-05-31. The tax year 2025/26 (6 April 2025 to 5 April 2026) begins
+  // before registration. £1,000 + £200 VAT on 10 July 2025: £1,200.00 × 8.5% = £102.00.
+  const { dir } = await books(t, { ...flat, vatFlatRatePercent: 9.5 });
+  const bob = (await acctOk(t, dir, ['contacts', 'create', '--contact-type', 'customer', '--name', 'Bob'])).id as string;
+  const invoice = await acctOk(t, dir, ['invoices', 'create', '--contact-id', bob, '--issue-date', '2025-07-10', '--item', 'C;1;1000.00;standard']);
+  await acctOk(t, dir, ['invoices', 'send', invoice.id]);
+  const shown = await runCliInProcess(['--data', dir, 'report', 'vat', '--from', '2025-04-06', '--to', '2026-04-05'], { env: { COLUMNS: '250' } });
+  t.equal(shown.status, 0, shown.stderr);
+  t.ok(shown.stdout.split('\n').includes('Box 1, the flat rate applied: 8.5% from 2025-06-01 to 2026-04-05 on £1,200.00: £102.00'), shown.stdout);
+  t.notMatch(shown.stdout, /2025-04-06 to 2026-04-05 on/, 'no rate before registration');
+  const json = await acctOk(t, dir, ['report', 'vat', '--from', '2025-04-06', '--to', '2026-04-05']);
+  t.same(json.period, { from: '2025-04-06', to: '2026-04-05' }, 'the report still covers the range asked for');
+  t.same(json.flatRates, [{ from: '2025-06-01', to: '2026-04-05', percent: 8.5, turnover: 120_000, vat: 10_200 }]);
+
+  // A range begun after registration keeps its own first day: 1 September 2025 to 5 April 2026, the same sale outside it.
+  const later = await acctOk(t, dir, ['report', 'vat', '--from', '2025-09-01', '--to', '2026-04-05']);
+  t.same(later.flatRates, [{ from: '2025-09-01', to: '2026-04-05', percent: 8.5, turnover: 0, vat: 0 }]);
+});

@@ -43,10 +43,13 @@ export async function vatReturn(db: Kysely<OrgDb>, from: string, to: string): Pr
   const entries = await postedEntries(db, basis, from, to)
     .select(['e.date', 'e.direction', 'e.net', 'e.vat', 'e.reclaimable', 'e.capital', 'e.vat_account_id'])
     .execute();
+  // No rate applies before registration: a range begun earlier has its flat rates from the registration date.
+  const registered = org.vat_registration_date;
+  const ratesFrom = registered !== null && registered > from && registered <= to ? registered : from;
   const d = deriveBoxes(
     entries,
     { scheme: org.vat_scheme, flatRateBp: org.vat_flat_rate_bp, discountUntil: discountUntil(org) },
-    { startDate: from, endDate: to },
+    { startDate: ratesFrom, endDate: to },
   );
   const flatRatePercent = org.vat_scheme === 'flat_rate' ? (org.vat_flat_rate_bp ?? 0) / 100 : null;
   return {
