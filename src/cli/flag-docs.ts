@@ -42,6 +42,7 @@ const meaningful = (n: number | undefined): n is number => n !== undefined && Ma
 const keyWords: Readonly<Record<string, { word: string; example: string }>> = {
   acc: { word: 'code', example: '4000' },
   cont: { word: 'name', example: '"Bob Ltd"' },
+  dir: { word: 'name', example: '"Jo Bloggs"' },
   inv: { word: 'number', example: 'INV-0001' },
   bill: { word: 'number', example: 'PT-77' },
   cn: { word: 'number', example: 'CN-0001' },
@@ -177,6 +178,7 @@ function exampleOf(field: string, prop: JsonSchema, pounds: boolean, enumValues:
     const itemPrefix = keyword(items, 'x-id-prefix', isString);
     if (itemPrefix !== undefined) {
       const key = keyWords[itemPrefix];
+      if (itemPrefix === 'dir') return '"Jo Bloggs,Sam Smith"';
       return key && itemPrefix !== 'cont'
         ? `${key.example},${key.example.replace(/\d$/, (d) => String((Number(d) + 1) % 10))}`
         : `${itemPrefix}_…,${itemPrefix}_…`;

@@ -186,7 +186,7 @@ export const moneyRule =
 export const referenceRule =
   'Names: wherever a command takes an id it also takes what people know: an account code or name (1200, "Bank Account"), ' +
   'an invoice, quote, bill or credit-note number (INV-0001, QT-0001, CN-0001), a contact’s name or the start of it ' +
-  '("Bob" for Bob Ltd; when two match, the error lists them), and --org an organisation’s name or the start of its id.';
+  '("Bob" for Bob Ltd; when two match, the error lists them), a director’s full name or the start of it, and --org an organisation’s name or the start of its id.';
 
 export const dateRule =
   'Dates: YYYY-MM-DD, or on a date range a period: 2026-11, 2026-Q3, 2026, fy2025 (the financial year that begins in 2025), ' +

@@ -2,8 +2,9 @@
  * Natural keys: the things people know a record by, turned into its id for
  * the command line (the API keeps ids). An account by its code or name, a
  * contact by its name, an invoice, quote, bill or credit note by its
- * number. A name matches exactly (ignoring case, as fold() does) first, then as a unique
- * prefix; more than one match is a 400 listing the candidates, none a 404.
+ * number, a director by full name. A name matches exactly (ignoring case,
+ * as fold() does) first, then as a unique prefix; more than one match is a
+ * 400 listing the candidates, none a 404.
  */
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import { AppError } from './errors.js';
@@ -144,6 +145,18 @@ const kinds: Readonly<Record<string, Kind>> = {
         const fits = kind === undefined ? {} : { fits: r.contact_type === kind || r.contact_type === 'both' };
         return { id: r.id, key: r.name, label: `${r.name}, ${type}${r.is_active ? '' : ', inactive'}`, ...fits };
       });
+    },
+  },
+  dir: {
+    noun: 'director',
+    key: "the director's full name, or its start",
+    async candidates(db, text) {
+      const rows = await db.selectFrom('directors').select(['id', 'full_name', 'is_active']).orderBy('full_name').orderBy('id').execute();
+      // Resigned directors count only when no active one matches, as inactive contacts do.
+      const wanted = fold(text.trim());
+      const active = rows.filter((r) => r.is_active === 1);
+      const chosen = active.some((r) => fold(r.full_name).startsWith(wanted)) ? active : rows;
+      return chosen.map((r) => ({ id: r.id, key: r.full_name, label: `${r.full_name}${r.is_active ? '' : ', resigned'}` }));
     },
   },
   inv: { noun: 'invoice', key: 'the invoice number (INV-0001)', candidates: documents('invoices', 'sales') },
