@@ -20,15 +20,75 @@ export const maxUploadBytes = 10 * 1024 * 1024;
 
 const tooLarge = (limit: number) => new AppError('payload_too_large', `the request body exceeds the limit of ${limit} bytes`);
 
+/** How much more of a refused body is read and dropped, and for how long, so that its client hears the 413 (64 MiB, 15 s). */
+const drainBytes = 64 * 1024 * 1024;
+const drainMs = 15_000;
+
+/**
+ * On a request sent with Expect: 100-continue, how to tell its client to
+ * send the body (server.ts sets it, for node no longer says so by itself):
+ * called only once the body is to be read and its declared size is within
+ * the limit. Without it (node has already said 100 Continue) nothing is due.
+ */
+export const askForBody = Symbol('askForBody');
+type Request = IncomingMessage & { [askForBody]?: () => void };
+
+/**
+ * The request's body is to be read, up to `limit` bytes: refused at once if
+ * its declared Content-Length is over (null otherwise), and its client,
+ * if it waits for 100 Continue, asked for it.
+ */
+function begin(req: Request, limit: number): Promise<never> | null {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  const ask = req[askForBody];
+  delete req[askForBody];
+  if (declared > limit) return ask ? Promise.reject(tooLarge(limit)) : refuse(req, limit);
+  ask?.();
+  return null;
+}
+
+/**
+ * 413 for a body past `limit`; but only once the rest has been read and
+ * dropped: answered (with Connection:
+ * close) while its client is still sending, the connection would be reset
+ * under the client before it read the answer. A client that sends more
+ * than drainBytes, or for longer than drainMs, has its answer at that
+ * point, and the connection closed after it. (A client still waiting for
+ * 100 Continue is answered at once: it sends nothing more.)
+ */
+function refuse(req: IncomingMessage, limit: number): Promise<never> {
+  const error = tooLarge(limit);
+  if (req.complete || req.destroyed) return Promise.reject(error);
+  return new Promise((_resolve, reject) => {
+    let dropped = 0;
+    const done = () => {
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', done);
+      req.off('error', done);
+      req.off('close', done);
+      reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      dropped += chunk.length;
+      if (dropped > drainBytes) done();
+    };
+    const timer = setTimeout(done, drainMs);
+    req.on('data', onData);
+    req.on('end', done);
+    req.on('error', done);
+    req.on('close', done);
+    req.resume();
+  });
+}
+
 /**
  * The body's bytes; 413 past `limit` (by Content-Length at once, else as it
- * arrives). Past the limit the rest is read and dropped rather than the
- * request destroyed, so that the 413 can be answered on its connection
- * (which the answer closes: 413s are sent with Connection: close).
+ * arrives), once the rest has been read and dropped (see refuse).
  */
 function readBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > limit) return Promise.reject(tooLarge(limit));
+  const refused = begin(req, limit);
+  if (refused) return refused;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -45,8 +105,7 @@ function readBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
         return;
       }
       stop();
-      req.resume();
-      reject(tooLarge(limit));
+      refuse(req, limit).catch(reject);
     };
     const onEnd = () => {
       stop();
@@ -237,8 +296,8 @@ function coerceFields(schema: z.ZodObject, fields: Record<string, unknown>): Rec
 }
 
 function readMultipart(req: IncomingMessage, limit: number, upload: UploadSpec, schema: z.ZodObject): Promise<unknown> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > limit) return Promise.reject(tooLarge(limit));
+  const refused = begin(req, limit);
+  if (refused) return refused;
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
@@ -254,8 +313,11 @@ function readMultipart(req: IncomingMessage, limit: number, upload: UploadSpec, 
       if (failed) return;
       failed = true;
       req.unpipe(parser);
-      req.resume();
-      reject(e);
+      if (e.code === 'payload_too_large') refuse(req, limit).catch(reject);
+      else {
+        req.resume();
+        reject(e);
+      }
     };
     parser.on('field', (name, value) => {
       if (name !== upload.field) fields[name] = value;

@@ -63,7 +63,7 @@ export function sendFile(res: ServerResponse, file: FileResult): void {
 }
 
 export function sendError(res: ServerResponse, error: AppError): void {
-  // After a refused oversized body the rest of it is unread: close the connection rather than parse it.
+  // An oversized body is read and dropped only up to a point (body.ts, refuse): close the connection rather than parse what may follow.
   const headers: Record<string, string> = error.code === 'payload_too_large' ? { connection: 'close' } : {};
   if (error.code === 'unauthorized') headers['www-authenticate'] = 'Bearer';
   if ('retryAfter' in error && typeof error.retryAfter === 'number') headers['retry-after'] = String(error.retryAfter);

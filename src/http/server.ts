@@ -12,6 +12,7 @@ import { pdfPool } from './pdf-workers.js';
 import type { PoolLimits } from '../worker-pool.js';
 import { RequestLogWriter } from '../engine/integration/request-log-writer.js';
 import { AfterResponse } from './after-response.js';
+import { askForBody } from './body.js';
 
 export interface ServerOptions extends Omit<AppOptions, 'pdfPool'> {
   readonly host: string;
@@ -51,7 +52,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   // Pipelined requests wait for the response before theirs (Node sends responses in order anyway), so that a
   // client pipelining hundreds of requests and reading none makes the server hold one response, not hundreds.
-  const server = http.createServer((req, res) => {
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const socket = req.socket;
     let connection = connections.get(socket);
     if (!connection) connections.set(socket, (connection = { current: null, next: [] }));
@@ -70,6 +71,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     };
     if (c.current) c.next.push(start);
     else start();
+  };
+  const server = http.createServer(onRequest);
+  // Expect: 100-continue is answered when the body is to be read, and its declared size is within the operation's
+  // limit (body.ts), not by node at once: a body too large, or a request refused before it is read, is answered
+  // without the client sending it (node then closes the connection).
+  server.on('checkContinue', (req: http.IncomingMessage & { [askForBody]?: () => void }, res: http.ServerResponse) => {
+    req[askForBody] = () => res.writeContinue();
+    onRequest(req, res);
   });
   server.keepAliveTimeout = 5000;
   // Node's socket timeout counts time without progress, reading or writing (nginx's send_timeout): a client
