@@ -85,23 +85,33 @@ export interface Receiver {
   readonly hits: Hit[];
   /**
    * The status answered from now on; 'hang' reads the request and never
-   * answers; 'stall' sends 200 and part of a body, then nothing more.
+   * answers; 'stall' sends 200 and part of a body, then nothing more;
+   * 'hold' answers 200 once the test calls release().
    */
-  answer: number | 'hang' | 'stall';
+  answer: number | 'hang' | 'stall' | 'hold';
+  /** The requests held ('hold') and not yet answered. */
+  readonly held: number;
+  /** Answer 200 to the requests held so far. */
+  release(): void;
   /** Resolve once `n` requests have been received; reject after `ms` (a generous 20 s unless told). */
   waitFor(n: number, ms?: number): Promise<void>;
   close(): Promise<void>;
 }
 
 /** An HTTPS receiver on 127.0.0.1 (on `port`, or an ephemeral one), closed when the test ends. */
-export async function startReceiver(t: Test, tls: Tls, options: { port?: number; answer?: number | 'hang' | 'stall' } = {}): Promise<Receiver> {
+export async function startReceiver(t: Test, tls: Tls, options: { port?: number; answer?: Receiver['answer'] } = {}): Promise<Receiver> {
   const hits: Hit[] = [];
+  const held: (() => void)[] = [];
   const server = https.createServer({ key: tls.key, cert: tls.cert });
   const receiver = {
     port: 0,
     url: (p = '/hook') => `https://127.0.0.1:${receiver.port}${p}`,
     hits,
     answer: options.answer ?? 200,
+    get held() {
+      return held.length;
+    },
+    release: () => held.splice(0).forEach((answer) => answer()),
     async waitFor(n: number, ms = generousMs) {
       const deadline = Date.now() + ms;
       while (hits.length < n) {
@@ -121,6 +131,10 @@ export async function startReceiver(t: Test, tls: Tls, options: { port?: number;
     req.on('end', () => {
       hits.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, raw: Buffer.concat(chunks), at: Date.now() });
       if (receiver.answer === 'hang') return;
+      if (receiver.answer === 'hold') {
+        held.push(() => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok'));
+        return;
+      }
       if (receiver.answer === 'stall') {
         res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '100' });
         res.write('partial');

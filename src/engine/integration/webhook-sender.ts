@@ -212,16 +212,24 @@ async function attemptSealed(
   return attempt(url, secret, delivery, options);
 }
 
-/** Store what an attempt gave: succeeded, or failed after the fifth, or the time of the next try. */
-async function record(trx: Kysely<OrgDb>, delivery: WebhookDeliveriesTable, result: Attempt, clock: Clock): Promise<void> {
+/**
+ * Store what an attempt gave: succeeded, or failed after the fifth, or the
+ * time of the next try. The attempt is counted in the database (attempts +
+ * 1), not from the row as it was claimed, so that none goes uncounted.
+ */
+async function record(trx: Kysely<OrgDb>, delivery: Pick<WebhookDeliveriesTable, 'id'>, result: Attempt, clock: Clock): Promise<void> {
   const now = clock.now();
-  const attempts = delivery.attempts + 1;
+  const { attempts } = await trx
+    .updateTable('webhook_deliveries')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', delivery.id)
+    .returning('attempts')
+    .executeTakeFirstOrThrow();
   const done = result.ok || attempts >= maxAttempts;
   await trx
     .updateTable('webhook_deliveries')
     .set({
       status: result.ok ? 'succeeded' : done ? 'failed' : 'pending',
-      attempts,
       last_attempt_at: now.toISOString(),
       next_attempt_at: done ? null : new Date(now.getTime() + (retryDelaysMs[attempts - 1] ?? 0)).toISOString(),
       response_status: result.responseStatus,
@@ -258,12 +266,41 @@ export interface Lanes {
   run(endpointId: string, attempts: Promise<void>): void;
 }
 
-/** A few attempts to one endpoint at a time, each recorded as it ends. */
-async function attemptAll(books: DbHandle<OrgDb>, due: readonly DueDelivery[], options: SenderOptions): Promise<void> {
+/** How long a claim on a delivery holds from now: twice the response timeout, ample for an attempt and its record. */
+const claimUntil = (options: SenderOptions): string => new Date(options.clock.now().getTime() + 2 * (options.timeoutMs ?? responseTimeoutMs)).toISOString();
+
+/**
+ * Renew this sender's claim on a delivery just before attempting it: still
+ * pending and still claimed `until` (no other sender has claimed it since
+ * the claim lapsed), it is claimed for a whole window from now and true is
+ * returned; otherwise it is left alone (false).
+ */
+async function renewClaim(books: DbHandle<OrgDb>, id: string, until: string, options: SenderOptions): Promise<boolean> {
+  const renewed = await books.write((trx) =>
+    trx
+      .updateTable('webhook_deliveries')
+      .set({ next_attempt_at: claimUntil(options) })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '=', until)
+      .executeTakeFirst(),
+  );
+  return renewed.numUpdatedRows > 0n;
+}
+
+/**
+ * A few attempts to one endpoint at a time, each recorded as it ends. The
+ * deliveries were claimed `until`; an endpoint slow to answer may take
+ * longer than that over all of them, so each claim is renewed as its
+ * attempt begins, and a delivery another sender has claimed since is left
+ * to it.
+ */
+async function attemptAll(books: DbHandle<OrgDb>, due: readonly DueDelivery[], until: string, options: SenderOptions): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     for (let d = due[next++]; d !== undefined; d = due[next++]) {
       const { url, secret, ...delivery } = d;
+      if (!(await renewClaim(books, delivery.id, until, options))) continue;
       const result = await attemptSealed(books.secrets, url, secret, delivery, options);
       await books.write((trx) => record(trx, delivery, result, options.clock));
     }
@@ -283,6 +320,8 @@ const perEndpoint = 4;
  * timeout, so that another sender over the same books (a second acct serve
  * on PostgreSQL, or on the same files) does not attempt them too, and a
  * claim left by a stopped process lapses and the delivery is tried again.
+ * Each claim is renewed as its attempt begins (attemptAll): one not yet
+ * attempted when it lapses is another sender's to take.
  * The attempts themselves run outside any transaction; given `lanes`, they
  * are handed over and not waited for, and endpoints with attempts under way
  * are left for later.
@@ -292,7 +331,7 @@ export async function deliverDue(books: DbHandle<OrgDb>, options: SenderOptions,
   const busy = lanes?.busy ?? new Set<string>();
   // Most rounds find nothing due: a read, and no write transaction.
   if ((await dueDeliveries(books.db, now, busy).execute()).length === 0) return 0;
-  const claimedUntil = new Date(options.clock.now().getTime() + 2 * (options.timeoutMs ?? responseTimeoutMs)).toISOString();
+  const claimedUntil = claimUntil(options);
   const due = await books.write(async (trx) => {
     const rows = await dueDeliveries(trx, now, busy).execute();
     if (rows.length > 0) {
@@ -310,7 +349,7 @@ export async function deliverDue(books: DbHandle<OrgDb>, options: SenderOptions,
   });
   const byEndpoint = new Map<string, DueDelivery[]>();
   for (const d of due) byEndpoint.set(d.endpoint_id, [...(byEndpoint.get(d.endpoint_id) ?? []), d]);
-  const runs = [...byEndpoint].map(([endpointId, deliveries]) => [endpointId, attemptAll(books, deliveries, options)] as const);
+  const runs = [...byEndpoint].map(([endpointId, deliveries]) => [endpointId, attemptAll(books, deliveries, claimedUntil, options)] as const);
   if (lanes) for (const [endpointId, attempts] of runs) lanes.run(endpointId, attempts);
   else await Promise.all(runs.map(([, attempts]) => attempts));
   return due.length;
