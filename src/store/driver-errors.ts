@@ -32,6 +32,13 @@ export function markDatabaseSocketError(e: unknown): void {
 /** pg's own words for a connection the server ended under it (a shutdown, a restart), and for a query on such a connection. */
 const lostConnectionMessages = new Set(['Connection terminated unexpectedly', 'Client has encountered a connection error and is not queryable']);
 
+/**
+ * The database busy past its wait (SQLite's 10 s busy timeout, a PostgreSQL
+ * lock or serialization failure): 503, to be retried after a moment (sent
+ * as Retry-After: 1 s; the lock is usually a short write held long).
+ */
+const busy = (e: unknown) => new AppError('service_unavailable', 'the database is busy; retry the request', undefined, { cause: e, retryAfter: 1 });
+
 export function appErrorOf(e: unknown): AppError {
   if (e instanceof AppError) return e;
   if (e instanceof SqliteError) {
@@ -44,7 +51,7 @@ export function appErrorOf(e: unknown): AppError {
       case 'SQLITE_BUSY':
       case 'SQLITE_BUSY_SNAPSHOT':
       case 'SQLITE_LOCKED':
-        return new AppError('service_unavailable', 'the database is busy; retry the request', undefined, { cause: e });
+        return busy(e);
     }
   }
   const postgres = PostgresError !== undefined && e instanceof PostgresError ? e : undefined;
@@ -61,7 +68,7 @@ export function appErrorOf(e: unknown): AppError {
       case '57P02': // crash_shutdown
       case '57P03': // cannot_connect_now
       case '53300': // too_many_connections
-        return new AppError('service_unavailable', 'the database is busy; retry the request', undefined, { cause: e });
+        return busy(e);
     }
   }
   if (postgres !== undefined && /^(08|28|3D)/.test(postgres.code ?? '')) {
