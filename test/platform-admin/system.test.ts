@@ -310,6 +310,33 @@ t.test('replay: named deliveries or every failed one go back to the queue; an id
   t.same((await replay({})).body.data, { requeued: 0, books: [] }, 'nothing failed is left');
 });
 
+// A replay used to answer requeued: 1 for a delivery to an endpoint switched off, which the sender then never tried.
+t.test('replay: a delivery to an endpoint switched off is 422 when named, and left out of every failed one', async (t) => {
+  const s = await setUp(t);
+  const org = s.books.organisationId;
+  const on = await delivery(s.books, org, 'live', 'failed', hoursAgo(5), 'HTTP 500');
+  // The other organisation's endpoint is switched off after its delivery failed.
+  const off = await delivery(s.books, s.other.organisationId, 'live', 'failed', hoursAgo(4), 'HTTP 500');
+  const otherBooks = s.books.store.org(s.other.organisationId, 'live');
+  const { endpoint_id: offEndpoint } = await deliveryRow(s.books, s.other.organisationId, 'live', off);
+  await otherBooks.write((trx) => trx.updateTable('webhook_endpoints').set({ is_active: 0 }).where('id', '=', offEndpoint).execute());
+
+  const before = await auditCount(s.books);
+  const replay = (body: unknown) => s.api.request('POST', '/v1/admin/system/replay-webhooks', { key: s.admin, body });
+  const refused = await replay({ deliveryIds: [on, off] });
+  expectError(t, refused, 422, 'unprocessable_entity', {
+    message: new RegExp(`${off}.*${offEndpoint}.*switched off.*nothing was replayed`),
+  });
+  t.equal((await deliveryRow(s.books, org, 'live', on)).status, 'failed', 'the other one named is not queued either');
+  t.equal((await deliveryRow(s.books, s.other.organisationId, 'live', off)).status, 'failed');
+  t.equal(await auditCount(s.books), before, 'nothing audited');
+
+  const all = await replay({});
+  t.same(all.body.data, { requeued: 1, books: [{ organisationId: org, mode: 'live', requeued: 1 }] }, 'only the one whose endpoint is on');
+  t.equal((await deliveryRow(s.books, org, 'live', on)).status, 'pending');
+  t.equal((await deliveryRow(s.books, s.other.organisationId, 'live', off)).status, 'failed', 'the one to the endpoint switched off stays failed');
+});
+
 t.test("clear-cache empties the server's caches and says how much each held", async (t) => {
   const s = await setUp(t, { rateLimits: true });
   t.equal((await s.api.request('GET', '/v1/organisation')).status, 200, 'a request with the API key: its key and plan are kept');

@@ -159,31 +159,43 @@ export interface Requeued extends BooksRef {
 /**
  * Put failed deliveries back in the queue as new (pending, no attempts,
  * due now), so the sender tries them again on its usual schedule: the ones
- * named, else every failed one. A named id that is not a failed delivery
- * of some set of books is 404, found before anything is changed. Each set
- * of books is changed in its own transaction; nothing is sent here.
+ * named, else every failed one. The sender never tries a delivery to an
+ * endpoint switched off: one named is 422, and every failed one leaves
+ * them failed (and uncounted). A named id that is not a failed delivery
+ * of some set of books is 404; both found before anything is changed.
+ * Each set of books is changed in its own transaction; nothing is sent here.
  */
 export async function requeueFailed(ctx: Ctx, ids: readonly string[] | null): Promise<Requeued[]> {
   const books = await everyBooks(ctx);
   const wanted = new Map<string, string[]>();
   if (ids !== null) {
     const left = new Set(ids);
+    const switchedOff: string[] = [];
     for (const b of books) {
       if (left.size === 0) break;
       const rows = await booksOf(ctx, b)
         .db.selectFrom('webhook_deliveries')
-        .select('id')
-        .where('status', '=', 'failed')
-        .where('id', 'in', [...left])
+        .innerJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_deliveries.endpoint_id')
+        .select(['webhook_deliveries.id', 'webhook_deliveries.endpoint_id', 'webhook_endpoints.is_active'])
+        .where('webhook_deliveries.status', '=', 'failed')
+        .where('webhook_deliveries.id', 'in', [...left])
         .execute();
       if (rows.length === 0) continue;
       wanted.set(
         `${b.orgId}/${b.mode}`,
         rows.map((r) => r.id),
       );
-      for (const r of rows) left.delete(r.id);
+      for (const r of rows) {
+        left.delete(r.id);
+        if (r.is_active !== 1) switchedOff.push(`${r.id} (endpoint ${r.endpoint_id})`);
+      }
     }
     if (left.size > 0) throw new AppError('not_found', `webhook delivery ${[...left].join(', ')} not found among the failed deliveries: nothing was replayed`);
+    if (switchedOff.length > 0)
+      throw new AppError(
+        'unprocessable_entity',
+        `webhook delivery ${switchedOff.join(', ')} is to an endpoint switched off, which the sender does not try until its organisation switches it on: nothing was replayed`,
+      );
   }
   const now = timestamp(ctx.clock);
   const out: Requeued[] = [];
@@ -194,7 +206,8 @@ export async function requeueFailed(ctx: Ctx, ids: readonly string[] | null): Pr
       let q = trx
         .updateTable('webhook_deliveries')
         .set({ status: 'pending', attempts: 0, next_attempt_at: now, completed_at: null })
-        .where('status', '=', 'failed');
+        .where('status', '=', 'failed')
+        .where('endpoint_id', 'in', trx.selectFrom('webhook_endpoints').select('id').where('is_active', '=', 1));
       if (only) q = q.where('id', 'in', only);
       return Number((await q.executeTakeFirst()).numUpdatedRows);
     });

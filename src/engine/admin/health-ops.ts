@@ -90,7 +90,7 @@ export const failedWebhooks = defineOperation({
 export const replayWebhooks = defineOperation({
   name: 'admin.replay-webhooks',
   summary: 'Queue failed webhook deliveries again: those named, or every failed one',
-  description: `Each goes back to pending with no attempts, due now, and the sender tries it again with its usual retries (a running acct serve at once; one beside the CLI within its sweep). An id that is not a failed delivery is 404 and nothing is queued. A delivery to an endpoint switched off waits until it is switched on. Up to ${maxReplayIds} ids.`,
+  description: `Each goes back to pending with no attempts, due now, and the sender tries it again with its usual retries (a running acct serve at once; one beside the CLI within its sweep). An id that is not a failed delivery is 404 and nothing is queued. The sender does not try a delivery to an endpoint switched off: one named is 422 and nothing is queued, and every failed one leaves them failed. Up to ${maxReplayIds} ids.`,
   access: 'admin',
   method: 'POST',
   path: '/admin/system/replay-webhooks',
