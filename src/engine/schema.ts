@@ -226,6 +226,12 @@ export function toInputError(error: z.ZodError, input: unknown): AppError {
       return fail('validation_error', `${name} has an invalid format`);
     case 'invalid_value':
       return fail('validation_error', `${name} must be one of ${issue.values.map(String).join(', ')}`);
+    case 'invalid_union': {
+      // A field that takes one of several types, missing: as any other missing field, not zod's "Invalid input".
+      const actual = valueAt(input, issue.path);
+      if (actual === undefined || actual === null) return fail('validation_error', `${name} is required`);
+      return fail('validation_error', `${name}: ${issue.message}`);
+    }
     case 'too_small':
     case 'too_big':
       // A bound that states its own message (a money field's, in pounds) says it better than the limit as a bare number.
