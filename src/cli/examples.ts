@@ -191,7 +191,10 @@ export const operationExamples: Readonly<Record<string, readonly string[]>> = {
   'invoices.pdf': ['acct invoices pdf INV-0001 -o invoice.pdf'],
   'invoices.void': ['acct invoices void INV-0001'],
   'bills.create': ['acct bills create --contact-id "Paper Supplies" --bill-number PT-77 --item "Oak boards;40;21.50;standard"'],
-  'bills.pay': ['acct bills pay PT-77 --amount 1,032.00 --date today', 'acct bills pay PT-77 --amount 1,032.00'],
+  'bills.pay': [
+    'acct bills pay PT-77 --amount 1,032.00 --date today',
+    'acct bills pay PT-77 --amount 1,032.00 --date yesterday --method card --reference "Card 1234"',
+  ],
   'bills.list': ['acct bills list --status approved --from 2026-Q1'],
   'quotes.create': ['acct quotes create --contact-id "Bob Ltd" --item "Kitchen fit;1;4,800.00;standard"'],
   'quotes.convert': ['acct quotes convert QT-0001'],
