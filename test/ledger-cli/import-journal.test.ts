@@ -139,3 +139,38 @@ t.test('a journal with no transactions is refused and no empty batch is recorded
   const batches = await runCliInProcessJson(['--data', books.dataDir, '--json', 'import', 'list']);
   t.same(batches.data, [], 'no batch recorded');
 });
+
+t.test('a journal line on 1100 or 2100 is refused as a manual one is: line and field named, nothing imported', async (t) => {
+  const books = await newBooks(t);
+  const apAdjustment = entry('2026-11-30', 'AP adj', [
+    ['2100', -5000],
+    ['5100', 5000],
+  ]);
+  const r = runCliJson(['--data', books.dataDir, 'import', 'journal', '-'], { input: apAdjustment });
+  t.equal(r.status, 2, r.stderr);
+  t.match(r.stderr, /line 1: lines\[0\]\.accountCode: 2100 Accounts Payable is the payables control account.*aged creditors would no longer agree/);
+  const file = path.join(books.dataDir, 'mixed.jsonl');
+  fs.writeFileSync(
+    file,
+    [
+      entry('2026-11-01', 'Fine', [
+        ['1200', 100],
+        ['4000', -100],
+      ]),
+      entry('2026-11-02', 'AR adj', [
+        ['4000', 2500],
+        ['1100', -2500],
+      ]),
+      apAdjustment,
+    ].join('\n'),
+  );
+  const mixed = await runCliInProcess(['--data', books.dataDir, 'import', 'journal', file]);
+  t.equal(mixed.status, 2, mixed.stderr);
+  t.match(mixed.stderr, /2 of the journal's entries were refused/);
+  t.match(mixed.stderr, /line 2: lines\[1\]\.accountCode: 1100 Accounts Receivable is the receivables control account/);
+  t.match(mixed.stderr, /line 3: lines\[0\]\.accountCode: 2100 Accounts Payable/);
+  const list = await runCliInProcessJson(['--data', books.dataDir, '--json', 'transactions', 'list']);
+  t.same(list.data, [], 'not even the good entry was written');
+  const batches = await runCliInProcessJson(['--data', books.dataDir, '--json', 'import', 'list']);
+  t.same(batches.data, [], 'no batch recorded');
+});

@@ -6,10 +6,12 @@
  * a draft are refused with 400 on lines[i].accountId, and nothing is
  * written; a document's own entries and other accounts still post.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import t from 'tap';
 import type { Test } from 'tap';
 import { createTransaction } from '../../src/engine/ledger/posting.js';
-import type { Books } from '../helpers/index.js';
+import { runCliInProcessJson, type Books } from '../helpers/index.js';
 import { expectError, ledger, lineCount, post, postOk, transactionTotal, type Ledger } from './support.js';
 
 /** A journal of £50.00 between `code` (debit 5000 pence) and 4000 Sales (credit). */
@@ -31,12 +33,16 @@ async function trialRow(api: Ledger['api'], code: string): Promise<{ debit: numb
   return { debit: row?.debit ?? 0, credit: row?.credit ?? 0 };
 }
 
-/** A manual journal as the books may hold it from before the rule: written by posting in-process, past the journal checks. */
-async function legacyJournal(books: Books, acc: Ledger['acc'], code: string): Promise<string> {
+/** A draft journal (manual, or imported) as the books may hold it from before the rule: written by posting in-process, past the journal checks. */
+async function legacyJournal(books: Books, acc: Ledger['acc'], code: string, sourceType: 'manual' | 'import' = 'manual'): Promise<string> {
   const view = await books.store
     .org(books.organisationId, 'live')
     .write((trx) =>
-      createTransaction(trx, { clock: books.clock, actor: { id: 'usr_test', name: 'Test' } }, { ...journal(acc, code, 'draft'), sourceType: 'manual' }),
+      createTransaction(
+        trx,
+        { clock: books.clock, actor: { id: 'usr_test', name: 'Test' } },
+        { ...journal(acc, code, 'draft'), sourceType, sourceId: sourceType === 'import' ? 'dimp_01kaz3v0xk7q2m9d4c8f6h1j5n' : null },
+      ),
     );
   return view.id;
 }
@@ -119,6 +125,37 @@ t.test('posting a draft journal on 1100 or 2100 (made before the rule) is refuse
   t.same(await trialRow(api, '1150'), { debit: 10000, credit: 0 }, 'both corrected journals: 5000 + 5000');
   const stray = await legacyJournal(books, acc, '1100');
   t.equal((await api.request('DELETE', `/v1/transactions/${stray}`)).status, 200, 'a draft on 1100 may still be deleted');
+});
+
+t.test('an imported draft journal keeps off 1100 and 2100 too: PUT of its lines and posting it are refused; it may be deleted', async (t) => {
+  const { books, api, acc } = await ledger(t);
+  const file = path.join(books.dataDir, 'drafts.jsonl');
+  const line = (accountCode: string, amount: number) => ({ accountCode, amount });
+  fs.writeFileSync(
+    file,
+    JSON.stringify({ date: '2026-11-13', description: 'Imported draft', status: 'draft', lines: [line('1150', 5000), line('4000', -5000)] }),
+  );
+  const imported = await runCliInProcessJson(['--data', books.dataDir, '--org', books.organisationId, '--json', 'import', 'journal', file]);
+  t.equal(imported.status, 0, imported.stderr);
+  const id = (await api.request('GET', '/v1/transactions')).body.data[0].id as string;
+  for (const [code, kept] of [
+    ['1100', 'receivables'],
+    ['2100', 'payables'],
+  ] as const) {
+    const r = await api.request('PUT', `/v1/transactions/${id}`, { body: { lines: journal(acc, code).lines } });
+    expectError(t, r, 400, 'validation_error', { field: 'lines[0].accountId', message: why(code, kept) });
+    const legacy = await legacyJournal(books, acc, code, 'import');
+    const posting = await api.request('PATCH', `/v1/transactions/${legacy}/status`, { body: { status: 'posted' } });
+    expectError(t, posting, 400, 'validation_error', { field: 'lines[0].accountId', message: why(code, kept) });
+    const put = await api.request('PUT', `/v1/transactions/${legacy}`, { body: { status: 'posted' } });
+    expectError(t, put, 400, 'validation_error', { field: 'lines[0].accountId' });
+    t.same(await trialRow(api, code), { debit: 0, credit: 0 }, `${code} untouched`);
+    t.equal((await api.request('DELETE', `/v1/transactions/${legacy}`)).status, 200, `an imported draft on ${code} may still be deleted`);
+  }
+  t.equal(await lineCount(books, id), 2, 'the imported draft keeps its two lines');
+  const posted = await api.request('PATCH', `/v1/transactions/${id}/status`, { body: { status: 'posted' } });
+  t.equal(posted.status, 200, 'posted on its own accounts');
+  t.same(await trialRow(api, '1150'), { debit: 5000, credit: 0 });
 });
 
 t.test("a document's entries still post to 1100: an invoice of £50.00 shows in 1100 and aged debtors alike", async (t: Test) => {

@@ -11,6 +11,7 @@ import { newId } from '../ids.js';
 import { isoDate, parseWith, pence } from '../schema.js';
 import { vatTreatments } from '../ledger/line-vat.js';
 import { insertPrepared, loadBooks, maxLines, prepare, type Posting, type Prepared } from '../ledger/posting.js';
+import { refuseControlLinesIn } from '../ledger/transactions.js';
 import { contentHash, importSource, recordBatch, refuseDuplicate } from './batches.js';
 import type { DbHandle } from '../../store/store.js';
 import type { OrgDb } from '../../store/tables.js';
@@ -90,6 +91,8 @@ export async function importJournal(
           if (!accountId) throw new AppError('validation_error', `lines[${i}].accountCode: no account with code ${l.accountCode}`);
           return { ...l, accountId };
         });
+        // A journal import is a journal: it keeps off 1100 and 2100 as one entered by hand does.
+        refuseControlLinesIn(books.accounts, resolved, (i) => `lines[${i}].accountCode`);
         const prepared = prepare(books, posting, { ...entry, lines: resolved, sourceType: importSource, sourceId: importId });
         if (refused > 0) continue; // nothing will be written: only keep checking
         pending.push(prepared);

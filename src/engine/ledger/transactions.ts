@@ -18,7 +18,7 @@ import {
   type TransactionView,
 } from './transaction-view.js';
 import { precompiled } from '../../store/precompiled.js';
-import type { OrgDb } from '../../store/tables.js';
+import type { AccountsTable, OrgDb } from '../../store/tables.js';
 
 export interface TransactionFilter {
   readonly from?: string;
@@ -96,22 +96,45 @@ async function journalOnly(trx: Kysely<OrgDb>, id: string, what: string): Promis
   return row;
 }
 
-/** What keeps each control account a manual journal may not post to, and what to record instead. */
+/** What keeps each control account a journal may not post to, and what to record instead. */
 const keptByDocuments = {
   receivables: { documents: 'invoices', report: 'aged debtors', instead: 'record an invoice, a payment on it or a credit note instead' },
   payables: { documents: 'bills', report: 'aged creditors', instead: 'record a bill, a payment on it or a credit note instead' },
 } as const;
 
 /**
- * Refuse (400 on lines[i].accountId) a manual journal's line on a
- * receivables or payables control account (1100, 2100): invoices, bills,
- * their payments and credit notes keep those, and the aged reports list
- * their documents, so a journal there, belonging to no document, would part
- * 1100 from aged debtors (2100 from aged creditors). Entries the engine makes
- * (documents, payments, imports of another program's history, opening
- * balances) do not come through here. As bank-line-account.ts refuses a bank
- * line's other side there.
+ * Refuse (400 on lines[i].accountId, or the field `fieldOf` names) a
+ * journal's line on a receivables or payables control account (1100, 2100):
+ * invoices, bills, their payments and credit notes keep those, and the aged
+ * reports list their documents, so a journal there, belonging to no
+ * document, would part 1100 from aged debtors (2100 from aged creditors).
+ * Journals entered by hand and those of a journal import alike; entries the
+ * engine makes (documents, payments, opening balances, the clearing
+ * journals of invoice and bill imports) do not come through here. As
+ * bank-line-account.ts refuses a bank line's other side there. `accounts`
+ * holds at least the lines' accounts.
  */
+export function refuseControlLinesIn(
+  accounts: ReadonlyMap<string, Pick<AccountsTable, 'code' | 'name' | 'control_type'>>,
+  lines: readonly Pick<LineInput, 'accountId'>[],
+  fieldOf: (i: number) => string = (i) => `lines[${i}].accountId`,
+): void {
+  const at = lines.findIndex((l) => {
+    const type = accounts.get(l.accountId)?.control_type;
+    return type === 'receivables' || type === 'payables';
+  });
+  if (at < 0) return;
+  const account = accounts.get(lines[at]!.accountId)!;
+  const kept = keptByDocuments[account.control_type as keyof typeof keptByDocuments];
+  const field = fieldOf(at);
+  throw new AppError(
+    'validation_error',
+    `${field}: ${account.code} ${account.name} is the ${account.control_type} control account, kept by ${kept.documents}: a journal there would belong to no document, so ${kept.report} would no longer agree with it; ${kept.instead}`,
+    field,
+  );
+}
+
+/** refuseControlLinesIn, reading the control accounts among the lines'. */
 async function refuseControlLines(trx: Kysely<OrgDb>, lines: readonly Pick<LineInput, 'accountId'>[]): Promise<void> {
   const ids = [...new Set(lines.map((l) => l.accountId))];
   if (ids.length === 0) return;
@@ -121,16 +144,7 @@ async function refuseControlLines(trx: Kysely<OrgDb>, lines: readonly Pick<LineI
     .where('id', 'in', ids)
     .where('control_type', 'in', ['receivables', 'payables'])
     .execute();
-  if (controls.length === 0) return;
-  const at = lines.findIndex((l) => controls.some((a) => a.id === l.accountId));
-  const account = controls.find((a) => a.id === lines[at]!.accountId)!;
-  const kept = keptByDocuments[account.control_type as keyof typeof keptByDocuments];
-  const field = `lines[${at}].accountId`;
-  throw new AppError(
-    'validation_error',
-    `${field}: ${account.code} ${account.name} is the ${account.control_type} control account, kept by ${kept.documents}: a journal there would belong to no document, so ${kept.report} would no longer agree with it; ${kept.instead}`,
-    field,
-  );
+  if (controls.length > 0) refuseControlLinesIn(new Map(controls.map((a) => [a.id, a])), lines);
 }
 
 /** Record a manual journal (transactions.create, acct post). */
@@ -148,7 +162,7 @@ export async function changeJournal(
 ): Promise<TransactionView> {
   const row = await journalOnly(trx, id, 'changed');
   // New lines, or the draft's own when it is posted by the change (a posted journal is refused by replaceDraft).
-  if (row.source_type === 'manual' && row.status === 'draft' && (change.lines !== undefined || change.status === 'posted')) {
+  if (row.status === 'draft' && (change.lines !== undefined || change.status === 'posted')) {
     await refuseControlLines(trx, change.lines ?? (await loadTransaction(trx, id)).lines);
   }
   return replaceDraft(trx, posting, id, change);
@@ -157,8 +171,8 @@ export async function changeJournal(
 /** Post a draft journal, or return a posted one to draft. */
 export async function setJournalStatus(trx: Kysely<OrgDb>, posting: Posting, id: string, status: TransactionRow['status']): Promise<TransactionRow> {
   const row = await journalOnly(trx, id, 'changed');
-  // A draft made before manual journals were kept off the control accounts may be corrected or deleted, not posted.
-  if (row.source_type === 'manual' && row.status === 'draft' && status === 'posted') await refuseControlLines(trx, (await loadTransaction(trx, id)).lines);
+  // A draft made before journals were kept off the control accounts may be corrected or deleted, not posted.
+  if (row.status === 'draft' && status === 'posted') await refuseControlLines(trx, (await loadTransaction(trx, id)).lines);
   return setTransactionStatus(trx, posting, id, status);
 }
 
