@@ -61,7 +61,7 @@ export const documentPreviewSchema = z.strictObject({
   blockers: z.array(z.string()),
   clearingProof: z.strictObject({
     account: z.string().describe('1198 or 2198'),
-    openingBalance: poundsText().describe('the clearing account now, debit − credit'),
+    openingBalance: poundsText().describe('the clearing account, debit − credit: now while pending; as it stood at confirm once confirmed'),
     importDelta: poundsText().describe('what confirming moves off it'),
     netBalance: poundsText(),
     cleared: z.boolean(),
@@ -88,7 +88,9 @@ export const documentPreviewSchema = z.strictObject({
       paid: poundsText(),
       outstanding: poundsText(),
       vat: poundsText().nullable().describe('the VAT inside the gross, from the file; null when it gives none'),
-      status: z.enum(['ready', 'duplicate', 'after_cutover']),
+      status: z
+        .enum(['ready', 'duplicate', 'after_cutover', 'created', 'voided'])
+        .describe('ready, duplicate or after_cutover while pending; created once confirmed, voided once the import is voided'),
       error: z.string().nullable(),
       contact: z.strictObject({
         contactId: idOut('cont').nullable(),
@@ -230,7 +232,11 @@ export async function documentPreview(db: Kysely<OrgDb>, row: DataImportsTable):
   const { direction } = optionsOf<DocumentImportOptions>(row);
   const worked = await work(db, row);
   const blockers = row.status === 'pending' ? [...worked.blockers] : [`the import is ${row.status}`];
-  const { file, clearing } = worked;
+  const { file } = worked;
+  // A confirmed import is shown as it was confirmed, not previewed against books that hold its documents (every row a
+  // duplicate): confirm is refused unless the clearing account nets to zero, so it then stood at what the documents moved, the other way.
+  const confirmed = row.status === 'completed' || row.status === 'voided';
+  const clearing = confirmed ? { openingBalance: -worked.clearing.importDelta || 0, importDelta: worked.clearing.importDelta } : worked.clearing;
   return {
     importId: row.id,
     filename: row.filename,
@@ -267,8 +273,8 @@ export async function documentPreview(db: Kysely<OrgDb>, row: DataImportsTable):
       paid: pounds(r.paid),
       outstanding: pounds(r.outstanding),
       vat: r.vat === null ? null : pounds(r.vat),
-      status,
-      error,
+      status: confirmed ? (row.status === 'completed' ? 'created' : 'voided') : status,
+      error: confirmed ? null : error,
       contact: { contactId: match.contactId, contactName: match.contactName, outcome: match.outcome, confidence: match.confidence, reason: match.reason },
     })),
     warnings: [...worked.warnings],

@@ -3,7 +3,8 @@
  * leaves (data_imports): the file as uploaded, the choices made since, its
  * status and counts, and what confirm did with each row. Its id is a
  * `dimp_…`, as journal imports have. Previews are read from the file again
- * each time, so they show the books as they are now.
+ * each time, so they show the books as they are now (a confirmed invoice or
+ * bill import's proof and rows as they were confirmed: document-imports.ts).
  */
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
