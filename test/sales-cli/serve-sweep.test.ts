@@ -55,7 +55,7 @@ t.test('serve sweeps at start and every --sweep-interval seconds', async (t) => 
   const id = created.body.data.id as string;
   const sent = await request(server.url, 'POST', `/v1/invoices/${id}/send`, { key: apiKey, body: {} });
   t.equal(sent.status, 200, JSON.stringify(sent.body?.error ?? ''));
-  t.equal(sent.body.data.status, 'sent', 'sent, not yet swept');
+  t.equal(sent.body.data.status, 'overdue', 'the reply says what a read would; the books say sent until the sweep');
   // Not swept at start (sent after it), and the server wakes for nothing else: only the sweep every second can move it.
   const later = await waitForStatus(db, id, 'overdue', generousMs);
   t.equal(later.at(-1), 'overdue', `an invoice sent while serving became overdue at the next sweep (seen ${later.join(' → ')})`);

@@ -214,7 +214,7 @@ export async function customerOk(t: Test, dir: string, extra: readonly string[] 
 /** Items worked by hand: 1.5 × £500.00 at 20% (net 750.00, VAT 150.00) and 2 × £10.00 at 0%; subtotal £770.00, VAT £150.00, total £920.00. */
 export const twoItems = ['--item', 'Consulting;1.5;500.00;standard', '--item', 'Books;2;10;zero'] as const;
 
-/** A past-due invoice (issued 2026-01-01, due 2026-01-31) for the contact, sent; its id and number. */
+/** A past-due invoice (issued 2026-01-01, due 2026-01-31) for the contact, sent (still sent in the books until a read or a sweep moves it, though the reply says overdue, as that read will); its id and number. */
 export async function sentPastDueOk(t: Test, dir: string, contactId: string): Promise<{ id: string; invoiceNumber: string }> {
   const created = await acctOk(t, dir, [
     'invoices',
@@ -227,6 +227,6 @@ export async function sentPastDueOk(t: Test, dir: string, contactId: string): Pr
     '--due-date',
     '2026-01-31',
   ]);
-  t.equal((await acctOk(t, dir, ['invoices', 'send', created.id])).status, 'sent', `${created.invoiceNumber} sent`);
+  t.equal((await acctOk(t, dir, ['invoices', 'send', created.id])).status, 'overdue', `${created.invoiceNumber} sent, past its due date`);
   return { id: created.id as string, invoiceNumber: created.invoiceNumber as string };
 }

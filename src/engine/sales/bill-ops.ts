@@ -21,7 +21,7 @@ import { listDocuments, listQuery } from './document-list.js';
 import { billPaymentSchema, billPaymentView } from './payment-view.js';
 import { paymentBody, recordPayment, removePayment } from './payments.js';
 import { emit } from '../events.js';
-import { sweepBeforeList, sweptBeforeGet } from './overdue.js';
+import { asRead, sweepBeforeList, sweptBeforeGet } from './overdue.js';
 
 const billParams = { id: idOf('bill') };
 
@@ -131,7 +131,7 @@ export const approveBill = defineOperation({
   params: billParams,
   output: billSummarySchema.pick({ id: true, billNumber: true, status: true }).extend({ approvedAt: billSummarySchema.shape.approvedAt.unwrap() }),
   async run(ctx, input) {
-    const row = await orgOf(ctx).write((trx) => issueDocument(trx, k, postingOf(ctx), input.id));
+    const row = asRead(k, ctx.clock, await orgOf(ctx).write((trx) => issueDocument(trx, k, postingOf(ctx), input.id)));
     return { data: { id: row.id, billNumber: row.number, status: statusIn(billStatuses, row), approvedAt: row.sent_at } };
   },
 });
@@ -150,7 +150,7 @@ export const payBill = defineOperation({
   output: billPaymentSchema.extend({ billStatus: billSummarySchema.shape.status, amountDue: pence() }),
   async run(ctx, input) {
     const { payment, document } = await orgOf(ctx).write((trx) => recordPayment(trx, k, postingOf(ctx), input.id, input));
-    return { data: { ...billPaymentView(payment), billStatus: statusIn(billStatuses, document), amountDue: amountDue(document) } };
+    return { data: { ...billPaymentView(payment), billStatus: statusIn(billStatuses, asRead(k, ctx.clock, document)), amountDue: amountDue(document) } };
   },
 });
 
@@ -176,7 +176,7 @@ export const removeBillPayment = defineOperation({
       const removed = {
         ...billPaymentView(payment),
         billNumber: document.number,
-        billStatus: statusIn(billStatuses, document),
+        billStatus: statusIn(billStatuses, asRead(k, ctx.clock, document)),
         amountDue: amountDue(document),
       };
       await emit(trx, ctx.clock, 'payment.removed', removed);

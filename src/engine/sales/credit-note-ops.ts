@@ -16,6 +16,7 @@ import { amountDue } from './documents.js';
 import { documentView } from './document-view.js';
 import { paymentMethods } from './payments.js';
 import type { Settled } from './settle.js';
+import { asRead } from './overdue.js';
 import { createCreditNote, findCreditNote, voidCreditNote } from './credit-notes.js';
 import { salesCredit, supplierCredit, type CreditKind, type Credited } from './credit-kinds.js';
 import {
@@ -45,9 +46,9 @@ async function documentEvents(trx: Kysely<OrgDb>, ck: CreditKind, ctx: Ctx, sett
   for (const s of settled) if (s.change === 'paid') await emit(trx, ctx.clock, 'invoice.paid', await documentView(trx, ck.doc, s.row));
 }
 
-/** The credited document's status and amount due, named for the kind (invoiceStatus, billAmountDue…). */
-const standing = <D extends Credited>(ck: CreditKind<D>, row: InvoicesTable): DocumentStanding<D> => ({
-  ...creditedField(ck.credits, 'Status', row.status),
+/** The credited document's status and amount due, named for the kind (invoiceStatus, billAmountDue…), as a GET would show them. */
+const standing = <D extends Credited>(ck: CreditKind<D>, ctx: Ctx, row: InvoicesTable): DocumentStanding<D> => ({
+  ...creditedField(ck.credits, 'Status', asRead(ck.doc, ctx.clock, row).status),
   ...creditedField(ck.credits, 'AmountDue', amountDue(row)),
 });
 
@@ -119,7 +120,7 @@ function operationsFor<D extends Credited>(ck: CreditKind<D>, group: string, bas
         const view = await creditNoteView(trx, ck, note);
         if (sales) await emit(trx, ctx.clock, 'credit_note.created', view);
         await documentEvents(trx, ck, ctx, [document]);
-        return { ...view, ...standing(ck, document.row) };
+        return { ...view, ...standing(ck, ctx, document.row) };
       });
       return { data };
     },
@@ -225,7 +226,7 @@ function operationsFor<D extends Credited>(ck: CreditKind<D>, group: string, bas
           date: allocation.date,
           createdAt: allocation.created_at,
           remainingCredit: note.total - note.allocated - note.refunded,
-          ...standing(ck, document.row),
+          ...standing(ck, ctx, document.row),
         };
       });
       return { data };
@@ -258,7 +259,7 @@ function operationsFor<D extends Credited>(ck: CreditKind<D>, group: string, bas
           deleted: true as const,
           remainingCredit: note.total - note.allocated - note.refunded,
           ...creditedField(ck.credits, 'Id', allocation.invoice_id),
-          ...standing(ck, document.row),
+          ...standing(ck, ctx, document.row),
         };
       });
       return { data };

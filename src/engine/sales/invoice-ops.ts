@@ -22,7 +22,7 @@ import { listDocuments, listQuery } from './document-list.js';
 import { paymentSchema, paymentView } from './payment-view.js';
 import { paymentBody, recordPayment, removePayment } from './payments.js';
 import { announceReceipt, announceRemoval } from './receipt-events.js';
-import { sweepBeforeList, sweepOverdue, sweptBeforeGet } from './overdue.js';
+import { asRead, sweepBeforeList, sweepOverdue, sweptBeforeGet } from './overdue.js';
 import { emailDraft, invoicePdf, invoicePdfData, moveInvoice, previewSchema, previewView, send, voidInvoice } from './invoices.js';
 
 const invoiceParams = { id: idOf('inv') };
@@ -208,7 +208,7 @@ export const recordInvoicePayment = defineOperation({
   async run(ctx, input) {
     const payment = await orgOf(ctx).write(async (trx) => {
       const { payment, document } = await recordPayment(trx, k, postingOf(ctx), input.id, input);
-      const view = await announceReceipt(trx, ctx.clock, payment, document);
+      const view = await announceReceipt(trx, ctx.clock, payment, asRead(k, ctx.clock, document));
       return { ...paymentView(payment), invoiceStatus: view.status, amountDue: view.amountDue };
     });
     return { data: payment };
@@ -234,7 +234,7 @@ export const removeInvoicePayment = defineOperation({
   async run(ctx, input) {
     const data = await orgOf(ctx).write(async (trx) => {
       const { payment, document } = await removePayment(trx, k, postingOf(ctx), input.id, input.paymentId);
-      const removed = await announceRemoval(trx, ctx.clock, payment, document);
+      const removed = await announceRemoval(trx, ctx.clock, payment, asRead(k, ctx.clock, document));
       return { ...removed, deleted: true as const };
     });
     return { data };
@@ -266,7 +266,7 @@ export const setInvoiceStatus = defineOperation({
   body: { status: z.enum(invoiceStatuses) },
   output: invoiceSummarySchema.pick({ id: true, status: true }),
   async run(ctx, input) {
-    const row = await moveInvoice(ctx, input.id, input.status);
+    const row = asRead(k, ctx.clock, await moveInvoice(ctx, input.id, input.status));
     return { data: { id: row.id, status: statusIn(invoiceStatuses, row) } };
   },
 });

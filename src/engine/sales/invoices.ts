@@ -20,7 +20,7 @@ import { findContact } from './contacts.js';
 import { findDocument, invoiceStatuses, refuseUnlessDraft, salesInvoice as k } from './documents.js';
 import { issueDocument, refuseSaleAgainstRegistration, voidDocument } from './document-lifecycle.js';
 import { invoiceView, type Invoice } from './document-view.js';
-import { sweepOverdue } from './overdue.js';
+import { asRead, sweepOverdue } from './overdue.js';
 import type { InvoicePdfData, InvoicePdfLine } from '../../pdf/invoice-data.js';
 import { pdfBankDetails } from './pdf-bank-details.js';
 import { pdfCredits } from './pdf-credits.js';
@@ -166,7 +166,7 @@ export async function send(ctx: Ctx, id: string): Promise<InvoicesTable> {
   return org.write(async (trx) => {
     const row = await issueDocument(trx, k, postingOf(ctx), id);
     await emit(trx, ctx.clock, 'invoice.sent', await invoiceView(trx, row));
-    return row;
+    return asRead(k, ctx.clock, row);
   });
 }
 

@@ -103,6 +103,17 @@ export async function sweptBeforeGet(books: DbHandle<OrgDb>, clock: Clock, k: Ki
   return moved ?? findDocument(books.db, k, row.id);
 }
 
+/**
+ * The document a write left (sent, approved, paid or credited in part, a
+ * payment or allocation taken back) as a GET straight after would show it:
+ * overdue when it is issued and past its due date. The next read or sweep
+ * moves it there, with its invoice.overdue (sweptBeforeGet); the reply only
+ * says so, without a query.
+ */
+export function asRead<R extends InvoicesTable>(k: Kind, clock: Clock, row: R): R {
+  return row.status === k.issued && row.due_date < today(clock) ? { ...row, status: 'overdue' } : row;
+}
+
 export interface SweeperOptions {
   readonly clock: Clock;
   /** Milliseconds between sweeps after the first (0: only the one at start). */
