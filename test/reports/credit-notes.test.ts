@@ -50,7 +50,8 @@ t.test('the VAT return of a quarter holding credit notes', async (t) => {
   const c = await billOk(t, l.api, supplier, { items: [item({ description: 'Flour', unitPrice: 30000 })], issueDate: '2026-10-20', dueDate: '2026-11-19' });
   await approveOk(t, l.api, c.id);
   const onC = await ok(t, l, 'POST', '/v1/supplier-credit-notes', { billId: c.id, amount: 12000, date: '2026-11-01', creditNoteNumber: 'SUP-CR-9' });
-  t.same([onC.subtotal, onC.vatAmount, onC.creditNoteNumber, onC.billStatus, onC.billAmountDue], [10000, 2000, 'SUP-CR-9', 'approved', 24000]);
+  // C fell due on 19 November: on 21 November the reply says overdue, as a GET would.
+  t.same([onC.subtotal, onC.vatAmount, onC.creditNoteNumber, onC.billStatus, onC.billAmountDue], [10000, 2000, 'SUP-CR-9', 'overdue', 24000]);
 
   const q = (await ok(t, l, 'GET', '/v1/reports/vat?from=2026-10-01&to=2026-12-31')).boxes;
   // Box 1: A £202.50 − credit on B £10.00 − credit on A £200.00 + D £200.00 = £192.50.
