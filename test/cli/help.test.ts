@@ -223,7 +223,7 @@ t.test("help names a field by the flag that carries it, not by the API's JSON na
   t.match(send, 'Send a draft invoice: its entries are posted; --send-email e-mails the PDF');
   t.match(send, ' --send-email needs an SMTP server');
   t.notMatch(send, /sendEmail/);
-  t.match(await helpOf(['invoices', 'pay']), 'Posts debit the bank account (--account-id, a bank account; 1200 by default)');
+  t.match(await helpOf(['invoices', 'pay']), 'Posts debit the bank account (--account-id, a bank account, 1200 by default;');
   t.match(await helpOf(['invoices', 'create']), 'The due date is --due-date, else --issue-date + --due-days');
   t.match(await helpOf(['invoices']), 'Send a draft invoice: its entries are posted; --send-email e-mails', 'the group lists the summary so too');
   // A JSON body written out in the notes keeps its field names: it is what --body takes.
